@@ -1,0 +1,26 @@
+"""Registry of chapter declarations: `lib/specs/ID.py` defines `CHAPTER` for chapter ID.
+
+Chapters are listed in `_toc.yml`; `chapter_ids()` reads them from there so that the
+toc, the Makefile and the runner can never disagree about which chapters exist.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+
+from lib.chapter import ROOT, Chapter, ParameterError
+
+TOC = ROOT / "_toc.yml"
+_CHAPTER_FILE = re.compile(r"^\s*-?\s*file:\s*book/chapters/([a-z0-9_]+)\s*$", re.M)
+
+
+def chapter_ids() -> list[str]:
+    """Chapter ids in the order of `_toc.yml` (entries `file: book/chapters/ID`)."""
+    return _CHAPTER_FILE.findall(TOC.read_text())
+
+
+def load(chapter_id: str) -> Chapter:
+    """The declaration of one chapter; a clear error for an unknown id."""
+    if chapter_id not in chapter_ids():
+        raise ParameterError(f"unknown chapter {chapter_id!r}; chapters: {', '.join(chapter_ids())}")
+    return importlib.import_module(f"lib.specs.{chapter_id}").CHAPTER
