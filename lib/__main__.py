@@ -6,6 +6,8 @@
     python -m lib deps ID TARGET          (make rule of the chapter's dependencies)
     python -m lib pages RUNS_DIR OUT_DIR  (scorecard and parameter tables of the book)
     python -m lib chapters                (chapter ids, from _toc.yml)
+    python -m lib refs [ID...]            (regenerate the nbval references at smoke parameters)
+    python -m lib bench [--output FILE]   (benchmarks and peak memory of every chapter)
 """
 from __future__ import annotations
 
@@ -32,6 +34,12 @@ def _parse_overrides(pairs: list[list[str]], yaml_texts: list[str]) -> dict:
     return values
 
 
+def chapter_ids_all() -> list[str]:
+    from lib.specs import chapter_ids
+
+    return chapter_ids()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -52,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     pages.add_argument("runs_dir", type=Path)
     pages.add_argument("out_dir", type=Path)
     sub.add_parser("chapters", help="chapter ids in book order")
+    refs = sub.add_parser("refs", help="regenerate tests/notebooks/ID.ipynb at the smoke parameters")
+    refs.add_argument("chapters", nargs="*")
+    bench = sub.add_parser("bench", help="benchmarks and peak memory at default parameters")
+    bench.add_argument("chapters", nargs="*")
+    bench.add_argument("--output", type=Path, default=ROOT / "_build" / "bench.json")
+    bench.add_argument("--no-memory", action="store_true", help="skip executing chapters for peak memory")
     args = parser.parse_args(argv)
 
     try:
@@ -80,6 +94,17 @@ def main(argv: list[str] | None = None) -> int:
             from lib.pages import write_pages
 
             write_pages(args.runs_dir, args.out_dir)
+        elif args.command == "refs":
+            from lib.runner import refresh_reference
+
+            for chapter_id in args.chapters or chapter_ids_all():
+                print(f"wrote {refresh_reference(chapter_id)}")
+        elif args.command == "bench":
+            from lib.bench import format_table, run_benchmarks
+
+            results = run_benchmarks(args.output, args.chapters or None, memory=not args.no_memory)
+            print(format_table(results))
+            print(f"wrote {args.output}")
         elif args.command == "chapters":
             from lib.specs import chapter_ids
 

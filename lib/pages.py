@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lib.chapter import Chapter
+from lib.chapter import ROOT, Chapter
 from lib.claims import claims_markdown, read_metrics, verdicts
 from lib.io import atomic_write_text
 from lib.specs import chapter_ids, load
@@ -44,6 +44,14 @@ def parameters_page() -> str:
     return "\n".join(out)
 
 
+def notes_page(notes_dir: Path) -> str:
+    """The reproduction notes: the cross-chapter part, then each chapter's fragment in book order."""
+    parts = [(notes_dir / "index.md").read_text()]
+    parts += [(notes_dir / f"{c}.md").read_text() for c in chapter_ids() if (notes_dir / f"{c}.md").exists()]
+    return "\n\n".join(p.strip() for p in parts) + "\n"
+
+
 def write_pages(runs_dir: Path, generated_dir: Path) -> None:
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
+    atomic_write_text(generated_dir / "notes.md", notes_page(ROOT / "book" / "notes"))

@@ -59,6 +59,16 @@ def run_chapter(chapter_id: str, overrides: dict[str, Any], output_dir: Path) ->
     return output_dir / executed.name
 
 
+REFERENCES = ROOT / "tests" / "notebooks"
+
+
+def refresh_reference(chapter_id: str) -> Path:
+    """Re-execute a chapter at its smoke parameters into `tests/notebooks/` (the nbval reference)."""
+    path = run_chapter(chapter_id, dict(load(chapter_id).smoke), REFERENCES)
+    (REFERENCES / f"{chapter_id}.metrics.json").unlink(missing_ok=True)
+    return path
+
+
 def list_chapters() -> str:
     """Every chapter with its parameters, defaults, allowed ranges and one line of meaning."""
     lines = []

@@ -1,0 +1,33 @@
+"""The built book: every chapter executed, its claims as declared, every page rendered.
+
+Runs after `make book` (see `make test`)."""
+import subprocess
+import sys
+
+import pytest
+
+from lib.chapter import ROOT
+from lib.specs import chapter_ids
+
+RUNS = ROOT / "book" / "chapters"
+HTML = ROOT / "_build" / "html"
+
+
+@pytest.mark.parametrize("chapter_id", chapter_ids())
+def test_chapter_executed_and_rendered(chapter_id):
+    assert (RUNS / f"{chapter_id}.ipynb").exists(), "run `make book` first"
+    assert (RUNS / f"{chapter_id}.metrics.json").exists()
+    assert not (RUNS / f"{chapter_id}.failed.ipynb").exists()
+    assert (HTML / "book" / "chapters" / f"{chapter_id}.html").exists()
+
+
+def test_claims_as_declared():
+    """`python -m lib claims` over the book's runs: every claim holds, or is declared not to."""
+    done = subprocess.run([sys.executable, "-m", "lib", "claims", str(RUNS), "--known-failures-ok"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_scorecard_and_notes_pages():
+    for page in ("book/generated/scorecard.html", "book/generated/notes.html", "book/bibliography.html"):
+        assert (HTML / page).exists(), page
