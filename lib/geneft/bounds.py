@@ -1,0 +1,239 @@
+"""How much data a relation needs: eqs. (1)-(5) and the Monte Carlo upper bound of Appendix D.
+
+Analytic side (Section III): m training samples thrown like balls into the b "buckets" (bits)
+of the relation; the inferable fraction f(m) (eq. 3), the critical fraction p_c (eq. 4) and
+the accuracy bound f_UB (eq. 5). `derive_inferable_fraction` re-derives (1)-(4) with sympy.
+
+Monte Carlo side (Appendix D): sample a training set, fill in every entry that the relation's
+known properties imply, then guess the rest as well as the training data allow:
+- equivalence classes (and the complete bipartite graph, the complement of a two-class
+  equivalence): symmetry, reflexivity, transitivity; then the paper's candidate classes
+  pos[i] (App. D) and, each element uniform over its candidates, P[R_ij = 1];
+- total order: antisymmetry, transitivity; then orderings sampled uniformly among those
+  consistent with the inferred partial order (a Markov chain on linear extensions), whose
+  frequencies give P[R_ij = 1].
+The bound is (known entries + sum over the rest of max(p, 1 - p)) / n^2.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import sympy as sp
+
+from lib.geneft.relations import class_labels, relation_matrix
+
+# ----------------------------------------------------------------------------------------------
+# Eqs. (1)-(5)
+# ----------------------------------------------------------------------------------------------
+
+
+def inferable_fraction(m, b: float):
+    """f(m) = 1 - (1 - 1/b)^m, eq. (3): expected fraction of the b buckets hit by m balls."""
+    return 1.0 - (1.0 - 1.0 / b) ** np.asarray(m, dtype=float)
+
+
+def critical_fraction(b: float, n_pairs: int, alpha: float = 0.9) -> float:
+    """p_c = log2(1 - alpha) / (N log2(1 - 1/b)), eq. (4): the fraction where f(N p_c) = alpha."""
+    if not 0 < alpha < 1 or b <= 1:
+        raise ValueError(f"need 0 < alpha < 1 and b > 1, got alpha={alpha}, b={b}")
+    return float(np.log2(1 - alpha) / (n_pairs * np.log2(1 - 1 / b)))
+
+
+def upper_bound(m, b: float, p_star: float):
+    """f_UB(m) = f(m) + max(p_*, 1 - p_*) (1 - f(m)), eq. (5)."""
+    f = inferable_fraction(m, b)
+    return f + max(p_star, 1 - p_star) * (1 - f)
+
+
+def p_star_theory(name: str) -> float:
+    """The paper's guessing probability p_* (Section III): 1/k for k classes, 1/2 bipartite, ~1/3 order."""
+    return {"mod3": 1 / 3, "mod5": 1 / 5, "bipartite": 1 / 2, "greater_than": 1 / 3}[name]
+
+
+def derive_inferable_fraction() -> dict[str, sp.Expr]:
+    """Eqs. (1)-(4) from the balls-in-buckets model, with sympy.
+
+    Bucket i stays empty iff each of the m independent, uniform balls misses it:
+    P[Z_i = 1] = ((b - 1)/b)^m. Linearity of expectation gives (1), its complement (2), the
+    fraction (3), and solving f(N p) = alpha for p gives (4).
+    """
+    b, m, n_pairs, p, alpha = sp.symbols("b m N p alpha", positive=True)
+    p_empty = ((b - 1) / b) ** m
+    e_empty = b * p_empty                                     # eq. (1)
+    e_filled = sp.simplify(b - e_empty)                       # eq. (2)
+    f = sp.simplify(e_filled / b)                             # eq. (3)
+    p_c = sp.solve(sp.Eq(f.subs(m, n_pairs * p), alpha), p)[0]
+    return {"E_empty": e_empty, "E_filled": e_filled, "f": f, "p_c": sp.simplify(p_c),
+            "symbols": (b, m, n_pairs, alpha)}
+
+
+# ----------------------------------------------------------------------------------------------
+# Inference from the training pairs (App. D, first step)
+# ----------------------------------------------------------------------------------------------
+
+
+def transitive_closure(adj: np.ndarray) -> np.ndarray:
+    """Boolean transitive closure of a stack of adjacency matrices (..., n, n), by repeated squaring."""
+    reach = adj.astype(bool)
+    while True:
+        step = reach | (np.matmul(reach.astype(np.float32), reach.astype(np.float32)) > 0)
+        if (step == reach).all():
+            return reach
+        reach = step
+
+
+def infer_equivalence(r: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Entries of an equivalence relation implied by the training pairs: (S, n, n) in {-1, 0, 1}.
+
+    Symmetry and reflexivity: the positive pairs, both ways, plus the diagonal; transitivity:
+    their closure (same block). A negative pair separates the two blocks entirely.
+    """
+    n = r.shape[0]
+    pos = masks & (r == 1)
+    neg = masks & (r == 0)
+    same = transitive_closure(pos | pos.transpose(0, 2, 1) | np.eye(n, dtype=bool))
+    sf = same.astype(np.float32)
+    negf = (neg | neg.transpose(0, 2, 1)).astype(np.float32)
+    differ = (sf @ negf @ sf) > 0
+    return np.where(same, 1, np.where(differ, 0, -1)).astype(np.int8)
+
+
+def infer_order(r: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Entries of a strict total order (R[i, j] = 1 iff i > j) implied by the training pairs.
+
+    Antisymmetry: R_ij = 1 gives R_ji = 0 and R_ij = 0 (i != j) gives R_ji = 1, the diagonal
+    is 0; transitivity: the closure of the known "greater than" arcs.
+    """
+    n = r.shape[0]
+    off = ~np.eye(n, dtype=bool)
+    greater = (masks & (r == 1)) | (masks & (r == 0) & off).transpose(0, 2, 1)
+    above = transitive_closure(greater)
+    return np.where(above, 1, np.where(above.transpose(0, 2, 1) | ~off, 0, -1)).astype(np.int8)
+
+
+# ----------------------------------------------------------------------------------------------
+# Best guesses for the rest (App. D, second step)
+# ----------------------------------------------------------------------------------------------
+
+
+def class_probabilities(known: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """P[R_ij = 1] for an equivalence relation from the candidate classes pos[i] (App. D).
+
+    pos[i] is {class of i} when i is known to be related to some j != i (the paper reads the
+    class off the reference labels), else all classes but those of the j known unrelated to i.
+    With i and j independent and uniform over their candidates, P = |pos_i & pos_j| /
+    (|pos_i| |pos_j|). Known entries keep their value.
+    """
+    n = labels.shape[0]
+    k = int(labels.max()) + 1
+    onehot = np.eye(k, dtype=bool)[labels]                                # (n, k)
+    linked = ((known == 1) & ~np.eye(n, dtype=bool)).any(-1)              # (S, n)
+    excluded = ((known == 0)[..., None] & onehot).any(-2)                 # (S, n, k)
+    cand = np.where(linked[..., None], onehot, ~excluded).astype(np.float32)
+    cand /= cand.sum(-1, keepdims=True)
+    p = cand @ cand.transpose(0, 2, 1)
+    return np.where(known >= 0, known, p)
+
+
+def sample_linear_extensions(above: np.ndarray, n_samples: int, sweeps: int, rng: np.random.Generator) -> np.ndarray:
+    """Orderings (S, n_samples, n), uniform among those with i after j wherever above[s, i, j].
+
+    One batch of chains for all S partial orders at once. Start: random topological sorts
+    (Kahn's algorithm, a random choice among the available elements). Then `sweeps` * n
+    rounds of the lazy odd-even transposition chain: in a round, every adjacent pair of ranks
+    (t, t+1) with t even, then every one with t odd, swaps with probability 1/2 unless the
+    order forbids it. Each such update is symmetric, so the uniform distribution on the linear
+    extensions is stationary; adjacent transpositions connect all of them. order[s, c, t] is
+    the element of rank t (ascending) in chain c.
+    """
+    n_orders, n = above.shape[0], above.shape[-1]
+    below = np.ascontiguousarray(above.transpose(0, 2, 1), dtype=np.float32)   # below[s, j, i]: j precedes i
+    placed = np.zeros((n_orders, n_samples, n), dtype=bool)
+    order = np.empty((n_orders * n_samples, n), dtype=np.int64)
+    rows = np.arange(n_orders * n_samples)
+    for t in range(n):
+        blocked = ((~placed).astype(np.float32) @ below) > 0              # an unplaced predecessor
+        score = np.where(~placed & ~blocked, rng.random(placed.shape), -1.0)
+        pick = np.argmax(score, axis=-1).reshape(-1)
+        order[:, t] = pick
+        placed.reshape(-1, n)[rows, pick] = True
+    which = np.repeat(np.arange(n_orders), n_samples)[:, None]
+    for _ in range(sweeps * n):
+        for first in (0, 1):
+            lo = order[:, first:n - 1:2]
+            hi = order[:, first + 1:n:2][:, :lo.shape[1]]
+            swap = ~above[which, hi, lo] & (rng.random(lo.shape) < 0.5)
+            lo_new, hi_new = np.where(swap, hi, lo), np.where(swap, lo, hi)
+            order[:, first:n - 1:2], order[:, first + 1:first + 1 + 2 * lo.shape[1]:2] = lo_new, hi_new
+    return order.reshape(n_orders, n_samples, n)
+
+
+def order_probabilities(known: np.ndarray, n_samples: int, sweeps: int, rng: np.random.Generator) -> np.ndarray:
+    """P[R_ij = 1] = P[i > j] over orderings consistent with the inferred entries (App. D)."""
+    order = sample_linear_extensions(known == 1, n_samples, sweeps, rng)
+    n = known.shape[-1]
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.broadcast_to(np.arange(n), order.shape), axis=-1)
+    p = (rank[..., :, None] > rank[..., None, :]).mean(1)
+    return np.where(known >= 0, known, p)
+
+
+# ----------------------------------------------------------------------------------------------
+# The Monte Carlo upper bound (Fig. 2)
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MonteCarloBound:
+    """Per training fraction (F,): mean over samplings of the bound and its parts.
+
+    accuracy: upper bound on accuracy over all n^2 pairs; inferred: fraction of entries known
+    from the training pairs and the relation's properties; p_star: mean of min(p, 1 - p) over
+    the entries the data leave open (0 < p < 1), pooled over samplings (NaN where none);
+    uncertain: the mean number of such entries.
+    """
+
+    fractions: np.ndarray
+    accuracy: np.ndarray
+    accuracy_sd: np.ndarray
+    inferred: np.ndarray
+    p_star: np.ndarray
+    uncertain: np.ndarray
+
+
+def monte_carlo_bound(name: str, n: int, fractions, samplings: int, *, orderings: int = 1000,
+                      sweeps: int = 4, seed: int = 0) -> MonteCarloBound:
+    """Appendix D's Monte Carlo bound for `name` at each training fraction, over `samplings` masks.
+
+    The masks of sampling s are lib.geneft.relations.split_masks with seed `seed + s` (nested
+    across fractions); the orderings of a total order come from numpy's generator seeded with
+    `seed`.
+    """
+    from lib.geneft.relations import split_masks
+
+    r = relation_matrix(name, n)
+    fractions = np.asarray(fractions, dtype=float)
+    masks = split_masks(n, fractions, [seed + s for s in range(samplings)])
+    if name == "greater_than":
+        known = infer_order(r, masks)
+        prob = order_probabilities(known, orderings, sweeps, np.random.default_rng(seed))
+    elif name in ("mod3", "mod5", "bipartite"):
+        flip = name == "bipartite"                # K_{a,c} is the complement of a 2-class equivalence
+        known = infer_equivalence(1 - r if flip else r, masks)
+        prob = class_probabilities(known, class_labels(name, n))
+        if flip:
+            known = np.where(known >= 0, 1 - known, -1).astype(np.int8)
+            prob = 1 - prob
+    else:
+        raise ValueError(f"no Monte Carlo bound for relation {name!r}; use mod3, mod5, bipartite or greater_than")
+    shape = (len(fractions), samplings)
+    acc = np.maximum(prob, 1 - prob).mean((-2, -1)).reshape(shape)
+    inferred = (known >= 0).mean((-2, -1)).reshape(shape)
+    open_ = (prob > 0) & (prob < 1)
+    miss = np.where(open_, np.minimum(prob, 1 - prob), 0).sum((-2, -1)).reshape(shape)
+    count = open_.sum((-2, -1)).reshape(shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_star = miss.sum(1) / count.sum(1)
+    return MonteCarloBound(fractions=fractions, accuracy=acc.mean(1), accuracy_sd=acc.std(1),
+                           inferred=inferred.mean(1), p_star=p_star, uncertain=count.mean(1))
