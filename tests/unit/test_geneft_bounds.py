@@ -1,0 +1,135 @@
+"""Tests of lib.geneft.bounds: eqs. (1)-(5) against brute force and sympy, App. D inference and sampling."""
+import itertools
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from lib.geneft.bounds import (
+    class_probabilities, critical_fraction, derive_inferable_fraction, infer_equivalence, infer_order,
+    inferable_fraction, monte_carlo_bound, order_probabilities, upper_bound,
+)
+from lib.geneft.relations import class_labels, relation_matrix, split_masks
+
+# ----------------------------------------------------------------------------------------------
+# Eqs. (1)-(5)
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("b,m", [(2, 3), (3, 4), (5, 2), (4, 6)])
+def test_balls_in_buckets_brute_force(b, m):
+    """Mean fraction of non-empty buckets over all b^m throws equals f(m), eq. (3)."""
+    filled = [len(set(t)) for t in itertools.product(range(b), repeat=m)]
+    assert np.mean(filled) / b == pytest.approx(inferable_fraction(m, b))
+
+
+def test_sympy_derivation_matches_numerics():
+    d = derive_inferable_fraction()
+    b, m, n_pairs, alpha = d["symbols"]
+    assert sp.simplify(d["f"] - (1 - (1 - 1 / b) ** m)) == 0
+    assert sp.simplify(d["E_filled"] + d["E_empty"] - b) == 0
+    vals = {b: 39.75, n_pairs: 900, alpha: 0.9}
+    assert float(d["p_c"].subs(vals)) == pytest.approx(critical_fraction(39.75, 900, 0.9))
+
+
+def test_critical_fraction_solves_eq3():
+    for b in (26.2, 39.8, 107.7):
+        pc = critical_fraction(b, 900, 0.9)
+        assert inferable_fraction(900 * pc, b) == pytest.approx(0.9)
+    with pytest.raises(ValueError):
+        critical_fraction(10, 900, 1.0)
+
+
+def test_upper_bound_limits():
+    assert upper_bound(0, 40, 1 / 3) == pytest.approx(2 / 3)
+    assert upper_bound(1e6, 40, 1 / 3) == pytest.approx(1.0)
+    assert upper_bound(0, 40, 0.8) == pytest.approx(0.8)
+
+
+# ----------------------------------------------------------------------------------------------
+# Inference (App. D, first step) against brute force over every consistent relation
+# ----------------------------------------------------------------------------------------------
+
+
+def set_partitions(items):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in set_partitions(rest):
+        for i in range(len(part)):
+            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+        yield [[first]] + part
+
+
+def determined(candidates, r, mask):
+    """Entries equal in every candidate relation that agrees with r on mask: value or -1."""
+    ok = [c for c in candidates if (c[mask] == r[mask]).all()]
+    stack = np.stack(ok)
+    return np.where((stack == stack[0]).all(0), stack[0], -1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_infer_equivalence_is_exact(seed):
+    n = 6
+    r = relation_matrix("mod3", n)
+    mask = split_masks(n, [0.25], [seed])
+    cands = []
+    for part in set_partitions(list(range(n))):
+        lab = np.empty(n, int)
+        for c, block in enumerate(part):
+            lab[block] = c
+        cands.append((lab[:, None] == lab[None, :]).astype(int))
+    assert (infer_equivalence(r, mask)[0] == determined(cands, r, mask[0])).all()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_infer_order_is_exact(seed):
+    n = 6
+    r = relation_matrix("greater_than", n)
+    mask = split_masks(n, [0.3], [seed])
+    cands = []
+    for perm in itertools.permutations(range(n)):
+        rank = np.argsort(perm)
+        cands.append((rank[:, None] > rank[None, :]).astype(int))
+    assert (infer_order(r, mask)[0] == determined(cands, r, mask[0])).all()
+
+
+# ----------------------------------------------------------------------------------------------
+# Guessing the rest (App. D, second step)
+# ----------------------------------------------------------------------------------------------
+
+
+def test_class_probabilities_no_information():
+    n = 9
+    known = np.full((1, n, n), -1, np.int8)
+    np.fill_diagonal(known[0], 1)
+    p = class_probabilities(known, class_labels("mod3", n))
+    off = ~np.eye(n, dtype=bool)
+    assert np.allclose(p[0][off], 1 / 3) and np.allclose(np.diagonal(p[0]), 1)
+
+
+def test_order_sampler_matches_exact_linear_extensions():
+    """P[i > j] from the chain against the exact frequencies over all linear extensions."""
+    n = 6
+    r = relation_matrix("greater_than", n)
+    known = infer_order(r, split_masks(n, [0.2], [1]))
+    exts = []
+    for perm in itertools.permutations(range(n)):
+        rank = np.argsort(perm)
+        rel = (rank[:, None] > rank[None, :]).astype(int)
+        if ((known[0] < 0) | (rel == known[0])).all():
+            exts.append(rel)
+    exact = np.mean(exts, axis=0)
+    est = order_probabilities(known, 4000, 4, np.random.default_rng(0))[0]
+    assert np.abs(est - exact).max() < 0.04
+
+
+def test_monte_carlo_bound_ends_and_guess():
+    mc = monte_carlo_bound("bipartite", 20, [0.01, 1.0], samplings=4)
+    assert mc.accuracy[-1] == pytest.approx(1.0) and mc.inferred[-1] == pytest.approx(1.0)
+    assert mc.p_star[0] == pytest.approx(0.5)
+    gt = monte_carlo_bound("greater_than", 12, [0.1, 0.5], samplings=2, orderings=200)
+    assert 0.5 < gt.accuracy[0] < gt.accuracy[1] <= 1.0
+    with pytest.raises(ValueError, match="no Monte Carlo bound"):
+        monte_carlo_bound("random_graph", 10, [0.1], samplings=1)
