@@ -1,0 +1,130 @@
+"""Numbers read off SIM output trajectories (Swing-by Sections 3.1-3.3, App. B, F.3).
+
+All functions take trajectories in concept coordinates (see `SIMData.to_concept`): a
+trajectory is an array (T, d) of outputs at the test point x_hat = (mu, 0, ..., 0), one row
+per logged SGD step.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+# ----------------------------------------------------------------------------------------------
+# Generalization order (Section 3.1)
+# ----------------------------------------------------------------------------------------------
+
+
+def concept_progress(traj: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """Fraction (T, s) of the way from the initial output to mu_k covered along each concept k."""
+    mu = np.asarray(mu, float)
+    y = traj[:, : len(mu)]
+    return (y - y[0]) / (mu - y[0])
+
+
+def progress_at_half(traj: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """Progress (s,) of each concept when the mean progress first reaches 1/2 (NaN if never).
+
+    The concept with the larger entry is the one learned first (Fig. 2a/2b).
+    """
+    p = concept_progress(traj, mu)
+    reached = np.flatnonzero(p.mean(axis=1) >= 0.5)
+    return p[reached[0]] if reached.size else np.full(p.shape[1], np.nan)
+
+
+def learned_first(traj: np.ndarray, mu: np.ndarray) -> int:
+    """Index of the concept ahead when the mean progress reaches 1/2; -1 if it never does."""
+    p = progress_at_half(traj, mu)
+    return -1 if np.isnan(p).any() else int(np.argmax(p))
+
+
+# ----------------------------------------------------------------------------------------------
+# Terminal slow-down (Section 3.2)
+# ----------------------------------------------------------------------------------------------
+
+
+def first_step_below(dist: np.ndarray, level: float) -> float:
+    """First index at which dist <= level, or NaN."""
+    hit = np.flatnonzero(dist <= level)
+    return float(hit[0]) if hit.size else np.nan
+
+
+def terminal_slowdown(traj: np.ndarray, target: np.ndarray) -> float:
+    """Steps to close the last tenth of the initial distance (0.2 -> 0.1) over steps to close the first (1 -> 0.9).
+
+    Both intervals remove the same amount, a tenth of the initial distance D0 = ||f(x_hat) - x_hat||
+    at step 0. A pure exponential relaxation gives ln 2 / ln(10/9) ~ 6.6; NaN if 0.1 D0 is never reached.
+    """
+    dist = np.linalg.norm(traj - target, axis=1)
+    first = first_step_below(dist, 0.9 * dist[0])
+    last = first_step_below(dist, 0.1 * dist[0]) - first_step_below(dist, 0.2 * dist[0])
+    return last / first
+
+
+# ----------------------------------------------------------------------------------------------
+# Detour and loss rise (Section 3.3, Fig. 2c, 3, 13-16)
+# ----------------------------------------------------------------------------------------------
+
+
+def detour(traj: np.ndarray, mu: np.ndarray) -> dict[str, np.ndarray]:
+    """Deviation of the output from the straight path y(0) -> x_hat, per step.
+
+    `in_plane`: distance, within the concept plane (first s coordinates), from the segment
+    between the initial in-plane output and mu. `toward`: its component along the direction
+    from x_hat to the strongest training cluster mu_k e_k (k = argmax mu), the Swing-by detour.
+    `out_of_plane`: norm of the output outside the concept plane. All divided by ||x_hat||.
+    """
+    mu = np.asarray(mu, float)
+    s, scale = len(mu), np.linalg.norm(mu)
+    y = traj[:, :s]
+    a, ab = y[0], mu - y[0]
+    lam = np.clip((y - a) @ ab / (ab @ ab), 0.0, 1.0)
+    dev = y - (a + lam[:, None] * ab)
+    k = int(np.argmax(mu))
+    toward = mu[k] * np.eye(s)[k] - mu
+    return {
+        "in_plane": np.linalg.norm(dev, axis=1) / scale,
+        "toward": dev @ toward / np.linalg.norm(toward) / scale,
+        "out_of_plane": np.linalg.norm(traj[:, s:], axis=1) / scale,
+    }
+
+
+def ood_loss(traj: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """OOD loss 1/2 ||f(x_hat) - x_hat||^2 per step (the authors' plotted loss)."""
+    return 0.5 * ((traj - target) ** 2).sum(axis=-1)
+
+
+def loss_rise(loss: np.ndarray) -> float:
+    """Largest rise of the loss above its running minimum, relative to the initial loss.
+
+    Zero for a non-increasing curve; the double-descent-like bump of Fig. 3 makes it positive.
+    """
+    return float(np.max(loss - np.minimum.accumulate(loss)) / loss[0])
+
+
+# ----------------------------------------------------------------------------------------------
+# Order homomorphism on the hypercube (App. B, eq. B.2)
+# ----------------------------------------------------------------------------------------------
+
+
+def comparable_pairs(combos: np.ndarray) -> np.ndarray:
+    """Index pairs (u, v), u != v, with u <= v componentwise, for 0/1 patterns (2^s, s)."""
+    pairs = [(i, j) for i, j in itertools.permutations(range(len(combos)), 2) if np.all(combos[i] <= combos[j])]
+    return np.array(pairs, dtype=int).reshape(-1, 2)
+
+
+def order_violations(losses: np.ndarray, combos: np.ndarray, tol: float = 0.0) -> np.ndarray:
+    """Number of comparable pairs u <= v with l(u) > l(v) + tol, per step; losses (T, 2^s)."""
+    pairs = comparable_pairs(combos)
+    return (losses[:, pairs[:, 0]] > losses[:, pairs[:, 1]] + tol).sum(axis=1)
+
+
+def learning_order_violations(losses: np.ndarray, combos: np.ndarray, learned: float) -> int:
+    """Comparable pairs u <= v where v is learned (loss < `learned`) strictly before u (App. B, Fig. 7).
+
+    A point never learned gets time infinity: v learned while u never is counts as a violation.
+    """
+    below = losses < learned
+    t = np.where(below.any(axis=0), below.argmax(axis=0), np.inf)
+    pairs = comparable_pairs(combos)
+    return int((t[pairs[:, 0]] > t[pairs[:, 1]]).sum())

@@ -1,0 +1,137 @@
+"""The paper's SGD protocol (Swing-by App. F.1), batched over a sweep of same-shaped models.
+
+Plain minibatch SGD, no momentum, no weight decay; every model has its own data stream of
+the same size and its own shuffling, and the output at the probe points (the OOD test point,
+or the 2^s combination points of App. B) is logged after every step: the swing happens
+inside the first epoch.
+
+Two loss scalings are offered. `"half_sum"` is eq. (2.1), 1/2 ||f(x) - x||^2 averaged over the
+batch; `"mse"` is PyTorch's `MSELoss` (the mean over batch *and* coordinates, i.e. eq. (2.1)
+times 2/d), which the authors' code uses. At d = 64 the two differ by a factor 32 in the
+effective learning rate.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from lib.progress import progress
+from lib.sim.data import SIMData
+from lib.sim.models import MLPShape, forward, init_mlp
+
+LOSSES = ("mse", "half_sum")
+_SHUFFLE_STREAM = 1  # numpy seed [seed, 1] shuffles model `seed`'s data; torch seed `seed` initialises it
+
+
+# ----------------------------------------------------------------------------------------------
+# Result
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """Logged outputs of a batched training run (M models, P probe points, T steps)."""
+
+    outputs: np.ndarray      # (T+1, M, P, d) model outputs at the probes; index 0 is the initialisation
+    train_loss: np.ndarray   # (T, M) minibatch loss at each step
+    steps_per_epoch: int
+
+    def epoch_of(self, step: np.ndarray | int) -> np.ndarray | float:
+        """Training time in epochs of a logged step index."""
+        return np.asarray(step) / self.steps_per_epoch
+
+
+# ----------------------------------------------------------------------------------------------
+# Training
+# ----------------------------------------------------------------------------------------------
+
+
+def batch_loss(y: torch.Tensor, x: torch.Tensor, loss: str) -> torch.Tensor:
+    """Per-model loss (M,) of outputs y against targets x (identity map), both (M, B, d)."""
+    sq = ((y - x) ** 2).sum(-1).mean(-1)
+    return 0.5 * sq if loss == "half_sum" else sq / x.shape[-1]
+
+
+def train_sgd(
+    shape: MLPShape, x: np.ndarray, probes: np.ndarray, seeds: list[int], *,
+    lr: float, batch: int, epochs: float, loss: str = "mse", stop_tol: float | None = None,
+) -> Trajectory:
+    """Train M models (one per seed) on their own data x[m] (M, N, d); log outputs at probes (M, P, d).
+
+    `epochs` may be fractional (e.g. 0.5 trains half an epoch). The last minibatch of an
+    epoch may be smaller than `batch` (PyTorch `DataLoader` default). With `stop_tol`, training
+    stops once every model maps every probe to itself within `stop_tol` times the largest probe
+    norm: the rest of the run is decided (the identity is learned).
+    """
+    if loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    m, n, _ = x.shape
+    if len(seeds) != m or probes.shape[0] != m:
+        raise ValueError(f"need one seed and one probe set per model, got {len(seeds)}, {probes.shape[0]}, {m}")
+    xt = torch.as_tensor(x, dtype=torch.float32)
+    pt = torch.as_tensor(probes, dtype=torch.float32)
+    params = init_mlp(shape, seeds)
+    leaves = [t.requires_grad_() for layer in params for t in layer if t is not None]
+    rngs = [np.random.default_rng([int(s), _SHUFFLE_STREAM]) for s in seeds]
+    per_epoch = -(-n // batch)
+    total = int(round(epochs * per_epoch))
+    outputs, losses = [_probe(params, pt, shape)], []
+    rows = torch.arange(m)[:, None]
+    tol = None if stop_tol is None else stop_tol * float(pt.norm(dim=-1).max())
+    for step in progress(range(total), desc="SGD"):
+        if step % per_epoch == 0:
+            order = torch.as_tensor(np.stack([r.permutation(n) for r in rngs]))
+        idx = order[:, (step % per_epoch) * batch:(step % per_epoch + 1) * batch]
+        xb = xt[rows, idx]
+        per_model = batch_loss(forward(params, xb, shape.activation), xb, loss)
+        grads = torch.autograd.grad(per_model.sum(), leaves)
+        with torch.no_grad():
+            for p, g in zip(leaves, grads):
+                p -= lr * g
+        losses.append(per_model.detach())
+        outputs.append(_probe(params, pt, shape))
+        if tol is not None and float((outputs[-1] - pt).norm(dim=-1).max()) < tol:
+            break
+    return Trajectory(
+        outputs=torch.stack(outputs).numpy(), train_loss=torch.stack(losses).numpy() if losses else np.zeros((0, m)),
+        steps_per_epoch=per_epoch,
+    )
+
+
+def _probe(params, probes: torch.Tensor, shape: MLPShape) -> torch.Tensor:
+    with torch.no_grad():
+        return forward(params, probes, shape.activation)
+
+
+# ----------------------------------------------------------------------------------------------
+# Sweeps over data sets
+# ----------------------------------------------------------------------------------------------
+
+
+def stack_data(datasets: list[SIMData], combos: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Training inputs (M, N, d) and probes (M, P, d) of same-sized data sets, ready for `train_sgd`.
+
+    Probes are the OOD test point (P = 1), or with `combos` the 2^s combination points (App. B).
+    """
+    sizes = {ds.x.shape for ds in datasets}
+    if len(sizes) != 1:
+        raise ValueError(f"a batched sweep needs data sets of one size, got {sorted(sizes)}")
+    x = np.stack([ds.x for ds in datasets])
+    probes = np.stack([ds.combo_points if combos else ds.test_point[None] for ds in datasets])
+    return x, probes
+
+
+def train_datasets(
+    shape: MLPShape, datasets: list[SIMData], seeds: list[int], combos: bool = False, **sgd,
+) -> tuple[Trajectory, np.ndarray]:
+    """Train one model per data set as one batched run; return it and its concept-space outputs."""
+    x, probes = stack_data(datasets, combos)
+    traj = train_sgd(shape, x, probes, seeds, **sgd)
+    return traj, concept_outputs(traj, datasets)
+
+
+def concept_outputs(traj: Trajectory, datasets: list[SIMData]) -> np.ndarray:
+    """Logged outputs (T+1, M, P, d) mapped back to each model's unrotated concept coordinates."""
+    return np.stack([ds.to_concept(traj.outputs[:, i]) for i, ds in enumerate(datasets)], axis=1)
