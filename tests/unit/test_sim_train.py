@@ -1,0 +1,89 @@
+"""lib.sim.train: the batched SGD protocol against closed forms and single runs."""
+import numpy as np
+import pytest
+import torch
+
+from lib.sim.data import sim_dataset
+from lib.sim.models import MLPShape, init_mlp
+from lib.sim.train import batch_loss, concept_outputs, stack_data, train_datasets, train_sgd
+
+
+def _data(seeds, d=4, n=64, **kw):
+    return [sim_dataset([1.0, 2.0], [0.3, 0.3], d, n, seed=s, **kw) for s in seeds]
+
+
+# ----------------------------------------------------------------------------------------------
+# Loss and update
+# ----------------------------------------------------------------------------------------------
+
+
+def test_loss_scalings():
+    y, x = torch.randn(2, 5, 8), torch.randn(2, 5, 8)
+    half = batch_loss(y, x, "half_sum")
+    assert torch.allclose(half, 0.5 * ((y - x) ** 2).sum(-1).mean(-1))
+    assert torch.allclose(batch_loss(y, x, "mse"), torch.stack([torch.nn.functional.mse_loss(y[i], x[i]) for i in range(2)]))
+    assert torch.allclose(batch_loss(y, x, "mse"), half * 2 / 8)
+
+
+@pytest.mark.parametrize("loss, scale", [("half_sum", 1.0), ("mse", 2 / 4)])
+def test_full_batch_one_layer_is_closed_form_gradient_descent(loss, scale):
+    """Full batch, no bias: W_t - I = (W_0 - I)(I - lr c S)^t with S = X^T X / N (eq. 2.1)."""
+    (ds,) = _data([0])
+    x, probes = stack_data([ds])
+    lr, steps = 0.05, 30
+    traj = train_sgd(MLPShape(4, 4, 1, bias=False), x, probes, [0], lr=lr, batch=len(ds.x), epochs=steps, loss=loss)
+    w0 = init_mlp(MLPShape(4, 4, 1, bias=False), [0])[0][0][0].double().numpy()
+    s = ds.x.T @ ds.x / len(ds.x)
+    w = np.eye(4) + (w0 - np.eye(4)) @ np.linalg.matrix_power(np.eye(4) - lr * scale * s, steps)
+    assert np.allclose(traj.outputs[-1, 0, 0], w @ ds.test_point, atol=1e-4)
+
+
+# ----------------------------------------------------------------------------------------------
+# Batching, determinism, bookkeeping
+# ----------------------------------------------------------------------------------------------
+
+
+def test_batched_sweep_equals_single_runs():
+    data = _data([0, 1, 2])
+    shape = MLPShape(4, 6, 2, "relu")
+    _, together = train_datasets(shape, data, [0, 1, 2], lr=0.1, batch=16, epochs=2)
+    for i in range(3):
+        _, alone = train_datasets(shape, data[i:i + 1], [i], lr=0.1, batch=16, epochs=2)
+        assert np.allclose(together[:, i], alone[:, 0], atol=1e-5)
+
+
+def test_deterministic_and_logged_every_step():
+    data = _data([0, 1])
+    a, _ = train_datasets(MLPShape(4, 4, 2), data, [0, 1], lr=0.1, batch=10, epochs=1.5)
+    b, _ = train_datasets(MLPShape(4, 4, 2), data, [0, 1], lr=0.1, batch=10, epochs=1.5)
+    assert np.array_equal(a.outputs, b.outputs)
+    assert a.steps_per_epoch == 13  # ceil(128 / 10): the last minibatch is kept
+    assert a.outputs.shape == (1 + 20, 2, 1, 4) and a.train_loss.shape == (20, 2)
+
+
+def test_stop_tol_ends_a_decided_run():
+    data = _data([0])
+    full, _ = train_datasets(MLPShape(4, 4, 1), data, [0], lr=0.5, batch=128, epochs=300, loss="half_sum")
+    stopped, _ = train_datasets(MLPShape(4, 4, 1), data, [0], lr=0.5, batch=128, epochs=300, loss="half_sum",
+                                stop_tol=0.01)
+    assert len(stopped.outputs) < len(full.outputs)
+    last = stopped.outputs[-1, 0, 0]
+    assert np.linalg.norm(last - data[0].test_point) < 0.01 * np.linalg.norm(data[0].test_point)
+
+
+def test_concept_outputs_undo_rotation_and_probes():
+    data = _data([0, 1], rotate=True)
+    traj, y = train_datasets(MLPShape(4, 4, 1), data, [0, 1], combos=True, lr=0.1, batch=32, epochs=1)
+    assert traj.outputs.shape[2] == 4  # 2^s combination points
+    assert np.allclose(concept_outputs(traj, data)[0, 1], data[1].to_concept(traj.outputs[0, 1]))
+    assert np.allclose(y[0, 1], traj.outputs[0, 1] @ data[1].rotation)
+
+
+def test_invalid_inputs():
+    with pytest.raises(ValueError):
+        stack_data(_data([0]) + [sim_dataset([1.0, 2.0], [0.3, 0.3], 4, 10)])
+    x, p = stack_data(_data([0]))
+    with pytest.raises(ValueError):
+        train_sgd(MLPShape(4, 4, 1), x, p, [0, 1], lr=0.1, batch=8, epochs=1)
+    with pytest.raises(ValueError):
+        train_sgd(MLPShape(4, 4, 1), x, p, [0], lr=0.1, batch=8, epochs=1, loss="l1")
