@@ -1,0 +1,154 @@
+"""The experiment of Fig. 6 (Swing-by paper, Section 5): a sweep over colour signals and seeds,
+and what is read off it: concept-space trajectories, MSE, success rates and the speed fit.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from lib.diffusion.train import RunConfig, train_run
+from lib.progress import progress
+
+# ----------------------------------------------------------------------------------------------
+# The sweep
+# ----------------------------------------------------------------------------------------------
+
+
+def train_sweep(base: RunConfig, colour_signals: list[float], seeds: list[int], cache: Path,
+                device: str = "cpu") -> dict[float, list[dict]]:
+    """Every (seed, colour signal) run, seed-major so that a cut-off sweep has whole seeds."""
+    runs: dict[float, list[dict]] = {c: [] for c in colour_signals}
+    with progress(total=len(seeds) * len(colour_signals) * base.steps, desc="diffusion") as bar:
+        for seed in seeds:
+            for c in colour_signals:
+                runs[c].append(train_run(replace(base, colour_signal=c, seed=seed), cache, device, bar))
+    return runs
+
+
+# ----------------------------------------------------------------------------------------------
+# Concept-space read-outs (App. G.3)
+# ----------------------------------------------------------------------------------------------
+
+TARGET = np.array([1.0, 1.0])  # (P(blue), P(small)) of the unseen class
+
+
+def has_disc(concepts: np.ndarray) -> np.ndarray:
+    """Samples the classifier sees a disc in (P(disc) > 1/2); the rest are blank images."""
+    return concepts[..., 2] > 0.5
+
+
+def blank_fraction(concepts: np.ndarray) -> np.ndarray:
+    """Fraction of blank samples over the last axis of samples: (..., samples, 3) -> (...)."""
+    return 1 - has_disc(concepts).mean(-1)
+
+
+def success_rate(concepts: np.ndarray, target: tuple[int, int] = (1, 1)) -> np.ndarray:
+    """Fraction of samples read as a disc of the target class: (..., samples, 3) -> (...)."""
+    hit = has_disc(concepts) & ((concepts[..., 0] > 0.5) == target[0]) & ((concepts[..., 1] > 0.5) == target[1])
+    return hit.mean(-1)
+
+
+def trajectory(concepts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean concept coordinates (K, 2) over disc samples, and their standard errors (K, 2).
+
+    `concepts` is (K, samples, 3) with seeds already pooled into samples; a checkpoint with no
+    disc sample gives NaN.
+    """
+    disc = has_disc(concepts)[..., None]
+    n = disc.sum(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = (concepts[..., :2] * disc).sum(1) / n
+        var = (((concepts[..., :2] - mean[:, None]) ** 2) * disc).sum(1) / np.maximum(n - 1, 1)
+        return mean, np.sqrt(var / n)
+
+
+def mse_curve(concepts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Concept-space MSE (K,) to the unseen class and its standard error, over disc samples.
+
+    Per sample, the mean over the two concepts of (coordinate - target)^2 (Park et al.;
+    REFERENCE_NOTES), averaged over samples and seeds.
+    """
+    disc = has_disc(concepts)
+    err = ((concepts[..., :2] - TARGET) ** 2).mean(-1)
+    n = disc.sum(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = (err * disc).sum(1) / n
+        var = (((err - mean[:, None]) ** 2) * disc).sum(1) / np.maximum(n - 1, 1)
+        return mean, np.sqrt(var / n)
+
+
+def pooled(concepts: np.ndarray) -> np.ndarray:
+    """Pool seeds into samples: (seeds, K, samples, 3) -> (K, seeds * samples, 3)."""
+    return np.concatenate(list(concepts), axis=1)
+
+
+# ----------------------------------------------------------------------------------------------
+# What the claims are checked with
+# ----------------------------------------------------------------------------------------------
+
+
+def rise_between_descents(curve: np.ndarray, se: np.ndarray, z: float = 2.0) -> bool:
+    """A descent, then a rise, then a descent, each larger than z combined standard errors.
+
+    True when there are checkpoints i < j < k < l with curve[i] - curve[j], curve[k] - curve[j]
+    and curve[k] - curve[l] all above z sqrt(se_a^2 + se_b^2) of the two points compared.
+    """
+    ok = np.isfinite(curve)
+    c, s = curve[ok], se[ok]
+    beyond = lambda a, b: c[a] - c[b] > z * np.hypot(s[a], s[b])
+    n = len(c)
+    for j in range(1, n - 2):
+        if not any(beyond(i, j) for i in range(j)):
+            continue
+        for k in range(j + 1, n - 1):
+            if beyond(k, j) and any(beyond(k, l) for l in range(k + 1, n)):
+                return True
+    return False
+
+
+def first_learned(traj: np.ndarray) -> str:
+    """Which concept's coordinate of the unseen prompt first passes 1/2: "colour", "size" or "neither".
+
+    A tie (both at the same checkpoint) is resolved by the larger coordinate there.
+    """
+    for colour, size in traj:
+        if colour > 0.5 or size > 0.5:
+            return "colour" if colour > size else "size"
+    return "neither"
+
+
+def bend_distance(traj: np.ndarray, stronger: str) -> float:
+    """Largest excursion of the trajectory off the diagonal toward the stronger concept's corner.
+
+    The straight path from (0, 0) to the target (1, 1) is the diagonal; the signed distance of a
+    point toward (red, small) = (0, 1) is (size - colour)/sqrt(2), toward (blue, big) its negative.
+    """
+    sign = 1.0 if stronger == "size" else -1.0
+    d = sign * (traj[:, 1] - traj[:, 0]) / np.sqrt(2)
+    return float(np.nanmax(d)) if np.isfinite(d).any() else float("nan")
+
+
+def speed(traj: np.ndarray, steps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """|dC/dt| by finite differences (App. G.3): midpoints (K-1,) and distance per step (K-1,)."""
+    dist = np.linalg.norm(np.diff(traj, axis=0), axis=1)
+    return (steps[1:] + steps[:-1]) / 2, dist / np.diff(steps)
+
+
+def exponential_fit(t: np.ndarray, v: np.ndarray) -> dict[str, float]:
+    """Least-squares fit of log v = log A - rate t from the fastest point on (Theorem 4.1's decay).
+
+    Returns rate (per step), amplitude A and r2 of the log-linear fit (scipy.stats.linregress).
+    """
+    from scipy.stats import linregress
+
+    ok = np.isfinite(v) & (v > 0)
+    t, v = t[ok], v[ok]
+    start = int(np.argmax(v))
+    t, v = t[start:], v[start:]
+    if len(t) < 3:
+        return {"rate": float("nan"), "amplitude": float("nan"), "r2": float("nan"), "start": float("nan")}
+    fit = linregress(t, np.log(v))
+    return {"rate": float(-fit.slope), "amplitude": float(np.exp(fit.intercept)), "r2": float(fit.rvalue**2),
+            "start": float(t[0])}

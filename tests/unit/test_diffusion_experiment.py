@@ -1,0 +1,56 @@
+"""Concept-space analysis (lib/diffusion/experiment.py) on constructed read-outs with known answers."""
+import numpy as np
+
+from lib.diffusion.experiment import (bend_distance, blank_fraction, exponential_fit, first_learned, mse_curve,
+                                      pooled, rise_between_descents, speed, success_rate, trajectory)
+
+
+def readout(points, disc=1.0, samples=4):
+    """(K, samples, 3) read-out with every sample at the given (colour, size) point."""
+    pts = np.asarray(points, float)
+    out = np.empty((len(pts), samples, 3))
+    out[..., :2] = pts[:, None]
+    out[..., 2] = disc
+    return out
+
+
+def test_blanks_are_excluded_and_counted():
+    c = readout([[0.9, 0.9]])
+    c[0, :2, 2] = 0.1          # two blank samples ...
+    c[0, :2, :2] = 0.0         # ... whose colour/size heads say (red, big)
+    traj, _ = trajectory(c)
+    np.testing.assert_allclose(traj[0], [0.9, 0.9])
+    assert blank_fraction(c)[0] == 0.5 and success_rate(c)[0] == 0.5
+    np.testing.assert_allclose(mse_curve(c)[0][0], 0.01)
+
+
+def test_pooled_concatenates_seeds():
+    a = np.stack([readout([[0, 0]]), readout([[1, 1]])])
+    assert pooled(a).shape == (1, 8, 3)
+    np.testing.assert_allclose(trajectory(pooled(a))[0][0], [0.5, 0.5])
+
+
+def test_rise_between_descents():
+    se = np.full(6, 0.01)
+    assert rise_between_descents(np.array([0.5, 0.3, 0.2, 0.35, 0.1, 0.05]), se)
+    assert not rise_between_descents(np.array([0.5, 0.3, 0.2, 0.15, 0.1, 0.05]), se)
+    assert not rise_between_descents(np.array([0.5, 0.3, 0.2, 0.22, 0.1, 0.05]), se)  # rise within noise
+    assert not rise_between_descents(np.array([0.5, 0.3, 0.2, 0.35, 0.4, 0.45]), se)  # no second descent
+
+
+def test_first_learned_and_bend():
+    via_red_small = np.array([[0.0, 0.0], [0.1, 0.6], [0.3, 0.9], [0.9, 0.95]])
+    assert first_learned(via_red_small) == "size"
+    assert first_learned(via_red_small[:, ::-1]) == "colour"
+    assert first_learned(np.zeros((3, 2))) == "neither"
+    np.testing.assert_allclose(bend_distance(via_red_small, "size"), 0.6 / np.sqrt(2))
+    assert bend_distance(via_red_small, "colour") < 0.05
+
+
+def test_exponential_fit_recovers_rate():
+    steps = np.arange(0, 2001, 100)
+    r = np.exp(-steps / 500.0)
+    traj = np.stack([1 - r, 1 - r], axis=1)
+    t, v = speed(traj, steps)
+    fit = exponential_fit(t, v)
+    assert abs(fit["rate"] - 1 / 500) < 1e-6 and fit["r2"] > 0.999999
