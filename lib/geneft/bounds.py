@@ -237,3 +237,15 @@ def monte_carlo_bound(name: str, n: int, fractions, samplings: int, *, orderings
         p_star = miss.sum(1) / count.sum(1)
     return MonteCarloBound(fractions=fractions, accuracy=acc.mean(1), accuracy_sd=acc.std(1),
                            inferred=inferred.mean(1), p_star=p_star, uncertain=count.mean(1))
+
+
+def inductive_gap(fractions, accuracy, bound) -> float:
+    """Mean vertical gap bound - accuracy over the range of training fractions (trapezoid rule).
+
+    Section III calls the architecture-dependent part of the delay between the networks'
+    accuracy curve and the theoretical bound the "inductive gap"; this is its area per unit
+    of training fraction (positive when the network lies below the bound).
+    """
+    x = np.asarray(fractions, float)
+    gap = np.asarray(bound, float) - np.asarray(accuracy, float)
+    return float(np.sum((gap[1:] + gap[:-1]) / 2 * np.diff(x)) / (x[-1] - x[0]))

@@ -133,3 +133,10 @@ def test_monte_carlo_bound_ends_and_guess():
     assert 0.5 < gt.accuracy[0] < gt.accuracy[1] <= 1.0
     with pytest.raises(ValueError, match="no Monte Carlo bound"):
         monte_carlo_bound("random_graph", 10, [0.1], samplings=1)
+
+
+def test_inductive_gap_is_mean_gap():
+    from lib.geneft.bounds import inductive_gap
+    x = np.array([0.1, 0.2, 0.4])
+    assert inductive_gap(x, np.zeros(3), np.full(3, 0.3)) == pytest.approx(0.3)
+    assert inductive_gap(x, np.array([0.0, 0.1, 0.2]), np.array([0.0, 0.2, 0.2])) == pytest.approx(0.05)
