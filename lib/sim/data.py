@@ -76,7 +76,8 @@ def sim_dataset(
 ) -> SIMData:
     """Sample the SIM training set: n points per cluster (Section 2.1).
 
-    `truncate_radius` resamples every point closer than that to the test point (App. F.3).
+    `truncate_radius` resamples every point closer than that to the test point (App. F.3), from a
+    separate random stream, so that with the same seed only the resampled points differ.
     """
     mu = np.asarray(mu, dtype=float)
     std = cluster_stds(sigma, sigma_is_variance)
@@ -84,6 +85,7 @@ def sim_dataset(
     if s > d or len(std) != s:
         raise ValueError(f"need len(sigma) == len(mu) = s <= d, got s={s}, len(sigma)={len(std)}, d={d}")
     rng = np.random.default_rng(seed)
+    resample_rng = np.random.default_rng([seed, 1])  # own stream: a truncated set keeps the full set's other points and rotation
     means = np.zeros((s + int(origin_cluster), d))
     means[np.arange(s), np.arange(s)] = mu
     labels = np.append(np.arange(s), [-1] * int(origin_cluster))
@@ -99,7 +101,7 @@ def sim_dataset(
                 bad = np.linalg.norm(pts - test, axis=1) < truncate_radius
                 if not bad.any():
                     break
-                pts[bad] = mean + rng.standard_normal((bad.sum(), d)) * noise_scale
+                pts[bad] = mean + resample_rng.standard_normal((bad.sum(), d)) * noise_scale
             else:
                 raise ValueError(f"truncation radius {truncate_radius} leaves almost no mass in a cluster")
         blocks.append(pts)
