@@ -1,0 +1,155 @@
+"""Theorem 4.1 against simulated training on sampled SIM data (Swing-by paper, Sec. 4.1, Fig. 2).
+
+`compare` samples one SIM data set per setting, trains the one-layer model on all of them at
+once (full-batch GD and the paper's SGD protocol) and evaluates the closed forms with the same
+initialisation, everything at the OOD test point and in concept coordinates (rotation undone).
+`order_map` asks, over a grid of (mu_1, sigma_1), which concept the trained model learns first.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lib.sim.data import population_second_moment, sim_dataset
+from lib.theory.one_layer import (
+    closed_form_output, discrete_output, gd_outputs, half_times, random_init, second_moment, sgd_outputs,
+)
+
+
+def _seed(seed: int, *keys: int) -> int:
+    """An independent integer seed per (seed, keys): data sets and inits never share a stream."""
+    return int(np.random.SeedSequence([seed, *keys]).generate_state(1)[0])
+
+
+# ----------------------------------------------------------------------------------------------
+# Theory and simulation side by side
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One SIM configuration: means, standard deviations and the scale of W(0)."""
+
+    mu: tuple[float, ...]
+    std: tuple[float, ...]
+    init_scale: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Outputs at the test point in concept coordinates, (T, B, d) for B settings and T = steps + 1."""
+
+    t: np.ndarray          # (T,) gradient-flow time lr * k
+    a: np.ndarray          # (B, d) population A = diag(a) (eq. C.13)
+    a_hat: np.ndarray      # (B, d, d) empirical second moment of the sample (eq. 4.1 before n -> inf)
+    z: np.ndarray          # (B, d) test point x_hat = sum_p mu_p e_p
+    w0: np.ndarray         # (B, d, d) initialisation
+    theory: np.ndarray     # Theorem 4.1 (gradient flow, population A)
+    discrete: np.ndarray   # exact GD solution with the population A: (1 - lr a_k)^k
+    gd: np.ndarray         # full-batch GD on the sampled data
+    sgd: np.ndarray        # the paper's SGD protocol on the sampled data
+
+
+def compare(
+    settings: list[Setting], *, d: int, n: int, lr: float, batch: int, steps: int, seed: int,
+    rotate: bool, origin_cluster: bool,
+) -> Comparison:
+    """Sample, train (GD and SGD, all settings in one batched run) and evaluate the closed forms.
+
+    `lr` is the step on W per unit gradient of (2.1); time is t = lr * step.
+    """
+    data = [
+        sim_dataset(st.mu, st.std, d, n, origin_cluster=origin_cluster, rotate=rotate, seed=_seed(seed, i, 0))
+        for i, st in enumerate(settings)
+    ]
+    w0 = np.stack([random_init((d, d), st.init_scale, _seed(seed, i, 1)) for i, st in enumerate(settings)])
+    x = np.stack([ds.x for ds in data])
+    probe = np.stack([ds.test_point for ds in data])
+    q = np.stack([ds.rotation for ds in data])
+    qt = np.swapaxes(q, 1, 2)
+    w0c = qt @ w0 @ q                                                   # W(0) in concept coordinates
+    a = np.stack([population_second_moment(st.mu, st.std, d, origin_cluster) for st in settings])
+    z = np.einsum("bji,bj->bi", q, probe)
+    t = lr * np.arange(steps + 1)
+    def to_concept(f: np.ndarray) -> np.ndarray:                        # Q^T f, per setting
+        return np.einsum("bji,tbj->tbi", q, f)
+
+    return Comparison(
+        t=t, a=a, a_hat=qt @ second_moment(x) @ q, z=z, w0=w0c,
+        theory=closed_form_output(w0c, a, z, t),
+        discrete=discrete_output(w0c, np.eye(d) * a[:, None, :], z, lr, steps),
+        gd=to_concept(gd_outputs(x, w0, probe, lr, steps)),
+        sgd=to_concept(sgd_outputs(x, w0, probe, lr, batch, steps, _seed(seed, 2)).outputs),
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Which concept is learned first, over a grid of (mu_1, sigma_1)
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OrderMap:
+    """First-learned concept (0-based, by `half_times`) on a grid: rows mu_1, columns sigma_1."""
+
+    mu1: np.ndarray             # (P,)
+    std1: np.ndarray            # (Q,)
+    a: np.ndarray               # (P, Q, s) population a_k
+    a_hat: np.ndarray           # (P, Q, s) diagonal of the empirical second moment of each cell's sample
+    first_theory: np.ndarray    # (P, Q) argmax_k a_k (Theorem 4.1: larger a_k converges faster)
+    first_sim: np.ndarray       # (P, Q) first coordinate to cover half its way under GD
+    steps: int                  # GD steps until every cell was decided
+
+    @property
+    def near_boundary(self) -> np.ndarray:
+        """Cells within one grid step of the theoretical boundary: their 3 x 3 neighbourhood
+        holds more than one argmax_k a_k. The map cannot place the flip more finely than that."""
+        padded = np.pad(self.first_theory, 1, mode="edge")
+        p, q = self.first_theory.shape
+        shifts = [padded[i:i + p, j:j + q] for i in range(3) for j in range(3)]
+        return np.any([sh != self.first_theory for sh in shifts], axis=0)
+
+    @property
+    def matches_theory(self) -> bool:
+        """Whether the simulated order equals argmax_k a_k on every cell off the boundary."""
+        return bool(np.all((self.first_sim == self.first_theory) | self.near_boundary))
+
+
+def order_map(
+    mu, std, mu1: np.ndarray, std1: np.ndarray, *, n: int, lr: float, init_scale: float, seed: int,
+    origin_cluster: bool, max_steps: int = 1_000_000,
+) -> OrderMap:
+    """Full-batch GD on a sampled data set per cell; stop as soon as every cell's order is decided.
+
+    Runs in the s concept coordinates: GD started from x_hat never leaves the span of the concept
+    axes, and an isotropic Gaussian W(0) keeps its law under rotation, so d and the rotation do
+    not change the result's distribution. By linearity the GD output at x_hat is
+    x_hat - (I - W_0) u_k with u_{k+1} = (I - lr A_hat) u_k: one matrix-vector product per cell.
+    """
+    mu, std, s = np.asarray(mu, float), np.asarray(std, float), len(mu)
+    cells = [(np.r_[m, mu[1:]], np.r_[sd, std[1:]]) for m in mu1 for sd in std1]
+    a = np.stack([population_second_moment(m, sd, s, origin_cluster) for m, sd in cells])
+    A = np.stack([
+        second_moment(sim_dataset(m, sd, s, n, origin_cluster=origin_cluster, seed=_seed(seed, i, 3)).x)
+        for i, (m, sd) in enumerate(cells)
+    ])
+    z = np.stack([m for m, _ in cells])
+    c = np.eye(s) - random_init((len(cells), s, s), init_scale, _seed(seed, 4))
+    u, traj = z.copy(), []
+    for _ in range(max_steps):
+        traj.append(z - np.einsum("cij,cj->ci", c, u))
+        if np.all(((traj[-1] - traj[0]) / (z - traj[0]) >= 0.5).any(-1)):
+            break
+        u = u - lr * np.einsum("cij,cj->ci", A, u)
+    else:
+        raise RuntimeError(f"order map: some cell learned nothing within {max_steps} steps")
+    traj = np.stack(traj)
+    shape = (len(mu1), len(std1))
+    return OrderMap(
+        mu1=np.asarray(mu1), std1=np.asarray(std1), a=a.reshape(*shape, s),
+        a_hat=np.diagonal(A, axis1=1, axis2=2).reshape(*shape, s),
+        first_theory=np.argmax(a, -1).reshape(shape),
+        first_sim=np.argmin(half_times(lr * np.arange(len(traj)), traj, z), axis=-1).reshape(shape),
+        steps=len(traj) - 1,
+    )
