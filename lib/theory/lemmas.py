@@ -1,0 +1,226 @@
+"""Assumptions D.1-D.5 and Lemmas D.1-D.8 of the Swing-by paper (App. D) as checkable inequalities.
+
+Appendix D indexes directions in *ascending* signal strength (for i > j, a_i > a_j: Assumption
+D.5 needs a_i - 3 a_j > 0), the reverse of the main text; here every pair (i, j) of Lemma D.7 is
+taken with a_i > a_j whatever the order of the input. The discrete update is (D.1)-(D.2):
+W(t+1) = W(t) + eta [W A + A W - 1/2 (A W^2 + W^2 A + 2 W A W)].
+Inequalities are checked with a relative slack of `RTOL` for floating-point rounding.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from lib.theory.two_layer import gram, noise_term, w_rhs
+
+RTOL = 1e-9
+
+# ----------------------------------------------------------------------------------------------
+# Constants and assumptions (App. D.1)
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Constants:
+    """The constants of Assumptions D.1-D.5."""
+
+    alpha: float
+    gamma: float
+    beta: float
+    omega: float
+    eta: float
+    K: float
+    kappa: float
+    P: float
+    C: float
+
+
+def _strong_weak_pairs(a: np.ndarray) -> list[tuple[int, int]]:
+    """Pairs (i, j) with a_i > a_j: the paper's 'i > j' in its ascending order."""
+    return [(i, j) for i in range(len(a)) for j in range(len(a)) if a[i] > a[j]]
+
+
+def assumption_violations(c: Constants, a: np.ndarray, w0: np.ndarray) -> list[str]:
+    """Names of the Assumptions D.1-D.5 that (c, a, W(0)) violate; w0 is (n, d, d)."""
+    d, bad = len(a), []
+    m = np.abs(w0)
+    if not (c.alpha > 0 and c.gamma > 1 and c.beta > 1 and np.all(a >= c.alpha * (1 - RTOL))
+            and np.all(a <= c.gamma * c.alpha * (1 + RTOL))
+            and np.all(m >= c.omega * (1 - RTOL)) and np.all(m <= c.beta * c.omega * (1 + RTOL))):
+        bad.append("D.1")                                                       # (D.7), (D.8)
+    if not (c.K >= 20 and c.eta <= 1 / (9 * c.K * c.gamma * c.alpha)):
+        bad.append("D.2")
+    if not (c.P > 0 and c.P * c.omega * c.beta <= 0.4):
+        bad.append("D.3")
+    bound = min(c.kappa - 1, 1 - c.kappa ** -0.5) / (c.P * c.K * c.gamma * d * c.beta**2)
+    if not (c.omega <= min(bound, 1 / math.sqrt(2 * c.beta)) and c.kappa > 1.1
+            and c.kappa <= 1 + 0.5 * c.K / c.C and c.P >= 2):
+        bad.append("D.4")                                                       # (D.9)
+    rhs = math.log(c.P) / (10 * c.kappa**2 * math.log(1 / (c.P * c.beta * c.omega)) + math.log(c.P * c.beta))
+    if not (c.C > 1 and all((a[i] + a[j]) / (2 * a[i]) <= rhs and a[i] - 3 * a[j] >= c.alpha / c.C
+                            for i, j in _strong_weak_pairs(a))):
+        bad.append("D.5")                                                       # (D.10)
+    return bad
+
+
+def choose_constants(a: np.ndarray, beta: float, K: float = 20.0, kappa: float = 1.15, margin: float = 1.01) -> Constants:
+    """Constants meeting Assumptions D.2-D.5 for strengths a (D.1 then constrains the initialization).
+
+    alpha = min a, gamma = max a / alpha, eta and C at their largest allowed values, P omega at
+    the largest value (D.9) allows, and P just large enough for (D.10).
+    """
+    a = np.asarray(a, float)
+    alpha, gamma = float(a.min()), float(a.max() / a.min())
+    d = len(a)
+    eta = 1 / (9 * K * gamma * alpha)
+    C = 0.5 * K / (kappa - 1)
+    p_omega = min(kappa - 1, 1 - kappa**-0.5) / (K * gamma * d * beta**2) / margin   # P * omega
+    x = math.log(1 / (p_omega * beta))                                                # log 1/(P beta omega)
+    r = max((a[i] + a[j]) / (2 * a[i]) for i, j in _strong_weak_pairs(a))
+    log_p = margin * r * (10 * kappa**2 * x + math.log(beta)) / (1 - r)
+    return Constants(alpha=alpha, gamma=gamma, beta=beta, omega=p_omega / math.exp(log_p), eta=eta,
+                     K=K, kappa=kappa, P=math.exp(log_p), C=C)
+
+
+def spread_init(n: int, d: int, beta: float, omega: float, seed: int = 0, min_eig: float = 0.1) -> np.ndarray:
+    """n PSD W(0) = U U^T with every |w_ij(0)| in [omega, beta omega] (Assumption D.1), by rejection.
+
+    Near-singular draws (smallest eigenvalue below `min_eig` times the largest) are rejected too:
+    the update (D.1) steps W itself, and rounding can leave a near-singular W(0) with a tiny
+    negative eigenvalue that (D.2) then amplifies without bound.
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        w = gram(rng.standard_normal((4096, d, d)))
+        m = np.abs(w).reshape(len(w), -1)
+        eig = np.linalg.eigvalsh(w)
+        ok = (m.max(1) <= beta * m.min(1) * (1 - 1e-6)) & (eig[:, 0] >= min_eig * eig[:, -1])
+        out.extend(w[ok] / m[ok].min(1)[:, None, None] * omega * (1 + 1e-6))
+    return np.stack(out[:n])
+
+
+# ----------------------------------------------------------------------------------------------
+# The discrete update (D.1)
+# ----------------------------------------------------------------------------------------------
+
+
+def discrete_run(w0: np.ndarray, a: np.ndarray, eta: float, steps: int) -> np.ndarray:
+    """W(0..steps) under (D.1)-(D.2): shape (steps + 1, n, d, d)."""
+    out = np.empty((steps + 1,) + w0.shape)
+    out[0] = w0
+    for t in range(steps):
+        out[t + 1] = out[t] + eta * w_rhs(out[t], a)
+    return out
+
+
+def steps_to_converge(c: Constants, a: np.ndarray) -> int:
+    """Enough steps for the weakest diagonal entry to grow from omega to 1 and settle (Lemmas D.3, D.4)."""
+    rate = 2 * c.eta * float(np.min(a)) / c.kappa
+    return int((math.log(1 / c.omega) + math.log(c.K) * 4) / rate)
+
+
+# ----------------------------------------------------------------------------------------------
+# Lemmas D.1-D.8 (App. D.2)
+# ----------------------------------------------------------------------------------------------
+
+
+def _first_true(mask: np.ndarray) -> np.ndarray:
+    """Index of the first True along axis 0, or len if none."""
+    return np.where(mask.any(0), mask.argmax(0), len(mask))
+
+
+def lemma_violations(w: np.ndarray, a: np.ndarray, c: Constants) -> dict[str, np.ndarray]:
+    """For each lemma, a boolean (steps + 1, n) array: True where the lemma's inequality fails.
+
+    w is a trajectory (steps + 1, n, d, d) of (D.1).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _violations(w, a, c)
+
+
+def _violations(w: np.ndarray, a: np.ndarray, c: Constants) -> dict[str, np.ndarray]:
+    T, d = len(w), len(a)
+    t = np.arange(T, dtype=float)[:, None, None, None]
+    aij = a[:, None] + a[None, :]
+    m0, m = np.abs(w[0]), np.abs(w)
+    diag = np.diagonal(w, axis1=-2, axis2=-1)                 # (T, n, d)
+    off = ~np.eye(d, dtype=bool)
+    phase = c.P * c.beta * c.omega                            # edge of the initial phase (Def. D.1)
+    slack = 1 + RTOL
+    v = {}
+
+    # D.1: |w_ij(t)| <= |w_ij(0)| exp(eta t (a_i + a_j) kappa)   (D.11)
+    bound = m0 * np.exp(np.minimum(c.eta * t * aij * c.kappa, 700))
+    v["D.1"] = (m > bound * slack).any((-2, -1))
+
+    # D.2: for t <= T1, |w_ij(t)| >= |w_ij(0)| exp(eta t (a_i + a_j) / kappa), same sign, initial phase   (D.23)
+    t1 = math.log(c.P) / (2 * c.eta * c.gamma * c.alpha * c.kappa)
+    early = (t <= t1)
+    low = m0 * np.exp(c.eta * t * aij / c.kappa)
+    bad = (m * slack < low) | (w * w[0] <= 0) | (m > phase * slack)
+    v["D.2"] = (early & bad).any((-2, -1))
+
+    # D.3: for t <= T1^(i), w_ii(t) >= w_ii(0) exp(2 eta t a_i / kappa), initial phase   (D.35)
+    tt = t[..., 0]
+    t1i = np.log(phase / diag[0]) / (2 * c.eta * a * c.kappa)
+    bad = (diag * slack < diag[0] * np.exp(2 * c.eta * tt * a / c.kappa)) | (diag > phase * slack)
+    v["D.3"] = ((tt <= t1i) & bad).any(-1)
+
+    # D.4: from t0 (w_ii >= P beta omega) while w_ii < lambda: w_ii(t0 + t) >= w_ii(t0) exp(2 eta t a_i (1 - lambda) / kappa)   (D.36)
+    t0 = _first_true(diag >= phase)                           # (n, d)
+    steps = np.arange(T)[:, None, None]
+    w_t0 = np.take_along_axis(diag, np.minimum(t0, T - 1)[None], 0)
+    v["D.4"] = np.zeros((T, diag.shape[1]), bool)
+    for lam in (0.5, 0.85, 1 - 1 / c.K - 1e-9):
+        reached = steps >= t0
+        before = steps < np.maximum(t0, _first_true((diag >= lam) & reached))
+        low = w_t0 * np.exp(2 * c.eta * (steps - t0) * a * (1 - lam) / c.kappa)
+        v["D.4"] |= (reached & before & (diag * slack < low) & (diag >= 0)).any(-1) | (diag < 0).any(-1)
+
+    # D.5 and Corollary D.2: 0 <= w_ii <= 1 + 2/K and |w_ii(t+1) - w_ii(t)| <= 1/K
+    jump = np.vstack([np.zeros((1,) + diag.shape[1:]), np.abs(np.diff(diag, axis=0))])
+    v["D.5"] = ((diag < 0) | (diag > (1 + 2 / c.K) * slack) | (jump > slack / c.K)).any(-1)
+
+    # D.6: once w_ii >= 1 - 2/K it stays there
+    floor = 1 - 2 / c.K
+    v["D.6"] = ((steps >= _first_true(diag >= floor)) & (diag * slack < floor)).any(-1)
+
+    # D.7: for a_i > a_j, after the first t0 with w_ii > 0.8: |w_ij(t)| <= max(|w_ij(t0)|, omega)   (D.57)
+    v["D.7"] = np.zeros((T, diag.shape[1]), bool)
+    for i, j in _strong_weak_pairs(a):
+        t0 = _first_true(diag[:, :, i] > 0.8)                 # (n,)
+        ref = np.abs(w[np.minimum(t0, T - 1), np.arange(len(t0)), i, j])
+        cap = np.maximum(ref, c.omega) * slack
+        v["D.7"] |= (steps[..., 0] >= t0) & (np.abs(w[:, :, i, j]) > cap)
+
+    # D.8 (Assertion D.1): off-diagonal entries stay in the initial phase
+    v["D.8"] = ((m > phase * slack) & off).any((-2, -1))
+    return v
+
+
+def corollary_d1_violations(w: np.ndarray, a: np.ndarray, c: Constants, p_power: int = 1) -> np.ndarray:
+    """Where |N_ij(t)| > 2 P^p gamma alpha d beta^2 omega^2 fails: (steps + 1, n).
+
+    p_power=1 is Corollary D.1 as printed; with every off-diagonal entry below P beta omega the
+    sum over k of |w_ki w_kj| is only bounded by P^2 beta^2 omega^2, so p_power=2 is the bound
+    Assertion D.1 actually gives.
+    """
+    cap = 2 * c.P**p_power * c.gamma * c.alpha * len(a) * c.beta**2 * c.omega**2
+    return (np.abs(noise_term(w, a)) > cap * (1 + RTOL)).any((-2, -1))
+
+
+def first_failure(violations: dict[str, np.ndarray]) -> tuple[str | None, int | None]:
+    """(lemma, step) of the earliest violation over all seeds; (None, None) if none."""
+    firsts = {k: int(np.flatnonzero(v.any(1))[0]) for k, v in violations.items() if v.any()}
+    if not firsts:
+        return None, None
+    name = min(firsts, key=lambda k: (firsts[k], k))
+    return name, firsts[name]
+
+
+def broken(c: Constants, **changes) -> Constants:
+    """The same constants with some replaced (to break an assumption on purpose)."""
+    return replace(c, **changes)

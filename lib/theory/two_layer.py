@@ -1,0 +1,354 @@
+"""Symmetric two-layer linear model f(U; x) = U U^T x (Swing-by paper, Section 4.2, App. D, E).
+
+The Jacobian W = U U^T of the model trained on L(U) = 1/2 ||(U U^T - I) A^{1/2}||_F^2 moves by
+the flow (D.2). Gradient flow on U gives dW/dt = 2 x (D.2); this module integrates
+dU/dtau = -1/2 grad L(U), so that tau is the paper's time and dW/dtau is exactly (D.2).
+Stepping U keeps W positive semi-definite; stepping W directly does not.
+
+Everything is batched over init seeds: U has shape (n, d, d'), W has shape (..., n, d, d).
+"""
+from __future__ import annotations
+
+import numpy as np
+import torch
+from scipy.integrate import solve_ivp
+
+from lib.sim.data import population_second_moment, sim_dataset
+
+# ----------------------------------------------------------------------------------------------
+# Signal strengths
+# ----------------------------------------------------------------------------------------------
+
+
+def signal_strengths(mu, std, d: int, covariance_power: int = 1) -> np.ndarray:
+    """Diagonal a of A = diag(sigma^2 + mu^2 / s) (eq. C.13), raised to `covariance_power`.
+
+    Power 1 is the paper's derivation; power 2 is what the authors' theory script used (S = A^2).
+    """
+    return population_second_moment(mu, std, d) ** covariance_power
+
+
+# ----------------------------------------------------------------------------------------------
+# The Jacobian flow and its three terms (eq. 4.3, D.2-D.6)
+# ----------------------------------------------------------------------------------------------
+
+
+def w_rhs(w: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Right-hand side of (D.2): W A + A W - 1/2 (A W^2 + W^2 A + 2 W A W)."""
+    wa, aw = w * a, a[:, None] * w
+    return wa + aw - 0.5 * (aw @ w + w @ wa + 2 * wa @ w)
+
+
+def growth_term(w: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """G_ij = w_ij (a_i + a_j) (eq. D.4)."""
+    return w * (a[:, None] + a[None, :])
+
+
+def suppression_term(w: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """S_ij = 1/2 w_ij [w_ii (3 a_i + a_j) + 1{i != j} w_jj (3 a_j + a_i)] (eq. D.5)."""
+    diag = np.diagonal(w, axis1=-2, axis2=-1)
+    ai, aj = a[:, None], a[None, :]
+    off = 1.0 - np.eye(len(a))
+    return 0.5 * w * (diag[..., :, None] * (3 * ai + aj) + off * diag[..., None, :] * (3 * aj + ai))
+
+
+def noise_term(w: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """N_ij = 1/2 sum_{k != i, j} w_ki w_kj (a_i + a_j + 2 a_k) (eq. D.6)."""
+    d = len(a)
+    keep = 1.0 - np.eye(d)[:, :, None] - np.eye(d)[:, None, :]       # (k, i, j): 0 where k == i or k == j
+    keep = np.clip(keep, 0.0, 1.0)
+    weight = a[None, :, None] + a[None, None, :] + 2 * a[:, None, None]
+    return 0.5 * np.einsum("...ki,...kj,kij->...ij", w, w, keep * weight)
+
+
+def terms(w: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(G, S, N) with dW/dtau = G - S - N (eq. 4.3)."""
+    return growth_term(w, a), suppression_term(w, a), noise_term(w, a)
+
+
+# ----------------------------------------------------------------------------------------------
+# Initialization
+# ----------------------------------------------------------------------------------------------
+
+
+def init_u(n: int, d: int, width: int, scale: float, kind: str = "gaussian", seed: int = 0) -> np.ndarray:
+    """n initial U of shape (d, width), one per seed of the batch.
+
+    "gaussian": entries N(0, scale^2) (App. E.2). "uniform": entries U[0, scale) as in the
+    authors' theory script (scale 0.2 there), which makes every entry of W positive.
+    """
+    rng = np.random.default_rng(seed)
+    if kind == "gaussian":
+        return scale * rng.standard_normal((n, d, width))
+    if kind == "uniform":
+        return scale * rng.random((n, d, width))
+    raise ValueError(f"unknown init kind {kind!r}: use 'gaussian' or 'uniform'")
+
+
+def gram(u: np.ndarray) -> np.ndarray:
+    """W = U U^T, batched."""
+    return u @ np.swapaxes(u, -1, -2)
+
+
+# ----------------------------------------------------------------------------------------------
+# Integrating the flow by stepping U (batched over seeds)
+# ----------------------------------------------------------------------------------------------
+
+
+def u_rhs(u: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """dU/dtau = -1/2 grad L(U) = -1/2 [(W - I) A + A (W - I)] U, so that dW/dtau is (D.2)."""
+    e = gram(u) - np.eye(len(a))
+    return -0.5 * (e * a + a[:, None] * e) @ u
+
+
+def integrate(u0: np.ndarray, a: np.ndarray, times: np.ndarray, rtol: float = 1e-7) -> np.ndarray:
+    """W(tau) at `times` for every seed: (n_times, n, d, d). One adaptive Runge-Kutta solve for the batch."""
+    shape = u0.shape
+    scale = float(np.abs(u0).max())
+
+    def fun(_t, y):
+        return u_rhs(y.reshape(shape), a).ravel()
+
+    sol = solve_ivp(fun, (0.0, float(times[-1])), u0.ravel(), method="DOP853", t_eval=times,
+                    rtol=rtol, atol=1e-6 * rtol * scale)
+    if not sol.success:
+        raise RuntimeError(f"flow integration failed: {sol.message}")
+    return gram(sol.y.T.reshape((len(times),) + shape))
+
+
+def time_grid(horizon: float, n: int, start: float = 1e-2) -> np.ndarray:
+    """0 followed by log-spaced times up to `horizon` (stages live on many time scales)."""
+    return np.concatenate([[0.0], np.geomspace(start, horizon, n - 1)])
+
+
+# ----------------------------------------------------------------------------------------------
+# Observables: OOD loss, training loss, outputs
+# ----------------------------------------------------------------------------------------------
+
+
+def test_point(mu, d: int) -> np.ndarray:
+    """x_hat = sum_p mu_p e_p (Section 2.1)."""
+    x = np.zeros(d)
+    x[: len(mu)] = mu
+    return x
+
+
+def ood_loss(w: np.ndarray, mu) -> np.ndarray:
+    """1/2 ||W x_hat - x_hat||^2 at the OOD test point."""
+    x = test_point(mu, w.shape[-1])
+    return 0.5 * (((w - np.eye(len(x))) @ x) ** 2).sum(-1)
+
+
+def train_loss(w: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Population training loss 1/2 ||(W - I) A^{1/2}||_F^2 (eq. C.6)."""
+    e = w - np.eye(len(a))
+    return 0.5 * (e**2 * a).sum((-2, -1))
+
+
+def cluster_mean_outputs(w: np.ndarray, mu) -> np.ndarray:
+    """f(mu_p e_p) = mu_p W[:, p] for every training cluster p: (..., s, d) (App. F.4, Fig. 18)."""
+    mu = np.asarray(mu, float)
+    return np.swapaxes(w[..., :, : len(mu)] * mu, -1, -2)
+
+
+# ----------------------------------------------------------------------------------------------
+# Shape of a loss curve: extrema, descents, bumps
+# ----------------------------------------------------------------------------------------------
+
+
+def turning_points(curve: np.ndarray, tol: float) -> list[int]:
+    """Indices of alternating local extrema of `curve`, ignoring swings smaller than `tol`.
+
+    A zig-zag filter: a new extremum is confirmed only once the curve has moved more than
+    `tol` back from it, so numerical noise never counts as a descent. The list starts at
+    index 0 and ends at the last index.
+    """
+    points, direction, ext = [0], 0, 0
+    for i in range(1, len(curve)):
+        if direction == 0:                      # not yet moved by more than tol from the start
+            if abs(curve[i] - curve[0]) > tol:
+                direction, ext = (1 if curve[i] > curve[0] else -1), i
+        elif (curve[i] - curve[ext]) * direction >= 0:
+            ext = i                             # the current run goes on
+        elif abs(curve[i] - curve[ext]) > tol:
+            points.append(ext)                  # confirmed extremum: the curve turned by > tol
+            direction, ext = -direction, i
+    points += sorted({k for k in (ext, len(curve) - 1) if k > points[-1]})
+    return points
+
+
+def swings(curve: np.ndarray, tol: float) -> np.ndarray:
+    """Signed changes between consecutive turning points larger than `tol`."""
+    pts = turning_points(curve, tol)
+    delta = np.diff(curve[pts])
+    return delta[np.abs(delta) > tol]
+
+
+def count_descents(curve: np.ndarray, tol: float) -> int:
+    """Number of decreases by more than `tol` between consecutive extrema (1 = monotone descent)."""
+    return int((swings(curve, tol) < 0).sum())
+
+
+def max_bump(curve: np.ndarray, tol: float) -> float:
+    """Largest rise between a local minimum and the next local maximum (0 if none exceeds `tol`)."""
+    up = swings(curve, tol)
+    up = up[up > 0]
+    return float(up.max()) if len(up) else 0.0
+
+
+def descents_batch(curves: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """(descents, max bump) for each column of `curves` (n_times, n_seeds)."""
+    out = [(count_descents(c, tol), max_bump(c, tol)) for c in curves.T]
+    return np.array([o[0] for o in out]), np.array([o[1] for o in out])
+
+
+# ----------------------------------------------------------------------------------------------
+# Stages from the terms (Sec. 4.2.1)
+# ----------------------------------------------------------------------------------------------
+
+
+def _half_max_window(rate: np.ndarray, times: np.ndarray) -> tuple[float, float] | None:
+    """Times where a positive pulse `rate` is above half its peak (None if it never is positive)."""
+    if rate.max() <= 0:
+        return None
+    above = np.flatnonzero(rate >= 0.5 * rate.max())
+    return float(times[above[0]]), float(times[above[-1]])
+
+
+def stages(w: np.ndarray, a: np.ndarray, s: int, times: np.ndarray, minor_floor: float) -> list[tuple[str, str, float, float]]:
+    """Growth and suppression stages of one trajectory w (n_times, d, d), computed from the terms.
+
+    Growth stage of major entry p: where its net growth G_pp - S_pp is above half its peak.
+    Suppression stage of a minor entry (i, j) (i < s or j < s, i < j): where the suppression
+    rate sign(w_ij) (S_ij - G_ij) is above half its peak, for entries whose magnitude ever
+    exceeds `minor_floor`. Returns (kind, entry label, start, end), sorted by start.
+    """
+    g, sup, _ = terms(w, a)
+    out = []
+    for p in range(s):
+        win = _half_max_window(g[:, p, p] - sup[:, p, p], times)
+        if win:
+            out.append(("growth", f"w{p + 1}{p + 1}", *win))
+    d = w.shape[-1]
+    for i in range(d):
+        for j in range(i + 1, d):
+            if i >= s or np.abs(w[:, i, j]).max() < minor_floor:
+                continue
+            rate = np.sign(w[:, i, j]) * (sup[:, i, j] - g[:, i, j])
+            win = _half_max_window(rate, times)
+            if win:
+                out.append(("suppression", f"w{i + 1}{j + 1}", *win))
+    return sorted(out, key=lambda st: st[2])
+
+
+def stage_alignment(curve: np.ndarray, times: np.ndarray, stage_list, tol: float) -> float:
+    """Fraction of the curve's descents that overlap a growth stage and rises that overlap a suppression stage."""
+    pts = turning_points(curve, tol)
+    hits, total = 0, 0
+    for lo, hi in zip(pts[:-1], pts[1:]):
+        change = curve[hi] - curve[lo]
+        if abs(change) <= tol:
+            continue
+        kind = "growth" if change < 0 else "suppression"
+        total += 1
+        hits += any(k == kind and st < times[hi] and en > times[lo] for k, _, st, en in stage_list)
+    return hits / total if total else float("nan")
+
+
+# ----------------------------------------------------------------------------------------------
+# Direct training of U with torch on sampled SIM data
+# ----------------------------------------------------------------------------------------------
+
+
+def train_u(u0: np.ndarray, mu, sigma, n_per_cluster: int, lr: float, steps: int, record_every: int,
+            batch: int | None = None, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Train U U^T x on sampled SIM data with torch (full batch, or SGD with `batch` per step).
+
+    Loss 1/(2N) sum ||U U^T x - x||^2, gradient by autograd, every seed of the batch u0
+    (n, d, d') trained at once. Gradient descent with step lr on L for k steps follows
+    dU/dt = -grad L at t = k lr, i.e. the paper's time tau = 2 k lr. Returns (tau, W) at
+    every `record_every` steps, W of shape (n_records, n, d, d).
+    """
+    d = u0.shape[1]
+    data = sim_dataset(mu, sigma, d, n_per_cluster, seed=seed)
+    x = torch.as_tensor(data.x, dtype=torch.float64)
+    u = torch.tensor(u0, dtype=torch.float64, requires_grad=True)
+    gen = torch.Generator().manual_seed(seed)
+    opt = torch.optim.SGD([u], lr=lr)
+    taus, ws = [], []
+    for step in range(steps + 1):
+        if step % record_every == 0:
+            with torch.no_grad():
+                taus.append(2 * lr * step)
+                ws.append((u @ u.transpose(1, 2)).numpy().copy())
+        if step == steps:
+            break
+        xb = x if batch is None else x[torch.randint(len(x), (u.shape[0], batch), generator=gen)]
+        out = xb @ (u @ u.transpose(1, 2))         # W symmetric: x W = (W x)^T
+        loss = 0.5 * ((out - xb) ** 2).sum(-1).mean(-1).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return np.array(taus), np.stack(ws)
+
+
+# ----------------------------------------------------------------------------------------------
+# Ensembles: how often, and the failure mode (Sec. 4.2.2, App. E.1, E.3)
+# ----------------------------------------------------------------------------------------------
+
+
+def ensemble(mu, sigma, d: int, width: int, scale: float, kind: str, n: int, horizon: float, n_times: int,
+             tol: float, covariance_power: int = 1, seed: int = 0) -> dict[str, np.ndarray]:
+    """Integrate n init seeds of one setting; OOD loss curves, descents and bumps per seed.
+
+    `tol` is relative to the mean initial OOD loss. Returns times, u0, W (n_times, n, d, d),
+    loss (n_times, n), descents (n,), bump (n,), a.
+    """
+    a = signal_strengths(mu, sigma, d, covariance_power)
+    u0 = init_u(n, d, width, scale, kind, seed)
+    times = time_grid(horizon, n_times)
+    w = integrate(u0, a, times)
+    loss = ood_loss(w, mu)
+    desc, bump = descents_batch(loss, tol * loss[0].mean())
+    return {"times": times, "u0": u0, "w": w, "loss": loss, "descents": desc, "bump": bump, "a": a}
+
+
+def nonmonotone_fraction(mu, sigma, d: int, scale: float, kind: str, n: int, horizon: float, n_times: int,
+                         tol: float, covariance_power: int = 1, seed: int = 0) -> float:
+    """Fraction of n seeds (width d' = d) whose OOD loss has more than one descent."""
+    run = ensemble(mu, sigma, d, d, scale, kind, n, horizon, n_times, tol, covariance_power, seed)
+    return float((run["descents"] >= 2).mean())
+
+
+def positive_minor(w0: np.ndarray, a: np.ndarray, s: int) -> np.ndarray:
+    """Whether some minor entry w_kq(0), k <= s, k != q, of the strongest direction q is positive (Sec. 4.2.2)."""
+    q = int(np.argmax(a[:s]))
+    rows = [k for k in range(s) if k != q]
+    return (w0[:, rows, q] > 0).any(-1)
+
+
+def failure_summary(w: np.ndarray, times: np.ndarray, mu, learned: float = 0.9, missing: float = 0.1,
+                    escaped: float = 0.5) -> dict[str, np.ndarray]:
+    """The Fig. 10 failure in every seed: the weakest direction p missing while the others are learned.
+
+    plateau: some time has w_jj > `learned` for every j != p and w_pp < `missing`;
+    plateau_loss: the OOD loss at the first such time; escape: the first time w_pp > `escaped`
+    (inf if it never does within the horizon).
+    """
+    mu = np.asarray(mu, float)
+    p, s = int(np.argmin(mu)), len(mu)
+    diag = np.diagonal(w, axis1=-2, axis2=-1)[..., :s]
+    others = np.delete(diag, p, axis=-1)
+    stuck = (others > learned).all(-1) & (diag[..., p] < missing)       # (n_times, n)
+    plateau = stuck.any(0)
+    first = stuck.argmax(0)
+    loss = ood_loss(w, mu)
+    up = diag[..., p] > escaped
+    escape = np.where(up.any(0), times[up.argmax(0)], np.inf)
+    return {"plateau": plateau, "plateau_loss": loss[first, np.arange(len(first))], "escape": escape}
+
+
+def gaussian_init_moments(width: int, tau: float, samples: int, d: int = 2, seed: int = 0) -> tuple[float, float]:
+    """Monte Carlo (mean w_11, mean w_12) for U with N(0, tau^2) entries (App. E.2, eq. E.1)."""
+    w = gram(init_u(samples, d, width, tau, "gaussian", seed))
+    return float(w[:, 0, 0].mean()), float(w[:, 0, 1].mean())
