@@ -46,7 +46,6 @@ CHAPTER = Chapter(
         Param("relations", "str list", "relations whose description length b is computed (Table 2)",
               choices=RELATIONS, min_len=1),
         Param("random_graph_seed", "int", "seed of the Erdos-Renyi G(n, 1/2) relation", min=0),
-        Param("alpha", "float", "target accuracy of the critical fraction p_c, eq. (4) (paper: 0.9)", gt=0, max=0.999),
         # Fig. 2: Monte Carlo bound (App. D)
         Param("mc_relations", "str list", "relations of the Monte Carlo bound, Fig. 2", choices=BOUNDED, min_len=1),
         Param("fractions", "float list", "training fractions of Fig. 2 and Fig. 3", gt=0, max=1, min_len=2),
@@ -73,6 +72,7 @@ CHAPTER = Chapter(
         Param("goldilocks_depths", "int list", "decoder depths of Fig. 7", min=0, min_len=3),
         Param("goldilocks_width", "int", "decoder width of Fig. 7 (paper: 10)", min=1),
         Param("goldilocks_fraction", "float", "training fraction of Fig. 7 (paper: 0.3)", gt=0, max=1),
+        Param("goldilocks_runs", "int", "runs (split and initialisation seeds 0..runs-1) per depth of Fig. 7", min=1),
     ),
     claims=(
         Claim("G-T1", statement="b = log2(n!/|Aut(G)|) reproduces the closed forms (total order log2 n!, "
@@ -109,7 +109,7 @@ CHAPTER = Chapter(
     smoke={
         "mc_samplings": 4, "mc_samplings_order": 1, "mc_orderings": 200, "fractions": [0.05, 0.15, 0.3, 0.6],
         "architectures": ["concat:1", "difference:0", "squared_difference:0"], "seeds": [0], "steps": 300,
-        "goldilocks_depths": [0, 1, 3],
+        "goldilocks_depths": [0, 1, 3], "goldilocks_runs": 2,
     },
     check=_check,
 )

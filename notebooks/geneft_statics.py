@@ -1,0 +1,357 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation: {extension: .py, format_name: percent}
+#   kernelspec: {display_name: Python 3, language: python, name: python3}
+# ---
+
+# %% [markdown]
+# # GenEFT statics: how much data a relation needs
+#
+# GenEFT {cite:p}`baek2024geneft` asks how many training pairs an encoder-decoder network
+# needs before it can generalize a binary relation on $n$ elements. Section III answers with
+# information theory: a relation from a known family is pinned down by $b$ bits, its
+# *description length*, so at least about $b$ samples are needed; correlated samples and the
+# bits spent on learning the family's properties (the *inductive gap*) delay generalization
+# further. This chapter computes $b$ for the relations of Table 1, derives the critical data
+# fraction of eqs. (1)-(5), builds the Monte Carlo upper bound of Appendix D (Fig. 2), trains
+# networks against it (Fig. 3) and scans decoder depth (Fig. 7, Appendix E).
+
+# %% tags=["parameters"]
+n = 30
+relations = ["mod3", "mod5", "greater_than", "bipartite", "random_graph"]
+random_graph_seed = 0
+mc_relations = ["mod3", "mod5", "greater_than", "bipartite"]
+fractions = [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8]
+mc_samplings = 20
+mc_samplings_order = 3
+mc_orderings = 1000
+mc_sweeps = 4
+seed = 0
+net_relations = ["mod3", "greater_than"]
+architectures = ["concat:3", "concat:1", "difference:1", "difference:0", "squared_difference:1", "squared_difference:0"]
+width = 10
+embed_dim = 2
+seeds = [0, 1]
+steps = 1500
+lr = 0.01
+init_scale = 1.0
+goldilocks_relation = "mod3"
+goldilocks_mode = "concat"
+goldilocks_depths = [0, 1, 2, 4, 6]
+goldilocks_width = 10
+goldilocks_fraction = 0.3
+goldilocks_runs = 4
+
+# %% tags=["remove-cell"]
+import numpy as np
+import sympy as sp
+import torch
+import matplotlib.pyplot as plt
+from IPython.display import Markdown, display
+
+from lib.book import start_chapter
+from lib.geneft import bounds, description
+from lib.geneft.relations import relation_matrix, split_masks
+from lib.geneft.train import train_models
+from lib.specs.geneft_statics import parse_architecture
+
+run = start_chapter("geneft_statics", globals())
+P = run.params
+torch.set_num_threads(2)
+N = P.n ** 2          # the data set: all ordered pairs (i, j)
+ALPHA = 0.9           # "a testing accuracy alpha (say 90%)", Section III
+
+# %% [markdown]
+# ## Relations as data
+#
+# A relation $R$ on $x_1, \dots, x_n$ is the $n \times n$ matrix $\mathbf{R}_{ij} = R(x_i, x_j)
+# \in \{0, 1\}$; the data set is its $n^2$ entries and a training set is a random subset of
+# them (Section II). Table 1 lists equal modulo 3 and modulo 5 (equivalence relations),
+# greater-than (a total order) and a complete bipartite graph; the book adds an Erdős–Rényi
+# graph as a relation with no named structure. {numref}`fig-relations` shows them for
+# $n =$ {glue:text}`n_elements`.
+
+# %% tags=["hide-input"]
+run.metric("n_elements", P.n)
+mats = {name: relation_matrix(name, P.n, seed=P.random_graph_seed) for name in P.relations}
+fig, axes = plt.subplots(1, len(mats), figsize=(2.2 * len(mats), 2.4))
+for ax, (name, r) in zip(np.atleast_1d(axes), mats.items()):
+    ax.imshow(r, cmap="Greys", interpolation="nearest")
+    ax.set(title=name, xticks=[], yticks=[])
+run.figure("fig_relations", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig_relations
+# :name: fig-relations
+# The relation matrices $\mathbf{R}_{ij}$ (black: related). Row $i$, column $j$.
+# ```
+#
+# ## Description length
+#
+# For graphs drawn uniformly from a family, $b = \log_2 C$ with $C$ the number of graphs in
+# the family. Section III generalises this to any graph $G$: the graphs with the same
+# structure as $G$ are its relabellings, $n!/|\mathrm{Aut}(G)|$ of them, so
+#
+# $$ b = \log_2 \frac{n!}{|\mathrm{Aut}(G)|}. $$ (eq-b-aut)
+#
+# Enumerating automorphisms is hopeless ($K_{15,15}$ has $2\,(15!)^2$), so the book counts
+# $|\mathrm{Aut}(G)|$ with nauty {cite:p}`mckay2014nauty` from the relation matrix alone
+# (directed edges for greater-than, self-loops as a vertex colour) and checks the result
+# against the closed forms: $|\mathrm{Aut}| = \prod_c s_c! \prod_s m_s!$ for classes of sizes
+# $s_c$ ($m_s$ classes of size $s$), $1$ for a total order.
+
+# %%
+rows = []
+for name, r in mats.items():
+    b = description.description_length(r)
+    rows.append((name, b, description.closed_form_bits(name, P.n), description.table2_bits(name, P.n)))
+    run.metric(f"b_bits_{name}", b)
+
+# %% tags=["hide-input"]
+exact = [(b, c, t) for _, b, c, t in rows if c is not None]
+run.metric("b_closed_form_max_abs_error", max(abs(b - c) for b, c, _ in exact))
+run.metric("table2_max_ratio", max(max(t / c, c / t) for _, c, t in exact))
+fmt = lambda v: "–" if v is None else f"{v:.2f}"  # noqa: E731
+display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |\n|---|---|---|---|\n"
+                 + "\n".join(f"| {nm} | {b:.2f} | {fmt(c)} | {t:.2f} |" for nm, b, c, t in rows)))
+
+# %% [markdown]
+# nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error:.1e` bits.
+# Table 2's rough forms ($n \log_2 k$, $n$ for the bipartite graph) overestimate $b$ by at most
+# a factor {glue:text}`table2_max_ratio:.2f`: they ignore that relabelling the classes
+# themselves gives the same relation. The random graph is the instructive case: its
+# automorphism group is trivial, so eq. {eq}`eq-b-aut` gives $\log_2 n!$
+# (= {glue:text}`b_bits_greater_than:.1f` bits, like a total order), while picking a graph
+# from all symmetric graphs takes $n(n-1)/2$ bits. Eq. {eq}`eq-b-aut` counts the graphs with
+# a *known* structure, so it is a lower bound on what a learner without that knowledge needs.
+#
+# ## Critical data fraction: eqs. (1)-(5)
+#
+# Treat each of the $m$ training samples as a ball thrown into one of $b$ buckets (bits); a
+# bucket $x_i$ is learned once it holds a ball. With $Z_i$ the indicator that bucket $i$
+# stays empty, sympy re-derives the expected counts, the inferable fraction and, solving
+# $f(N p_c) = \alpha$, the critical fraction:
+
+# %%
+d = bounds.derive_inferable_fraction()
+display(sp.Eq(sp.Symbol("E[sum Z_i]"), d["E_empty"]), sp.Eq(sp.Symbol("f(m)"), d["f"]),
+        sp.Eq(sp.Symbol("p_c"), d["p_c"]))
+
+# %% tags=["hide-input"]
+b_, m_, n_, a_ = d["symbols"]
+paper_f = 1 - (1 - 1 / b_) ** m_
+paper_pc = sp.log(1 - a_, 2) / (n_ * sp.log(1 - 1 / b_, 2))
+checks = [sp.simplify(d["f"] - paper_f) == 0,
+          abs(float((d["p_c"] - paper_pc).subs({b_: 39.75, n_: 900, a_: 0.9}))) < 1e-12]
+run.metric("eqs_1_to_4_sympy_ok", all(checks))
+
+# %% [markdown]
+# These are eqs. (1)-(4) of the paper:
+#
+# $$ f(m) = 1 - \Bigl(1 - \frac{1}{b}\Bigr)^m, \qquad
+#    p_c = \frac{1}{N} \frac{\log_2(1 - \alpha)}{\log_2(1 - 1/b)}, $$ (eq-f-pc)
+#
+# and guessing the entries that are not inferable, right with probability
+# $\max(p_*, 1 - p_*)$, gives the upper bound of eq. (5),
+# $f_\mathrm{UB}(m) = f(m) + \max(p_*, 1-p_*)\,(1 - f(m))$. The only property of the relation
+# that enters $p_c$ is $b$. At $\alpha = 0.9$ and $n =$ {glue:text}`n_elements`:
+
+# %%
+pc = {name: bounds.critical_fraction(description.description_length(mats.get(name, relation_matrix(name, P.n))),
+                                     N, ALPHA) for name in P.relations}
+for name, value in pc.items():
+    run.metric(f"p_c_alpha90_{name}", value)
+display(Markdown(" · ".join(f"{k}: $p_c$ = {v:.3f}" for k, v in pc.items())))
+
+# %% [markdown]
+# ## The Monte Carlo upper bound (Fig. 2)
+#
+# Appendix D computes the best accuracy any learner that knows the relation's family could
+# reach from a given training set. First, every entry implied by the sampled ones is filled
+# in: symmetry, reflexivity and transitivity for the equivalence relations (and for the
+# complete bipartite graph, the complement of a two-class equivalence), antisymmetry and
+# transitivity for the total order. Then the rest is guessed: for classes, each element
+# is uniform over its candidate classes $\mathrm{pos}[i]$ (App. D); for the total order,
+# {glue:text}`mc_orderings_text` orderings are sampled uniformly among those consistent with
+# the inferred partial order (a Markov chain on linear extensions started from random
+# topological sorts). The bound counts 1 per known entry and $\max(p, 1-p)$ per guessed one,
+# averaged over {glue:text}`mc_samplings_text` training sets per fraction
+# ({glue:text}`mc_samplings_order_text` for the total order, as in the paper).
+
+# %%
+mc = {name: bounds.monte_carlo_bound(
+          name, P.n, P.fractions, P.mc_samplings_order if name == "greater_than" else P.mc_samplings,
+          orderings=P.mc_orderings, sweeps=P.mc_sweeps, seed=P.seed)
+      for name in P.mc_relations}
+frac = np.array(P.fractions)
+analytic = {name: bounds.upper_bound(frac * N, description.description_length(relation_matrix(name, P.n)),
+                                     bounds.p_star_theory(name)) for name in P.mc_relations}
+
+# %% tags=["hide-input"]
+run.text("mc_orderings_text", str(P.mc_orderings))
+run.text("mc_samplings_text", str(P.mc_samplings))
+run.text("mc_samplings_order_text", str(P.mc_samplings_order))
+gaps = {name: np.abs(mc[name].accuracy - analytic[name]) for name in P.mc_relations}
+run.metric("mc_vs_analytic_max_gap", max(g.max() for g in gaps.values()))
+for name in P.mc_relations:
+    run.metric(f"mc_vs_analytic_gap_{name}", gaps[name].max())
+    run.metric(f"p_star_{name}", mc[name].p_star[0])
+    run.metric(f"p_star_{name}_rel_error", abs(mc[name].p_star[0] / bounds.p_star_theory(name) - 1))
+fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+for i, name in enumerate(P.mc_relations):
+    c = f"C{i}"
+    axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{name} (MC)")
+    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name}, eq. (5)")
+    axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name)
+    axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
+axes[0].set(xscale="log", xlabel="training fraction", ylabel="accuracy upper bound", title="upper bound")
+axes[1].set(xscale="log", xlabel="training fraction", ylabel="$p_*$ = mean min(p, 1-p), open entries",
+            title="guessing probability", ylim=(0, 0.55))
+axes[0].legend(fontsize=7, ncol=2)
+axes[1].legend(fontsize=7)
+run.figure("fig_mc_bound", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig_mc_bound
+# :name: fig-mc-bound
+# Left: the Monte Carlo upper bound (solid, mean ± sd over training sets) against eq. (5)
+# (dotted), as in the paper's Fig. 2. Right: the guessing probability $p_*$ measured on the
+# entries the data leave open, against the paper's values (dotted: $1/3$, $1/5$, $1/3$, $1/2$).
+# ```
+#
+# The two estimates agree roughly, as the paper says: the largest difference over relations
+# and fractions is {glue:text}`mc_vs_analytic_max_gap:.3f`. For the equivalence relations the
+# Monte Carlo bound first lies below eq. (5) (a few samples carry less than one bit each: many
+# are 0, and several imply the same entries) and then rises faster (transitivity makes later
+# samples carry more). At the smallest fraction, the measured $p_*$ is
+# {glue:text}`p_star_mod3:.3f` for mod 3 (paper: $1/3$), {glue:text}`p_star_bipartite:.3f`
+# for the bipartite graph ($1/2$) and {glue:text}`p_star_greater_than:.3f` for greater-than
+# (about $1/3$). As data accumulate, the open entries of the classes become those with
+# partial information, and $p_*$ drifts towards $1/2$; for the order, the open pairs at first
+# are the "unit modules" of the paper's argument ($x<y$ known, $z$ unplaced).
+#
+# ## Networks against the bound (Fig. 3)
+#
+# The networks of Section II embed each element as a vector $\mathbf{E}_x \in
+# \mathbb{R}^{d}$ ($d =$ {glue:text}`embed_dim_value`) and decode a pair from the
+# concatenation $[\mathbf{E}_{x_1}, \mathbf{E}_{x_2}]$ (mode 1), the difference
+# $\mathbf{E}_{x_1} - \mathbf{E}_{x_2}$ (mode 2) or its element-wise square (mode 3) with a
+# tanh MLP of $n_h$ hidden layers. Every architecture is trained at every fraction and seed
+# as one batched computation (`lib.geneft.train`), and scored, like the bound, by its accuracy
+# over all $n^2$ pairs. The *inductive gap* is the mean distance between the Monte Carlo
+# bound and the network's curve over the fractions.
+
+# %%
+fig3, gap = {}, {}
+for name in P.net_relations:
+    masks = split_masks(P.n, P.fractions, P.seeds)
+    for arch in P.architectures:
+        mode, depth = parse_architecture(arch)
+        res = train_models(relation_matrix(name, P.n), masks, mode=mode, depth=depth, width=P.width,
+                           embed_dim=P.embed_dim, lr_enc=P.lr, lr_dec=P.lr, init_scale=P.init_scale,
+                           steps=P.steps, seeds=np.arange(len(masks)) + 1000 * P.seeds[0], early_stop=False)
+        fig3[name, arch] = res.full_acc.reshape(len(P.fractions), len(P.seeds)).mean(1)
+        gap[name, arch] = bounds.inductive_gap(frac, fig3[name, arch], mc[name].accuracy)
+
+# %% tags=["hide-input"]
+run.metric("embed_dim_value", P.embed_dim)
+best = {name: min(P.architectures, key=lambda a: gap[name, a]) for name in P.net_relations}
+for name, arch in best.items():
+    run.metric(f"best_mode_{name}", parse_architecture(arch)[0])
+    run.metric(f"best_depth_{name}", parse_architecture(arch)[1])
+    run.metric(f"best_gap_{name}", gap[name, arch])
+run.metric("best_depth_max", max(parse_architecture(a)[1] for a in best.values()))
+run.metric("min_inductive_gap", min(gap.values()))
+fig, axes = plt.subplots(1, len(P.net_relations), figsize=(5 * len(P.net_relations), 3.8), squeeze=False)
+for ax, name in zip(axes[0], P.net_relations):
+    ax.plot(frac, mc[name].accuracy, "k-", lw=2, label="Monte Carlo bound")
+    ax.plot(frac, analytic[name], "k:", label="eq. (5)")
+    for arch in P.architectures:
+        ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch} (gap {gap[name, arch]:.3f})")
+    ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
+    ax.set(xscale="log", xlabel="training fraction", ylabel="accuracy over all pairs", title=name)
+    ax.legend(fontsize=7)
+run.figure("fig_networks", fig)
+display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "---|" * len(P.architectures) + "\n"
+                 + "\n".join(f"| {nm} | " + " | ".join(f"{gap[nm, a]:.3f}" for a in P.architectures) + " |"
+                             for nm in P.net_relations)))
+
+# %% [markdown]
+# ```{glue:figure} fig_networks
+# :name: fig-networks
+# Accuracy over all pairs against training fraction for each decoder ('mode:hidden layers',
+# width {glue:text}`width_value`, mean over seeds), with the Monte Carlo bound (solid black),
+# eq. (5) (dotted) and the scale $b/n^2$ (grey), as in the paper's Fig. 3. The legend and the
+# table give each architecture's inductive gap.
+# ```
+#
+# The paper finds the smallest gap for mode 3 without hidden layers on mod 3 (equality is
+# "the squared difference is small") and for mode 2 without hidden layers on greater-than
+# ("the difference is positive"). Here the smallest gap on mod 3 is for
+# {glue:text}`best_mode_mod3` with {glue:text}`best_depth_mod3` hidden layers (gap
+# {glue:text}`best_gap_mod3:.3f`), on greater-than for {glue:text}`best_mode_greater_than`
+# with {glue:text}`best_depth_greater_than` (gap {glue:text}`best_gap_greater_than:.3f`). The
+# smallest gap of all is {glue:text}`min_inductive_gap:.3f`: a negative value would mean a
+# network beat the "upper bound", which happens where the bound's guessing model is
+# pessimistic (see the notes).
+#
+# ## A Goldilocks zone of decoder depth (Fig. 7)
+#
+# Appendix E trains mod 3 at training fraction 0.3 with decoders of width 10 and growing
+# depth: too shallow a decoder cannot decode even a good embedding (confusion), too deep a
+# one decodes any embedding and lets the encoder memorize.
+
+# %%
+masks = split_masks(P.n, [P.goldilocks_fraction], range(P.goldilocks_runs))
+depth_runs = {depth: train_models(relation_matrix(P.goldilocks_relation, P.n), masks, mode=P.goldilocks_mode,
+                                  depth=depth, width=P.goldilocks_width, embed_dim=P.embed_dim, lr_enc=P.lr,
+                                  lr_dec=P.lr, init_scale=P.init_scale, steps=P.steps,
+                                  seeds=np.arange(len(masks)) + 2000, early_stop=False)
+              for depth in P.goldilocks_depths}
+
+# %% tags=["hide-input"]
+depths = np.array(P.goldilocks_depths)
+test = np.array([depth_runs[d].test_acc.mean() for d in depths])
+train = np.array([depth_runs[d].train_acc.mean() for d in depths])
+best_depth = int(depths[np.argmax(test)])
+run.metric("width_value", P.width)
+run.metric("goldilocks_test_acc", test)
+run.metric("goldilocks_best_depth", best_depth)
+run.metric("goldilocks_interior", bool(depths.min() < best_depth < depths.max()))
+run.metric("goldilocks_shallow_train_acc", train[np.argmin(depths)])
+deep = np.argmax(depths)
+run.metric("goldilocks_deep_memorizes", bool(train[deep] > 0.9 and test[deep] < test.max() - 0.05))
+fig, ax = plt.subplots(figsize=(5, 3.4))
+ax.plot(depths, test, "o-", label="test")
+ax.plot(depths, train, "s--", label="train")
+ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title=f"{P.goldilocks_relation}, fraction "
+       f"{P.goldilocks_fraction}, width {P.goldilocks_width}")
+ax.legend()
+run.figure("fig_goldilocks", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig_goldilocks
+# :name: fig-goldilocks
+# Final train and test accuracy against decoder depth (mean over
+# {glue:text}`n_goldilocks_runs` runs), as in the paper's Fig. 7.
+# ```
+#
+# The best test accuracy is at depth {glue:text}`goldilocks_best_depth` (an interior depth:
+# {glue:text}`goldilocks_interior`). The shallowest decoder reaches a train accuracy of
+# {glue:text}`goldilocks_shallow_train_acc:.2f` (confusion below 0.9), and the deepest
+# memorizes: {glue:text}`goldilocks_deep_memorizes`.
+
+# %% tags=["remove-cell"]
+run.metric("n_goldilocks_runs", len(masks))
+
+# %%
+# NBVAL_CHECK_OUTPUT
+run.headline("b_bits_mod3", "b_bits_greater_than", "b_bits_bipartite", "p_c_alpha90_mod3", "mc_vs_analytic_max_gap",
+             "p_star_greater_than", "best_mode_mod3", "best_mode_greater_than", "goldilocks_best_depth", digits=2)
+
+# %% [markdown]
+# ## Claims
+
+# %%
+run.claims_table()
