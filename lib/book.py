@@ -91,7 +91,7 @@ class ChapterRun:
         import matplotlib.pyplot as plt
         from myst_nb import glue
 
-        glue(name, fig, display=False)
+        glue(name, fig, display=False)  # the kernel's inline backend gives the PNG that glue stores
         plt.close(fig)
 
     def headline(self, *names: str, digits: int = 3) -> None:

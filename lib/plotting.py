@@ -1,12 +1,8 @@
 """Shared plotting helpers: one style for every figure of the book, and small drawing utilities."""
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")  # figures are glued, never shown interactively in a kernel
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
 
 def use_book_style() -> None:
