@@ -20,7 +20,7 @@
 # %% tags=["parameters"]
 d = 2                       # input dimension
 width = 2                   # hidden width d'
-mu = [1.0, 2.0]             # cluster means (s = 2)
+mu = [1.0, 2.0]             # cluster means, s = len(mu)
 sigma = [0.05, 0.05]        # cluster standard deviations
 init = "gaussian"           # or "uniform" (authors' theory script)
 init_scale = 0.05           # tau
@@ -202,12 +202,13 @@ run.figure("fig_stages", fig)
 # and a suppression stage respectively is {glue:text}`stage_alignment:.2f`: the loss falls while
 # a major entry grows (or while a minor entry of the wrong sign grows with it, the "illusion of
 # generalizing" of Sec. 4.2.2) and rises while the minor entries are suppressed. The training
-# loss decreases monotonically (monotone on every seed: {glue:text}`train_loss_monotone`), as
-# App. F.4 expects at small learning rates, while the OOD loss does not.
+# loss decreases monotonically on every seed ({glue:text}`train_loss_monotone`; up to the
+# integrator's tolerance, $10^{-6}$ of the initial loss), as App. F.4 expects at small learning
+# rates, while the OOD loss does not.
 
 # %%
 train_curves = tl.train_loss(W, main["a"])
-run.metric("train_loss_monotone", bool((np.diff(train_curves, axis=0) <= 1e-12).all()))
+run.metric("train_loss_monotone", bool((np.diff(train_curves, axis=0) <= 1e-6 * train_curves[0]).all()))
 mean_out = tl.cluster_mean_outputs(w1, P.mu)                # (n_times, s, d)
 off_axis = np.abs(mean_out * (1 - np.eye(s, P.d))).max()
 run.metric("cluster_mean_max_detour", off_axis)
@@ -356,9 +357,10 @@ run.figure("fig_multi", fig)
 # two stronger concepts: the OOD loss stalls near $\mu_1^2/2$. The paper reads this as a model
 # "trapped" for good. But the state with $w_{11} = 0$ is a saddle of the flow: whatever component
 # of the first row of $U$ is orthogonal to the others grows at rate $a_1$. We integrate
-# {glue:text}`failure_seeds_text` seeds up to $\tau$ = {glue:text}`failure_horizon_text` and
-# record, for every seed that reaches the plateau ($w_{22}, w_{33} > 0.9$ while $w_{11} < 0.1$),
-# the loss there and the time at which $w_{11}$ passes 0.5.
+# {glue:text}`failure_seeds_text` seeds up to $\tau$ = {glue:text}`failure_horizon_text`. A seed
+# is *suppressed* if $w_{11}$ falls below half its initial value before it grows, and *on the
+# plateau* if, suppressed, it reaches $w_{22}, w_{33} > 0.9$ while $w_{11} < 0.1$; we record the
+# loss there and the time at which $w_{11}$ passes 0.5.
 
 # %%
 fail_mu, fail_sigma = [0.7, 1.7, 3.0], [0.05] * 3
@@ -368,6 +370,7 @@ summary = tl.failure_summary(fail["w"], fail["times"], fail_mu)
 plateau = summary["plateau"]
 esc = summary["escape"][plateau]
 run.text("failure_seeds_text", str(P.failure_seeds)); run.text("failure_horizon_text", f"{P.failure_horizon:g}")
+run.metric("failure_suppressed_fraction", summary["suppressed"].mean())
 run.metric("failure_plateau_fraction", plateau.mean())
 run.metric("failure_plateau_loss", np.median(summary["plateau_loss"][plateau]) if plateau.any() else None)
 run.metric("failure_permanent_fraction", np.isinf(esc).mean() if plateau.any() else None)
@@ -387,6 +390,7 @@ sgd = tl.failure_summary(W_sgd, tau_sgd, fail_mu)
 run.text("sgd_seeds_text", str(P.sgd_seeds)); run.text("sgd_lr_text", f"{P.sgd_lr:g}")
 run.text("sgd_batch_text", str(P.sgd_batch))
 run.metric("sgd_plateau_fraction", sgd["plateau"].mean())
+run.metric("sgd_escape_time_median_plateau", np.median(sgd["escape"][sgd["plateau"]]) if sgd["plateau"].any() else None)
 run.metric("sgd_escape_time_median", np.median(sgd["escape"]) if np.isfinite(np.median(sgd["escape"])) else None)
 run.metric("sgd_never_escaped", np.isinf(sgd["escape"]).mean())
 
@@ -412,7 +416,8 @@ run.figure("fig_failure", fig)
 # the seeds that reached the plateau, and under SGD.
 # ```
 #
-# A fraction {glue:text}`failure_plateau_fraction:.3f` of the seeds reaches the failure state, with
+# A fraction {glue:text}`failure_suppressed_fraction:.3f` of the seeds has $w_{11}$ suppressed
+# early and {glue:text}`failure_plateau_fraction:.3f` reaches the failure state, with
 # OOD loss {glue:text}`failure_plateau_loss:.3f` there (close to $\mu_1^2/2 = 0.245$). None of it is
 # permanent: the fraction of plateau seeds still stuck at the horizon is
 # {glue:text}`failure_permanent_fraction:.3f`; $w_{11}$ escapes at a median paper time of

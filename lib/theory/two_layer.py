@@ -327,11 +327,12 @@ def positive_minor(w0: np.ndarray, a: np.ndarray, s: int) -> np.ndarray:
     return (w0[:, rows, q] > 0).any(-1)
 
 
-def failure_summary(w: np.ndarray, times: np.ndarray, mu, learned: float = 0.9, missing: float = 0.1,
-                    escaped: float = 0.5) -> dict[str, np.ndarray]:
-    """The Fig. 10 failure in every seed: the weakest direction p missing while the others are learned.
+def failure_summary(w: np.ndarray, times: np.ndarray, mu, shrink: float = 0.5, learned: float = 0.9,
+                    missing: float = 0.1, escaped: float = 0.5) -> dict[str, np.ndarray]:
+    """The Fig. 10 failure in every seed: the weakest direction p suppressed while the others are learned.
 
-    plateau: some time has w_jj > `learned` for every j != p and w_pp < `missing`;
+    suppressed: w_pp falls below `shrink` times its initial value before it grows;
+    plateau: suppressed, and some time has w_jj > `learned` for every j != p while w_pp < `missing`;
     plateau_loss: the OOD loss at the first such time; escape: the first time w_pp > `escaped`
     (inf if it never does within the horizon).
     """
@@ -340,12 +341,13 @@ def failure_summary(w: np.ndarray, times: np.ndarray, mu, learned: float = 0.9, 
     diag = np.diagonal(w, axis1=-2, axis2=-1)[..., :s]
     others = np.delete(diag, p, axis=-1)
     stuck = (others > learned).all(-1) & (diag[..., p] < missing)       # (n_times, n)
-    plateau = stuck.any(0)
+    suppressed = diag[..., p].min(0) < shrink * diag[0, :, p]
     first = stuck.argmax(0)
     loss = ood_loss(w, mu)
     up = diag[..., p] > escaped
     escape = np.where(up.any(0), times[up.argmax(0)], np.inf)
-    return {"plateau": plateau, "plateau_loss": loss[first, np.arange(len(first))], "escape": escape}
+    return {"suppressed": suppressed, "plateau": suppressed & stuck.any(0),
+            "plateau_loss": loss[first, np.arange(len(first))], "escape": escape}
 
 
 def gaussian_init_moments(width: int, tau: float, samples: int, d: int = 2, seed: int = 0) -> tuple[float, float]:

@@ -1,0 +1,71 @@
+"""Tests of lib/theory/lemmas.py: constants meet the assumptions, the checks catch what they should."""
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np
+import pytest
+
+from lib.theory import lemmas as lm
+from lib.theory import two_layer as tl
+
+A = tl.signal_strengths([1.0, 2.0], [0.05, 0.05], 2)
+
+
+@pytest.fixture(scope="module")
+def setting():
+    c = lm.choose_constants(A, beta=2.0)
+    w0 = lm.spread_init(2, 2, c.beta, c.omega, seed=0)
+    w = lm.discrete_run(w0, A, c.eta, lm.steps_to_converge(c, A))
+    return c, w0, w
+
+
+def test_chosen_constants_meet_every_assumption(setting):
+    c, w0, _ = setting
+    assert lm.assumption_violations(c, A, w0) == []
+
+
+def test_spread_init_is_psd_and_in_band():
+    w0 = lm.spread_init(20, 3, 3.0, 1e-5, seed=1)
+    m = np.abs(w0)
+    assert (m >= 1e-5 * (1 - 1e-9)).all() and (m <= 3e-5 * (1 + 1e-9)).all()
+    assert (np.linalg.eigvalsh(w0)[:, 0] > 0).all()
+
+
+def test_discrete_run_is_euler_of_d2():
+    w0 = tl.gram(np.random.default_rng(0).standard_normal((3, 2, 2))) * 0.01
+    w = lm.discrete_run(w0, A, 0.01, 2)
+    assert np.allclose(w[1], w0 + 0.01 * tl.w_rhs(w0, A))
+
+
+def test_lemmas_hold_and_converge(setting):
+    c, _, w = setting
+    v = lm.lemma_violations(w, A, c)
+    assert set(v) == {f"D.{k}" for k in range(1, 9)}
+    assert all(not x.any() for x in v.values())
+    assert np.allclose(np.diagonal(w[-1], axis1=-2, axis2=-1), 1.0, atol=2 / c.K)
+
+
+def test_corollary_d1_needs_p_squared(setting):
+    c, _, w = setting
+    assert lm.corollary_d1_violations(w, A, c).any()
+    assert not lm.corollary_d1_violations(w, A, c, p_power=2).any()
+
+
+def test_a_broken_bound_is_caught(setting):
+    c, _, w = setting
+    bad = w.copy()
+    bad[5:, 0, 0, 1] = bad[5:, 0, 1, 0] = 0.5          # an off-diagonal entry leaves the initial phase
+    v = lm.lemma_violations(bad, A, c)
+    assert v["D.8"][5:, 0].all() and not v["D.8"][:5].any()
+    assert lm.first_failure(v)[1] == 5
+
+
+def test_breaking_d5_breaks_suppression(setting):
+    c, _, _ = setting
+    a_close = tl.signal_strengths([1.0, 1.3], [0.05, 0.05], 2)
+    c2 = lm.broken(c, gamma=float(a_close.max() / a_close.min()))
+    w0 = lm.spread_init(2, 2, c2.beta, c2.omega, seed=0)
+    assert "D.5" in lm.assumption_violations(c2, a_close, w0)
+    v = lm.lemma_violations(lm.discrete_run(w0, a_close, c2.eta, lm.steps_to_converge(c, A)), a_close, c2)
+    assert lm.first_failure(v)[0] == "D.7"

@@ -1,0 +1,146 @@
+"""Tests of lib/theory/two_layer.py and lib/theory/symbolic_two_layer.py against closed forms and sympy."""
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from lib.theory import symbolic_two_layer as sym
+from lib.theory import two_layer as tl
+
+# ----------------------------------------------------------------------------------------------
+# Symbolic derivation
+# ----------------------------------------------------------------------------------------------
+
+
+def test_gradient_flow_on_u_is_twice_d2():
+    assert sym.time_rescaling(d=2, width=3) == 2
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_decomposition_is_exact(d):
+    assert sym.decomposition_exact(d)
+
+
+def test_numeric_terms_match_sympy():
+    d = 3
+    rhs, g, s, n = sym.decomposition(d)
+    rng = np.random.default_rng(0)
+    w = tl.gram(rng.standard_normal((d, d)))
+    a = rng.random(d) + 0.1
+    subs = {sp.Symbol(f"a{k + 1}", positive=True): a[k] for k in range(d)}
+    subs |= {sp.Symbol(f"w{i + 1}{j + 1}"): w[i, j] for i in range(d) for j in range(i, d)}
+    for sym_m, num in zip((g, s, n), tl.terms(w, a)):
+        assert np.allclose(np.array(sym_m.subs(subs), dtype=float), num)
+    assert np.allclose(np.array(rhs.subs(subs), dtype=float), tl.w_rhs(w, a))
+
+
+# ----------------------------------------------------------------------------------------------
+# Flow
+# ----------------------------------------------------------------------------------------------
+
+
+def test_u_rhs_moves_w_by_d2():
+    rng = np.random.default_rng(1)
+    u, a = rng.standard_normal((5, 3, 4)), rng.random(3)
+    du = tl.u_rhs(u, a)
+    dw = du @ u.transpose(0, 2, 1) + u @ du.transpose(0, 2, 1)
+    assert np.allclose(dw, tl.w_rhs(tl.gram(u), a))
+
+
+def test_diagonal_init_follows_logistic_closed_form():
+    # U diagonal: w_kk = u_k^2 obeys dw/dtau = 2 a w (1 - w), the logistic curve.
+    a = np.array([0.5, 2.0])
+    w0 = np.array([0.01, 0.02])
+    u0 = np.diag(np.sqrt(w0))[None]
+    times = tl.time_grid(10.0, 50)
+    w = tl.integrate(u0, a, times)
+    exact = w0 / (w0 + (1 - w0) * np.exp(-2 * a * times[:, None]))
+    assert np.allclose(np.diagonal(w[:, 0], axis1=1, axis2=2), exact, atol=1e-6)
+
+
+def test_batched_equals_one_by_one():
+    a = tl.signal_strengths([1.0, 2.0], [0.05, 0.05], 2)
+    u0 = tl.init_u(4, 2, 2, 0.05, seed=3)
+    times = tl.time_grid(30.0, 60)
+    batch = tl.integrate(u0, a, times)
+    single = np.concatenate([tl.integrate(u0[i:i + 1], a, times) for i in range(4)], axis=1)
+    assert np.abs(batch - single).max() < 1e-5
+
+
+def test_losses_and_signal_strengths():
+    a = tl.signal_strengths([1.0, 2.0], [0.1, 0.2], 3)
+    assert np.allclose(a, [0.01 + 0.5, 0.04 + 2.0, 0.0])
+    assert np.allclose(tl.signal_strengths([1.0, 2.0], [0.1, 0.2], 3, 2), a**2)
+    w = np.zeros((1, 3, 3))
+    assert np.isclose(tl.ood_loss(w, [1.0, 2.0])[0], 2.5)
+    assert np.isclose(tl.train_loss(w, a)[0], 0.5 * a.sum())
+    assert np.isclose(tl.train_loss(np.eye(3)[None], a)[0], 0.0)
+
+
+def test_train_u_matches_flow():
+    u0 = tl.init_u(2, 2, 2, 0.1, seed=0)
+    taus, w_train = tl.train_u(u0, [1.0, 2.0], [0.05, 0.05], 4000, lr=0.01, steps=1000, record_every=100)
+    a = tl.signal_strengths([1.0, 2.0], [0.05, 0.05], 2)
+    w_flow = tl.integrate(u0, a, taus)
+    assert np.abs(w_train - w_flow).max() < 0.05
+
+
+def test_init_kinds():
+    assert (tl.init_u(3, 2, 2, 0.2, "uniform") >= 0).all()
+    with pytest.raises(ValueError):
+        tl.init_u(3, 2, 2, 0.2, "orthogonal")
+
+
+# ----------------------------------------------------------------------------------------------
+# Descents and stages
+# ----------------------------------------------------------------------------------------------
+
+
+def test_descents_ignore_noise_below_tolerance():
+    t = np.linspace(0, 1, 500)
+    mono = np.exp(-5 * t) + 1e-4 * np.sin(200 * t)
+    assert tl.count_descents(mono, 0.01) == 1
+    assert tl.max_bump(mono, 0.01) == 0.0
+
+
+def test_descents_count_swings():
+    t = np.linspace(0, 3 * np.pi, 1000)
+    curve = np.cos(t) + 0.01 * t         # down, up, down
+    assert tl.count_descents(curve, 0.1) == 2
+    assert np.isclose(tl.max_bump(curve, 0.1), 2 + 0.01 * np.pi, atol=1e-2)
+    assert tl.turning_points(curve, 0.1)[0] == 0
+
+
+def test_positive_minor_sign():
+    a = np.array([0.5, 2.0])
+    w0 = np.array([[[1.0, 0.3], [0.3, 1.0]], [[1.0, -0.3], [-0.3, 1.0]]])
+    assert list(tl.positive_minor(w0, a, 2)) == [True, False]
+
+
+def test_stages_of_a_swing():
+    r = tl.ensemble([1.0, 2.0], [0.05, 0.05], 2, 2, 0.05, "gaussian", 200, 60.0, 300, 0.01)
+    i = int(np.flatnonzero(r["descents"] >= 2)[0])
+    st = tl.stages(r["w"][:, i], r["a"], 2, r["times"], 0.05)
+    kinds = [k for k, *_ in st]
+    assert "growth" in kinds and "suppression" in kinds
+    tol = 0.01 * r["loss"][0].mean()
+    assert tl.stage_alignment(r["loss"][:, i], r["times"], st, tol) == 1.0
+
+
+def test_failure_summary_on_a_hand_made_trajectory():
+    times = np.linspace(0, 10, 11)
+    w = np.zeros((11, 1, 2, 2))
+    w[:, 0, 0, 0] = [0.2, 0.05, 0.01, 0.01, 0.01, 0.01, 0.3, 0.6, 0.9, 1.0, 1.0]
+    w[:, 0, 1, 1] = [0.1, 0.5, 0.95, 1, 1, 1, 1, 1, 1, 1, 1]
+    out = tl.failure_summary(w, times, [0.5, 2.0])
+    assert out["suppressed"][0] and out["plateau"][0]
+    assert out["escape"][0] == 7.0
+    assert np.isclose(out["plateau_loss"][0], 0.5 * (0.5 * 0.99) ** 2)
+
+
+def test_gaussian_init_moments():
+    m11, m12 = tl.gaussian_init_moments(8, 0.1, 20000)
+    assert abs(m11 / 0.08 - 1) < 0.03 and abs(m12) < 0.003
