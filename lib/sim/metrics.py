@@ -119,6 +119,12 @@ def order_violations(losses: np.ndarray, combos: np.ndarray, tol: float = 0.0) -
     return (losses[:, pairs[:, 0]] > losses[:, pairs[:, 1]] + tol).sum(axis=1)
 
 
+def max_order_violation(losses: np.ndarray, combos: np.ndarray) -> float:
+    """Largest l(u) - l(v) over steps and comparable pairs u <= v (<= 0 when eq. B.2 holds throughout)."""
+    pairs = comparable_pairs(combos)
+    return float((losses[:, pairs[:, 0]] - losses[:, pairs[:, 1]]).max())
+
+
 def learning_order_violations(losses: np.ndarray, combos: np.ndarray, learned: float) -> int:
     """Comparable pairs u <= v where v is learned (loss < `learned`) strictly before u (App. B, Fig. 7).
 

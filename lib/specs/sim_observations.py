@@ -119,6 +119,7 @@ CHAPTER = Chapter(
         Claim("S-16", statement="truncating the training distribution barely changes the dynamics",
               paper_value="little impact (Fig. 16)", metric="truncated_vs_full_max_dev", condition="< 0.1"),
     ),
-    smoke={"n": 600, "epochs": 3, "seeds": 2, "topo_epochs": 2, "topo_snapshots": [1, 2]},
+    # smoke: eq. (2.1)'s loss scale (32x the effective learning rate at d = 64) so that two short epochs show the dynamics
+    smoke={"n": 1000, "epochs": 2, "loss": "half_sum", "seeds": 2, "topo_epochs": 2, "topo_snapshots": [0.5, 1, 2]},
     check=_check,
 )

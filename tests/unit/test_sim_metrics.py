@@ -83,6 +83,10 @@ def test_order_violations_brute_force():
     assert M.order_violations(monotone, combos).sum() == 0
     assert M.order_violations(-monotone, combos).sum() == 3 * 19
     assert M.order_violations(monotone - 0.5 * combos[:, 0], combos, tol=0.6).sum() == 0
+    assert M.max_order_violation(monotone, combos) == -1
+    assert np.isclose(M.max_order_violation(losses, combos), max(
+        losses[t, u] - losses[t, v] for t in range(5) for u in range(8) for v in range(8)
+        if u != v and np.all(combos[u] <= combos[v])))
 
 
 def test_learning_order_violations():
