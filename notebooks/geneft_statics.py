@@ -29,11 +29,11 @@ mc_orderings = 1000
 mc_sweeps = 4
 seed = 0
 net_relations = ["mod3", "greater_than"]
-architectures = ["concat:3", "concat:1", "difference:1", "difference:0", "squared_difference:1", "squared_difference:0"]
+architectures = ["concat:1", "difference:1", "difference:0", "squared_difference:1", "squared_difference:0"]
 width = 10
 embed_dim = 2
 seeds = [0, 1]
-steps = 1500
+steps = 1000
 lr = 0.01
 init_scale = 1.0
 goldilocks_relation = "mod3"
@@ -58,7 +58,7 @@ from lib.specs.geneft_statics import parse_architecture
 
 run = start_chapter("geneft_statics", globals())
 P = run.params
-torch.set_num_threads(2)
+torch.set_num_threads(1)
 N = P.n ** 2          # the data set: all ordered pairs (i, j)
 ALPHA = 0.9           # "a testing accuracy alpha (say 90%)", Section III
 
