@@ -205,6 +205,18 @@ def half_times(t: np.ndarray, f: np.ndarray, z: np.ndarray) -> np.ndarray:
     return np.where(crossed.any(axis=0), t[prev] + w * (t[first] - t[prev]), np.inf)
 
 
+def sampled_loss(w: np.ndarray, x: np.ndarray) -> float:
+    """The training loss (C.1): 1/2 ||(W - I) x||^2 averaged over the rows of x (N, d)."""
+    return 0.5 * float(((x @ (w - np.eye(len(w))).T) ** 2).sum(-1).mean())
+
+
+def matrix_loss(w: np.ndarray, A: np.ndarray) -> float:
+    """The same loss as a matrix norm (4.1 / C.6): 1/2 ||(W - I) A^{1/2}||_F^2, A^{1/2} by eigh."""
+    lam, vec = np.linalg.eigh(A)
+    root = (vec * np.sqrt(np.clip(lam, 0, None))) @ vec.T
+    return 0.5 * float(np.sum(((w - np.eye(len(w))) @ root) ** 2))
+
+
 def ood_loss(f: np.ndarray, z: np.ndarray) -> np.ndarray:
     """OOD loss 1/2 ||f(x_hat) - x_hat||^2 at the test point (the quantity of Fig. 3)."""
     return 0.5 * ((f - z) ** 2).sum(-1)
@@ -227,6 +239,19 @@ def monotonicity_margin(w0: np.ndarray, a: np.ndarray) -> np.ndarray:
     c = (np.eye(w0.shape[-1]) - w0)[..., :, :s]
     m = np.swapaxes(c, -1, -2) @ c * a[:s]
     return np.linalg.eigvalsh(0.5 * (m + np.swapaxes(m, -1, -2)))[..., 0]
+
+
+def ood_loss_flow(w0: np.ndarray, a: np.ndarray, z: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """OOD loss of the flow, 1/2 ||(I - W0) e^{-A t} z||^2 (Theorem 4.1), shape (T, ...).
+
+    Only the coordinates where z is non-zero enter, through the Gram matrix C^T C of
+    C = (I - W0)[:, supp z], so a sweep over many d x d initialisations stays cheap.
+    """
+    idx = np.flatnonzero(z)
+    c = (np.eye(w0.shape[-1]) - w0)[..., :, idx]
+    gram = np.swapaxes(c, -1, -2) @ c
+    v = np.exp(-np.multiply.outer(t, a[idx])) * z[idx]                                   # (T, s)
+    return 0.5 * np.einsum("ti,...ij,tj->t...", v, gram, v, optimize=True)
 
 
 def is_monotone(loss: np.ndarray, rtol: float = 1e-12) -> np.ndarray:

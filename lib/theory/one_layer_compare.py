@@ -13,7 +13,8 @@ import numpy as np
 
 from lib.sim.data import population_second_moment, sim_dataset
 from lib.theory.one_layer import (
-    closed_form_output, discrete_output, gd_outputs, half_times, random_init, second_moment, sgd_outputs,
+    closed_form_output, discrete_output, gd_outputs, half_times, is_monotone, monotonicity_margin, ood_loss_flow,
+    random_init, second_moment, sgd_outputs,
 )
 
 
@@ -34,6 +35,14 @@ class Setting:
     mu: tuple[float, ...]
     std: tuple[float, ...]
     init_scale: float
+
+
+def vary_first(mu, std, init_scale: float, *, mu1=(), std1=()) -> list[Setting]:
+    """Settings that change concept 1 only: one per mu_1 in `mu1`, then one per sigma_1 in `std1`
+    (Fig. 2a varies mu_1, Fig. 2b varies sigma_1; the other concepts keep mu and std)."""
+    mu, std = tuple(map(float, mu)), tuple(map(float, std))
+    return ([Setting((float(m),) + mu[1:], std, init_scale) for m in mu1]
+            + [Setting(mu, (float(x),) + std[1:], init_scale) for x in std1])
 
 
 @dataclass(frozen=True)
@@ -70,7 +79,7 @@ def compare(
     qt = np.swapaxes(q, 1, 2)
     w0c = qt @ w0 @ q                                                   # W(0) in concept coordinates
     a = np.stack([population_second_moment(st.mu, st.std, d, origin_cluster) for st in settings])
-    z = np.einsum("bji,bj->bi", q, probe)
+    z = np.stack([np.r_[st.mu, np.zeros(d - len(st.mu))] for st in settings])   # = Q^T probe, exactly
     t = lr * np.arange(steps + 1)
     def to_concept(f: np.ndarray) -> np.ndarray:                        # Q^T f, per setting
         return np.einsum("bji,tbj->tbi", q, f)
@@ -82,6 +91,42 @@ def compare(
         gd=to_concept(gd_outputs(x, w0, probe, lr, steps)),
         sgd=to_concept(sgd_outputs(x, w0, probe, lr, batch, steps, _seed(seed, 2)).outputs),
     )
+
+
+def lr_refinement(c: Comparison, index: int, factors=(1, 2, 4)) -> tuple[np.ndarray, np.ndarray]:
+    """Max |Theorem 4.1 - GD| at the test point for lr / f, f in `factors`, over the same time span.
+
+    GD on the sample is evaluated exactly through its discrete solution with the sample's A_hat
+    (the same numbers as iterating W, by linearity). Returns (learning rates, errors).
+    """
+    lr, steps = c.t[1], len(c.t) - 1
+    lrs, errors = lr / np.asarray(factors, float), []
+    for f, step in zip(factors, lrs):
+        gd = discrete_output(c.w0[index], c.a_hat[index], c.z[index], step, steps * f)
+        theory = closed_form_output(c.w0[index], c.a[index], c.z[index], step * np.arange(steps * f + 1))
+        errors.append(np.abs(gd - theory).max())
+    return lrs, np.array(errors)
+
+
+# ----------------------------------------------------------------------------------------------
+# The limitation: how often is the one-layer OOD loss non-monotone?
+# ----------------------------------------------------------------------------------------------
+
+
+def monotonicity_sweep(
+    a: np.ndarray, z: np.ndarray, scales, draws: int, t: np.ndarray, seed: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each init scale: the fraction of random W(0) whose monotonicity certificate holds
+    (`monotonicity_margin` > 0) and the fraction whose OOD loss under the flow rises somewhere on t.
+
+    `a`, `z` in concept coordinates of any dimension d (the d of the draws).
+    """
+    d, certified, rising = len(a), [], []
+    for i, scale in enumerate(scales):
+        w0 = random_init((draws, d, d), scale, _seed(seed, 5, d, i))
+        certified.append(np.mean(monotonicity_margin(w0, a) > 0))
+        rising.append(np.mean(~is_monotone(ood_loss_flow(w0, a, z, t))))
+    return np.array(certified), np.array(rising)
 
 
 # ----------------------------------------------------------------------------------------------
