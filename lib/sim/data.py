@@ -88,7 +88,7 @@ def sim_dataset(
     resample_rng = np.random.default_rng([seed, 1])  # own stream: a truncated set keeps the full set's other points and rotation
     means = np.zeros((s + int(origin_cluster), d))
     means[np.arange(s), np.arange(s)] = mu
-    labels = np.append(np.arange(s), [-1] * int(origin_cluster))
+    labels = np.append(np.arange(s), [-1] * int(origin_cluster)).astype(int)
     noise_scale = np.zeros(d)
     noise_scale[:s] = std
     test = np.zeros(d)

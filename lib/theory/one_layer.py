@@ -47,9 +47,11 @@ def growth_and_noise(w0: np.ndarray, a: np.ndarray, z: np.ndarray, t: np.ndarray
     equals the paper's sum over i <= s whenever z vanishes off the first s axes (the test points).
     The indicator 1{k <= s} of (4.2) is automatic: a_k = 0 for k > s.
     """
-    decay = np.exp(-np.multiply.outer(t, a)) * z                  # (T, ..., d): e^{-a_i t} z_i
+    shape = np.broadcast_shapes(w0.shape[:-1], np.shape(a), np.shape(z))                # (..., d)
+    a, z = np.broadcast_to(a, shape), np.broadcast_to(z, shape)
+    decay = np.exp(-np.multiply.outer(t, a)) * z                                         # (T, ..., d)
     growth = z - decay
-    noise = np.einsum("...ki,...i->...k", w0, decay)
+    noise = np.einsum("...ki,t...i->t...k", w0, decay)
     return growth, noise
 
 
