@@ -10,6 +10,23 @@ import itertools
 
 import numpy as np
 
+from lib.sim.data import SIMData, gaussian_density
+
+# ----------------------------------------------------------------------------------------------
+# How far out of distribution the test point is (Fig. 15, 16; the reviewers' request)
+# ----------------------------------------------------------------------------------------------
+
+
+def density_ratio_at_test(data: SIMData, origin_cluster: bool) -> float:
+    """Training density at x_hat over the density at the strongest cluster's mean (concept plane)."""
+    strongest = np.diag(data.mu)[np.argmax(data.mu)]
+    return gaussian_density(data.mu, data, origin_cluster) / gaussian_density(strongest, data, origin_cluster)
+
+
+def fraction_near_test(data: SIMData, radius: float) -> float:
+    """Fraction of training points within `radius` of the test point (those App. F.3 truncates)."""
+    return float(np.mean(np.linalg.norm(data.x - data.test_point, axis=1) < radius))
+
 # ----------------------------------------------------------------------------------------------
 # Generalization order (Section 3.1)
 # ----------------------------------------------------------------------------------------------

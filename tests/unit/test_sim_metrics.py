@@ -4,6 +4,29 @@ import itertools
 import numpy as np
 
 from lib.sim import metrics as M
+from lib.sim.data import sim_dataset
+
+
+# ----------------------------------------------------------------------------------------------
+# Out-of-distribution test point
+# ----------------------------------------------------------------------------------------------
+
+
+def test_density_ratio_closed_form():
+    """Clusters (1,0), (0,2), (0,0) with variance v: at x_hat = (1,2) the ratio is about exp(-1 / (2 v))."""
+    v = 0.05
+    ds = sim_dataset([1.0, 2.0], [v, v], 4, 10, sigma_is_variance=True, origin_cluster=True)
+    own = 1 + np.exp(-5 / (2 * v)) + np.exp(-4 / (2 * v))  # at (0, 2): its own cluster, (1, 0), the origin
+    at_test = np.exp(-1 / (2 * v)) + np.exp(-4 / (2 * v)) + np.exp(-5 / (2 * v))
+    assert np.isclose(M.density_ratio_at_test(ds, True), at_test / own, rtol=1e-9)
+
+
+def test_fraction_near_test():
+    ds = sim_dataset([1.0, 2.0], [0.5, 0.5], 3, 2000, seed=1)
+    brute = np.mean([np.linalg.norm(x - ds.test_point) < 0.5 for x in ds.x])
+    assert M.fraction_near_test(ds, 0.5) == brute
+    cut = sim_dataset([1.0, 2.0], [0.5, 0.5], 3, 2000, seed=1, truncate_radius=0.5)
+    assert M.fraction_near_test(cut, 0.5) == 0
 
 
 # ----------------------------------------------------------------------------------------------
