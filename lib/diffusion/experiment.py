@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lib.diffusion.data import TRAIN_CLASSES, Circles, concept_signals
 from lib.diffusion.train import RunConfig, train_run
 from lib.progress import progress
 
@@ -152,3 +153,90 @@ def exponential_fit(t: np.ndarray, v: np.ndarray) -> dict[str, float]:
     fit = linregress(t, np.log(v))
     return {"rate": float(-fit.slope), "amplitude": float(np.exp(fit.intercept)), "r2": float(fit.rvalue**2),
             "start": float(t[0])}
+
+
+# ----------------------------------------------------------------------------------------------
+# A whole sweep, stacked, and everything read off it
+# ----------------------------------------------------------------------------------------------
+
+
+def stack_runs(runs: dict[float, list[dict]]) -> dict:
+    """Runs of a sweep as arrays indexed [colour signal, seed, ...] (whole seeds only)."""
+    signals = sorted(runs)
+    n_seeds = min(len(v) for v in runs.values())
+    pick = lambda key: np.stack([np.stack([r[key] for r in runs[c][:n_seeds]]) for c in signals])
+    first = runs[signals[0]][0]
+    return {"eval_steps": first["eval_steps"], "colour_signals": signals, "config": first["config"],
+            "seeds": [r["config"]["seed"] for r in runs[signals[0]][:n_seeds]],
+            "classifier_accuracy": [runs[c][0]["classifier_accuracy"] for c in signals],
+            "run_seconds": [[r["seconds"] for r in runs[c][:n_seeds]] for c in signals],
+            **{k: pick(k) for k in ("concepts", "loss", "gamma", "train_concepts", "prompts")}}
+
+
+def first_step(steps: np.ndarray, rate: np.ndarray, level: float = 0.5) -> float:
+    """First checkpoint at which `rate` reaches `level` (NaN if never)."""
+    hit = np.nonzero(rate >= level)[0]
+    return float(steps[hit[0]]) if len(hit) else float("nan")
+
+
+def analyse(sweep: dict) -> list[dict]:
+    """Per colour signal: trajectory, MSE, success, blanks, nudged success, order, bend, speed fit.
+
+    The stronger concept is the one with the larger concept signal of the data (data.concept_signals).
+    """
+    cfg = sweep["config"]
+    signals_of = lambda c: concept_signals(Circles(c, cfg["size_mean"], cfg["size_signal"], cfg["resolution"]))
+    steps, out = sweep["eval_steps"], []
+    for i, c in enumerate(sweep["colour_signals"]):
+        conc = sweep["concepts"][i]                                  # (seeds, K, prompts, samples, 3)
+        exact = pooled(conc[:, :, 0])
+        traj, traj_se = trajectory(exact)
+        mse, mse_se = mse_curve(exact)
+        sig = signals_of(c)
+        stronger = max(sig, key=sig.get)
+        k_bend = int(np.nanargmax((1 if stronger == "size" else -1) * (traj[:, 1] - traj[:, 0])))
+        t_mid, v = speed(traj, steps)
+        succ = success_rate(exact)
+        nudged = np.stack([success_rate(pooled(conc[:, :, j])) for j in range(1, conc.shape[2])], axis=1) \
+            if conc.shape[2] > 1 else np.zeros((len(steps), 0))
+        gen = sweep["train_concepts"][i]                             # (seeds, 3 classes, samples, 3)
+        out.append({
+            "colour_signal": c, "signals": sig, "stronger": stronger, "traj": traj, "traj_se": traj_se,
+            "mse": mse, "mse_se": mse_se, "success": succ, "blank": blank_fraction(exact), "nudged": nudged,
+            "first_learned": first_learned(traj), "bend": bend_distance(traj, stronger),
+            "bend_se": float(np.hypot(*traj_se[k_bend]) / np.sqrt(2)),
+            "rises": rise_between_descents(mse, mse_se), "speed_t": t_mid, "speed": v,
+            "fit": exponential_fit(t_mid, v), "emergence_step": first_step(steps, succ),
+            "nudged_step": first_step(steps, nudged.max(1)) if nudged.shape[1] else float("nan"),
+            "generated_train_accuracy": float(np.mean([success_rate(gen[:, j], TRAIN_CLASSES[j]).mean()
+                                                       for j in range(len(TRAIN_CLASSES))])),
+        })
+    return out
+
+
+def headline_metrics(res: list[dict], sweep: dict) -> dict:
+    """The chapter's metrics: scalars at the lowest colour signal, lists over colour signals."""
+    low, high = res[0], res[-1]
+    bends = [r["first_learned"] == r["stronger"] and r["bend"] > 2 * r["bend_se"] for r in res]
+    worst = min(res, key=lambda r: r["success"][-1])
+    return {
+        "classifier_accuracy": float(min(sweep["classifier_accuracy"])),
+        "generated_train_accuracy": float(min(r["generated_train_accuracy"] for r in res)),
+        "ood_success_rate_final": float(low["success"][-1]),
+        "ood_success_rate_final_by_signal": [float(r["success"][-1]) for r in res],
+        "ood_blank_fraction_final": float(low["blank"][-1]),
+        "ood_mse_curve": low["mse"],
+        "ood_mse_rises": bool(low["rises"]),
+        "ood_mse_rises_by_signal": [int(r["rises"]) for r in res],
+        "bend_toward_stronger_concept": bool(all(bends)),
+        "bend_distance_by_signal": [r["bend"] for r in res],
+        "order_reversed": bool("neither" not in (low["first_learned"], high["first_learned"])
+                               and low["first_learned"] != high["first_learned"]),
+        "speed_decay_rate": low["fit"]["rate"], "speed_fit_r2": low["fit"]["r2"],
+        "speed_fit_r2_by_signal": [r["fit"]["r2"] for r in res],
+        "hidden_capability_success": float(worst["nudged"][-1].max()) if worst["nudged"].shape[1] else float("nan"),
+        "ood_emergence_step_by_signal": [r["emergence_step"] for r in res],
+        "hidden_capability_step_by_signal": [r["nudged_step"] for r in res],
+        "train_steps": int(sweep["eval_steps"][-1]),
+        "samples_per_checkpoint": int(sweep["concepts"].shape[1] * sweep["concepts"].shape[-2]),
+    }

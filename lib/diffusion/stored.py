@@ -11,44 +11,36 @@ from __future__ import annotations
 import json
 import sys
 import time
-from dataclasses import asdict, replace
-from pathlib import Path
 
 import numpy as np
 import torch
 
 from lib.book import cache_dir
 from lib.chapter import ROOT
-from lib.diffusion.experiment import train_sweep
+from lib.diffusion.experiment import stack_runs, train_sweep
 from lib.diffusion.train import RunConfig, build_model
 from lib.io import atomic_save, atomic_write_json
 
 STORE = ROOT / "data" / "diffusion"
 COLOUR_SIGNALS = [0.3, 0.7]
 SEEDS = [0, 1]
-CONFIG = RunConfig(colour_signal=COLOUR_SIGNALS[0], steps=4000, eval_every=250, samples=128, nudges=(0.1,))
+THREADS = 1
+CONFIG = RunConfig(colour_signal=COLOUR_SIGNALS[0], blocks=1, steps=3000, eval_every=200, samples=128, nudges=(0.1,))
 
 # ----------------------------------------------------------------------------------------------
 # Writing and reading the store
 # ----------------------------------------------------------------------------------------------
 
 
-def save(runs: dict[float, list[dict]], seconds: float, command: str) -> None:
-    """Stack every run's evaluations into run.npz; the first run's final model into model.pt."""
-    signals = sorted(runs)
-    n_seeds = min(len(v) for v in runs.values())
-    pick = lambda key: np.stack([np.stack([r[key] for r in runs[c][:n_seeds]]) for c in signals])
-    arrays = {k: pick(k) for k in ("concepts", "loss", "gamma", "train_concepts", "prompts")}
+def save(sweep: dict, seconds: float, command: str) -> None:
+    """A stacked sweep (experiment.stack_runs) into run.npz and meta.json; the first run's final model into model.pt."""
+    arrays = {k: sweep[k] for k in ("eval_steps", "concepts", "loss", "gamma", "train_concepts", "prompts")}
     arrays["concepts"] = arrays["concepts"].astype(np.float16)
-    first = runs[signals[0]][0]
-    meta = {"config": first["config"], "colour_signals": signals, "seeds": SEEDS[:n_seeds],
-            "classifier_accuracy": [runs[c][0]["classifier_accuracy"] for c in signals],
-            "run_seconds": [[r["seconds"] for r in runs[c][:n_seeds]] for c in signals],
-            "total_seconds": seconds, "command": command}
-    atomic_save(STORE / "run.npz", lambda p: np.savez_compressed(
-        open(p, "wb"), eval_steps=first["eval_steps"], **arrays))
-    half = {k: v.half() if v.is_floating_point() else v for k, v in first["state"].items()}
-    atomic_save(STORE / "model.pt", lambda p: torch.save(half, p))
+    meta = {k: sweep[k] for k in ("config", "colour_signals", "seeds", "classifier_accuracy", "run_seconds")}
+    meta.update(total_seconds=seconds, command=command, threads=THREADS)
+    atomic_save(STORE / "run.npz", lambda p: np.savez_compressed(open(p, "wb"), **arrays))
+    atomic_save(STORE / "model.pt", lambda p: torch.save(
+        {k: v.half() if v.is_floating_point() else v for k, v in sweep["state"].items()}, p))
     atomic_write_json(STORE / "meta.json", meta)
 
 
@@ -75,8 +67,10 @@ def load_model(meta: dict):
 # ----------------------------------------------------------------------------------------------
 
 if __name__ == "__main__":
-    torch.set_num_threads(1)
+    torch.set_num_threads(THREADS)
     start = time.perf_counter()
-    runs = train_sweep(CONFIG, COLOUR_SIGNALS, SEEDS, cache_dir("diffusion"))
-    save(runs, time.perf_counter() - start, ".venv/bin/python -m lib.diffusion.stored")
-    print(f"stored {STORE} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    for n in range(1, len(SEEDS) + 1):  # store after every whole seed: a cut-off run keeps what finished
+        runs = train_sweep(CONFIG, COLOUR_SIGNALS, SEEDS[:n], cache_dir("diffusion"))
+        sweep = stack_runs(runs) | {"state": runs[COLOUR_SIGNALS[0]][0]["state"]}
+        save(sweep, time.perf_counter() - start, ".venv/bin/python -m lib.diffusion.stored")
+        print(f"stored seeds {SEEDS[:n]} after {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)

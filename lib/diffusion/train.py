@@ -62,6 +62,14 @@ class RunConfig:
     def dgp(self) -> Circles:
         return Circles(self.colour_signal, self.size_mean, self.size_signal, self.resolution)
 
+    @classmethod
+    def from_params(cls, p, colour_signal: float, seed: int = 0) -> "RunConfig":
+        """The run of the chapter's parameters (a namespace, names as in lib/specs/diffusion.py)."""
+        return cls(colour_signal, seed, p.size_mean, p.size_signal, p.image_size, p.n_per_class, tuple(p.channels),
+                   p.blocks, p.attention_heads, p.dropout, p.gamma_min, p.gamma_max, p.data_noise, p.learn_schedule,
+                   p.lr, p.weight_decay, p.batch_size, p.grad_clip, p.steps, p.eval_every, p.samples,
+                   p.sampler_steps, tuple(p.nudges), p.classifier_steps)
+
     def key(self) -> str:
         return hashlib.sha1(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]
 
