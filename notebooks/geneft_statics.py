@@ -62,6 +62,14 @@ torch.set_num_threads(1)
 N = P.n ** 2          # the data set: all ordered pairs (i, j)
 ALPHA = 0.9           # "a testing accuracy alpha (say 90%)", Section III
 
+
+def fraction_axis(ax):
+    """Log axis of training fractions with plain tick labels."""
+    ax.set_xscale("log")
+    ax.set_xticks([0.02, 0.05, 0.1, 0.2, 0.5, 1.0], ["0.02", "0.05", "0.1", "0.2", "0.5", "1"])
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
+    ax.set_xlabel("training fraction")
+
 # %% [markdown]
 # ## Relations as data
 #
@@ -205,8 +213,10 @@ for i, name in enumerate(P.mc_relations):
     axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name}, eq. (5)")
     axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name)
     axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
-axes[0].set(xscale="log", xlabel="training fraction", ylabel="accuracy upper bound", title="upper bound")
-axes[1].set(xscale="log", xlabel="training fraction", ylabel="$p_*$ = mean min(p, 1-p), open entries",
+for ax in axes:
+    fraction_axis(ax)
+axes[0].set(ylabel="accuracy upper bound", title="upper bound")
+axes[1].set(ylabel="$p_*$ = mean min(p, 1-p), open entries",
             title="guessing probability", ylim=(0, 0.55))
 axes[0].legend(fontsize=7, ncol=2)
 axes[1].legend(fontsize=7)
@@ -270,7 +280,8 @@ for ax, name in zip(axes[0], P.net_relations):
     for arch in P.architectures:
         ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch} (gap {gap[name, arch]:.3f})")
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
-    ax.set(xscale="log", xlabel="training fraction", ylabel="accuracy over all pairs", title=name)
+    fraction_axis(ax)
+    ax.set(ylabel="accuracy over all pairs", title=name)
     ax.legend(fontsize=7)
 run.figure("fig_networks", fig)
 display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "---|" * len(P.architectures) + "\n"
