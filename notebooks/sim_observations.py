@@ -162,9 +162,8 @@ def shape_of(model: str, dim: int, width: int) -> MLPShape:
 
 
 # %%
-order = {}
+order, data = {}, datasets(*zip(*configs), P.d, ORDER_SEEDS)
 for model in P.order_models:
-    data = datasets(*zip(*configs), P.d, ORDER_SEEDS)
     traj, y = train_datasets(shape_of(model, P.d, P.width), data, ORDER_SEEDS * len(configs),
                              lr=P.lr, epochs=P.epochs, **SGD)
     order[model] = (traj, y[:, :, 0], data)
