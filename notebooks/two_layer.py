@@ -38,7 +38,7 @@ sweep_d = [2, 3, 4, 6, 8, 12]
 sweep_scale = [0.01, 0.03, 0.1, 0.3]
 sweep_mu1 = [0.5, 1.0, 1.5]
 sweep_seeds = 400
-multi_seeds = 2000
+multi_seeds = 4000
 multi_horizon = 200.0
 failure_seeds = 500
 failure_horizon = 400.0
@@ -311,27 +311,28 @@ run.metric("frac_power2_uniform", frac(power=2, kind="uniform", scale=0.2))
 
 # %%
 settings = {"triple": ([1.0, 1.5, 2.2], [0.05] * 3, 3), "quadruple": ([1.0, 1.5, 2.2, 2.7], [0.05, 0.05, 0.05, 0.5], 4)}
-multi = {}
-for name, (m, sg, dd) in settings.items():
-    for kind, scale in (("gaussian", P.init_scale), ("uniform", 0.2)):
-        multi[name, kind] = tl.ensemble(m, sg, dd, dd, scale, kind, P.multi_seeds, P.multi_horizon, P.n_times,
-                                        P.descent_tol, P.covariance_power, P.seed + 2)
+best = {}
+for (name, (m, sg, dd)), target in zip(settings.items(), (3, 4)):
+    for kind, scale, suffix in ((P.init, P.init_scale, ""), ("uniform", 0.2, "_uniform")):
+        r = tl.ensemble(m, sg, dd, dd, scale, kind, P.multi_seeds, P.multi_horizon, P.n_times,
+                        P.descent_tol, P.covariance_power, P.seed + 2)
+        run.metric(f"{name}_descent_fraction{suffix}", (r["descents"] >= target).mean())
+        i = int(r["descents"].argmax())
+        if name not in best or r["descents"][i] > best[name]["descents"]:
+            best[name] = {"descents": int(r["descents"][i]), "loss": r["loss"][:, i], "w": r["w"][:, i],
+                          "a": r["a"], "times": r["times"], "init": kind}
 run.text("multi_seeds_text", str(P.multi_seeds))
-for name, target in (("triple", 3), ("quadruple", 4)):
-    for kind in ("gaussian", "uniform"):
-        suffix = "" if kind == "gaussian" else "_uniform"
-        run.metric(f"{name}_descent_fraction{suffix}", (multi[name, kind]["descents"] >= target).mean())
 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex="col")
 for col, (name, (m, sg, dd)) in enumerate(settings.items()):
-    r = max((multi[name, k] for k in ("gaussian", "uniform")), key=lambda r: r["descents"].max())
-    i = int(r["descents"].argmax())
-    axes[0, col].plot(r["times"][1:], r["loss"][1:, i], "k")
-    axes[0, col].set(title=f"{name}: {r['descents'][i]} descents", xscale="log", ylabel="OOD loss")
-    shade(axes[0, col], tl.stages(r["w"][:, i], r["a"], dd, r["times"], 0.05))
-    for a_, b_ in [(k, j) for k in range(dd) for j in range(k, dd)]:
-        axes[1, col].plot(r["times"][1:], r["w"][1:, i, a_, b_], "-" if a_ == b_ else "--", label=f"$w_{{{a_+1}{b_+1}}}$")
+    b = best[name]
+    axes[0, col].plot(b["times"][1:], b["loss"][1:], "k")
+    axes[0, col].set(title=f"{name} setting: {b['descents']} descents ({b['init']} init)", xscale="log",
+                     ylabel="OOD loss")
+    shade(axes[0, col], tl.stages(b["w"], b["a"], dd, b["times"], 0.05))
+    for i_, j_ in [(k, j) for k in range(dd) for j in range(k, dd)]:
+        axes[1, col].plot(b["times"][1:], b["w"][1:, i_, j_], "-" if i_ == j_ else "--", label=f"$w_{{{i_+1}{j_+1}}}$")
     axes[1, col].set(xlabel=r"paper time $\tau$"); axes[1, col].legend(fontsize=7, ncol=2)
 run.figure("fig_multi", fig)
 
@@ -342,10 +343,12 @@ run.figure("fig_multi", fig)
 # with the growth (green) and suppression (red) stages computed from the terms.
 # ```
 #
-# Triple descent is rare: {glue:text}`triple_descent_fraction:.4f` of the Gaussian seeds and
-# {glue:text}`triple_descent_fraction_uniform:.4f` of the uniform ones. Quadruple descent is rarer
-# still: {glue:text}`quadruple_descent_fraction:.4f` (Gaussian) and
-# {glue:text}`quadruple_descent_fraction_uniform:.4f` (uniform). The paper's remark that the
+# Triple descent ($\ge 3$ descents in the $d = s = 3$ setting) is rare:
+# {glue:text}`triple_descent_fraction:.4f` of the seeds with the chapter's init and
+# {glue:text}`triple_descent_fraction_uniform:.4f` with the uniform one. Quadruple descent is rarer
+# still: {glue:text}`quadruple_descent_fraction:.4f` with the chapter's init and
+# {glue:text}`quadruple_descent_fraction_uniform:.4f` with the uniform one (a handful of seeds out of
+# {glue:text}`multi_seeds_text`). The paper's remark that the
 # phenomenon needs "a subtle choice of the signal strengths and specific initialization
 # conditions" is, if anything, an understatement; the all-positive init helps because every minor
 # entry then starts with the sign that produces the illusion of Sec. 4.2.2.
