@@ -60,12 +60,12 @@ from lib.plotting import arrow_markers
 from lib.sim.data import cluster_stds, population_second_moment, sim_dataset
 from lib.theory import symbolic_one_layer as sym
 from lib.theory.one_layer import (
-    discrete_rates, effective_lr, fit_rates, gradient_flow_numeric, growth_and_noise, is_monotone, matrix_loss,
-    monotonicity_margin, ood_loss, random_init, sampled_loss, second_moment,
+    closed_form_output, discrete_rates, effective_lr, fit_rates, gradient_flow_numeric, growth_and_noise,
+    is_monotone, matrix_loss, monotonicity_margin, ood_loss, random_init, sampled_loss, second_moment,
 )
 from lib.theory.one_layer_compare import Setting, compare, lr_refinement, monotonicity_sweep, order_map, vary_first
 
-torch.set_num_threads(2)
+torch.set_num_threads(1)  # small matrices: one thread is fastest on a shared machine
 run = start_chapter("one_layer", globals())
 P = run.params
 s = len(P.mu)
@@ -188,14 +188,17 @@ run.metric("lr_used", eta)
 
 
 # %% tags=["hide-input"]
-def plot_trajectories(ax, settings, labels, every=5):
+t_fine = np.linspace(0, c.t[-1], 4001)
+
+
+def plot_trajectories(ax, settings, labels, every=2):
     """Theorem 4.1 (lines) over the SGD outputs (markers at equal time steps), concepts 1 and 2."""
     for b, label in zip(settings, labels):
-        line, = ax.plot(*c.theory[:, b, :2].T, lw=1.5, label=label)
+        line, = ax.plot(*closed_form_output(c.w0[b], c.a[b], c.z[b], t_fine)[:, :2].T, lw=1.5, label=label)
         arrow_markers(ax, c.sgd[:, b, :2], every, color=line.get_color(), ms=3, alpha=0.8)
         ax.plot(*c.z[b, :2], marker="*", ms=10, color=line.get_color())
         ax.plot([c.z[b, 0], 0], [0, c.z[b, 1]], "o", mfc="none", color=line.get_color())
-    ax.set(xlabel="output, concept 1", ylabel="output, concept 2", aspect="equal")
+    ax.set(xlabel="output, concept 1", ylabel="output, concept 2")
     ax.legend(loc="lower right", fontsize=8)
 
 
@@ -212,7 +215,7 @@ run.figure("fig_2b", fig)
 #
 # Fig. 2a: output trajectory at the test point (star) for several $\mu_1$, other parameters as in
 # the run (paper: $\mu_2 = 2$, $\sigma = (0.05, 0.05)$, $d = 64$). Lines: Theorem 4.1 from the same
-# $W(0)$; markers: the paper's SGD protocol, every fifth step; circles: the centres of the training
+# $W(0)$; markers: the paper's SGD protocol, every second step; circles: the centres of the training
 # clusters on the two axes.
 # ```
 #
@@ -265,15 +268,17 @@ run.metric("gd_error_order_in_lr", np.polyfit(np.log(lrs), np.log(lr_errors), 1)
 run.metric("a_hat_max_rel_error", np.abs(c.a_hat[0] - np.diag(c.a[0])).max() / c.a[0].max())
 
 # %% tags=["hide-input"]
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4))
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for name, label in [("theory", "Theorem 4.1 vs GD"), ("discrete", "discrete solution vs GD"),
                     ("sgd", "Theorem 4.1 vs SGD")]:
     ax1.semilogy(c.t, err[name] + 1e-16, label=label)
-ax1.set(xlabel="time t = lr x step", ylabel="max_k |difference| at the test point")
+ax1.set(xlabel="time t = lr x step", ylabel="largest |difference| at the test point")
 ax1.legend(fontsize=8)
 ax2.loglog(lrs, lr_errors, "o-", label="Theorem 4.1 vs GD")
 ax2.loglog(lrs, lr_errors[0] * lrs / lrs[0], "k--", lw=0.8, label="slope 1")
-ax2.set(xlabel="learning rate", ylabel="max |difference|")
+ax2.set(xlabel="learning rate", ylabel="largest |difference| over time")
+ax2.xaxis.set_minor_formatter(plt.NullFormatter())
+ax2.yaxis.set_minor_formatter(plt.NullFormatter())
 ax2.legend(fontsize=8)
 run.figure("fig_gap", fig)
 
@@ -356,16 +361,16 @@ run.metric("map_steps", om.steps)
 
 # %% tags=["hide-input"]
 fig, ax = plt.subplots(figsize=(5.2, 4))
-extent = [om.std1[0], om.std1[-1], om.mu1[0], om.mu1[-1]]
-ax.imshow(om.first_sim + 1, origin="lower", aspect="auto", extent=extent, cmap="Pastel1", vmin=1, vmax=9,
-          interpolation="nearest")
+ax.pcolormesh(om.std1, om.mu1, om.first_sim, cmap="Pastel1", vmin=0, vmax=8, shading="nearest")
 gap = om.a[..., 0] - np.delete(om.a, 0, axis=-1).max(-1)
 ax.contour(om.std1, om.mu1, gap, levels=[0], colors="k", linewidths=1.2)
 bad = np.argwhere(om.first_sim != om.first_theory)
-ax.plot(om.std1[bad[:, 1]], om.mu1[bad[:, 0]], "kx", ms=5, label="simulation disagrees with a")
-ax.set(xlabel=r"$\sigma_1$ (standard deviation)", ylabel=r"$\mu_1$",
-       title="first concept learned (colour); line: $a_1 = \\max_{k>1} a_k$")
-ax.legend(fontsize=8, loc="upper right")
+ax.plot(om.std1[bad[:, 1]], om.mu1[bad[:, 0]], "kx", ms=5, label="simulation disagrees with $a$")
+ax.plot([], [], "k-", label=r"$a_1 = \max_{k>1} a_k$")
+for k in np.unique(om.first_sim):
+    ax.fill_between([], [], color=plt.get_cmap("Pastel1")(k / 8), label=f"concept {k + 1} learned first")
+ax.set(xlabel=r"$\sigma_1$ (standard deviation)", ylabel=r"$\mu_1$")
+ax.legend(fontsize=8, loc="upper right", frameon=True)
 run.figure("fig_map", fig)
 
 # %% [markdown]
@@ -446,12 +451,12 @@ for name, value in [("init_scale_large_used", P.init_scale_large), ("init_draws_
     run.metric(name, value)
 
 # %% tags=["hide-input"]
-fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(12, 3.6))
+fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(12, 3.6), layout="constrained")
 ax1.plot(*c.theory[:, 1, :2].T, label="Theorem 4.1")
 ax1.plot(*growth[:, 1, :2].T, "--", label="growth term only")
 arrow_markers(ax1, c.sgd[:, 1, :2], 5, color="k", ms=3, alpha=0.6, label="SGD")
 ax1.plot(*c.z[1, :2], "r*", ms=10)
-ax1.set(xlabel="concept 1", ylabel="concept 2", title=f"init scale {P.init_scale_large:g}", aspect="equal")
+ax1.set(xlabel="output, concept 1", ylabel="output, concept 2", title=f"init scale {P.init_scale_large:g}")
 ax1.legend(fontsize=7)
 ax2.semilogy(c.t, noise_rel + 1e-16, label=[f"init {P.init_scale:g}", f"init {P.init_scale_large:g}"])
 ax2.set(xlabel="time t", ylabel=r"$\|\tilde N(t)\| / \|\hat x\|$", title="noise term")
