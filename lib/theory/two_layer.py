@@ -34,8 +34,11 @@ def signal_strengths(mu, std, d: int, covariance_power: int = 1) -> np.ndarray:
 
 
 def w_rhs(w: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """Right-hand side of (D.2): W A + A W - 1/2 (A W^2 + W^2 A + 2 W A W)."""
-    wa, aw = w * a, a[:, None] * w
+    """Right-hand side of (D.2): W A + A W - 1/2 (A W^2 + W^2 A + 2 W A W).
+
+    `a` is (d,), or (n, d) for a batch of n settings matching w (n, d, d).
+    """
+    wa, aw = w * a[..., None, :], a[..., :, None] * w
     return wa + aw - 0.5 * (aw @ w + w @ wa + 2 * wa @ w)
 
 

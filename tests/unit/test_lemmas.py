@@ -62,10 +62,11 @@ def test_a_broken_bound_is_caught(setting):
 
 
 def test_breaking_d5_breaks_suppression(setting):
-    c, _, _ = setting
+    c, w0, w = setting
     a_close = tl.signal_strengths([1.0, 1.3], [0.05, 0.05], 2)
     c2 = lm.broken(c, gamma=float(a_close.max() / a_close.min()))
-    w0 = lm.spread_init(2, 2, c2.beta, c2.omega, seed=0)
-    assert "D.5" in lm.assumption_violations(c2, a_close, w0)
-    v = lm.lemma_violations(lm.discrete_run(w0, a_close, c2.eta, lm.steps_to_converge(c, A)), a_close, c2)
-    assert lm.first_failure(v)[0] == "D.7"
+    out = lm.check_settings({"ok": (c, A), "D.5": (c2, a_close)}, 2, len(w) - 1, seed=0)
+    assert np.allclose(out["ok"]["final"], w[-1])                  # batched settings = separate runs
+    assert out["ok"]["assumptions"] == [] and out["D.5"]["assumptions"] == ["D.5"]
+    assert lm.first_failure(out["ok"]["lemmas"]) == (None, None)
+    assert lm.first_failure(out["D.5"]["lemmas"])[0] == "D.7"
