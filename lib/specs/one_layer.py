@@ -79,7 +79,7 @@ CHAPTER = Chapter(
               paper_value="exact", metric="closed_form_max_abs_error_flow", condition="< 1e-6"),
         Claim("S-T4.1/discrete", statement="GD on the sample follows the exact discrete solution (1 - lr a_k)^k",
               paper_value="n -> infinity", metric="closed_form_max_abs_error_discrete", condition="< 0.01"),
-        Claim("S-T4.1/gd", statement="GD on the sample approaches Theorem 4.1 as lr -> 0: error proportional to lr",
+        Claim("S-T4.1/gd", statement="GD approaches the gradient flow of the same loss as lr -> 0: error proportional to lr",
               paper_value="gradient flow = lr -> 0", metric="gd_error_order_in_lr", condition="> 0.9"),
         Claim("S-T4.1/rates-discrete", statement="SGD output converges exponentially at the discrete rate -ln(1 - lr a_k)/lr",
               paper_value="exponential", metric="fitted_rate_max_rel_error_discrete", condition="< 0.05"),

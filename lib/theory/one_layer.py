@@ -61,6 +61,17 @@ def closed_form_output(w0: np.ndarray, a: np.ndarray, z: np.ndarray, t: np.ndarr
     return growth + noise
 
 
+def flow_output(w0: np.ndarray, A: np.ndarray, z: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Gradient flow output z - (I - W0) e^{-A t} z for any symmetric A (C.17 before diagonalising), (T, d).
+
+    With the empirical A of a sample this is the flow of the sampled loss, which Theorem 4.1
+    approximates by the population A = diag(a).
+    """
+    lam, vec = np.linalg.eigh(A)
+    decay = (np.exp(-np.outer(t, lam)) * (vec.T @ z)) @ vec.T                            # e^{-A t} z
+    return z - decay @ (np.eye(len(z)) - w0).T
+
+
 def gradient_flow_numeric(w0: np.ndarray, a: np.ndarray, z: np.ndarray, t: np.ndarray) -> np.ndarray:
     """The flow dW/dt = -(W - I) A (C.15) integrated by scipy (DOP853), output at z: (T, d).
 

@@ -5,7 +5,7 @@ import torch
 
 from lib.sim.data import population_second_moment, sim_dataset
 from lib.theory.one_layer import (
-    closed_form_output, discrete_output, discrete_rates, effective_lr, fit_rates, gd_outputs,
+    closed_form_output, discrete_output, discrete_rates, effective_lr, fit_rates, flow_output, gd_outputs,
     gradient_flow_numeric, growth_and_noise, half_times, is_monotone, matrix_loss, monotonicity_margin,
     ood_loss, ood_loss_flow, random_init, sampled_loss, second_moment, sgd_outputs,
 )
@@ -189,3 +189,15 @@ def test_monotonicity_sweep_small_init_is_always_monotone():
     certified, rising = monotonicity_sweep(A[:S], Z[:S], [0.001, 2.0], 100, np.linspace(0, 20, 1001), 0)
     assert certified[0] == 1 and rising[0] == 0
     assert rising[1] > 0
+
+
+def test_flow_output_for_a_general_symmetric_a():
+    np.testing.assert_allclose(flow_output(W0, np.diag(A), Z, T), closed_form_output(W0, A, Z, T), atol=1e-12)
+    x = sim_dataset([1.0, 2.0], [0.3, 0.1], D, 100, rotate=True, seed=3).x
+    a_hat = second_moment(x)
+    probe = x[0]
+    lam, vec = np.linalg.eigh(a_hat)
+    # the numeric flow integrates diagonal A only: solve in A_hat's eigenbasis and rotate back
+    w0_eig = vec.T @ W0 @ vec
+    expected = gradient_flow_numeric(w0_eig, lam, vec.T @ probe, T) @ vec.T
+    np.testing.assert_allclose(flow_output(W0, a_hat, probe, T), expected, atol=1e-7)
