@@ -1,0 +1,622 @@
+"""Browser test of the built book: every HTML page of ``_build/html`` opened in headless Chromium.
+
+For each page (pytest id = its path inside the site) the test fails, listing every problem of the
+page in one message, on
+
+1. raw LaTeX left unrendered after MathJax ran (``\\(``, ``\\)``, ``\\[``, ``\\]``, ``$$``,
+   ``\\begin{``, or ``$`` followed by a command, a brace or a one-letter symbol) in a visible text
+   node outside ``pre``/``code``/``script``/``style``/``textarea``/``mjx-container``; every element
+   of class ``math`` must hold an ``mjx-container`` (MathJax really ran) and no formula may be a
+   MathJax TeX error;
+2. a broken image: every ``<img src>`` must be served by the local server with status 200 and a
+   non-empty body (``data:`` URIs must decode to something non-empty);
+3. a broken internal link: every ``<a href>`` into the site must answer 200, and its ``#fragment``
+   must be an ``id`` (or ``name``) on the target page;
+4. a notebook error in the output: myst-nb 1.x renders an error output as
+   ``div.output.traceback`` (stderr as ``div.output.stderr``, which is allowed unless it holds an
+   exception line such as ``ValueError: ...`` or a logging ``ERROR``), and any
+   ``Traceback (most recent call last)`` or papermill ``An Exception was encountered`` text fails.
+
+The DOM checked is the one Chromium dumps (``--dump-dom``) after scripts ran
+(``--virtual-time-budget``), from a local ``http.server`` on 127.0.0.1 started by the test. The
+pages are dumped in parallel, a few Chromium processes at a time. Another test screenshots the
+index page into ``_build/screenshots/index.png``.
+
+Environment: ``BOOK_HTML`` overrides the site folder (default ``_build/html`` in the repository
+root); ``CHROMIUM`` overrides the browser binary; ``BOOK_BROWSER_JOBS`` the number of Chromium
+processes run at once (default 3). Chromium is installed with apt-get (Debian package
+``chromium``) when it is missing and the test runs as root.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import http.server
+import os
+import re
+import shutil
+import socketserver
+import subprocess
+import tempfile
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+BOOK_HTML = Path(os.environ.get("BOOK_HTML") or REPO_ROOT / "_build" / "html")
+if not BOOK_HTML.is_absolute():
+    BOOK_HTML = REPO_ROOT / BOOK_HTML
+SCREENSHOT_DIR = BOOK_HTML.parent / "screenshots"
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--mute-audio",
+]
+VIRTUAL_TIME_BUDGET_MS = 15000
+CHROMIUM_TIMEOUT_S = 120
+JOBS = max(1, int(os.environ.get("BOOK_BROWSER_JOBS", "3")))
+
+MISSING = "<book not built>"
+
+pytestmark = pytest.mark.browser
+
+
+# --------------------------------------------------------------------------------------------
+# pages
+# --------------------------------------------------------------------------------------------
+
+
+def _pages() -> list[str]:
+    """Every HTML page of the site, as a POSIX path relative to its root.
+
+    Folders starting with ``_`` (``_static``, ``_sources``, ``_images``, ...) hold assets and
+    theme templates, not pages.
+    """
+    if not BOOK_HTML.is_dir():
+        return [MISSING]
+    pages = []
+    for path in sorted(BOOK_HTML.rglob("*.html")):
+        rel = path.relative_to(BOOK_HTML)
+        if any(part.startswith((".", "_")) for part in rel.parts[:-1]):
+            continue
+        pages.append(rel.as_posix())
+    return pages or [MISSING]
+
+
+def _fail_if_not_built() -> None:
+    if not BOOK_HTML.is_dir():
+        pytest.fail(
+            f"the built book {BOOK_HTML} does not exist: run `make book` first "
+            "(or point BOOK_HTML at a built Jupyter Book site)",
+            pytrace=False,
+        )
+    if not any(BOOK_HTML.rglob("*.html")):
+        pytest.fail(f"no HTML page under {BOOK_HTML}: run `make book` first", pytrace=False)
+
+
+PAGES = _pages()
+
+
+# --------------------------------------------------------------------------------------------
+# Chromium
+# --------------------------------------------------------------------------------------------
+
+
+def _find_chromium() -> str | None:
+    env = os.environ.get("CHROMIUM")
+    if env:
+        return env
+    for candidate in ("/usr/bin/chromium", "chromium", "chromium-browser"):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    found = _find_chromium()
+    if found:
+        return found
+    if os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1200)
+            if proc.returncode != 0:
+                pytest.fail(
+                    f"`{' '.join(cmd)}` failed (rc {proc.returncode}) while installing "
+                    f"Chromium:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}",
+                    pytrace=False,
+                )
+        found = _find_chromium()
+        if found:
+            return found
+    pytest.fail(
+        "Chromium is missing: install the Debian package `chromium` "
+        "(`apt-get update && apt-get install -y chromium`) or set CHROMIUM",
+        pytrace=False,
+    )
+
+
+def _run_chromium(binary: str, args: list[str], timeout: float = CHROMIUM_TIMEOUT_S):
+    with tempfile.TemporaryDirectory(prefix="book-chromium-") as profile:
+        cmd = [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args]
+        return subprocess.run(
+            cmd,
+            capture_output=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            env=dict(os.environ, HOME=profile),
+        )
+
+
+def _dump_dom(binary: str, url: str) -> str:
+    """The page's DOM after its scripts ran (one retry: a headless start can flake)."""
+    last = None
+    for _ in range(2):
+        try:
+            proc = _run_chromium(
+                binary, [f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}", "--dump-dom", url]
+            )
+        except subprocess.TimeoutExpired:
+            last = f"Chromium timed out after {CHROMIUM_TIMEOUT_S}s"
+            continue
+        dom = proc.stdout.decode("utf-8", "replace")
+        if proc.returncode == 0 and "<html" in dom.lower():
+            return dom
+        err = proc.stderr.decode("utf-8", "replace")
+        last = f"Chromium rc {proc.returncode}, {len(dom)} bytes of DOM; stderr tail:\n{err[-1500:]}"
+    raise RuntimeError(f"could not dump {url}: {last}")
+
+
+# --------------------------------------------------------------------------------------------
+# local HTTP server
+# --------------------------------------------------------------------------------------------
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+        pass
+
+
+class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+@pytest.fixture(scope="session")
+def site():
+    """The book served on 127.0.0.1 at a free port; yields the base URL (ending in '/')."""
+    _fail_if_not_built()
+    handler = functools.partial(_QuietHandler, directory=str(BOOK_HTML))
+    server = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="book-http", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+class _Fetcher:
+    """GETs URLs of the local server once each (thread-safe cache)."""
+
+    def __init__(self):
+        self._cache: dict[str, tuple[int | None, bytes, str]] = {}
+        self._ids: dict[str, set[str]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, url: str) -> tuple[int | None, bytes, str]:
+        """(status or None, body, error text) for ``url`` (no fragment)."""
+        with self._lock:
+            if url in self._cache:
+                return self._cache[url]
+        try:
+            with urllib.request.urlopen(url, timeout=30) as resp:
+                result = (resp.status, resp.read(), "")
+        except urllib.error.HTTPError as exc:
+            result = (exc.code, b"", str(exc))
+        except (urllib.error.URLError, OSError) as exc:
+            result = (None, b"", str(exc))
+        with self._lock:
+            self._cache[url] = result
+        return result
+
+    def ids(self, url: str) -> set[str]:
+        """The ids (and anchor names) of the HTML page at ``url``."""
+        with self._lock:
+            if url in self._ids:
+                return self._ids[url]
+        _, body, _ = self.get(url)
+        ids = _ids_of(BeautifulSoup(body.decode("utf-8", "replace"), "html.parser"))
+        with self._lock:
+            self._ids[url] = ids
+        return ids
+
+
+def _ids_of(soup: BeautifulSoup) -> set[str]:
+    ids = {tag["id"] for tag in soup.find_all(id=True)}
+    ids |= {tag["name"] for tag in soup.find_all("a", attrs={"name": True})}
+    return ids
+
+
+@pytest.fixture(scope="session")
+def fetcher() -> _Fetcher:
+    return _Fetcher()
+
+
+@pytest.fixture(scope="session")
+def dumps(request, site, chromium):
+    """page -> Future of its dumped DOM; every page selected in this session is started at once,
+    ``JOBS`` Chromium processes at a time, in the order the tests run."""
+    wanted = []
+    for item in request.session.items:
+        page = getattr(getattr(item, "callspec", None), "params", {}).get("page")
+        if page and page != MISSING and page not in wanted and not _is_redirect(page):
+            wanted.append(page)
+    pool = ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="chromium")
+    futures: dict[str, Future] = {
+        page: pool.submit(_dump_dom, chromium, urllib.parse.urljoin(site, page)) for page in wanted
+    }
+    try:
+        yield futures
+    finally:
+        for future in futures.values():
+            future.cancel()
+        pool.shutdown(wait=True)
+
+
+# --------------------------------------------------------------------------------------------
+# checks
+# --------------------------------------------------------------------------------------------
+
+# Text inside these elements is code, not prose, or not displayed.
+SKIP_TEXT_IN = {
+    "pre", "code", "kbd", "samp", "script", "style", "textarea", "noscript", "template",
+    "head", "title", "mjx-container", "mjx-assistive-mml", "svg", "math",
+}  # fmt: skip
+
+RAW_LATEX = re.compile(
+    r"""
+      \\[()\[\]]                      # \( \) \[ \]  MathJax delimiters (Sphinx writes these)
+    | \$\$                            # display dollars
+    | \\begin\{                       # an environment: \begin{align}
+    | \$\s*\\[A-Za-z]+               # $\alpha
+    | \$\{                            # ${
+    | \$[A-Za-z](?![A-Za-z])          # $x, $x^2, $f(x)$ -- but not $USD
+    | \$[0-9]+[\^_{]                  # $2^n
+    """,
+    re.VERBOSE,
+)
+
+EXCEPTION_LINE = re.compile(
+    r"^\s*(?:[A-Za-z_][\w.]*\.)?(?:[A-Z]\w*)?(?:Error|Exception|Interrupt)\b(?::|\s*$)"
+    r"|^\s*ERROR\b",
+    re.MULTILINE,
+)
+TRACEBACK_TEXTS = ("Traceback (most recent call last)", "An Exception was encountered at")
+
+
+def _snippet(text: str, start: int, end: int, width: int = 50) -> str:
+    left = max(0, start - width)
+    right = min(len(text), end + width)
+    snippet = " ".join(text[left:right].split())
+    return ("..." if left else "") + snippet + ("..." if right < len(text) else "")
+
+
+def _where(tag) -> str:
+    """A short CSS-like path to ``tag``, e.g. ``section#intro > p``."""
+    parts = []
+    while tag is not None and tag.name not in (None, "[document]", "html", "body"):
+        label = tag.name
+        if tag.get("id"):
+            label += f"#{tag['id']}"
+            parts.append(label)
+            break
+        classes = tag.get("class") or []
+        if classes:
+            label += "." + ".".join(classes[:2])
+        parts.append(label)
+        tag = tag.parent
+    return " > ".join(reversed(parts[:4]))
+
+
+def _visible_text_nodes(soup: BeautifulSoup):
+    for node in soup.find_all(string=True):
+        if isinstance(node, (Comment, Declaration, Doctype, ProcessingInstruction)):
+            continue
+        if not isinstance(node, NavigableString) or not node.strip():
+            continue
+        hidden = False
+        for parent in node.parents:
+            if parent.name in SKIP_TEXT_IN or parent.has_attr("hidden"):
+                hidden = True
+                break
+        if not hidden:
+            yield node
+
+
+def _in_math_element(node) -> bool:
+    return any("math" in (parent.get("class") or []) for parent in node.parents)
+
+
+# Inline math whose TeX is "5 and " comes from prose like "costs $5 and $10": dollarmath (with
+# Jupyter Book's dmath_allow_space) turned two currency signs into a formula. Escape them: \$.
+CURRENCY_AS_MATH = re.compile(r"^\d[\d.,]*\s.*\s$", re.DOTALL)
+
+
+def check_currency(static: BeautifulSoup) -> list[str]:
+    """Inline formulas in the page's HTML as written by Sphinx that look like prose money."""
+    problems = []
+    for span in static.find_all("span", class_="math"):
+        tex = span.get_text()
+        if tex.startswith("\\(") and tex.endswith("\\)") and CURRENCY_AS_MATH.match(tex[2:-2]):
+            problems.append(
+                f"dollar signs read as math \"${tex[2:-2]}$\" in {_where(span.parent)}: "
+                "escape a currency $ as \\$"
+            )
+    return problems
+
+
+def check_math(soup: BeautifulSoup, limit: int = 10) -> list[str]:
+    problems = []
+    raw = []
+    for node in _visible_text_nodes(soup):
+        if _in_math_element(node):  # reported below as "math not typeset"
+            continue
+        text = str(node)
+        match = RAW_LATEX.search(text)
+        if match:
+            raw.append(
+                f"raw LaTeX `{match.group(0)}` in {_where(node.parent)}: "
+                f"\"{_snippet(text, match.start(), match.end())}\""
+            )
+    problems += raw[:limit]
+    if len(raw) > limit:
+        problems.append(f"... and {len(raw) - limit} more text nodes with raw LaTeX")
+    math = [tag for tag in soup.find_all(class_="math") if tag.name not in SKIP_TEXT_IN]
+    unrendered = [tag for tag in math if tag.find("mjx-container") is None]
+    if math and not soup.find("mjx-container"):
+        problems.append(
+            f"MathJax did not run: {len(math)} element(s) of class 'math' and no mjx-container "
+            "(is mathjax_path served from _static and loadable offline?)"
+        )
+    elif unrendered:
+        for tag in unrendered[:limit]:
+            problems.append(
+                f"math not typeset by MathJax in {_where(tag)}: "
+                f"\"{_snippet(tag.get_text(), 0, 0, 60)}\""
+            )
+        if len(unrendered) > limit:
+            problems.append(f"... and {len(unrendered) - limit} more math elements not typeset")
+    for container in soup.find_all("mjx-container"):
+        where = _where(container.parent)
+        errors = {tag["data-mjx-error"] for tag in container.find_all(attrs={"data-mjx-error": True})}
+        for message in sorted(errors):
+            problems.append(f"MathJax TeX error \"{message}\" in {where}")
+        # MathJax's noundefined extension typesets an unknown macro as red text (assistive MathML)
+        for mtext in container.find_all("mtext", attrs={"mathcolor": "red"}):
+            if mtext.get_text().startswith("\\"):
+                problems.append(f"undefined TeX macro \"{mtext.get_text()}\" in {where}")
+    return problems
+
+
+def _decode_data_uri(uri: str) -> bytes:
+    header, _, data = uri.partition(",")
+    if header.endswith(";base64"):
+        return base64.b64decode(data, validate=False)
+    return urllib.parse.unquote_to_bytes(data)
+
+
+def _local(url: str, site: str) -> bool:
+    return urllib.parse.urlsplit(url).netloc == urllib.parse.urlsplit(site).netloc
+
+
+def check_images(soup: BeautifulSoup, page_url: str, site: str, fetcher: _Fetcher) -> list[str]:
+    problems = []
+    for img in soup.find_all("img"):
+        src = (img.get("src") or "").strip()
+        if not src:
+            problems.append(f"<img> without src in {_where(img)}")
+            continue
+        if src.startswith("data:"):
+            try:
+                if not _decode_data_uri(src):
+                    problems.append(f"empty data: image in {_where(img)}")
+            except (binascii.Error, ValueError) as exc:
+                problems.append(f"data: image that does not decode ({exc}) in {_where(img)}")
+            continue
+        url = urllib.parse.urldefrag(urllib.parse.urljoin(page_url, src)).url
+        if not _local(url, site):
+            problems.append(f"image {src!r} is not served by the book (will not load offline)")
+            continue
+        status, body, error = fetcher.get(url)
+        if status != 200:
+            problems.append(f"broken image {src!r}: HTTP {status or error}")
+        elif not body:
+            problems.append(f"broken image {src!r}: empty file")
+    return problems
+
+
+IGNORED_SCHEMES = ("mailto:", "tel:", "javascript:", "data:", "ftp:", "file:")
+
+
+def _check_target(href: str, page_url: str, page_ids: set[str], site: str, fetcher: _Fetcher):
+    """None if ``href`` is fine or not ours to check, else the problem."""
+    href = href.strip()
+    if not href or href == "#" or href.lower().startswith(IGNORED_SCHEMES):
+        return None
+    url, fragment = urllib.parse.urldefrag(urllib.parse.urljoin(page_url, href))
+    if not _local(url, site):
+        return None
+    fragment = urllib.parse.unquote(fragment)
+    if url == urllib.parse.urldefrag(page_url).url:  # same page
+        if fragment and fragment not in page_ids:
+            return f"link {href!r}: no element with id {fragment!r} on this page"
+        return None
+    parts = urllib.parse.urlsplit(url)
+    fetch = urllib.parse.urlunsplit(parts._replace(query=""))
+    if fetch.endswith("/"):
+        fetch += "index.html"
+    status, _, error = fetcher.get(fetch)
+    if status != 200:
+        return f"broken link {href!r}: HTTP {status or error}"
+    if fragment and fetch.endswith((".html", ".htm")) and fragment not in fetcher.ids(fetch):
+        return f"broken link {href!r}: no element with id {fragment!r} on the target page"
+    return None
+
+
+def check_links(soup: BeautifulSoup, page_url: str, site: str, fetcher: _Fetcher) -> list[str]:
+    page_ids = _ids_of(soup)
+    problems, seen = [], set()
+    for anchor in soup.find_all("a", href=True):
+        href = anchor["href"]
+        if href in seen:
+            continue
+        seen.add(href)
+        problem = _check_target(href, page_url, page_ids, site, fetcher)
+        if problem:
+            problems.append(f"{problem} (in {_where(anchor)})")
+    return problems
+
+
+def _classes(tag) -> set[str]:
+    return set(tag.get("class") or [])
+
+
+def _last_line(tag) -> str:
+    """The last non-empty line of the output's code (the exception line of a traceback)."""
+    pre = tag.find("pre") or tag
+    lines = [line.strip() for line in pre.get_text().splitlines() if line.strip()]
+    return lines[-1][:200] if lines else ""
+
+
+def check_errors(soup: BeautifulSoup) -> list[str]:
+    problems, reported = [], set()
+    body = soup.body or soup
+    for tag in body.find_all(class_="output"):
+        classes = _classes(tag)
+        if classes & {"traceback", "error"}:
+            problems.append(f"notebook error output {_last_line(tag)!r} in {_where(tag)}")
+            reported.add(id(tag))
+        elif "stderr" in classes:
+            text = (tag.find("pre") or tag).get_text()
+            match = EXCEPTION_LINE.search(text)
+            if match:
+                line = text[match.start() :].strip().splitlines()[0]
+                problems.append(f"error on stderr {line[:200]!r} in {_where(tag)}")
+                reported.add(id(tag))
+    for node in body.find_all(string=True):
+        if isinstance(node, Comment) or node.parent.name in ("script", "style"):
+            continue
+        if any(id(parent) in reported for parent in node.parents):
+            continue
+        for needle in TRACEBACK_TEXTS:
+            if needle in node:
+                block = node.find_parent("pre") or node.parent
+                problems.append(f"{needle!r} in {_where(block)}, ending {_last_line(block)!r}")
+    for tag in body.find_all(class_="system-message"):
+        problems.append(f"docutils system message: {' '.join(tag.get_text().split())[:200]!r}")
+    return problems
+
+
+def _redirect(static_html: str) -> str | None:
+    """The target of a ``<meta http-equiv="refresh">`` page (Jupyter Book's root index.html)."""
+    soup = BeautifulSoup(static_html, "html.parser")
+    for meta in soup.find_all("meta"):
+        if (meta.get("http-equiv") or "").lower() == "refresh":
+            match = re.search(r"url\s*=\s*['\"]?([^'\"]+)", meta.get("content") or "", re.I)
+            if match:
+                return match.group(1).strip()
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# tests
+# --------------------------------------------------------------------------------------------
+
+
+def _is_redirect(page: str) -> bool:
+    return _redirect((BOOK_HTML / page).read_text(encoding="utf-8", errors="replace")) is not None
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page(page, request):
+    _fail_if_not_built()  # a failure, not a setup error, when the book was not built
+    site, fetcher = request.getfixturevalue("site"), request.getfixturevalue("fetcher")
+    page_url = urllib.parse.urljoin(site, page)
+    static_html = (BOOK_HTML / page).read_text(encoding="utf-8", errors="replace")
+    target = _redirect(static_html)
+    if target is not None:  # a redirect page has no content of its own: check where it goes
+        problem = _check_target(target, page_url, set(), site, fetcher)
+        assert problem is None, f"{page}: redirect {problem}"
+        return
+    dom = request.getfixturevalue("dumps")[page].result()
+    soup = BeautifulSoup(dom, "html.parser")
+    base = soup.find("base", href=True)
+    if base is not None:
+        page_url = urllib.parse.urljoin(page_url, base["href"])
+    problems = []
+    problems += check_currency(BeautifulSoup(static_html, "html.parser"))
+    problems += check_math(soup)
+    problems += check_images(soup, page_url, site, fetcher)
+    problems += check_links(soup, page_url, site, fetcher)
+    problems += check_errors(soup)
+    if problems:
+        pytest.fail(
+            f"{page}: {len(problems)} problem(s)\n  - " + "\n  - ".join(problems), pytrace=False
+        )
+
+
+def test_screenshot_index(request):
+    """A screenshot of the index page for people to look at: _build/screenshots/index.png."""
+    _fail_if_not_built()
+    site, chromium = request.getfixturevalue("site"), request.getfixturevalue("chromium")
+    assert (BOOK_HTML / "index.html").is_file(), f"{BOOK_HTML}/index.html is missing"
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    png = SCREENSHOT_DIR / "index.png"
+    png.unlink(missing_ok=True)
+    proc = _run_chromium(
+        chromium,
+        [
+            f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}",
+            f"--screenshot={png}",
+            "--window-size=1280,2000",
+            urllib.parse.urljoin(site, "index.html"),
+        ],
+    )
+    assert png.is_file(), (
+        f"Chromium wrote no screenshot (rc {proc.returncode}):\n"
+        + proc.stderr.decode("utf-8", "replace")[-2000:]
+    )
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is not a PNG"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (1280, 2000), f"{png} is {width}x{height}, not 1280x2000"
+    assert len(data) > 8_000, f"{png} is only {len(data)} bytes: is the page blank?"
+    try:
+        from PIL import Image
+    except ImportError:  # the size check above has to do
+        return
+    with Image.open(png) as image:
+        colors = image.convert("RGB").getcolors(maxcolors=1 << 16)
+    assert colors is None or len(colors) > 16, f"{png} has only {len(colors)} colors: blank page?"
