@@ -148,24 +148,27 @@ class SGDRun:
 
 
 def sgd_outputs(
-    x: np.ndarray, w0: np.ndarray, probe: np.ndarray, lr: float, batch: int, steps: int, seed: int,
+    x: np.ndarray, w0: np.ndarray, probe: np.ndarray, lr: float, batch: int, steps: int, seeds: list[int],
 ) -> SGDRun:
     """Plain SGD on 1/2 ||W x - x||^2 averaged over minibatches, B settings at once (App. F.1).
 
     x (B, N, d) with each setting's own data, w0 (B, d, d), probe (B, d); `lr` is the step on
-    W per unit gradient of (2.1) (see `effective_lr`). Each epoch reshuffles every setting's
-    data independently; the last minibatch may be short (PyTorch `DataLoader` default).
-    The gradient (W - I) X_b^T X_b / |b| is exact (no autograd needed for a linear map).
+    W per unit gradient of (2.1) (see `effective_lr`). Each epoch reshuffles setting b's data
+    with its own generator seeded by `seeds[b]`, so a setting gives the same numbers alone or in
+    any batch; the last minibatch may be short (PyTorch `DataLoader` default). The gradient
+    (W - I) X_b^T X_b / |b| is exact (no autograd needed for a linear map).
     """
     xt, w = torch.as_tensor(x, dtype=torch.float64), torch.as_tensor(w0, dtype=torch.float64).clone()
     pt = torch.as_tensor(probe, dtype=torch.float64)
     n_set, n, _ = xt.shape
-    gen, rows = torch.Generator().manual_seed(int(seed)), torch.arange(n_set)[:, None]
+    if len(seeds) != n_set:
+        raise ValueError(f"need one seed per setting, got {len(seeds)} for {n_set}")
+    gens, rows = [torch.Generator().manual_seed(int(s)) for s in seeds], torch.arange(n_set)[:, None]
     per_epoch = -(-n // batch)
     outputs, losses = [torch.einsum("bij,bj->bi", w, pt)], []
     for step in progress(range(steps), desc="SGD"):
         if step % per_epoch == 0:
-            order = torch.argsort(torch.rand(n_set, n, generator=gen, dtype=torch.float64), dim=1)
+            order = torch.stack([torch.randperm(n, generator=g) for g in gens])
         xb = xt[rows, order[:, (step % per_epoch) * batch:(step % per_epoch + 1) * batch]]
         residual = torch.bmm(xb, w.transpose(1, 2)) - xb                       # (B, b, d): W x - x
         losses.append(0.5 * (residual**2).sum(-1).mean(-1))

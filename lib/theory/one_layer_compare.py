@@ -89,7 +89,7 @@ def compare(
         theory=closed_form_output(w0c, a, z, t),
         discrete=discrete_output(w0c, np.eye(d) * a[:, None, :], z, lr, steps),
         gd=to_concept(gd_outputs(x, w0, probe, lr, steps)),
-        sgd=to_concept(sgd_outputs(x, w0, probe, lr, batch, steps, _seed(seed, 2)).outputs),
+        sgd=to_concept(sgd_outputs(x, w0, probe, lr, batch, steps, [_seed(seed, i, 2) for i in range(len(x))]).outputs),
     )
 
 

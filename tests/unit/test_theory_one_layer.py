@@ -92,17 +92,17 @@ def test_discrete_tends_to_flow_as_lr_shrinks():
 
 def test_sgd_with_full_batch_is_gd_and_is_deterministic():
     x = sim_dataset([1.0, 2.0], [0.3, 0.1], D, 50, seed=2).x[None]
-    full = sgd_outputs(x, W0[None], Z[None], 0.1, batch=100, steps=20, seed=0)
+    full = sgd_outputs(x, W0[None], Z[None], 0.1, batch=100, steps=20, seeds=[0])
     np.testing.assert_allclose(full.outputs, gd_outputs(x, W0[None], Z[None], 0.1, 20), atol=1e-12)
-    mini = [sgd_outputs(x, W0[None], Z[None], 0.1, batch=16, steps=20, seed=3).outputs for _ in range(2)]
+    mini = [sgd_outputs(x, W0[None], Z[None], 0.1, batch=16, steps=20, seeds=[3]).outputs for _ in range(2)]
     np.testing.assert_array_equal(*mini)
     assert full.train_loss.shape == (20, 1)
 
 
 def test_sgd_batched_settings_are_independent_of_each_other():
     x = np.stack([sim_dataset([1.0, 2.0], [0.3, 0.1], D, 50, seed=k).x for k in range(2)])
-    both = sgd_outputs(x, np.stack([W0, W0]), np.stack([Z, Z]), 0.1, batch=100, steps=10, seed=0).outputs
-    alone = sgd_outputs(x[1:], W0[None], Z[None], 0.1, batch=100, steps=10, seed=0).outputs
+    both = sgd_outputs(x, np.stack([W0, W0]), np.stack([Z, Z]), 0.1, batch=16, steps=20, seeds=[5, 6]).outputs
+    alone = sgd_outputs(x[1:], W0[None], Z[None], 0.1, batch=16, steps=20, seeds=[6]).outputs
     np.testing.assert_allclose(both[:, 1], alone[:, 0], atol=1e-12)
 
 
