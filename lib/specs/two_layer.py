@@ -14,6 +14,14 @@ def _check(p: dict) -> None:
         raise ParameterError(f"every d in sweep_d must be >= s = {s}, got {p['sweep_d']}")
     if p["figure_seed"] is not None and p["figure_seed"] >= p["n_seeds"]:
         raise ParameterError(f"figure_seed must be < n_seeds = {p['n_seeds']}, got {p['figure_seed']}")
+    if p["train_seeds"] > p["n_seeds"]:
+        raise ParameterError(f"train_seeds = {p['train_seeds']} must not exceed n_seeds = {p['n_seeds']}")
+    if len(p["lemma_sigma"]) != len(p["lemma_mu"]):
+        raise ParameterError("lemma_sigma needs one entry per lemma_mu")
+    a = sorted(sig**2 + m**2 / len(p["lemma_mu"]) for m, sig in zip(p["lemma_mu"], p["lemma_sigma"]))
+    if any(hi <= 3 * lo for lo, hi in zip(a, a[1:])):
+        raise ParameterError(f"lemma_mu, lemma_sigma give a = {[round(x, 4) for x in a]}: Assumption D.5 needs "
+                             "a_i > 3 a_j for every stronger direction i and weaker j")
     if len(set(p["mu"])) != s:
         raise ParameterError("the mu_p must be distinct (the stages are ordered by signal strength)")
 
@@ -55,6 +63,9 @@ CHAPTER = Chapter(
         Param("sgd_batch", "int", "SGD batch size in the failure-mode setting", min=1),
         Param("lemma_seeds", "int", "initializations run through the discrete update (D.1) for the lemma checks",
               min=1, max=64),
+        Param("lemma_mu", "float list", "cluster means of the lemma checks (d = s = len)", gt=0, min_len=2, max_len=4),
+        Param("lemma_sigma", "float list", "cluster standard deviations of the lemma checks", min=0, min_len=2,
+              max_len=4),
         Param("lemma_beta", "float", "beta of Assumption D.1 (spread of |w_ij(0)|)", gt=1, max=10),
         Param("mc_samples", "int", "Monte Carlo draws of U per width in the App. E.2 check", min=100),
     ),
@@ -101,7 +112,7 @@ CHAPTER = Chapter(
         Claim("S-E.2", statement="Gaussian init: E w_ii = d' tau^2, E w_ij = 0 off the diagonal",
               paper_value="(E.1)", metric="e2_max_error", condition="< 0.05"),
     ),
-    smoke={"n_seeds": 200, "n_times": 200, "train_seeds": 4, "sweep_d": [2, 4], "sweep_scale": [0.05],
+    smoke={"n_seeds": 200, "n_times": 200, "train_seeds": 2, "train_n": 300, "train_lr": 0.02, "sweep_d": [2, 4], "sweep_scale": [0.05],
            "sweep_mu1": [1.0], "sweep_seeds": 100, "multi_seeds": 200, "failure_seeds": 100, "sgd_seeds": 8,
            "lemma_seeds": 1, "mc_samples": 500},
     check=_check,
