@@ -1,11 +1,11 @@
 """One-layer linear model f(W; x) = W x on the SIM task (Swing-by paper, Section 4.1, App. C.2).
 
-The loss (4.1) is L(W) = 1/2 ||(W - I) A^{1/2}||_F^2 with gradient (W - I) A (C.15). Everything
-here is linear in W - I, which gives three exact solutions of the same dynamics:
+The loss (4.1) is L(W) = 1/2 ||(W - I) A^{1/2}||_F^2 with gradient (W - I) A (C.15). The dynamics
+are linear in W - I, so two of the three ways to train have exact solutions:
 
 - gradient flow (Theorem 4.1, eq. 4.2 / C.17-C.21): W(t) - I = (W(0) - I) exp(-A t);
 - gradient descent with step lr:                       W_k - I = (W_0 - I) (I - lr A)^k;
-- minibatch SGD, simulated (the paper's protocol, App. F.1): batch 128, lr 0.1.
+- minibatch SGD (the paper's protocol, App. F.1: batch 128, lr 0.1) is simulated.
 
 Time is matched as t = lr * k. Arrays follow the convention (..., d) for points and
 (..., d, d) for weights, with any leading batch axes (settings, seeds).
@@ -32,6 +32,33 @@ def random_init(shape: tuple[int, ...], init_scale: float, seed) -> np.ndarray:
     """W(0) with i.i.d. N(0, init_scale^2) entries (the paper's small-init regime needs
     init_scale << 1 / (s max mu), Sec. 4.1); `seed` is anything numpy's default_rng takes."""
     return init_scale * np.random.default_rng(seed).standard_normal(shape)
+
+
+# ----------------------------------------------------------------------------------------------
+# Losses: the sampled loss (C.1), its matrix form (4.1), the OOD loss
+# ----------------------------------------------------------------------------------------------
+
+
+def second_moment(x: np.ndarray) -> np.ndarray:
+    """Empirical A = X^T X / N of inputs x (..., N, d): the matrix of (4.1) before n -> infinity."""
+    return np.swapaxes(x, -1, -2) @ x / x.shape[-2]
+
+
+def sampled_loss(w: np.ndarray, x: np.ndarray) -> float:
+    """The training loss (C.1): 1/2 ||(W - I) x||^2 averaged over the rows of x (N, d)."""
+    return 0.5 * float(((x @ (w - np.eye(len(w))).T) ** 2).sum(-1).mean())
+
+
+def matrix_loss(w: np.ndarray, A: np.ndarray) -> float:
+    """The same loss as a matrix norm (4.1 / C.6): 1/2 ||(W - I) A^{1/2}||_F^2, A^{1/2} by eigh."""
+    lam, vec = np.linalg.eigh(A)
+    root = (vec * np.sqrt(np.clip(lam, 0, None))) @ vec.T
+    return 0.5 * float(np.sum(((w - np.eye(len(w))) @ root) ** 2))
+
+
+def ood_loss(f: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """OOD loss 1/2 ||f(x_hat) - x_hat||^2 at the test point (the quantity of Fig. 3)."""
+    return 0.5 * ((f - z) ** 2).sum(-1)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -108,11 +135,6 @@ def discrete_output(w0: np.ndarray, A: np.ndarray, z: np.ndarray, lr: float, ste
     return np.stack(out)
 
 
-def second_moment(x: np.ndarray) -> np.ndarray:
-    """Empirical A = X^T X / N of inputs x (..., N, d): the matrix of (4.1) before n -> infinity."""
-    return np.swapaxes(x, -1, -2) @ x / x.shape[-2]
-
-
 def gd_outputs(x: np.ndarray, w0: np.ndarray, probe: np.ndarray, lr: float, steps: int) -> np.ndarray:
     """Full-batch GD on the sampled loss (C.1): W <- W - lr (W - I) X^T X / N. Outputs at `probe`.
 
@@ -132,8 +154,9 @@ def gd_outputs(x: np.ndarray, w0: np.ndarray, probe: np.ndarray, lr: float, step
 
 
 def effective_lr(lr: float, loss_scaling: str, d: int) -> float:
-    """Step on W per unit of gradient of (2.1): 1 for 1/2||.||^2 ("half_sum", eq. 2.1), 2/d for
-    PyTorch's MSELoss ("mse", the mean over coordinates used by the authors' code)."""
+    """The step on W per unit gradient of (2.1): lr for the loss 1/2||f(x) - x||^2 ("half_sum", eq. 2.1);
+    lr * 2/d for PyTorch's MSELoss ("mse"), which also averages over the d coordinates (the authors'
+    code reports an "MSE" loss)."""
     if loss_scaling not in LOSS_SCALINGS:
         raise ValueError(f"loss_scaling must be one of {LOSS_SCALINGS}, got {loss_scaling!r}")
     return lr if loss_scaling == "half_sum" else lr * 2.0 / d
@@ -178,7 +201,7 @@ def sgd_outputs(
 
 
 # ----------------------------------------------------------------------------------------------
-# Reading a trajectory: rates, who is learned first, OOD loss
+# Reading a trajectory: rates and who is learned first
 # ----------------------------------------------------------------------------------------------
 
 
@@ -221,23 +244,6 @@ def half_times(t: np.ndarray, f: np.ndarray, z: np.ndarray) -> np.ndarray:
     return np.where(crossed.any(axis=0), t[prev] + w * (t[first] - t[prev]), np.inf)
 
 
-def sampled_loss(w: np.ndarray, x: np.ndarray) -> float:
-    """The training loss (C.1): 1/2 ||(W - I) x||^2 averaged over the rows of x (N, d)."""
-    return 0.5 * float(((x @ (w - np.eye(len(w))).T) ** 2).sum(-1).mean())
-
-
-def matrix_loss(w: np.ndarray, A: np.ndarray) -> float:
-    """The same loss as a matrix norm (4.1 / C.6): 1/2 ||(W - I) A^{1/2}||_F^2, A^{1/2} by eigh."""
-    lam, vec = np.linalg.eigh(A)
-    root = (vec * np.sqrt(np.clip(lam, 0, None))) @ vec.T
-    return 0.5 * float(np.sum(((w - np.eye(len(w))) @ root) ** 2))
-
-
-def ood_loss(f: np.ndarray, z: np.ndarray) -> np.ndarray:
-    """OOD loss 1/2 ||f(x_hat) - x_hat||^2 at the test point (the quantity of Fig. 3)."""
-    return 0.5 * ((f - z) ** 2).sum(-1)
-
-
 # ----------------------------------------------------------------------------------------------
 # The limitation: a monotonicity certificate for the OOD loss
 # ----------------------------------------------------------------------------------------------
@@ -249,7 +255,7 @@ def monotonicity_margin(w0: np.ndarray, a: np.ndarray) -> np.ndarray:
     Under the flow, l(t) = 1/2 ||C v||^2 with v = e^{-D t} z, so dl/dt = -v^T C^T C D v. A
     positive margin proves dl/dt < 0 for every t >= 0 and every test point z in the span of the
     s concept axes: the one-layer OOD loss is then strictly decreasing, i.e. no swing-by.
-    w0 (..., d, d); returns (...,).
+    w0 (..., d, d); a (d,) with a_k > 0 exactly for k <= s (concept coordinates); returns (...,).
     """
     s = int(np.count_nonzero(a))
     c = (np.eye(w0.shape[-1]) - w0)[..., :, :s]
