@@ -209,7 +209,8 @@ fig, ax = plt.subplots(figsize=(5, 4.2))
 plot_trajectories(ax, fig2a, [rf"$\mu_1$ = {m:g}" for m in P.fig2a_mu1])
 run.figure("fig_2a", fig)
 fig, ax = plt.subplots(figsize=(5, 4.2))
-plot_trajectories(ax, fig2b, [rf"$\sigma_1$ = {x:g}" for x in P.fig2b_sigma1])
+plot_trajectories(ax, fig2b, [(r"$\sigma_1^2$" if P.sigma_is_variance else r"$\sigma_1$") + f" = {x:g}"
+                              for x in P.fig2b_sigma1])
 run.figure("fig_2b", fig)
 
 # %% [markdown]
