@@ -114,6 +114,15 @@ run.metric("decomposition_exact", exact)
 main = tl.ensemble(P.mu, P.sigma, P.d, P.width, P.init_scale, P.init, P.n_seeds, P.horizon, P.n_times,
                    P.descent_tol, P.covariance_power, P.seed)
 times, W, loss = main["times"], main["w"], main["loss"]
+with np.errstate(all="ignore"):   # the same inits, stepping W by (D.1) with the script's step 0.01
+    W_euler = lm.discrete_run(W[0], main["a"], 0.01, int(P.horizon / 0.01))[-1]
+run.metric("w_stepping_blowup_fraction", (~np.isfinite(W_euler).all((-2, -1))).mean())
+run.metric("u_stepping_min_eigenvalue", np.linalg.eigvalsh(W).min())
+
+# %% [markdown]
+# Stepping $W$ by (D.1) from the same initializations, with the step 0.01 of the authors' script,
+# overflows for a fraction {glue:text}`w_stepping_blowup_fraction:.3f` of the seeds; stepping $U$,
+# the smallest eigenvalue of any $W$ along any trajectory is {glue:text}`u_stepping_min_eigenvalue:.1e`.
 
 # %% [markdown]
 # To check the flow against the model it describes, we train $U$ itself with torch (autograd,
@@ -388,6 +397,7 @@ plateau = summary["plateau"]
 esc = summary["escape"][plateau]
 run.text("failure_seeds_text", str(P.failure_seeds)); run.text("failure_horizon_text", f"{P.failure_horizon:g}")
 run.metric("failure_suppressed_fraction", summary["suppressed"].mean())
+run.text("failure_plateau_theory", fail_mu[0] ** 2 / 2)
 run.metric("failure_plateau_fraction", plateau.mean())
 run.metric("failure_plateau_loss", np.median(summary["plateau_loss"][plateau]) if plateau.any() else None)
 run.metric("failure_permanent_fraction", np.isinf(esc).mean() if plateau.any() else None)
@@ -435,7 +445,8 @@ run.figure("fig_failure", fig)
 #
 # A fraction {glue:text}`failure_suppressed_fraction:.3f` of the seeds has $w_{11}$ suppressed
 # early and {glue:text}`failure_plateau_fraction:.3f` reaches the failure state, with
-# OOD loss {glue:text}`failure_plateau_loss:.3f` there (close to $\mu_1^2/2 = 0.245$). None of it is
+# OOD loss {glue:text}`failure_plateau_loss:.3f` there (close to $\mu_1^2/2$ =
+# {glue:text}`failure_plateau_theory:.3f`, the loss of an output that misses direction 1). None of it is
 # permanent: the fraction of plateau seeds still stuck at the horizon is
 # {glue:text}`failure_permanent_fraction:.3f`; $w_{11}$ escapes at a median paper time of
 # {glue:text}`failure_escape_time_median:.1f` (latest {glue:text}`failure_escape_time_max:.1f`).

@@ -154,3 +154,9 @@ def test_batched_descents_match_one_curve_at_a_time():
     desc, bump = tl.descents_batch(curves, 2.0)
     assert list(desc) == [tl.count_descents(c, 2.0) for c in curves.T]
     assert np.allclose(bump, [tl.max_bump(c, 2.0) for c in curves.T])
+
+
+def test_stepping_u_keeps_w_psd():
+    a = tl.signal_strengths([1.0, 1.5, 2.2], [0.05] * 3, 3)
+    w = tl.integrate(tl.init_u(100, 3, 3, 0.05, seed=5), a, tl.time_grid(100.0, 100))
+    assert np.linalg.eigvalsh(w).min() > -1e-10
