@@ -36,6 +36,7 @@ def benchmark() -> dict[str, float]:
         out[f"{name}_batched_50_seeds_s"] = batch
         out[f"{name}_batched_speedup"] = loop / batch
         out[f"{name}_batched_2000_seeds_s"] = _timed(lambda: tl.integrate(many, a, times))
+        out[f"{name}_per_seed_speedup_2000"] = (loop / len(few)) / (out[f"{name}_batched_2000_seeds_s"] / len(many))
     return out
 
 

@@ -106,16 +106,18 @@ run.metric("decomposition_exact", exact)
 # ## Integrating the flow, thousands of seeds at once
 #
 # We integrate $U$, not $W$: a step of $U$ keeps $W = UU^\top$ positive semi-definite, while
-# stepping {eq}`eq-d2` directly lets a rounding error in a near-null direction of $W$ go negative,
-# where (D.2) amplifies it without bound. All seeds of a setting form one state vector for one
-# adaptive Dormand–Prince solve (`scipy.integrate.solve_ivp`), sampled on a log-spaced time grid.
+# a step of {eq}`eq-d2` does not, and once a discretization or rounding error pushes an
+# eigenvalue of $W$ below zero, (D.2) amplifies it without bound. All seeds of a setting form one
+# state vector for one adaptive Dormand–Prince solve (`scipy.integrate.solve_ivp`, its relative
+# tolerance divided by $\sqrt n$ so that each of the $n$ seeds is held to it), sampled on a
+# log-spaced time grid.
 
 # %%
 main = tl.ensemble(P.mu, P.sigma, P.d, P.width, P.init_scale, P.init, P.n_seeds, P.horizon, P.n_times,
                    P.descent_tol, P.covariance_power, P.seed)
 times, W, loss = main["times"], main["w"], main["loss"]
 with np.errstate(all="ignore"):   # the same inits, stepping W by (D.1) with the script's step 0.01
-    W_euler = lm.discrete_run(W[0], main["a"], 0.01, int(P.horizon / 0.01))[-1]
+    W_euler = lm.discrete_run(W[0], main["a"], 0.01, int(P.horizon / 0.01), record=False)
 run.metric("w_stepping_blowup_fraction", (~np.isfinite(W_euler).all((-2, -1))).mean())
 run.metric("u_stepping_min_eigenvalue", np.linalg.eigvalsh(W).min())
 
@@ -127,7 +129,8 @@ run.metric("u_stepping_min_eigenvalue", np.linalg.eigvalsh(W).min())
 # %% [markdown]
 # To check the flow against the model it describes, we train $U$ itself with torch (autograd,
 # full-batch gradient descent) on a sampled SIM training set of {glue:text}`train_n_points` points
-# per cluster, from the same initializations, and compare the Jacobians at equal paper time.
+# per cluster, from the same initializations, and compare the Jacobians at equal paper time
+# ({numref}`fig-flow-vs-training`).
 
 # %%
 def train_vs_flow(lr):
@@ -220,7 +223,8 @@ run.figure("fig_stages", fig)
 # suppression stages of minor entries, both computed from the terms of {eq}`eq-terms`.
 # ```
 #
-# The OOD loss of this seed has {glue:text}`descents` descents, with a largest rise of
+# The OOD loss of the seed in {numref}`fig-stages` has {glue:text}`descents` descents, with a
+# largest rise of
 # {glue:text}`max_bump:.3f`. The fraction of its descents and rises that overlap a growth stage
 # and a suppression stage respectively is {glue:text}`stage_alignment:.2f`: the loss falls while
 # a major entry grows (or while a minor entry of the wrong sign grows with it, the "illusion of
@@ -255,6 +259,9 @@ run.figure("fig_outputs", fig)
 # settling, at different stages.
 # ```
 #
+# {numref}`fig-outputs` is the detour of Fig. 5 of the paper: the output first heads for the
+# target, is pulled back towards the strongest training cluster, and only then turns to $\hat x$.
+#
 # ## How often does the loss swing?
 #
 # The paper's figures show one initialization. Over all {glue:text}`n_seeds_text` seeds of the
@@ -275,7 +282,7 @@ run.metric("sign_explanation_gap", run.metrics["nonmono_pos"] - (run.metrics["no
 
 # %% [markdown]
 # The same count against the input dimension $d$ (with $d' = d$), the init scale $\tau$ and the
-# weaker mean $\mu_1$, {glue:text}`sweep_seeds_text` seeds per point:
+# weaker mean $\mu_1$, {glue:text}`sweep_seeds_text` seeds per point ({numref}`fig-frequency`):
 
 # %%
 def frac(mu=P.mu, d=P.d, scale=P.init_scale, power=P.covariance_power, kind=P.init):
@@ -330,7 +337,8 @@ run.metric("frac_power2_uniform", frac(power=2, kind="uniform", scale=0.2))
 # With $s > 2$ there are several growth and suppression cycles, so the loss can descend three or
 # four times. The paper says it tuned the init seed for its figures. We search
 # {glue:text}`multi_seeds_text` Gaussian seeds, and as many with the all-positive uniform init of
-# the authors' script (uniform on $[0, 0.2)$), in both settings.
+# the authors' script (uniform on $[0, 0.2)$), in both settings; {numref}`fig-multi` shows the
+# seed with the most descents.
 
 # %%
 settings = {"triple": ([1.0, 1.5, 2.2], [0.05] * 3, 3), "quadruple": ([1.0, 1.5, 2.2, 2.7], [0.05, 0.05, 0.05, 0.5], 4)}
@@ -386,7 +394,7 @@ run.figure("fig_multi", fig)
 # {glue:text}`failure_seeds_text` seeds up to $\tau$ = {glue:text}`failure_horizon_text`. A seed
 # is *suppressed* if $w_{11}$ falls below half its initial value before it grows, and *on the
 # plateau* if, suppressed, it reaches $w_{22}, w_{33} > 0.9$ while $w_{11} < 0.1$; we record the
-# loss there and the time at which $w_{11}$ passes 0.5.
+# loss there and the time at which $w_{11}$ passes 0.5 ({numref}`fig-failure`).
 
 # %%
 fail_mu, fail_sigma = [0.7, 1.7, 3.0], [0.05] * 3

@@ -107,12 +107,17 @@ def spread_init(n: int, d: int, beta: float, omega: float, seed: int = 0, min_ei
 # ----------------------------------------------------------------------------------------------
 
 
-def discrete_run(w0: np.ndarray, a: np.ndarray, eta, steps: int) -> np.ndarray:
-    """W(0..steps) under (D.1)-(D.2): shape (steps + 1, n, d, d).
+def discrete_run(w0: np.ndarray, a: np.ndarray, eta, steps: int, record: bool = True) -> np.ndarray:
+    """W(0..steps) under (D.1)-(D.2): shape (steps + 1, n, d, d), or only W(steps) if not `record`.
 
     `a` is (d,) or (n, d) and `eta` a number or (n,): several settings advance in one loop.
     """
     eta = np.asarray(eta, float)[..., None, None] if np.ndim(eta) else float(eta)
+    if not record:
+        w = w0.copy()
+        for _ in range(steps):
+            w = w + eta * w_rhs(w, a)
+        return w
     out = np.empty((steps + 1,) + w0.shape)
     out[0] = w0
     for t in range(steps):

@@ -70,3 +70,8 @@ def test_breaking_d5_breaks_suppression(setting):
     assert out["ok"]["assumptions"] == [] and out["D.5"]["assumptions"] == ["D.5"]
     assert lm.first_failure(out["ok"]["lemmas"]) == (None, None)
     assert lm.first_failure(out["D.5"]["lemmas"])[0] == "D.7"
+
+
+def test_discrete_run_final_only_matches_recorded():
+    w0 = tl.gram(np.random.default_rng(2).standard_normal((3, 2, 2))) * 0.01
+    assert np.allclose(lm.discrete_run(w0, A, 0.01, 50, record=False), lm.discrete_run(w0, A, 0.01, 50)[-1])
