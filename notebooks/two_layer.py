@@ -290,8 +290,8 @@ run.metric("sign_explanation_gap", run.metrics["nonmono_pos"] - (run.metrics["no
 
 # %%
 def frac(mu=P.mu, d=P.d, scale=P.init_scale, power=P.covariance_power, kind=P.init):
-    sig = P.sigma
-    return tl.nonmonotone_fraction(mu, sig, d, scale, kind, P.sweep_seeds, P.horizon, P.n_times // 2,
+    """Non-monotone fraction of sweep_seeds seeds, one parameter changed from the main setting."""
+    return tl.nonmonotone_fraction(mu, P.sigma, d, scale, kind, P.sweep_seeds, P.horizon, P.n_times // 2,
                                    P.descent_tol, power, P.seed + 1)
 
 
