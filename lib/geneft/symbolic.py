@@ -1,0 +1,130 @@
+"""Symbolic checks of GenEFT Appendix C and Section IV (eqs. 6-13) with sympy.
+
+Each function derives one step from the previous one and returns True when sympy reduces the
+difference between the derived and the paper's expression to zero. Matrices are explicit
+2 x 2 (decoder output and embedding dimension 2) with symbolic entries.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+eta_A, eta_x, t = sp.symbols("eta_A eta_x t", positive=True)
+
+
+def _vec(name: str, n: int = 2) -> sp.Matrix:
+    return sp.Matrix(sp.symbols(f"{name}1:{n + 1}", real=True))
+
+
+def _is_zero(expr) -> bool:
+    if isinstance(expr, sp.MatrixBase):
+        return all(sp.simplify(e) == 0 for e in expr)
+    return sp.simplify(expr) == 0
+
+
+# ----------------------------------------------------------------------------------------------
+# Appendix C: eq. (6) -> eq. (8)
+# ----------------------------------------------------------------------------------------------
+
+
+def pair_flow_from_loss() -> dict[str, bool]:
+    """Gradient flow (7) of the linearised pair loss (6) gives eq. (14) and, at x_1 + x_2 = 0, eq. (8).
+
+    Returns checks: `grad_A` (eq. 14, first line), `grad_b`, `b_solution` (b(t) = (1 - e^{-2 eta_A t}) y
+    solves db/dt at x_1 + x_2 = 0, b(0) = 0), `dA_eq8` (dA/dt = -2 eta_A A r r^T at x_1 + x_2 = 0),
+    `dr_eq8` (dr/dt = -eta_x A^T A r, for any b and any centre of mass).
+    """
+    A = sp.Matrix(2, 2, sp.symbols("A11 A12 A21 A22", real=True))
+    x1, x2, b, y, r = _vec("x"), _vec("z"), _vec("b"), _vec("y"), _vec("r")
+    res = lambda x: A * x + b - y  # noqa: E731
+    loss = sp.Rational(1, 2) * (res(x1).dot(res(x1)) + res(x2).dot(res(x2)))
+    grad = lambda v: sp.Matrix(v.shape[0], v.shape[1], lambda i, j: sp.diff(loss, v[i, j]))  # noqa: E731
+    dA, db = -eta_A * grad(A), -eta_A * grad(b)
+    dx1, dx2 = -eta_x * grad(x1), -eta_x * grad(x2)
+    sym = {**dict(zip(x1, r)), **dict(zip(x2, -r))}  # centre of mass at the origin: x_1 = r, x_2 = -r
+    bt = (1 - sp.exp(-2 * eta_A * t)) * y
+    db_at = db.subs(sym).subs(dict(zip(b, bt)))
+    return {
+        "grad_A": _is_zero(dA + eta_A * (A * (x1 * x1.T + x2 * x2.T) + (b - y) * (x1 + x2).T)),
+        "grad_b": _is_zero(db + eta_A * (A * (x1 + x2) + 2 * (b - y))),
+        "b_solution": _is_zero(bt.diff(t) - db_at) and _is_zero(bt.subs(t, 0)),
+        "dA_eq8": _is_zero(dA.subs(sym) + 2 * eta_A * A * r * r.T),
+        "dr_eq8": _is_zero((dx1 - dx2) / 2 - (-eta_x * A.T * A * (x1 - x2) / 2)),
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# Section IV: ansatz (9) -> reduced system (10) -> conserved quantity (11)
+# ----------------------------------------------------------------------------------------------
+
+
+def reduced_system_from_ansatz() -> bool:
+    """Ansatz (9) A = a A0 + b A0 r0 r0^T, r = c r0 solves eq. (8) iff (a, a_2 = a + b, c) follow eq. (10).
+
+    Needs |r0| = 1 and r0 an eigenvector of A0^T A0 with eigenvalue 1 (the normalisation
+    |A0 r0| = 1 that eq. 10 implies): here r0 = e_1 and A0 = Rot(theta) diag(1, lam).
+    """
+    th, lam = sp.symbols("theta lam", real=True)
+    a, bb, c = (sp.Function(n)(t) for n in ("a", "b", "c"))
+    r0 = sp.Matrix([1, 0])
+    A0 = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]]) * sp.diag(1, lam)
+    A, r = a * A0 + bb * A0 * r0 * r0.T, c * r0
+    a2 = a + bb
+    flow = {a.diff(t): 0, bb.diff(t): -2 * eta_A * c ** 2 * a2, c.diff(t): -eta_x * a2 ** 2 * c}
+    res_A = (A.diff(t) + 2 * eta_A * A * r * r.T).subs(flow)
+    res_r = (r.diff(t) + eta_x * A.T * A * r).subs(flow)
+    da2 = a2.diff(t).subs(flow) + 2 * eta_A * c ** 2 * a2
+    return _is_zero(res_A) and _is_zero(res_r) and _is_zero(da2)
+
+
+def conserved_quantity() -> bool:
+    """dC/dt = 0 along eq. (10) for C = a_2^2 / (2 eta_A) - c^2 / eta_x (eq. 11)."""
+    a2, c = sp.symbols("a_2 c", real=True)
+    da2, dc = -2 * eta_A * c ** 2 * a2, -eta_x * a2 ** 2 * c
+    C = a2 ** 2 / (2 * eta_A) - c ** 2 / eta_x
+    return _is_zero(sp.diff(C, a2) * da2 + sp.diff(C, c) * dc)
+
+
+# ----------------------------------------------------------------------------------------------
+# Theorem 3: eq. (12) and eq. (13)
+# ----------------------------------------------------------------------------------------------
+
+
+def arctan_integral() -> bool:
+    """Eq. (12): the Gaussian mass of |c| < k |a_2| is (2/pi) arctan(k sigma_a / sigma_c).
+
+    With a_2 = sigma_a rho cos(phi), c = sigma_c rho sin(phi) the density is rho e^{-rho^2/2} / (2 pi)
+    and the region is |tan(phi)| < k sigma_a / sigma_c: four angular sectors of half-width arctan(.).
+    """
+    rho, phi = sp.symbols("rho phi", positive=True)
+    k, sa, sc = sp.symbols("k sigma_a sigma_c", positive=True)
+    radial = sp.integrate(rho * sp.exp(-rho ** 2 / 2), (rho, 0, sp.oo))
+    angular = 4 * sp.integrate(1, (phi, 0, sp.atan(k * sa / sc)))
+    p = radial * angular / (2 * sp.pi)
+    return _is_zero(p - 2 / sp.pi * sp.atan(k * sa / sc)) and _is_zero(radial - 1)
+
+
+def n_repon_boundary() -> bool:
+    """Eq. (13): one repon against N clustered ones collides iff c / a < sqrt(eta_x (1 + 1/N) / (4 eta_A)).
+
+    With the lone repon at s N/(N+1), the cluster at -s/(N+1) (s = 2c) and b = y = 0, the loss
+    l = 1/2 a^2 sum_i x_i^2 gives da/dt = -eta_A a s^2 N/(N+1) and ds/dt = -eta_x a^2 s; the conserved
+    quantity is a^2 / (eta_A N/(N+1)) - s^2 / eta_x, and its zero set is the claimed line.
+    """
+    a, s, N = sp.symbols("a s N", positive=True)
+    xs = [s * N / (N + 1)] + [-s / (N + 1)]  # lone repon, one cluster member (N of them)
+    loss = sp.Rational(1, 2) * a ** 2 * (xs[0] ** 2 + N * xs[1] ** 2)
+    da = -eta_A * sp.diff(loss, a)
+    ds = -eta_x * a ** 2 * (xs[0] - xs[1])  # each x_i moves by -eta_x dl_i/dx_i = -eta_x a^2 x_i
+    kappa = sp.simplify(-da / (a * s ** 2))
+    C = a ** 2 / kappa - s ** 2 / eta_x
+    conserved = _is_zero(sp.diff(C, a) * da + sp.diff(C, s) * ds)
+    c_over_a = sp.sqrt(eta_x / kappa) / 2  # C = 0 at s / a = sqrt(eta_x / kappa), c = s / 2
+    return conserved and _is_zero(kappa - eta_A * N / (N + 1)) and \
+        _is_zero(c_over_a - sp.sqrt(eta_x * (1 + 1 / N) / (4 * eta_A)))
+
+
+def all_checks() -> dict[str, bool]:
+    """Every check of this module by name."""
+    return {**{f"app_c_{k}": v for k, v in pair_flow_from_loss().items()},
+            "eq10_from_ansatz": reduced_system_from_ansatz(), "eq11_conserved": conserved_quantity(),
+            "eq12_arctan": arctan_integral(), "eq13_n_repons": n_repon_boundary()}
