@@ -178,8 +178,8 @@ if main is None:
 # ## The stored run
 #
 # The configuration that shows the phenomenon trains longer than the book's CPU budget. It was
-# trained once by `{glue:text}`stored_command`` in {glue:text}`stored_minutes:.0f` minutes on a
-# shared two-core CPU ({glue:text}`stored_steps` steps, colour contrasts
+# trained once by the command {glue:text}`stored_command` in {glue:text}`stored_minutes:.0f` minutes
+# (one thread of a shared two-core CPU) ({glue:text}`stored_steps` steps, colour contrasts
 # {glue:text}`stored_signals`, seeds {glue:text}`stored_seeds`,
 # {glue:text}`samples_per_checkpoint` samples per checkpoint); `data/diffusion/` holds its
 # read-outs at every checkpoint and the final model of its first run. The claims below are
@@ -187,7 +187,7 @@ if main is None:
 
 # %% tags=["remove-cell"]
 run.text("stored_command", S["command"])
-run.text("stored_minutes", S["total_seconds"] / 60)
+run.text("stored_minutes", float(np.sum(S["run_seconds"])) / 60)
 run.text("stored_steps", str(int(S["eval_steps"][-1])))
 run.text("stored_signals", ", ".join(f"{c:g}" for c in S["colour_signals"]))
 run.text("stored_seeds", ", ".join(map(str, S["seeds"])))
@@ -221,7 +221,7 @@ run.text("bend_text", "does" if run.metrics["bend_toward_stronger_concept"] else
 
 # %% [markdown]
 # **(a) Order and bend.** At colour contrast {glue:text}`low_signal` the first concept of the
-# unseen prompt to pass 1/2 is {glue:text}`first_low`, and the trajectory's largest excursion off
+# unseen prompt to reach 3/4 is {glue:text}`first_low`, and the trajectory's largest excursion off
 # the straight path toward the stronger concept's training corner is {glue:text}`bend_low:.3f`
 # (standard error {glue:text}`bend_se_low:.3f`). At {glue:text}`high_signal` the first concept is
 # {glue:text}`first_high`, with an excursion {glue:text}`bend_high:.3f`

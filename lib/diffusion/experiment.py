@@ -109,13 +109,14 @@ def rise_between_descents(curve: np.ndarray, se: np.ndarray, z: float = 2.0) -> 
     return False
 
 
-def first_learned(traj: np.ndarray) -> str:
-    """Which concept's coordinate of the unseen prompt first passes 1/2: "colour", "size" or "neither".
+def first_learned(traj: np.ndarray, level: float = 0.75) -> str:
+    """Which concept's coordinate of the unseen prompt first reaches `level`: "colour", "size" or "neither".
 
-    A tie (both at the same checkpoint) is resolved by the larger coordinate there.
+    Not 1/2: an untrained model's noise images can already read near 1/2 on a concept. A tie
+    (both at the same checkpoint) is resolved by the larger coordinate there.
     """
     for colour, size in traj:
-        if colour > 0.5 or size > 0.5:
+        if colour >= level or size >= level:
             return "colour" if colour > size else "size"
     return "neither"
 

@@ -4,7 +4,7 @@ for the book's CPU budget, trained once by
     .venv/bin/python -m lib.diffusion.stored
 
 which writes data/diffusion/run.npz (evaluations of every run), model.pt (the final model of the
-first run, float16) and data/diffusion/timing.json (the wall-clock time it took).
+first run trained, float16) and meta.json (configuration, and the seconds each run took).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from lib.diffusion.train import RunConfig, build_model
 from lib.io import atomic_save, atomic_write_json
 
 STORE = ROOT / "data" / "diffusion"
-COLOUR_SIGNALS = [0.3, 0.7]
+COLOUR_SIGNALS = [0.3, 0.7, 0.2]  # training order; stored sorted
 SEEDS = [0, 1]
 THREADS = 1
 CONFIG = RunConfig(colour_signal=COLOUR_SIGNALS[0], blocks=1, steps=3000, eval_every=200, samples=128, nudges=(0.1,))
@@ -37,7 +37,7 @@ def save(sweep: dict, seconds: float, command: str) -> None:
     arrays = {k: sweep[k] for k in ("eval_steps", "concepts", "loss", "gamma", "train_concepts", "prompts")}
     arrays["concepts"] = arrays["concepts"].astype(np.float16)
     meta = {k: sweep[k] for k in ("config", "colour_signals", "seeds", "classifier_accuracy", "run_seconds")}
-    meta.update(total_seconds=seconds, command=command, threads=THREADS)
+    meta.update(total_seconds=seconds, command=command, threads=THREADS, model_config=sweep["model_config"])
     atomic_save(STORE / "run.npz", lambda p: np.savez_compressed(open(p, "wb"), **arrays))
     atomic_save(STORE / "model.pt", lambda p: torch.save(
         {k: v.half() if v.is_floating_point() else v for k, v in sweep["state"].items()}, p))
@@ -54,9 +54,9 @@ def load() -> dict:
 
 
 def load_model(meta: dict):
-    """The stored final model (first colour signal, first seed), in float32."""
-    cfg = RunConfig(**{**meta["config"], "channels": tuple(meta["config"]["channels"]),
-                       "nudges": tuple(meta["config"]["nudges"])})
+    """The stored final model (of the first run trained) in float32, and its configuration."""
+    c = meta["model_config"]
+    cfg = RunConfig(**{**c, "channels": tuple(c["channels"]), "nudges": tuple(c["nudges"])})
     model = build_model(cfg)
     model.load_state_dict({k: v.float() for k, v in torch.load(STORE / "model.pt").items()})
     return model.eval(), cfg
@@ -71,6 +71,7 @@ if __name__ == "__main__":
     start = time.perf_counter()
     for n in range(1, len(SEEDS) + 1):  # store after every whole seed: a cut-off run keeps what finished
         runs = train_sweep(CONFIG, COLOUR_SIGNALS, SEEDS[:n], cache_dir("diffusion"))
-        sweep = stack_runs(runs) | {"state": runs[COLOUR_SIGNALS[0]][0]["state"]}
+        first = runs[COLOUR_SIGNALS[0]][0]
+        sweep = stack_runs(runs) | {"state": first["state"], "model_config": first["config"]}
         save(sweep, time.perf_counter() - start, ".venv/bin/python -m lib.diffusion.stored")
         print(f"stored seeds {SEEDS[:n]} after {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
