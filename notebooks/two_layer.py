@@ -35,6 +35,7 @@ train_lr = 0.01
 train_n = 1000
 train_seeds = 4
 sweep_d = [2, 3, 4, 6, 8, 12]
+sweep_width = [2, 4, 8, 16, 32]
 sweep_scale = [0.01, 0.03, 0.1, 0.3]
 sweep_mu1 = [0.5, 1.0, 1.5]
 sweep_seeds = 400
@@ -69,6 +70,7 @@ run = start_chapter("two_layer", globals())
 P = run.params
 torch.set_num_threads(1)
 s = len(P.mu)
+run.text("s_text", str(s))
 
 # %% [markdown]
 # ## The flow of the Jacobian
@@ -174,13 +176,35 @@ run.figure("fig_flow_vs_training", fig)
 # ## Stages of the Jacobian and of the OOD loss (Fig. 4, 5, 17, 18)
 #
 # The **major** entries are $w_{pp}$, $p \le s$; the **minor** entries are the other entries
-# of the first $s$ rows and columns; the rest are **irrelevant** (Fig. 4 of the paper). A
+# of the first $s$ rows and columns; the rest are **irrelevant** ({numref}`fig-entry-types`). A
 # descent or a rise of the OOD loss $\tfrac12\|W\hat x - \hat x\|^2$ counts only if it exceeds
 # {glue:text}`descent_tol_pct` of the initial loss: we find the curve's turning points with a
 # zig-zag filter, so that numerical wiggles never count. The stages are computed from the terms
 # of {eq}`eq-terms`: a **growth stage** of $w_{pp}$ is where its net growth $G_{pp} - S_{pp}$ is
 # above half its peak, a **suppression stage** of a minor entry is where its suppression rate
 # $\mathrm{sign}(w_{ij})(S_{ij} - G_{ij})$ is above half its peak.
+
+# %% tags=["hide-input"]
+from matplotlib.colors import ListedColormap
+
+n_show = max(P.d, s + 2)
+kind = np.full((n_show, n_show), 2)
+kind[:s, :] = kind[:, :s] = 1
+kind[range(s), range(s)] = 0
+fig, ax = plt.subplots(figsize=(3.2, 3.2))
+ax.imshow(kind, cmap=ListedColormap(["tab:blue", "tab:orange", "0.85"]))
+for i in range(n_show):
+    for j in range(n_show):
+        ax.text(j, i, f"$w_{{{i + 1}{j + 1}}}$", ha="center", va="center", fontsize=8)
+ax.set(xticks=[], yticks=[]); ax.grid(False)
+run.figure("fig_entry_types", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig_entry_types
+# :name: fig-entry-types
+# Entries of $W$ for $s$ = {glue:text}`s_text` (Fig. 4 of the paper): major (blue), minor
+# (orange; the minor entries of row or column $p$ form group $p$), irrelevant (grey).
+# ```
 
 # %%
 nonmono = main["descents"] >= 2
@@ -289,39 +313,51 @@ run.metric("sign_explanation_gap", run.metrics["nonmono_pos"] - (run.metrics["no
 # weaker mean $\mu_1$, {glue:text}`sweep_seeds_text` seeds per point ({numref}`fig-frequency`):
 
 # %%
-def frac(mu=P.mu, d=P.d, scale=P.init_scale, power=P.covariance_power, kind=P.init):
-    """Non-monotone fraction of sweep_seeds seeds, one parameter changed from the main setting."""
+def frac(mu=P.mu, d=P.d, scale=P.init_scale, power=P.covariance_power, kind=P.init, width=None):
+    """Non-monotone fraction of sweep_seeds seeds, one parameter changed from the main setting (d' = d)."""
     return tl.nonmonotone_fraction(mu, P.sigma, d, scale, kind, P.sweep_seeds, P.horizon, P.n_times // 2,
-                                   P.descent_tol, power, P.seed + 1)
+                                   P.descent_tol, power, P.seed + 1, width)
 
 
 by_d = [frac(d=k) for k in P.sweep_d]
+by_width = [frac(width=k, scale=P.init_scale * np.sqrt(P.width / k)) for k in P.sweep_width]   # E w_ii fixed
 by_scale = [frac(scale=t) for t in P.sweep_scale]
 by_mu1 = [frac(mu=[m1] + list(P.mu[1:])) for m1 in P.sweep_mu1]
 run.text("sweep_seeds_text", str(P.sweep_seeds))
 run.metric("nonmonotone_by_d", by_d)
 run.metric("nonmonotone_fraction_drop_with_d", by_d[0] - by_d[-1])
+run.metric("nonmonotone_by_width", by_width)
+run.metric("nonmonotone_by_scale", by_scale)
+run.metric("nonmonotone_by_mu1", by_mu1)
 
 # %% tags=["hide-input"]
-fig, axes = plt.subplots(1, 3, figsize=(9, 3), sharey=True)
-for ax, xs, ys, label in zip(axes, [P.sweep_d, P.sweep_scale, P.sweep_mu1], [by_d, by_scale, by_mu1],
-                             ["input dimension $d = d'$", r"init scale $\tau$", r"$\mu_1$"]):
+fig, axes = plt.subplots(1, 4, figsize=(10, 3), sharey=True)
+labels = ["input dimension $d = d'$", f"width $d'$ ($d$ = {P.d}, $d'\\tau^2$ fixed)", r"init scale $\tau$", r"$\mu_1$"]
+for ax, xs, ys, label in zip(axes, [P.sweep_d, P.sweep_width, P.sweep_scale, P.sweep_mu1],
+                             [by_d, by_width, by_scale, by_mu1], labels):
     ax.plot(xs, ys, "o-")
     ax.set(xlabel=label)
-axes[1].set_xscale("log")
+axes[1].set_xscale("log", base=2); axes[2].set_xscale("log")
+axes[1].set_xticks(P.sweep_width, [str(k) for k in P.sweep_width]); axes[1].minorticks_off()
 axes[0].set_ylabel("non-monotone fraction")
 run.figure("fig_frequency", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_frequency
 # :name: fig-frequency
-# Fraction of initializations whose OOD loss is non-monotone, against $d$, $\tau$ and $\mu_1$
-# (the other parameters as in the main setting).
+# Fraction of initializations whose OOD loss is non-monotone, against $d$ (with $d' = d$), the
+# width $d'$ alone, $\tau$ and $\mu_1$ (the other parameters as in the main setting).
 # ```
 #
 # Low dimension swings more: from {glue:text}`frac_d_lo:.3f` at the smallest $d$ to
-# {glue:text}`frac_d_hi:.3f` at the largest, as Sec. 3.3 and 4.2.2 say; App. E.2 below gives the
-# second reason (a Gaussian init makes the major entries dominate at large $d'$).
+# {glue:text}`frac_d_hi:.3f` at the largest, as Sec. 3.3 and 4.2.2 say. Widening the hidden layer
+# alone, at $d$ = {glue:text}`d_text` and with $\tau^2 \propto 1/d'$ so that $\mathbb E w_{ii}$ stays
+# fixed, takes the fraction from {glue:text}`frac_w_lo:.3f` to {glue:text}`frac_w_hi:.3f`. That is
+# the second reason, of App. E.2 below: a Gaussian init makes the major entries dominate the minor
+# ones by a factor $\sqrt{d'}$, so the minor entries' illusion of progress is small. Over the init
+# scales of the sweep the fraction goes from {glue:text}`frac_tau_lo:.3f` (smallest $\tau$) to
+# {glue:text}`frac_tau_hi:.3f` (largest), and over $\mu_1$ from {glue:text}`frac_mu_lo:.3f` (smallest)
+# to {glue:text}`frac_mu_hi:.3f` (largest).
 #
 # **$A$ or $A^2$.** The authors' theory script integrates (D.2) with $A^2$ in place of $A$
 # (see the reproduction notes). Switching `covariance_power` to 2 changes the non-monotone
@@ -331,6 +367,9 @@ run.figure("fig_frequency", fig)
 
 # %%
 run.metric("frac_d_lo", by_d[0]); run.metric("frac_d_hi", by_d[-1])
+run.metric("frac_w_lo", by_width[0]); run.metric("frac_w_hi", by_width[-1]); run.text("d_text", str(P.d))
+run.text("frac_tau_lo", by_scale[0]); run.text("frac_tau_hi", by_scale[-1])
+run.text("frac_mu_lo", by_mu1[0]); run.text("frac_mu_hi", by_mu1[-1])
 run.metric("frac_power1", frac(power=1))
 run.metric("frac_power2", frac(power=2))
 run.metric("frac_power2_uniform", frac(power=2, kind="uniform", scale=0.2))
@@ -355,7 +394,11 @@ for (name, (m, sg, dd)), target in zip(settings.items(), (3, 4)):
         i = int(r["descents"].argmax())
         if name not in best or r["descents"][i] > best[name]["descents"]:
             best[name] = {"descents": int(r["descents"][i]), "loss": r["loss"][:, i], "w": r["w"][:, i],
-                          "a": r["a"], "times": r["times"], "init": kind}
+                          "a": r["a"], "times": r["times"], "init": kind,
+                          "stages": tl.stages(r["w"][:, i], r["a"], dd, r["times"], 0.05),
+                          "tol": P.descent_tol * r["loss"][0].mean()}
+for name, b in best.items():
+    run.metric(f"{name}_stage_alignment", tl.stage_alignment(b["loss"], b["times"], b["stages"], b["tol"]))
 run.text("multi_seeds_text", str(P.multi_seeds))
 
 # %% tags=["hide-input"]
@@ -365,7 +408,7 @@ for col, (name, (m, sg, dd)) in enumerate(settings.items()):
     axes[0, col].plot(b["times"][1:], b["loss"][1:], "k")
     axes[0, col].set(title=f"{name} setting: {b['descents']} descents ({b['init']} init)", xscale="log",
                      ylabel="OOD loss")
-    shade(axes[0, col], tl.stages(b["w"], b["a"], dd, b["times"], 0.05))
+    shade(axes[0, col], b["stages"])
     for i_, j_ in [(k, j) for k in range(dd) for j in range(k, dd)]:
         axes[1, col].plot(b["times"][1:], b["w"][1:, i_, j_], "-" if i_ == j_ else "--", label=f"$w_{{{i_+1}{j_+1}}}$")
     axes[1, col].set(xlabel=r"paper time $\tau$"); axes[1, col].legend(fontsize=7, ncol=2)
@@ -386,7 +429,9 @@ run.figure("fig_multi", fig)
 # {glue:text}`multi_seeds_text`). The paper's remark that the
 # phenomenon needs "a subtle choice of the signal strengths and specific initialization
 # conditions" is, if anything, an understatement; the all-positive init helps because every minor
-# entry then starts with the sign that produces the illusion of Sec. 4.2.2.
+# entry then starts with the sign that produces the illusion of Sec. 4.2.2. In the seeds drawn,
+# the fraction of descents aligned with a growth stage and of rises aligned with a suppression
+# stage is {glue:text}`triple_stage_alignment:.2f` and {glue:text}`quadruple_stage_alignment:.2f`.
 #
 # ## The failure mode (App. E.3, Fig. 10): permanent, or a long plateau?
 #

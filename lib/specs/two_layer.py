@@ -12,6 +12,8 @@ def _check(p: dict) -> None:
         raise ParameterError(f"width d' = {p['width']} must be >= d = {p['d']} (Sec. 4.2)")
     if min(p["sweep_d"]) < s:
         raise ParameterError(f"every d in sweep_d must be >= s = {s}, got {p['sweep_d']}")
+    if min(p["sweep_width"]) < p["d"]:
+        raise ParameterError(f"every width in sweep_width must be >= d = {p['d']}, got {p['sweep_width']}")
     if p["figure_seed"] is not None and p["figure_seed"] >= p["n_seeds"]:
         raise ParameterError(f"figure_seed must be < n_seeds = {p['n_seeds']}, got {p['figure_seed']}")
     if p["train_seeds"] > p["n_seeds"]:
@@ -51,6 +53,8 @@ CHAPTER = Chapter(
         Param("train_n", "int", "sampled points per cluster for the direct training", min=10),
         Param("train_seeds", "int", "init seeds trained with torch and compared with the flow", min=1, max=256),
         Param("sweep_d", "int list", "input dimensions d (= d') of the frequency sweep", min=1, max=64, min_len=1),
+        Param("sweep_width", "int list", "hidden widths d' of the frequency sweep (d fixed)", min=1, max=128,
+              min_len=1),
         Param("sweep_scale", "float list", "init scales of the frequency sweep", gt=0, max=1, min_len=1),
         Param("sweep_mu1", "float list", "values of mu_1 (others fixed) in the frequency sweep", gt=0, min_len=1),
         Param("sweep_seeds", "int", "init seeds per point of the frequency sweeps", min=10, max=20000),
@@ -112,7 +116,7 @@ CHAPTER = Chapter(
         Claim("S-E.2", statement="Gaussian init: E w_ii = d' tau^2, E w_ij = 0 off the diagonal",
               paper_value="(E.1)", metric="e2_max_error", condition="< 0.05"),
     ),
-    smoke={"n_seeds": 200, "n_times": 200, "train_seeds": 2, "train_n": 300, "train_lr": 0.02, "sweep_d": [2, 4], "sweep_scale": [0.05],
+    smoke={"n_seeds": 200, "n_times": 200, "train_seeds": 2, "train_n": 300, "train_lr": 0.02, "sweep_d": [2, 4], "sweep_width": [2, 8], "sweep_scale": [0.05],
            "sweep_mu1": [1.0], "sweep_seeds": 100, "multi_seeds": 200, "failure_seeds": 100, "sgd_seeds": 8,
            "lemma_seeds": 1, "mc_samples": 500},
     check=_check,

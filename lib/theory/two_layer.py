@@ -341,9 +341,9 @@ def ensemble(mu, sigma, d: int, width: int, scale: float, kind: str, n: int, hor
 
 
 def nonmonotone_fraction(mu, sigma, d: int, scale: float, kind: str, n: int, horizon: float, n_times: int,
-                         tol: float, covariance_power: int = 1, seed: int = 0) -> float:
-    """Fraction of n seeds (width d' = d) whose OOD loss has more than one descent."""
-    run = ensemble(mu, sigma, d, d, scale, kind, n, horizon, n_times, tol, covariance_power, seed)
+                         tol: float, covariance_power: int = 1, seed: int = 0, width: int | None = None) -> float:
+    """Fraction of n seeds (width d' = d unless given) whose OOD loss has more than one descent."""
+    run = ensemble(mu, sigma, d, width or d, scale, kind, n, horizon, n_times, tol, covariance_power, seed)
     return float((run["descents"] >= 2).mean())
 
 
