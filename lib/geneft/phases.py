@@ -81,3 +81,27 @@ def critical_ratio(phase: np.ndarray, lr_enc: np.ndarray, lr_dec: np.ndarray) ->
     """eta_dec* / eta_enc at each boundary point."""
     enc, dec = boundary_points(phase, lr_enc, lr_dec)
     return dec / enc
+
+
+# ----------------------------------------------------------------------------------------------
+# Drawing
+# ----------------------------------------------------------------------------------------------
+
+COLORS = ("#4caf50", "#fdd835", "#7e57c2", "#bdbdbd")  # Fig. 5: green, yellow, purple; grey confusion
+
+
+def draw_phase_diagram(ax, phase: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
+    """Cells of `phase` (len(y), len(x)) on log axes x, y (increasing), coloured as in Fig. 5."""
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    def edges(v):
+        lv = np.log10(v)
+        mid = (lv[1:] + lv[:-1]) / 2
+        return 10 ** np.r_[2 * lv[0] - mid[0], mid, 2 * lv[-1] - mid[-1]]
+
+    ax.pcolormesh(edges(x), edges(y), phase, cmap=ListedColormap(COLORS), vmin=-0.5, vmax=3.5)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.grid(False)
+    ax.legend(handles=[Patch(color=c, label=p) for c, p in zip(COLORS, PHASES)], fontsize=7, loc="lower right")
