@@ -11,7 +11,7 @@ Accuracies come for free from the forward pass of every step, so the first steps
 train and the test accuracy exceed 0.9 (Table 4) are exact. With `early_stop`, a model whose
 phase is decided (both steps known) leaves the stack, which shrinks as the grid resolves;
 models that never generalise run to `steps`. With `checkpoint`, the state is saved atomically
-every `checkpoint_every` steps and a later call with the same inputs resumes from it.
+every `checkpoint_every` steps and at the end; a later call with the same inputs resumes from it.
 """
 from __future__ import annotations
 
@@ -165,6 +165,8 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
         if checkpoint is not None and s["step"] % checkpoint_every == 0:
             atomic_save(checkpoint, lambda tmp: torch.save({"key": key, "state": s}, tmp))
     bar.close()
+    if checkpoint is not None:  # the finished grid too: a rerun with the same inputs costs nothing
+        atomic_save(checkpoint, lambda tmp: torch.save({"key": key, "state": s}, tmp))
     return TrainResult(train_acc=s["final"][0], test_acc=s["final"][1], full_acc=s["final"][2],
                        step_train_90=s["step_train"], step_test_90=s["step_test"], stopped_at=s["stopped"],
                        eval_steps=eval_steps, embed=s["embed"],

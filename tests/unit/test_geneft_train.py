@@ -6,6 +6,7 @@ import torch.nn.functional as F
 
 from lib.geneft.network import init_stack, logits
 from lib.geneft.relations import relation_matrix, split_masks
+from lib.geneft import train as train_mod
 from lib.geneft.train import train_models
 
 N = 9
@@ -63,15 +64,28 @@ def test_a_model_in_a_batch_trains_as_alone_and_early_stop_keeps_outcomes():
     np.testing.assert_allclose(alone.history["train_loss"][0], full.history["train_loss"][1], rtol=1e-4)
 
 
-def test_checkpoint_resume_reproduces_the_run(tmp_path):
+def test_checkpoint_resume_reproduces_the_run(tmp_path, monkeypatch):
     masks = split_masks(N, [0.75], [0, 1])
     common = dict(**KW, lr_enc=0.01, lr_dec=0.01, steps=60, seeds=[0, 1], eval_every=10, early_stop=False)
     ref = train_models(R, masks, **common)
     ckpt = tmp_path / "grid.pt"
-    train_models(R, masks, **common, checkpoint=ckpt, checkpoint_every=25)  # last saved at step 50
+    saves = []
+    real_save = train_mod.atomic_save
+
+    def interrupted_save(path, fn):  # saves at steps 25 and 50, then the run is "killed"
+        if len(saves) == 2:
+            raise KeyboardInterrupt
+        saves.append(path)
+        real_save(path, fn)
+
+    monkeypatch.setattr(train_mod, "atomic_save", interrupted_save)
+    with pytest.raises(KeyboardInterrupt):
+        train_models(R, masks, **common, checkpoint=ckpt, checkpoint_every=25)
+    monkeypatch.setattr(train_mod, "atomic_save", real_save)
     assert torch.load(ckpt, weights_only=False)["state"]["step"] == 50
     resumed = train_models(R, masks, **common, checkpoint=ckpt, checkpoint_every=25)  # resumes at step 50
     np.testing.assert_allclose(resumed.history["train_loss"], ref.history["train_loss"], rtol=1e-6)
+    assert torch.load(ckpt, weights_only=False)["state"]["step"] == 60  # the finished grid is saved too
 
 
 def test_invalid_inputs_fail_clearly():
