@@ -173,7 +173,7 @@ run.figure("fig_flow_vs_training", fig)
 # (a ratio of 2 is pure $O(\eta)$ discretization error). The flow is the $\eta \to 0$ limit of
 # training, with the time rescaling $\tau = 2k\eta$.
 #
-# ## Stages of the Jacobian and of the OOD loss (Fig. 4, 5, 17, 18)
+# ## Stages of the Jacobian and of the OOD loss (paper Fig. 4, 5, 17, 18)
 #
 # The **major** entries are $w_{pp}$, $p \le s$; the **minor** entries are the other entries
 # of the first $s$ rows and columns; the rest are **irrelevant** ({numref}`fig-entry-types`). A
@@ -242,8 +242,8 @@ run.figure("fig_stages", fig)
 # ```{glue:figure} fig_stages
 # :name: fig-stages
 # Seed {glue:text}`figure_seed_used` of the main setting (the first seed whose OOD loss is
-# non-monotone, unless `figure_seed` is set). Top: OOD loss and training loss (Fig. 5 left and
-# Fig. 17); bottom: Jacobian entries. Green bands are growth stages of major entries, red bands
+# non-monotone, unless `figure_seed` is set). Top: OOD loss and training loss (the paper's Fig. 5
+# left and Fig. 17); bottom: Jacobian entries. Green bands are growth stages of major entries, red bands
 # suppression stages of minor entries, both computed from the terms of {eq}`eq-terms`.
 # ```
 #
@@ -278,8 +278,8 @@ run.figure("fig_outputs", fig)
 # %% [markdown]
 # ```{glue:figure} fig_outputs
 # :name: fig-outputs
-# Output trajectories of the same seed (first two coordinates): at the OOD test point (Fig. 5
-# right) and at the training-cluster means (Fig. 18). The star is the target $\hat x$.
+# Output trajectories of the same seed (first two coordinates): at the OOD test point (the paper's
+# Fig. 5 right) and at the training-cluster means (its Fig. 18). The star is the target $\hat x$.
 # ```
 #
 # The outputs at the training means leave their axes by up to
@@ -287,7 +287,7 @@ run.figure("fig_outputs", fig)
 # initial off-axis offset, before settling, each at its own stage. A one-layer model cannot do
 # this: there the off-axis part of $f(\mu_p e_p)$ only decays, as $e^{-a_p t}$ (Theorem 4.1).
 #
-# {numref}`fig-outputs` is the detour of Fig. 5 of the paper: the output first heads for the
+# {numref}`fig-outputs` is the detour of the paper's Fig. 5: the output first heads for the
 # target, is pulled back towards the strongest training cluster, and only then turns to $\hat x$.
 #
 # ## How often does the loss swing?
@@ -375,7 +375,7 @@ run.metric("frac_power2", frac(power=2))
 run.metric("frac_power2_uniform", frac(power=2, kind="uniform", scale=0.2))
 
 # %% [markdown]
-# ## Multiple descent (App. E.1, Fig. 8 and 9)
+# ## Multiple descent (App. E.1, paper Fig. 8 and 9)
 #
 # With $s > 2$ there are several growth and suppression cycles, so the loss can descend three or
 # four times. The paper says it tuned the init seed for its figures. We search
@@ -421,19 +421,18 @@ run.figure("fig_multi", fig)
 # with the growth (green) and suppression (red) stages computed from the terms.
 # ```
 #
-# Triple descent ($\ge 3$ descents in the $d = s = 3$ setting) is rare:
-# {glue:text}`triple_descent_fraction:.4f` of the seeds with the chapter's init and
-# {glue:text}`triple_descent_fraction_uniform:.4f` with the uniform one. Quadruple descent is rarer
-# still: {glue:text}`quadruple_descent_fraction:.4f` with the chapter's init and
-# {glue:text}`quadruple_descent_fraction_uniform:.4f` with the uniform one (a handful of seeds out of
-# {glue:text}`multi_seeds_text`). The paper's remark that the
+# Out of {glue:text}`multi_seeds_text` seeds per init, the fraction with at least three descents
+# in the $d = s = 3$ setting is {glue:text}`triple_descent_fraction:.4f` with the chapter's init
+# and {glue:text}`triple_descent_fraction_uniform:.4f` with the uniform one; the fraction with at
+# least four descents in the $d = s = 4$ setting is {glue:text}`quadruple_descent_fraction:.4f` and
+# {glue:text}`quadruple_descent_fraction_uniform:.4f`. The paper's remark that the
 # phenomenon needs "a subtle choice of the signal strengths and specific initialization
 # conditions" is, if anything, an understatement; the all-positive init helps because every minor
 # entry then starts with the sign that produces the illusion of Sec. 4.2.2. In the seeds drawn,
 # the fraction of descents aligned with a growth stage and of rises aligned with a suppression
 # stage is {glue:text}`triple_stage_alignment:.2f` and {glue:text}`quadruple_stage_alignment:.2f`.
 #
-# ## The failure mode (App. E.3, Fig. 10): permanent, or a long plateau?
+# ## The failure mode (App. E.3, paper Fig. 10): permanent, or a long plateau?
 #
 # With $d = s = 3$, $\mu = (0.7, 1.7, 3)$ the weakest major entry $w_{11}$ can be suppressed by
 # its minor entries before it grows, and the output then sits at a point that combines only the
@@ -516,7 +515,7 @@ run.figure("fig_failure", fig)
 # {glue:text}`sgd_plateau_fraction:.3f` of the seeds reaches the plateau, the fraction that never
 # escapes is {glue:text}`sgd_never_escaped:.3f`, and the median escape time is
 # {glue:text}`sgd_escape_time_median:.1f` over all seeds and {glue:text}`sgd_escape_time_median_plateau:.1f`
-# over the plateau seeds. Fig. 10 of the paper shows a plateau on a finite time axis, not a trap: a
+# over the plateau seeds. The paper's Fig. 10 shows a plateau on a finite time axis, not a trap: a
 # true trap needs the component of the first row of $U$ outside the span of the others to vanish
 # exactly, a set of initializations of measure zero.
 #
@@ -546,11 +545,10 @@ run.figure("fig_failure", fig)
 a_main = tl.signal_strengths(P.lemma_mu, P.lemma_sigma, len(P.lemma_mu))
 const = lm.choose_constants(a_main, beta=P.lemma_beta)
 a_close = tl.signal_strengths([P.lemma_mu[0], 1.3 * P.lemma_mu[0]], P.lemma_sigma[:2], 2)
-settings_d = {"none": (const, a_main)}
-if len(P.lemma_mu) == 2:   # one assumption broken at a time
-    settings_d |= {"D.2: step 5x too large": (lm.broken(const, eta=5 * const.eta), a_main),
-                   "D.4: init 1e40x too large": (lm.broken(const, omega=1e40 * const.omega), a_main),
-                   "D.5: mu_2 = 1.3 mu_1": (lm.broken(const, gamma=float(a_close.max() / a_close.min())), a_close)}
+settings_d = {"none": (const, a_main),           # and one assumption broken at a time:
+              "D.2: step 5x too large": (lm.broken(const, eta=5 * const.eta), a_main),
+              "D.4: init 1e40x too large": (lm.broken(const, omega=1e40 * const.omega), a_main),
+              "D.5: mu_2 = 1.3 mu_1": (lm.broken(const, gamma=float(a_close.max() / a_close.min())), a_close)}
 lemma_steps = lm.steps_to_converge(const, a_main)
 checks = lm.check_settings(settings_d, P.lemma_seeds, lemma_steps, seed=P.seed)
 Markdown("| constant | value |\n|---|---|\n" + "\n".join(f"| {k} | {v:.4g} |" for k, v in vars(const).items())
@@ -591,6 +589,7 @@ run.text("lemma_mu_text", str(tuple(P.lemma_mu))); run.text("lemma_sigma_text", 
 run.metric("lemma_violations", int(sum(v.sum() for v in main_check["lemmas"].values())))
 run.metric("corollary_d1_violations", main_check["corollary_p"])
 run.metric("corollary_d1_p2_violations", main_check["corollary_p2"])
+run.metric("lemma_offdiag_over_phase", main_check["offdiag_over_phase"])
 
 # %% [markdown]
 # Over {glue:text}`lemma_steps_text` steps and every entry, Lemmas D.1–D.8 are violated
@@ -599,22 +598,25 @@ run.metric("corollary_d1_p2_violations", main_check["corollary_p2"])
 # every off-diagonal entry only bounded by $P\beta\omega$, the products $w_{ki}w_{kj}$ in $N_{ij}$
 # are bounded by $P^2\beta^2\omega^2$, and with $P^2$ in place of $P$ the bound is violated
 # {glue:text}`corollary_d1_p2_violations` times. The lemmas survive because the off-diagonal
-# entries in fact stay far inside the initial phase.
+# entries in fact stay far inside the initial phase: their largest magnitude over the run is
+# {glue:text}`lemma_offdiag_over_phase:.1e` times its edge $P\beta\omega$.
 #
 # The same run also broke one assumption at a time (the other constants unchanged); the first
 # lemma to fail, at the earliest step over the seeds:
 
 # %%
-rows = [f"| {label} | {', '.join(r['assumptions'])} | {lm.first_failure(r['lemmas'])[0]} | {lm.first_failure(r['lemmas'])[1]} |"
-        for label, r in checks.items() if label != "none"]
+first = {label: lm.first_failure(r["lemmas"]) for label, r in checks.items() if label != "none"}
+rows = [f"| {label} | {', '.join(checks[label]['assumptions'])} | {f[0]} | {f[1]} |" for label, f in first.items()]
 run.text("lemma_steps_text", str(lemma_steps))
+for label, f in first.items():
+    run.text("first_fail_" + label[:3].replace(".", ""), f"Lemma {f[0]}" if f[0] else "no lemma")
 Markdown("| broken | assumptions violated | first lemma to fail | at step |\n|---|---|---|---|\n" + "\n".join(rows))
 
 # %% [markdown]
-# A too large step breaks the initial-growth bounds first (and then the run loses positive
-# definiteness and diverges); a too large init leaves the initial phase too early (Lemma D.2);
-# too close signal strengths break the suppression of Lemma D.7, the step the paper's stage picture
-# rests on.
+# A too large step breaks {glue:text}`first_fail_D2` first (later the run loses positive
+# definiteness and diverges); a too large init breaks {glue:text}`first_fail_D4` first (entries
+# leave the initial phase too early); too close signal strengths break
+# {glue:text}`first_fail_D5` first, the suppression step on which the paper's stage picture rests.
 #
 # ## Gaussian initialization at high dimension (App. E.2)
 #

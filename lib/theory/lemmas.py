@@ -128,8 +128,9 @@ def discrete_run(w0: np.ndarray, a: np.ndarray, eta, steps: int, record: bool = 
 def check_settings(settings: dict[str, tuple[Constants, np.ndarray]], n: int, steps: int, seed: int = 0) -> dict[str, dict]:
     """Run (D.1) for every (constants, a) of `settings` in one batched loop and check each.
 
-    Returns, per label: the assumptions violated, the lemma violations, and the violations of
-    Corollary D.1 as printed (P) and with P^2.
+    Returns, per label: the assumptions violated, the lemma violations, the violations of
+    Corollary D.1 as printed (P) and with P^2, W at the last step, and the largest off-diagonal
+    |w_ij| over the run relative to the edge P beta omega of the initial phase.
     """
     w0 = {k: spread_init(n, len(a), c.beta, c.omega, seed) for k, (c, a) in settings.items()}
     a_all = np.concatenate([np.tile(a, (n, 1)) for _, a in settings.values()])
@@ -143,7 +144,9 @@ def check_settings(settings: dict[str, tuple[Constants, np.ndarray]], n: int, st
                       "lemmas": lemma_violations(w, a, c),
                       "corollary_p": int(corollary_d1_violations(w, a, c).sum()),
                       "corollary_p2": int(corollary_d1_violations(w, a, c, p_power=2).sum()),
-                      "final": w[-1]}
+                      "final": w[-1],
+                      "offdiag_over_phase": float(np.nanmax(np.abs(w[..., ~np.eye(len(a), dtype=bool)]))
+                                                  / (c.P * c.beta * c.omega))}
     return out
 
 
