@@ -13,6 +13,11 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 PYTHON ?= python3.11
+# One BLAS / OpenMP thread per process: on two cores shared by chapters running in parallel,
+# threaded BLAS made small solves 15-30x slower. Override on a bigger machine.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
 VENV := .venv
 PY := $(VENV)/bin/python
 ENV_STAMP := $(VENV)/.installed
