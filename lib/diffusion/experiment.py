@@ -183,6 +183,8 @@ def first_step(steps: np.ndarray, rate: np.ndarray, level: float = 0.5) -> float
 def analyse(sweep: dict) -> list[dict]:
     """Per colour signal: trajectory, MSE, success, blanks, nudged success, order, bend, speed fit.
 
+    Order and bend are read from the checkpoints after initialisation: the untrained model's
+    samples are noise images, which the classifier places anywhere.
     The stronger concept is the one with the larger concept signal of the data (data.concept_signals).
     """
     cfg = sweep["config"]
@@ -195,7 +197,8 @@ def analyse(sweep: dict) -> list[dict]:
         mse, mse_se = mse_curve(exact)
         sig = signals_of(c)
         stronger = max(sig, key=sig.get)
-        k_bend = int(np.nanargmax((1 if stronger == "size" else -1) * (traj[:, 1] - traj[:, 0])))
+        trained, trained_se = traj[1:], traj_se[1:]                 # step 0 reads noise images
+        k_bend = int(np.nanargmax((1 if stronger == "size" else -1) * (trained[:, 1] - trained[:, 0])))
         t_mid, v = speed(traj, steps)
         succ = success_rate(exact)
         nudged = np.stack([success_rate(pooled(conc[:, :, j])) for j in range(1, conc.shape[2])], axis=1) \
@@ -204,8 +207,8 @@ def analyse(sweep: dict) -> list[dict]:
         out.append({
             "colour_signal": c, "signals": sig, "stronger": stronger, "traj": traj, "traj_se": traj_se,
             "mse": mse, "mse_se": mse_se, "success": succ, "blank": blank_fraction(exact), "nudged": nudged,
-            "first_learned": first_learned(traj), "bend": bend_distance(traj, stronger),
-            "bend_se": float(np.hypot(*traj_se[k_bend]) / np.sqrt(2)),
+            "first_learned": first_learned(trained), "bend": bend_distance(trained, stronger),
+            "bend_se": float(np.hypot(*trained_se[k_bend]) / np.sqrt(2)),
             "rises": rise_between_descents(mse, mse_se), "speed_t": t_mid, "speed": v,
             "fit": exponential_fit(t_mid, v), "emergence_step": first_step(steps, succ),
             "nudged_step": first_step(steps, nudged.max(1)) if nudged.shape[1] else float("nan"),
