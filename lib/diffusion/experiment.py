@@ -51,14 +51,17 @@ def success_rate(concepts: np.ndarray, target: tuple[int, int] = (1, 1)) -> np.n
     return hit.mean(-1)
 
 
+MIN_DISCS = 10  # fewer disc samples than this at a checkpoint: no concept-space point there
+
+
 def trajectory(concepts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Mean concept coordinates (K, 2) over disc samples, and their standard errors (K, 2).
 
-    `concepts` is (K, samples, 3) with seeds already pooled into samples; a checkpoint with no
-    disc sample gives NaN.
+    `concepts` is (K, samples, 3) with seeds already pooled into samples; a checkpoint with fewer
+    than MIN_DISCS disc samples (almost all blank) gives NaN.
     """
     disc = has_disc(concepts)[..., None]
-    n = disc.sum(1)
+    n = np.where(disc.sum(1) >= MIN_DISCS, disc.sum(1), np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = (concepts[..., :2] * disc).sum(1) / n
         var = (((concepts[..., :2] - mean[:, None]) ** 2) * disc).sum(1) / np.maximum(n - 1, 1)
@@ -69,11 +72,11 @@ def mse_curve(concepts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Concept-space MSE (K,) to the unseen class and its standard error, over disc samples.
 
     Per sample, the mean over the two concepts of (coordinate - target)^2 (Park et al.;
-    REFERENCE_NOTES), averaged over samples and seeds.
+    REFERENCE_NOTES), averaged over samples and seeds; NaN as in `trajectory`.
     """
     disc = has_disc(concepts)
     err = ((concepts[..., :2] - TARGET) ** 2).mean(-1)
-    n = disc.sum(1)
+    n = np.where(disc.sum(1) >= MIN_DISCS, disc.sum(1), np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = (err * disc).sum(1) / n
         var = (((err - mean[:, None]) ** 2) * disc).sum(1) / np.maximum(n - 1, 1)

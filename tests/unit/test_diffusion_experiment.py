@@ -5,7 +5,7 @@ from lib.diffusion.experiment import (bend_distance, blank_fraction, exponential
                                       pooled, rise_between_descents, speed, success_rate, trajectory)
 
 
-def readout(points, disc=1.0, samples=4):
+def readout(points, disc=1.0, samples=20):
     """(K, samples, 3) read-out with every sample at the given (colour, size) point."""
     pts = np.asarray(points, float)
     out = np.empty((len(pts), samples, 3))
@@ -16,17 +16,19 @@ def readout(points, disc=1.0, samples=4):
 
 def test_blanks_are_excluded_and_counted():
     c = readout([[0.9, 0.9]])
-    c[0, :2, 2] = 0.1          # two blank samples ...
-    c[0, :2, :2] = 0.0         # ... whose colour/size heads say (red, big)
+    c[0, :10, 2] = 0.1         # ten blank samples ...
+    c[0, :10, :2] = 0.0        # ... whose colour/size heads say (red, big)
     traj, _ = trajectory(c)
     np.testing.assert_allclose(traj[0], [0.9, 0.9])
     assert blank_fraction(c)[0] == 0.5 and success_rate(c)[0] == 0.5
     np.testing.assert_allclose(mse_curve(c)[0][0], 0.01)
+    c[0, :15, 2] = 0.1         # only five discs left: too few for a point
+    assert np.isnan(trajectory(c)[0]).all() and np.isnan(mse_curve(c)[0]).all()
 
 
 def test_pooled_concatenates_seeds():
     a = np.stack([readout([[0, 0]]), readout([[1, 1]])])
-    assert pooled(a).shape == (1, 8, 3)
+    assert pooled(a).shape == (1, 40, 3)
     np.testing.assert_allclose(trajectory(pooled(a))[0][0], [0.5, 0.5])
 
 
