@@ -286,8 +286,16 @@ run.figure("fig_diffusion_samples", figures.image_row(imgs.numpy(), labels))
 #
 # ## What holds
 #
-# The table checks each part of S-6 on the {glue:text}`source` run. Where a part does not hold,
-# the numbers above say by how much; the reproduction notes list what differs from the paper.
+# The claims table at the end checks each part of S-6 on the {glue:text}`source` run; where a part
+# does not hold, the numbers above say by how much, and the reproduction notes list what differs
+# from the paper. Side by side, the same read-outs of the stored run and of the live run, which
+# differ only in length and number of contrasts and samples:
+
+# %% tags=["hide-input"]
+from IPython.display import Markdown
+
+Markdown(experiment.scale_table({f"stored ({run.metrics['train_steps']} steps)": run.metrics,
+                                 f"live ({P.steps} steps)": live_metrics}))
 
 # %%
 # NBVAL_CHECK_OUTPUT

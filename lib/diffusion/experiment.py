@@ -222,7 +222,10 @@ def analyse(sweep: dict) -> list[dict]:
 
 
 def headline_metrics(res: list[dict], sweep: dict) -> dict:
-    """The chapter's metrics: scalars at the lowest colour signal, lists over colour signals."""
+    """The chapter's metrics: scalars at the lowest colour signal, lists over colour signals.
+
+    `order_reversed` needs two colour signals (None with one).
+    """
     low, high = res[0], res[-1]
     bends = [r["first_learned"] == r["stronger"] and r["bend"] > 2 * r["bend_se"] for r in res]
     worst = min(res, key=lambda r: r["success"][-1])
@@ -237,8 +240,8 @@ def headline_metrics(res: list[dict], sweep: dict) -> dict:
         "ood_mse_rises_by_signal": [int(r["rises"]) for r in res],
         "bend_toward_stronger_concept": bool(all(bends)),
         "bend_distance_by_signal": [r["bend"] for r in res],
-        "order_reversed": bool("neither" not in (low["first_learned"], high["first_learned"])
-                               and low["first_learned"] != high["first_learned"]),
+        "order_reversed": None if len(res) < 2 else bool(
+            "neither" not in (low["first_learned"], high["first_learned"]) and low["first_learned"] != high["first_learned"]),
         "speed_decay_rate": low["fit"]["rate"], "speed_fit_r2": low["fit"]["r2"],
         "speed_fit_r2_by_signal": [r["fit"]["r2"] for r in res],
         "hidden_capability_success": float(worst["nudged"][-1].max()) if worst["nudged"].shape[1] else float("nan"),
@@ -247,3 +250,22 @@ def headline_metrics(res: list[dict], sweep: dict) -> dict:
         "train_steps": int(sweep["eval_steps"][-1]),
         "samples_per_checkpoint": int(sweep["concepts"].shape[1] * sweep["concepts"].shape[-2]),
     }
+
+
+SCALE_ROWS = (
+    ("S-6a: first concept learned is the stronger one, with a bend", "bend_toward_stronger_concept"),
+    ("S-6a: order reverses between lowest and highest contrast", "order_reversed"),
+    ("S-6b: MSE rises between two descents (lowest contrast)", "ood_mse_rises"),
+    ("S-6c: R² of the exponential speed fit (lowest contrast)", "speed_fit_r2"),
+    ("(blue, small) samples at the end (lowest contrast)", "ood_success_rate_final"),
+    ("blank samples at the end (lowest contrast)", "ood_blank_fraction_final"),
+)
+
+
+def scale_table(columns: dict[str, dict]) -> str:
+    """A Markdown table of the S-6 read-outs (rows) for several runs (columns of metrics)."""
+    fmt = lambda v: "n/a" if v is None or (isinstance(v, float) and not np.isfinite(v)) else (
+        str(v).lower() if isinstance(v, bool) else f"{v:.2f}")
+    lines = ["| | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    lines += [f"| {label} | " + " | ".join(fmt(m.get(key)) for m in columns.values()) + " |" for label, key in SCALE_ROWS]
+    return "\n".join(lines)

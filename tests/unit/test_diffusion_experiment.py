@@ -2,7 +2,7 @@
 import numpy as np
 
 from lib.diffusion.experiment import (bend_distance, blank_fraction, exponential_fit, first_learned, mse_curve,
-                                      pooled, rise_between_descents, speed, success_rate, trajectory)
+                                      pooled, rise_between_descents, scale_table, speed, success_rate, trajectory)
 
 
 def readout(points, disc=1.0, samples=20):
@@ -56,3 +56,8 @@ def test_exponential_fit_recovers_rate():
     t, v = speed(traj, steps)
     fit = exponential_fit(t, v)
     assert abs(fit["rate"] - 1 / 500) < 1e-6 and fit["r2"] > 0.999999
+
+
+def test_scale_table_formats_missing_values():
+    table = scale_table({"a": {"order_reversed": True, "speed_fit_r2": 0.123}, "b": {"speed_fit_r2": float("nan")}})
+    assert "| true | n/a |" in table and "| 0.12 | n/a |" in table and table.count("\n") == 7
