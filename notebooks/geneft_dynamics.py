@@ -21,9 +21,9 @@
 # %% tags=["parameters"]
 portrait_eta_ratio = 1.0
 portrait_grid = 21
-ode_time = 10000.0
+ode_time = 100000.0
 collision_tol = 0.01
-mc_samples = 4000
+mc_samples = 20000
 theory_lr_ratios = [0.01, 0.1, 1.0, 10.0, 100.0]
 sigma_ratios = [0.5, 1.0, 2.0]
 n_cluster = [1, 2, 4, 16]

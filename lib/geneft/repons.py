@@ -60,13 +60,24 @@ def integrate_reduced(a2_0, c_0, eta_A: float, eta_x: float, t_max: float, t_eva
     k = a0.size
 
     def rhs(_, z):
-        u, v = z[:k], z[k:]
-        return np.concatenate([-2 * eta_A * np.exp(2 * v), -eta_x * np.exp(2 * u)])
+        u, v = z[0::2], z[1::2]
+        return np.stack([-2 * eta_A * np.exp(2 * v), -eta_x * np.exp(2 * u)], 1).ravel()
 
-    z0 = np.concatenate([np.log(np.abs(a0)), np.log(np.abs(c0))])
-    t_eval = [t_max] if t_eval is None else t_eval
-    sol = solve_ivp(rhs, (0, t_max), z0, method="LSODA", t_eval=t_eval, rtol=1e-8, atol=1e-10)
-    return np.sign(a0) * np.exp(sol.y[:k].T), np.sign(c0) * np.exp(sol.y[k:].T)
+    z = _solve_pairs(rhs, np.log(np.abs(a0)), np.log(np.abs(c0)), t_max, [t_max] if t_eval is None else t_eval)
+    return np.sign(a0) * np.exp(z[:, 0::2]), np.sign(c0) * np.exp(z[:, 1::2])
+
+
+def _solve_pairs(rhs, u0: np.ndarray, v0: np.ndarray, t_max: float, t_eval) -> np.ndarray:
+    """Integrate K independent 2-d systems stored interleaved (u_0, v_0, u_1, ...); returns (T, 2K).
+
+    The Jacobian is block diagonal with 2 x 2 blocks, i.e. banded (lband = uband = 1), so LSODA's
+    stiff steps cost O(K) instead of a dense (2K)^2 Jacobian.
+    """
+    z0 = np.stack([u0, v0], 1).ravel()
+    sol = solve_ivp(rhs, (0, t_max), z0, method="LSODA", t_eval=t_eval, rtol=1e-8, atol=1e-10, lband=1, uband=1)
+    if not sol.success:
+        raise RuntimeError(f"integration failed: {sol.message}")
+    return sol.y.T
 
 
 def collided(a2_0, c_0, eta_A: float, eta_x: float, t_max: float, tol: float = 1e-2) -> np.ndarray:
@@ -116,16 +127,16 @@ def simulate_cluster(a0: np.ndarray, c0: np.ndarray, n_cluster: int, eta_A: floa
     da/dt is a * s^2 times its value at a = s = 1 and ds/dt is a^2 * s times it, so the
     logarithmic rates are evaluated at the unit point (no underflow as a or s -> 0).
     """
-    k, n1 = a0.size, n_cluster + 1
+    n1 = n_cluster + 1
     da1, dx1 = cluster_gradient_flow(np.ones(1), np.r_[n_cluster, -np.ones(n_cluster)][None] / n1, eta_A, eta_x)
     rate_a, rate_s = da1[0], dx1[0, 0] - dx1[0, 1]
 
     def rhs(_, z):
-        return np.concatenate([rate_a * np.exp(2 * z[k:]), rate_s * np.exp(2 * z[:k])])
+        return np.stack([rate_a * np.exp(2 * z[1::2]), rate_s * np.exp(2 * z[0::2])], 1).ravel()
 
-    z0 = np.concatenate([np.log(np.abs(a0)), np.log(np.abs(2 * c0))])
-    sol = solve_ivp(rhs, (0, t_max), z0, method="LSODA", t_eval=[t_max], rtol=1e-8, atol=1e-10)
-    return np.exp(sol.y[k:, -1] - z0[k:])
+    log_s0 = np.log(np.abs(2 * c0))
+    z = _solve_pairs(rhs, np.log(np.abs(a0)), log_s0, t_max, [t_max])
+    return np.exp(z[-1, 1::2] - log_s0)
 
 
 def monte_carlo_cluster(sigma_a: float, sigma_c: float, eta_A: float, eta_x: float, n_cluster: int, *,
