@@ -186,8 +186,8 @@ def first_step(steps: np.ndarray, rate: np.ndarray, level: float = 0.5) -> float
 def analyse(sweep: dict) -> list[dict]:
     """Per colour signal: trajectory, MSE, success, blanks, nudged success, order, bend, speed fit.
 
-    Order and bend are read from the checkpoints after initialisation: the untrained model's
-    samples are noise images, which the classifier places anywhere.
+    Order, bend, MSE rise and speed are read from the checkpoints after initialisation: the
+    untrained model's samples are noise images, which the classifier places anywhere.
     The stronger concept is the one with the larger concept signal of the data (data.concept_signals).
     """
     cfg = sweep["config"]
@@ -202,7 +202,7 @@ def analyse(sweep: dict) -> list[dict]:
         stronger = max(sig, key=sig.get)
         trained, trained_se = traj[1:], traj_se[1:]                 # step 0 reads noise images
         k_bend = int(np.nanargmax((1 if stronger == "size" else -1) * (trained[:, 1] - trained[:, 0])))
-        t_mid, v = speed(traj, steps)
+        t_mid, v = speed(trained, steps[1:])
         succ = success_rate(exact)
         nudged = np.stack([success_rate(pooled(conc[:, :, j])) for j in range(1, conc.shape[2])], axis=1) \
             if conc.shape[2] > 1 else np.zeros((len(steps), 0))
@@ -212,7 +212,7 @@ def analyse(sweep: dict) -> list[dict]:
             "mse": mse, "mse_se": mse_se, "success": succ, "blank": blank_fraction(exact), "nudged": nudged,
             "first_learned": first_learned(trained), "bend": bend_distance(trained, stronger),
             "bend_se": float(np.hypot(*trained_se[k_bend]) / np.sqrt(2)),
-            "rises": rise_between_descents(mse, mse_se), "speed_t": t_mid, "speed": v,
+            "rises": rise_between_descents(mse[1:], mse_se[1:]), "speed_t": t_mid, "speed": v,
             "fit": exponential_fit(t_mid, v), "emergence_step": first_step(steps, succ),
             "nudged_step": first_step(steps, nudged.max(1)) if nudged.shape[1] else float("nan"),
             "generated_train_accuracy": float(np.mean([success_rate(gen[:, j], TRAIN_CLASSES[j]).mean()
