@@ -150,7 +150,7 @@ def exponential_fit(t: np.ndarray, v: np.ndarray) -> dict[str, float]:
 
     ok = np.isfinite(v) & (v > 0)
     t, v = t[ok], v[ok]
-    start = int(np.argmax(v))
+    start = int(np.argmax(v)) if len(v) else 0
     t, v = t[start:], v[start:]
     if len(t) < 3:
         return {"rate": float("nan"), "amplitude": float("nan"), "r2": float("nan"), "start": float("nan")}
@@ -201,7 +201,8 @@ def analyse(sweep: dict) -> list[dict]:
         sig = signals_of(c)
         stronger = max(sig, key=sig.get)
         trained, trained_se = traj[1:], traj_se[1:]                 # step 0 reads noise images
-        k_bend = int(np.nanargmax((1 if stronger == "size" else -1) * (trained[:, 1] - trained[:, 0])))
+        excursion = (1 if stronger == "size" else -1) * (trained[:, 1] - trained[:, 0])
+        k_bend = int(np.nanargmax(excursion)) if np.isfinite(excursion).any() else None
         t_mid, v = speed(trained, steps[1:])
         succ = success_rate(exact)
         nudged = np.stack([success_rate(pooled(conc[:, :, j])) for j in range(1, conc.shape[2])], axis=1) \
@@ -211,7 +212,7 @@ def analyse(sweep: dict) -> list[dict]:
             "colour_signal": c, "signals": sig, "stronger": stronger, "traj": traj, "traj_se": traj_se,
             "mse": mse, "mse_se": mse_se, "success": succ, "blank": blank_fraction(exact), "nudged": nudged,
             "first_learned": first_learned(trained), "bend": bend_distance(trained, stronger),
-            "bend_se": float(np.hypot(*trained_se[k_bend]) / np.sqrt(2)),
+            "bend_se": float(np.hypot(*trained_se[k_bend]) / np.sqrt(2)) if k_bend is not None else float("nan"),
             "rises": rise_between_descents(mse[1:], mse_se[1:]), "speed_t": t_mid, "speed": v,
             "fit": exponential_fit(t_mid, v), "emergence_step": first_step(steps, succ),
             "nudged_step": first_step(steps, nudged.max(1)) if nudged.shape[1] else float("nan"),

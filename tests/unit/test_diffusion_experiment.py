@@ -1,7 +1,7 @@
 """Concept-space analysis (lib/diffusion/experiment.py) on constructed read-outs with known answers."""
 import numpy as np
 
-from lib.diffusion.experiment import (bend_distance, blank_fraction, exponential_fit, first_learned, mse_curve,
+from lib.diffusion.experiment import (analyse, bend_distance, blank_fraction, exponential_fit, first_learned, mse_curve,
                                       pooled, rise_between_descents, scale_table, speed, success_rate, trajectory)
 
 
@@ -61,3 +61,13 @@ def test_exponential_fit_recovers_rate():
 def test_scale_table_formats_missing_values():
     table = scale_table({"a": {"order_reversed": True, "speed_fit_r2": 0.123}, "b": {"speed_fit_r2": float("nan")}})
     assert "| true | n/a |" in table and "| 0.12 | n/a |" in table and table.count("\n") == 7
+
+
+def test_analyse_survives_an_all_blank_sweep():
+    k, n = 4, 8
+    concepts = np.zeros((1, 1, k, 2, n, 3))                      # [signal, seed, K, prompt, sample, 3]
+    sweep = {"eval_steps": np.arange(k) * 10, "colour_signals": [0.3], "config": {
+        "size_mean": 0.45, "size_signal": 0.4, "resolution": 8}, "concepts": concepts,
+        "train_concepts": np.zeros((1, 1, 3, n, 3))}
+    (r,) = analyse(sweep)
+    assert np.isnan(r["bend"]) and r["first_learned"] == "neither" and not r["rises"] and r["blank"][-1] == 1
