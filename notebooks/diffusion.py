@@ -212,6 +212,7 @@ run.figure("fig_diffusion_fig6", figures.fig6(res, main["eval_steps"], run.metri
 # %% tags=["remove-cell"]
 for r, name in ((res[0], "low"), (res[-1], "high")):
     run.text(f"first_{name}", r["first_learned"])
+    run.text(f"first_by_seed_{name}", ", ".join(r["first_by_seed"]))
     run.text(f"bend_{name}", r["bend"])
     run.text(f"bend_se_{name}", r["bend_se"])
     run.text(f"rises_{name}", "rises between two descents" if r["rises"] else "shows no rise beyond noise")
@@ -229,6 +230,8 @@ run.text("bend_text", "does" if run.metrics["bend_toward_stronger_concept"] else
 # (s.e. {glue:text}`bend_se_high:.3f`). So the order {glue:text}`order_text` between the two
 # contrasts, and the trajectory {glue:text}`bend_text` bend first toward the concept with the
 # stronger signal at every contrast (first learned and an excursion beyond two standard errors).
+# Seed by seed, the first concept learned is {glue:text}`first_by_seed_low` at the lowest contrast
+# and {glue:text}`first_by_seed_high` at the highest.
 #
 # **(b) MSE.** At the lowest contrast the MSE {glue:text}`rises_low`; at the highest it
 # {glue:text}`rises_high`. A rise counts only if it exceeds two combined standard errors, since

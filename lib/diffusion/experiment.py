@@ -212,6 +212,7 @@ def analyse(sweep: dict) -> list[dict]:
             "colour_signal": c, "signals": sig, "stronger": stronger, "traj": traj, "traj_se": traj_se,
             "mse": mse, "mse_se": mse_se, "success": succ, "blank": blank_fraction(exact), "nudged": nudged,
             "first_learned": first_learned(trained), "bend": bend_distance(trained, stronger),
+            "first_by_seed": [first_learned(trajectory(seed_conc[:, 0])[0][1:]) for seed_conc in conc],
             "bend_se": float(np.hypot(*trained_se[k_bend]) / np.sqrt(2)) if k_bend is not None else float("nan"),
             "rises": rise_between_descents(mse[1:], mse_se[1:]), "speed_t": t_mid, "speed": v,
             "fit": exponential_fit(t_mid, v), "emergence_step": first_step(steps, succ),
