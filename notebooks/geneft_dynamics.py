@@ -23,7 +23,7 @@ portrait_eta_ratio = 1.0
 portrait_grid = 21
 ode_time = 100000.0
 collision_tol = 0.01
-mc_samples = 10000
+mc_samples = 20000
 theory_lr_ratios = [0.01, 0.1, 1.0, 10.0, 100.0]
 sigma_ratios = [0.5, 1.0, 2.0]
 n_cluster = [1, 2, 4, 16]
@@ -35,8 +35,8 @@ depth = 3
 width = 50
 embed_dim = 2
 init_scale = 1.0
-steps = 600
-grok_threshold = 120
+steps = 800
+grok_threshold = 160
 torch_threads = 2
 checkpoint = True
 relations = ["mod3", "greater_than", "bipartite"]
@@ -47,7 +47,7 @@ fig6_relation = "mod3"
 fig6_lr_enc = 0.003
 fig6_log10_ratios = [0.0, 0.5, 1.0, 1.5]
 fig6_init_scales = [0.5, 1.0]
-fig6_seeds = 3
+fig6_seeds = 4
 bound_sigma_ratio = 1.0
 fig8_relation = "mod3"
 fig8_lr_enc = 0.003
@@ -348,6 +348,12 @@ run.figure("fig_prob", fig)
 # against the learning-rate ratio, per initialisation scale, with the arctan bound (black).
 # A fraction {glue:text}`fig6_fraction_under_bound` of the points lies under it.
 # ```
+#
+# At the book's budget the networks do *not* respect the bound: near
+# $\eta_\mathrm{dec} \approx \eta_\mathrm{enc}$ essentially every seed generalizes, where eq. (12)
+# allows at most about 0.39 at $\sigma_a = \sigma_c$. The bound concerns two repons of a locally
+# linear decoder from Gaussian starts; a network's embeddings are many repons and its decoder
+# is not linear, so the theory fixes the ratio at which generalization fails, not the level.
 
 # %% tags=["remove-cell"]
 for key, val in {"fig6_lr_enc_text": f"{P.fig6_lr_enc:g}", "bound_sigma_text": f"{P.bound_sigma_ratio:g}",
@@ -387,6 +393,9 @@ run.figure("fig_wd", fig)
 # The boundary moves by {glue:text}`wd_boundary_shift` decades across the weight decays
 # ({glue:text}`wd_boundary_rows` rows have a boundary).
 # ```
+#
+# The paper finds no shift; at the book's short runs and coarse grid the boundary moves by the
+# number above, so this claim is recorded as not reproduced at the default budget.
 
 # %% tags=["remove-cell"]
 run.text("fig8_lr_enc_text", f"{P.fig8_lr_enc:g}")

@@ -78,18 +78,23 @@ CHAPTER = Chapter(
               "eta_dec/eta_enc, |slope| 1 in log-log", paper_value="slope -1 (axis orientation, see notes)",
               metric="boundary_slope_error_mod3", condition="< 0.35"),
         Claim("G-5", statement="Fig. 5 (greater-than): the same slope-1 boundary", paper_value="slope -1",
-              metric="boundary_slope_error_greater_than", condition="< 0.35"),
+              metric="boundary_slope_error_greater_than", condition="< 0.35", expected_to_hold=False,
+              note="800 steps, 3 x 5 grid: only two columns have a boundary, fitted slope 2.0"),
         Claim("G-5", statement="Fig. 5 (complete bipartite): the same slope-1 boundary", paper_value="slope -1",
-              metric="boundary_slope_error_bipartite", condition="< 0.35"),
+              metric="boundary_slope_error_bipartite", condition="< 0.35", expected_to_hold=False,
+              note="800 steps, 3 x 5 grid: fewer than two columns show a generalization-memorization transition"),
         Claim("G-5", statement="Generalization needs eta_dec/eta_enc below about 10 (log10 of the critical "
               "ratio within 0.5 of 1)", paper_value="about 10", metric="critical_lr_ratio_log10_error",
               condition="< 0.5"),
         Claim("G-6", statement="Fig. 6: the probability of generalization lies under the arctan bound (12) at "
               "every learning-rate ratio and init scale (within two binomial standard errors)",
-              paper_value="all points under the bound", metric="fig6_fraction_under_bound", condition="== 1.0"),
+              paper_value="all points under the bound", metric="fig6_fraction_under_bound", condition="== 1.0",
+              expected_to_hold=False, note="every seed generalizes at ratios 1 and 3, far above the bound "
+              "(0.39, 0.27 at sigma_a/sigma_c = 1): 3 of 8 points under it"),
         Claim("G-8", statement="Fig. 8: the generalization/memorization boundary in eta_dec does not move with the "
               "decoder weight decay (shift in decades)", paper_value="independent",
-              metric="wd_boundary_shift", condition="<= 0.5"),
+              metric="wd_boundary_shift", condition="<= 0.5", expected_to_hold=False,
+              note="800 steps, eta_enc = 3e-3: the boundary moves by one decade between wd 0 and wd 0.3 / 3"),
         Claim("G-A4", statement="Table 4's criteria find generalization, grokking and memorization in the Fig. 5 "
               "grids", paper_value="3 phases (plus confusion)", metric="phases_seen", condition=">= 3"),
     ),
