@@ -213,6 +213,7 @@ def analyse(sweep: dict) -> list[dict]:
             "mse": mse, "mse_se": mse_se, "success": succ, "blank": blank_fraction(exact), "nudged": nudged,
             "first_learned": first_learned(trained), "bend": bend_distance(trained, stronger),
             "first_by_seed": [first_learned(trajectory(seed_conc[:, 0])[0][1:]) for seed_conc in conc],
+            "rises_by_seed": [rise_between_descents(*(a[1:] for a in mse_curve(seed_conc[:, 0]))) for seed_conc in conc],
             "bend_se": float(np.hypot(*trained_se[k_bend]) / np.sqrt(2)) if k_bend is not None else float("nan"),
             "rises": rise_between_descents(mse[1:], mse_se[1:]), "speed_t": t_mid, "speed": v,
             "fit": exponential_fit(t_mid, v), "emergence_step": first_step(steps, succ),
@@ -240,6 +241,7 @@ def headline_metrics(res: list[dict], sweep: dict) -> dict:
         "ood_mse_curve": low["mse"],
         "ood_mse_rises": bool(low["rises"]),
         "ood_mse_rises_by_signal": [int(r["rises"]) for r in res],
+        "ood_mse_rises_single_seed_fraction": float(np.mean(low["rises_by_seed"])),
         "bend_toward_stronger_concept": bool(all(bends)),
         "bend_distance_by_signal": [r["bend"] for r in res],
         "order_reversed": None if len(res) < 2 else bool(
