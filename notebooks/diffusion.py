@@ -206,7 +206,8 @@ run.figure("fig_diffusion_fig6", figures.fig6(res, main["eval_steps"], run.metri
 # The paper's Fig. 6 on the claims' run: (a) concept-space trajectory of the unseen prompt for each
 # colour contrast, (b) its concept-space MSE (±2 standard errors over samples and seeds),
 # (c) the distance travelled in concept space per step, log scale, with an exponential fit from
-# the fastest point on.
+# the fastest point on. The first point of (a) and (b) is the untrained model, whose samples are
+# noise images; order, bend, rise and speed are read from the later checkpoints.
 # ```
 
 # %% tags=["remove-cell"]
