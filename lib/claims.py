@@ -57,17 +57,17 @@ def _cell(text: str) -> str:
 
 
 def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> str:
-    """A Markdown table: catalogue id, statement, paper value, book value, condition, verdict."""
+    """A Markdown table: catalogue id, verdict, statement, paper value, book value and its condition."""
     rows = [
-        "| id | chapter | the paper says | paper value | metric | condition | book value | verdict |",
-        "|---|---|---|---|---|---|---|---|",
+        "| id | verdict | the paper says | paper value | book value | metric and condition |",
+        "|---|---|---|---|---|---|",
     ]
     for v in verdicts(chapters, metrics):
-        verdict = ("✅ " if v.holds else "❌ ") + v.status
+        verdict = f"**{v.status}**" if v.holds else v.status
         rows.append(
             "| " + " | ".join(_cell(x) for x in (
-                v.claim.id, v.chapter, v.claim.statement, v.claim.paper_value, f"`{v.claim.metric}`",
-                f"`{v.claim.condition}`", format_value(v.value), verdict,
+                v.claim.id, verdict, v.claim.statement, v.claim.paper_value, format_value(v.value),
+                f"`{v.claim.metric} {v.claim.condition}`",
             )) + " |"
         )
     return "\n".join(rows) + "\n"

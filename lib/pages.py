@@ -27,7 +27,8 @@ def scorecard_page(runs_dir: Path) -> str:
         "(`python -m lib claims` prints the same table). "
         f"**{held} of {len(found)} claims hold**; {known} are recorded as not reproduced at the "
         "book's budget, with the reason in the chapter and in {ref}`reproduction-notes`.\n\n"
-        + claims_markdown(chapters, metrics)
+        + "\n".join(f"## {c.title}\n\nChapter: {{doc}}`../chapters/{c.id}`.\n\n" + claims_markdown([c], metrics)
+                    for c in chapters)
     )
 
 
