@@ -34,6 +34,7 @@ width = 10
 embed_dim = 2
 seeds = [0, 1]
 steps = 1000
+patience = 3
 lr = 0.01
 init_scale = 1.0
 goldilocks_relation = "mod3"
@@ -248,8 +249,9 @@ run.figure("fig_mc_bound", fig)
 # concatenation $[\mathbf{E}_{x_1}, \mathbf{E}_{x_2}]$ (mode 1), the difference
 # $\mathbf{E}_{x_1} - \mathbf{E}_{x_2}$ (mode 2) or its element-wise square (mode 3) with a
 # tanh MLP of $n_h$ hidden layers. Every architecture is trained at every fraction and seed
-# as one batched computation (`lib.geneft.train`), and scored, like the bound, by its accuracy
-# over all $n^2$ pairs. The *inductive gap* is the mean distance between the Monte Carlo
+# as one batched computation (`lib.geneft.train`); a network leaves the batch once its result is
+# decided: it fits all its training pairs and its accuracy has not moved for `patience`
+# evaluations. It is scored, like the bound, by its accuracy over all $n^2$ pairs. The *inductive gap* is the mean distance between the Monte Carlo
 # bound and the network's curve over the fractions.
 
 # %%
@@ -260,7 +262,8 @@ for name in P.net_relations:
         mode, depth = parse_architecture(arch)
         res = train_models(relation_matrix(name, P.n), masks, mode=mode, depth=depth, width=P.width,
                            embed_dim=P.embed_dim, lr_enc=P.lr, lr_dec=P.lr, init_scale=P.init_scale,
-                           steps=P.steps, seeds=np.arange(len(masks)) + 1000 * P.seeds[0], early_stop=False)
+                           steps=P.steps, seeds=np.arange(len(masks)) + 1000 * P.seeds[0], early_stop=False,
+                           plateau_patience=P.patience)
         fig3[name, arch] = res.full_acc.reshape(len(P.fractions), len(P.seeds)).mean(1)
         gap[name, arch] = bounds.inductive_gap(frac, fig3[name, arch], mc[name].accuracy)
 
@@ -318,7 +321,8 @@ masks = split_masks(P.n, [P.goldilocks_fraction], range(P.goldilocks_runs))
 depth_runs = {depth: train_models(relation_matrix(P.goldilocks_relation, P.n), masks, mode=P.goldilocks_mode,
                                   depth=depth, width=P.goldilocks_width, embed_dim=P.embed_dim, lr_enc=P.lr,
                                   lr_dec=P.lr, init_scale=P.init_scale, steps=P.steps,
-                                  seeds=np.arange(len(masks)) + 2000, early_stop=False)
+                                  seeds=np.arange(len(masks)) + 2000, early_stop=False,
+                                  plateau_patience=P.patience)
               for depth in P.goldilocks_depths}
 
 # %% tags=["hide-input"]

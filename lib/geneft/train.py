@@ -10,7 +10,9 @@ the mean binary cross-entropy (Section II).
 Accuracies come for free from the forward pass of every step, so the first steps at which the
 train and the test accuracy exceed 0.9 (Table 4) are exact. With `early_stop`, a model whose
 phase is decided (both steps known) leaves the stack, which shrinks as the grid resolves;
-models that never generalise run to `steps`. With `checkpoint`, the state is saved atomically
+models that never generalise run to `steps`. With `plateau_patience` = k, a model also leaves
+once it fits its training pairs exactly and its accuracy over all pairs has not changed for k
+evaluations (the statics figures, whose outcome is the final accuracy). With `checkpoint`, the state is saved atomically
 every `checkpoint_every` steps and at the end; a later call with the same inputs resumes from it.
 """
 from __future__ import annotations
@@ -88,8 +90,8 @@ def adamw_step(params, grads, exp_avg, exp_avg_sq, lrs, wds, t: int) -> None:
 def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "concat", depth: int = 3,
                  width: int = 50, embed_dim: int = 2, lr_enc=1e-3, lr_dec=1e-3, weight_decay_dec=0.0,
                  init_scale: float = 1.0, steps: int = 10_000, seeds=None, eval_every: int = 100,
-                 early_stop: bool = True, checkpoint: str | Path | None = None,
-                 checkpoint_every: int = 1000) -> TrainResult:
+                 early_stop: bool = True, plateau_patience: int | None = None,
+                 checkpoint: str | Path | None = None, checkpoint_every: int = 1000) -> TrainResult:
     """Train M = len(train_masks) models on `labels` (n, n) 0/1; see the module docstring."""
     labels = np.asarray(labels)
     masks = np.asarray(train_masks, dtype=bool)
@@ -116,8 +118,9 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
     )
     s["exp_avg"] = [torch.zeros_like(p) for p in s["stack"].tensors()]
     s["exp_avg_sq"] = [torch.zeros_like(p) for p in s["stack"].tensors()]
+    s["last_full"], s["last_change"] = np.full(m_all, -1.0), np.zeros(m_all, dtype=np.int64)
     key = _fingerprint(labels, masks, mode, depth, width, embed_dim, lr_e, lr_d, wd_d, init_scale, steps,
-                       seeds, eval_every, early_stop)
+                       seeds, eval_every, early_stop, -1 if plateau_patience is None else plateau_patience)
     if checkpoint is not None and Path(checkpoint).is_file():
         saved = torch.load(checkpoint, weights_only=False)
         if saved.get("key") == key:
@@ -142,6 +145,10 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
                 s["hist"][:2, ids, col] = acc[:2]
                 s["hist"][2, ids, col] = train_loss.detach().numpy()
             done = (s["step_train"][ids] >= 0) & (s["step_test"][ids] >= 0) if early_stop else np.zeros(len(ids), bool)
+            if plateau_patience is not None and t % eval_every == 0:
+                changed = s["last_full"][ids] != acc[2]
+                s["last_change"][ids[changed]], s["last_full"][ids] = t, acc[2]
+                done |= (acc[0] >= 1.0) & (t - s["last_change"][ids] >= plateau_patience * eval_every)
             if t == steps:
                 done[:] = True
             s["final"][:, ids[done]] = acc[:, done]

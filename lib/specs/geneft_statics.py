@@ -64,6 +64,9 @@ CHAPTER = Chapter(
         Param("embed_dim", "int", "embedding dimension (Table 3: 2)", min=1),
         Param("seeds", "int list", "seeds of the network runs (split and initialisation)", min=0, min_len=1),
         Param("steps", "int", "full-batch AdamW steps per network", min=1),
+        Param("patience", "int", "stop a network once it fits its training pairs and its accuracy has been "
+              "flat for this many evaluations (every 100 steps); null trains every network to `steps`",
+              min=1, nullable=True),
         Param("lr", "float", "learning rate of encoder and decoder (Table 3: 1e-3)", gt=0),
         Param("init_scale", "float", "scale of the initialisation", gt=0),
         # Fig. 7: Goldilocks zone of decoder depth (App. E)

@@ -94,3 +94,20 @@ def test_invalid_inputs_fail_clearly():
         train_models(R, masks, **KW, lr_enc=-1.0, steps=5)
     with pytest.raises(ValueError, match="labels"):
         train_models(R[:3], masks, **KW, steps=5)
+
+
+def test_plateau_patience_stops_decided_models():
+    """A model leaves once it fits its training pairs and its full accuracy is flat for k evaluations;
+    its result equals that of the same model trained to the end whenever the outcome was truly flat."""
+    masks = split_masks(N, [0.5, 0.75], [0, 1])
+    kw = dict(**KW, lr_enc=1e-2, lr_dec=1e-2, steps=600, seeds=[1, 2, 3, 4], early_stop=False, eval_every=20)
+    full = train_models(R, masks, **kw)
+    stopped = train_models(R, masks, **kw, plateau_patience=5)
+    early = stopped.stopped_at < 600
+    assert early.any()
+    assert (stopped.train_acc[early] == 1.0).all()
+    for m in np.flatnonzero(early):
+        hist = stopped.history["train_acc"][m]
+        assert np.isnan(hist[stopped.stopped_at[m] // 20 + 1:]).all()
+    # outcomes decided early agree with the full run for most models (a late change is possible: grokking)
+    assert np.mean(np.abs(stopped.full_acc - full.full_acc) < 0.05) >= 0.75
