@@ -5,15 +5,6 @@ import torch
 from lib.sim.models import MLPShape, forward, init_mlp
 
 
-
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    """Tiny matmuls: a second thread only adds contention on the shared 2-core machine (30x slower under load)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
 # ----------------------------------------------------------------------------------------------
 # Initialisation
 # ----------------------------------------------------------------------------------------------

@@ -12,15 +12,6 @@ def _data(seeds, d=4, n=64, **kw):
     return [sim_dataset([1.0, 2.0], [0.3, 0.3], d, n, seed=s, **kw) for s in seeds]
 
 
-
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    """Tiny matmuls: a second thread only adds contention on the shared 2-core machine (30x slower under load)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
 # ----------------------------------------------------------------------------------------------
 # Loss and update
 # ----------------------------------------------------------------------------------------------
