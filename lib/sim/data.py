@@ -49,6 +49,15 @@ def cluster_stds(sigma, sigma_is_variance: bool = False) -> np.ndarray:
     return np.sqrt(sigma) if sigma_is_variance else sigma
 
 
+def setting_error(mu, sigma, d: int) -> str | None:
+    """Why (mu, sigma, d) is no SIM setting (Sec. 2.1: one sigma per cluster, s = len(mu) <= d), or None."""
+    s, k = len(mu), len(sigma)
+    if k != s or s > d:
+        return (f"sigma needs one entry per cluster and s = len(mu) must not exceed d (need s <= d): "
+                f"got len(mu) = {s}, len(sigma) = {k}, d = {d}")
+    return None
+
+
 def population_second_moment(mu, std, d: int, origin_cluster: bool = False) -> np.ndarray:
     """Diagonal a of A = E[x x^T] (eq. C.13): a_p = sigma_p^2 + mu_p^2 / s for p <= s, else 0.
 
@@ -56,9 +65,9 @@ def population_second_moment(mu, std, d: int, origin_cluster: bool = False) -> n
     term is mu_p^2 / (s+1).
     """
     mu, std = np.asarray(mu, float), np.asarray(std, float)
+    if error := setting_error(mu, std, d):
+        raise ValueError(error)
     s = len(mu)
-    if len(std) != s or s > d:
-        raise ValueError(f"need len(sigma) == len(mu) = s <= d, got s={s}, len(sigma)={len(std)}, d={d}")
     a = np.zeros(d)
     a[:s] = std**2 + mu**2 / (s + int(origin_cluster))
     return a
@@ -81,9 +90,9 @@ def sim_dataset(
     """
     mu = np.asarray(mu, dtype=float)
     std = cluster_stds(sigma, sigma_is_variance)
+    if error := setting_error(mu, std, d):
+        raise ValueError(error)
     s = len(mu)
-    if s > d or len(std) != s:
-        raise ValueError(f"need len(sigma) == len(mu) = s <= d, got s={s}, len(sigma)={len(std)}, d={d}")
     rng = np.random.default_rng(seed)
     resample_rng = np.random.default_rng([seed, 1])  # own stream: a truncated set keeps the full set's other points and rotation
     means = np.zeros((s + int(origin_cluster), d))

@@ -2,18 +2,16 @@
 from __future__ import annotations
 
 from lib.chapter import Chapter, Claim, Param, ParameterError
-from lib.sim.data import cluster_stds, population_second_moment
+from lib.sim.data import cluster_stds, population_second_moment, setting_error
 from lib.theory.one_layer import effective_lr
 from lib.theory.one_layer_compare import vary_first
 
 
 def _check(p: dict) -> None:
     """Cross-parameter rules: shapes, grid order, and gradient-descent stability for every setting."""
+    if error := setting_error(p["mu"], p["sigma"], p["d"]):
+        raise ParameterError(error)
     s = len(p["mu"])
-    if len(p["sigma"]) != s:
-        raise ParameterError(f"sigma needs one entry per cluster: len(mu) = {s}, len(sigma) = {len(p['sigma'])}")
-    if s > p["d"]:
-        raise ParameterError(f"s = len(mu) = {s} must not exceed d = {p['d']}")
     if p["map_mu1_min"] >= p["map_mu1_max"]:
         raise ParameterError(f"map_mu1_min ({p['map_mu1_min']}) must be below map_mu1_max ({p['map_mu1_max']})")
     if p["batch_size"] > s * p["n"]:

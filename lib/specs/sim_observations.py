@@ -1,5 +1,6 @@
 """Declaration of the chapter `sim_observations`: Swing-by paper, Section 3 and Appendices B, F."""
 from lib.chapter import Chapter, Claim, Param, ParameterError
+from lib.sim.data import setting_error
 
 MODELS = tuple(f"{depth}-{act}" for depth in (1, 2, 3, 4) for act in ("linear", "relu"))
 
@@ -10,10 +11,8 @@ MODELS = tuple(f"{depth}-{act}" for depth in (1, 2, 3, 4) for act in ("linear", 
 
 
 def _check(p: dict) -> None:
-    if len(p["topo_sigma"]) != len(p["topo_mu"]):
-        raise ParameterError(f"topo_sigma needs one entry per topo_mu entry, got {len(p['topo_sigma'])} and {len(p['topo_mu'])}")
-    if len(p["topo_mu"]) > p["d"]:
-        raise ParameterError(f"topo_mu has s = {len(p['topo_mu'])} concepts, more than d = {p['d']}")
+    if error := setting_error(p["topo_mu"], p["topo_sigma"], p["d"]):
+        raise ParameterError(f"topo_mu, topo_sigma: {error}")
     if min(p["mu"]) <= 0 or min(p["tiny_mu_large"]) <= 0 or min(p["topo_mu"]) <= 0:
         raise ParameterError("every cluster mean mu_p must be > 0 (the test point must differ from each cluster)")
     if max(p["topo_snapshots"]) > p["topo_epochs"]:

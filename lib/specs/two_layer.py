@@ -1,13 +1,12 @@
 """Declaration of the chapter `two_layer`: the symmetric two-layer theory (Swing-by paper, Sec. 4.2, App. D, E, F.4)."""
 from lib.chapter import Chapter, Claim, Param, ParameterError
+from lib.sim.data import setting_error
 
 
 def _check(p: dict) -> None:
+    if error := setting_error(p["mu"], p["sigma"], p["d"]):
+        raise ParameterError(error)
     s = len(p["mu"])
-    if len(p["sigma"]) != s:
-        raise ParameterError(f"sigma needs one entry per mu (s = {s}), got {len(p['sigma'])}")
-    if s > p["d"]:
-        raise ParameterError(f"s = len(mu) = {s} must not exceed d = {p['d']}")
     if p["width"] < p["d"]:
         raise ParameterError(f"width d' = {p['width']} must be >= d = {p['d']} (Sec. 4.2)")
     if min(p["sweep_d"]) < s:
