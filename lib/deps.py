@@ -8,12 +8,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from lib.chapter import ROOT
-
-LIB = ROOT / "lib"
+from lib.paths import ROOT
 
 
-def _module_path(module: str) -> Path | None:
+def module_path(module: str) -> Path | None:
     """File of a dotted `lib...` module name (a package's `__init__.py`), or None."""
     base = ROOT.joinpath(*module.split("."))
     if base.with_suffix(".py").is_file():
@@ -43,22 +41,26 @@ def _imported_modules(path: Path, module: str | None) -> set[str]:
                 base = node.module or ""
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
-    return {m for m in found if m.split(".")[0] == "lib" and _module_path(m) is not None}
+    return {m for m in found if m.split(".")[0] == "lib" and module_path(m) is not None}
+
+
+def module_closure(modules: set[str]) -> set[str]:
+    """`modules` (dotted `lib` names) and every `lib` module they import, transitively, with parents."""
+    todo, seen = set(modules), set()
+    while todo:
+        module = todo.pop()
+        for name in _with_parents(module):
+            if name not in seen and module_path(name) is not None:
+                seen.add(name)
+                todo |= _imported_modules(module_path(name), name) - seen
+    return seen
 
 
 def chapter_dependencies(chapter_id: str) -> list[Path]:
     """The notebook, the declaration and the transitive closure of `lib` imports, sorted."""
     notebook = ROOT / "notebooks" / f"{chapter_id}.py"
-    todo = _imported_modules(notebook, None) | {f"lib.specs.{chapter_id}", "lib.runner"}
-    seen: set[str] = set()
-    while todo:
-        module = todo.pop()
-        for name in _with_parents(module):
-            if name not in seen:
-                seen.add(name)
-                todo |= _imported_modules(_module_path(name), name) - seen
-    files = {notebook} | {_module_path(m) for m in seen}
-    return sorted(files)
+    seen = module_closure(_imported_modules(notebook, None) | {f"lib.specs.{chapter_id}", "lib.runner"})
+    return sorted({notebook} | {module_path(m) for m in seen})
 
 
 def make_rule(chapter_id: str, target: str) -> str:
