@@ -1,62 +1,150 @@
-"""Command line of the book (see BOOK_CONTRACT): run, list, claims, plus the build's helpers.
+"""Command line of the book (see the README): run, list, claims, plus the build's helpers.
 
-    python -m lib run ID [-p NAME VALUE]... [-y YAML] [--output-dir DIR]
+    python -m lib run ID [-p NAME VALUE]... [-y YAML] [--output-dir DIR] [--threads N] [--device D]
+                         [--allow-expensive]
     python -m lib list
-    python -m lib claims [DIR] [--known-failures-ok]
+    python -m lib claims [DIR] [--chapter ID]...
     python -m lib deps ID TARGET          (make rule of the chapter's dependencies)
-    python -m lib pages RUNS_DIR OUT_DIR  (scorecard and parameter tables of the book)
+    python -m lib pages RUNS_DIR OUT_DIR  (scorecard, parameter tables, notes and errata of the book)
     python -m lib chapters                (chapter ids, from _toc.yml)
     python -m lib refs [ID...]            (regenerate the nbval references at smoke parameters)
     python -m lib bench [--output FILE]   (benchmarks and peak memory of every chapter)
+
+Exit codes: 0 success; 1 a claim's verdict differs from its declaration (claims) or a run failed;
+2 a bad input (unknown chapter or parameter, invalid value or YAML, unusable folder or metrics file),
+always with one line that names it, before any computation.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-from lib.chapter import ROOT, ParameterError
+from lib.chapter import ParameterError, short
+from lib.paths import ROOT
 
 BOOK_RUNS = ROOT / "book" / "chapters"
+MAX_YAML_BYTES = 100_000
+
+# ----------------------------------------------------------------------------------------------
+# Parameter values: papermill's reading of -p, a strict YAML reading of -y
+# ----------------------------------------------------------------------------------------------
 
 
-def _parse_overrides(pairs: list[list[str]], yaml_texts: list[str]) -> dict:
-    values: dict = {}
+class _StrictLoader(yaml.SafeLoader):
+    """Safe YAML that refuses duplicate keys, non-string keys and aliases (no alias bombs)."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise ParameterError("YAML aliases (*name) are not accepted in parameters")
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, str):
+                raise ParameterError(f"parameter names must be strings, got {short(key)}")
+            if key in seen:
+                raise ParameterError(f"parameter {key!r} is given twice in the YAML")
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def parse_yaml(text: str) -> Any:
+    """A YAML value under the strict loader; ParameterError (one line) for anything malformed."""
+    if len(text.encode(errors="replace")) > MAX_YAML_BYTES:
+        raise ParameterError(f"YAML parameters longer than {MAX_YAML_BYTES} bytes are not accepted")
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+    except yaml.YAMLError as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise ParameterError(f"malformed YAML in parameters: {short(first)}") from None
+    except RecursionError:
+        raise ParameterError("YAML parameters nested too deeply") from None
+
+
+def parse_value(raw: str) -> Any:
+    """A `-p` value read as papermill reads it: True/False/None, int, float (1e-3, -1e-3), else YAML
+    (lists, -.inf, true), else the string itself."""
+    if raw in ("True", "False"):
+        return raw == "True"
+    if raw == "None":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    try:
+        value = parse_yaml(raw)
+    except ParameterError:
+        return raw
+    return value if isinstance(value, (list, dict, bool, float, int)) or value is None else raw
+
+
+def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict[str, Any]:
+    """-y mappings first, then -p pairs; a name given twice is refused."""
+    values: dict[str, Any] = {}
     for text in yaml_texts:
-        loaded = yaml.safe_load(text)
+        loaded = parse_yaml(text)
         if not isinstance(loaded, dict):
-            raise ParameterError(f"-y expects a YAML mapping, got {text!r}")
+            raise ParameterError(f"-y expects a YAML mapping of name: value, got {short(loaded)}")
+        for name in loaded:
+            if name in values:
+                raise ParameterError(f"parameter {name!r} is given twice")
         values.update(loaded)
     for name, raw in pairs:
-        values[name] = yaml.safe_load(raw)
+        if name in values:
+            raise ParameterError(f"parameter {short(name)} is given twice")
+        values[name] = parse_value(raw)
     return values
 
 
-def chapter_ids_all() -> list[str]:
-    from lib.specs import chapter_ids
+def split_parameters(argv: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Take `-p NAME VALUE` triples out of argv before argparse sees them (argparse would read a
+    value such as -1e-3 as an option)."""
+    rest, pairs, i = [], [], 0
+    while i < len(argv):
+        if argv[i] in ("-p", "--parameter"):
+            if i + 2 >= len(argv):
+                raise ParameterError(f"{argv[i]} needs a NAME and a VALUE")
+            pairs.append((argv[i + 1], argv[i + 2]))
+            i += 3
+        else:
+            rest.append(argv[i])
+            i += 1
+    return rest, pairs
 
-    return chapter_ids()
+
+# ----------------------------------------------------------------------------------------------
+# Commands
+# ----------------------------------------------------------------------------------------------
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m lib", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="execute a chapter with parameters")
+    run = sub.add_parser("run", help="execute a chapter with parameters (-p NAME VALUE, repeatable)")
     run.add_argument("chapter")
-    run.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     run.add_argument("-y", "--yaml", action="append", default=[], help="parameters as a YAML mapping")
     run.add_argument("--output-dir", type=Path, default=ROOT / "runs")
+    run.add_argument("--threads", type=int, default=None, help="torch and BLAS threads (default: 1)")
+    run.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    run.add_argument("--allow-expensive", action="store_true",
+                     help="run even when the estimated time or memory is beyond reason for this machine")
     sub.add_parser("list", help="chapters, parameters, defaults and meaning")
     claims = sub.add_parser("claims", help="every claim against the metrics in DIR")
     claims.add_argument("dir", nargs="?", type=Path, default=BOOK_RUNS)
-    claims.add_argument("--known-failures-ok", action="store_true",
-                        help="accept claims declared as not reproduced (expected_to_hold=False)")
+    claims.add_argument("--chapter", action="append", default=[],
+                        help="only this chapter (repeatable); default: the chapters with metrics in DIR")
     deps = sub.add_parser("deps", help="make rule: a chapter's dependencies")
     deps.add_argument("chapter")
     deps.add_argument("target")
-    pages = sub.add_parser("pages", help="write the scorecard and parameter pages")
+    pages = sub.add_parser("pages", help="write the scorecard, parameter, notes and errata pages")
     pages.add_argument("runs_dir", type=Path)
     pages.add_argument("out_dir", type=Path)
     sub.add_parser("chapters", help="chapter ids in book order")
@@ -66,26 +154,50 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("chapters", nargs="*")
     bench.add_argument("--output", type=Path, default=ROOT / "_build" / "bench.json")
     bench.add_argument("--no-memory", action="store_true", help="skip executing chapters for peak memory")
-    args = parser.parse_args(argv)
+    return parser
 
+
+def _claims(directory: Path, only: list[str]) -> int:
+    from lib.claims import chapters_present, claims_report
+    from lib.specs import chapter_ids, load
+
+    if not directory.is_dir():
+        raise ParameterError(f"{directory}: no such folder of metrics")
+    chapters = [load(c) for c in only] if only else chapters_present(directory, [load(c) for c in chapter_ids()])
+    if not chapters:
+        raise ParameterError(f"{directory}: no ID.metrics.json of any chapter")
+    text, code = claims_report(chapters, directory)
+    print(text)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    from lib.claims import MetricsError
+
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        rest, pairs = split_parameters(argv)
+        args = _parser().parse_args(rest)
+        if pairs and args.command != "run":
+            raise ParameterError("-p is an option of `run`")
         if args.command == "run":
-            from lib.runner import run_chapter
+            from lib.runner import run_chapter, validate_run
+            from lib.runtime import Runtime
 
-            overrides = _parse_overrides(args.parameter, args.yaml)
-            path = run_chapter(args.chapter, overrides, args.output_dir)
+            if args.threads is not None and not 1 <= args.threads <= 1024:
+                raise ParameterError(f"--threads must be between 1 and 1024, got {args.threads}")
+            overrides = parse_overrides(pairs, args.yaml)
+            validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive)  # before imports
+            runtime = Runtime(threads=args.threads or 1, device=args.device)
+            path = run_chapter(args.chapter, overrides, args.output_dir, runtime=runtime,
+                               allow_expensive=args.allow_expensive)
             print(f"wrote {path} and {path.with_suffix('').with_suffix('')}.metrics.json")
         elif args.command == "list":
             from lib.runner import list_chapters
 
             print(list_chapters())
         elif args.command == "claims":
-            from lib.claims import claims_report
-            from lib.specs import chapter_ids, load
-
-            text, code = claims_report([load(c) for c in chapter_ids()], args.dir, args.known_failures_ok)
-            print(text)
-            return code
+            return _claims(args.dir, args.chapter)
         elif args.command == "deps":
             from lib.deps import make_rule
 
@@ -96,8 +208,9 @@ def main(argv: list[str] | None = None) -> int:
             write_pages(args.runs_dir, args.out_dir)
         elif args.command == "refs":
             from lib.runner import refresh_reference
+            from lib.specs import chapter_ids
 
-            for chapter_id in args.chapters or chapter_ids_all():
+            for chapter_id in args.chapters or chapter_ids():
                 print(f"wrote {refresh_reference(chapter_id)}")
         elif args.command == "bench":
             from lib.bench import format_table, run_benchmarks
@@ -109,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             from lib.specs import chapter_ids
 
             print("\n".join(chapter_ids()))
-    except ParameterError as err:
+    except (ParameterError, MetricsError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     return 0

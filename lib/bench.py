@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lib.chapter import ROOT
+from lib.paths import ROOT
 from lib.io import atomic_write_json
 from lib.specs import chapter_ids
 

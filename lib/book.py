@@ -1,29 +1,30 @@
-"""What a chapter notebook calls: validate its parameters, record metrics, glue numbers and figures.
+"""What a chapter notebook calls: validate its parameters, record metrics, glue numbers, figures and verdicts.
 
 A chapter starts with
 
     run = start_chapter("one_layer", globals())   # validates the parameters cell
-    P = run.params                                 # a namespace of validated values
+    P = run.params                                 # the chapter's frozen Parameters dataclass
 
-and then records headline numbers with `run.metric(name, value)` (written atomically to
-`ID.metrics.json` and glued for the prose as `{glue:text}` name), figures with
-`run.figure(name, fig)` (glued for a numbered `{glue:figure}`), and ends with
-`run.claims_table()`.
+Every parameter is glued as `param_NAME`. Headline numbers go through `run.metric(name, value)`
+(written atomically to `ID.metrics.json` and glued as `name`; an estimate is also glued as
+`name_ci`, its interval, and `name_n`), figures through `run.figure(name, fig)`, verdict
+sentences through `run.verdict(claim_id)` (glued as `verdict_SLUG`, generated from the claim,
+never typed), and the chapter ends with `run.claims_table()`.
 """
 from __future__ import annotations
 
 import math
 import os
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
-from lib.chapter import ROOT, Chapter
+from lib.chapter import Chapter, Parameters, is_estimate
+from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
+from lib.paths import ROOT
 from lib.specs import load
 
 OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
-CACHE_DIR_ENV = "LIB_CACHE_DIR"
 DEFAULT_RUNS_DIR = ROOT / "runs"
 
 
@@ -32,27 +33,27 @@ def output_dir() -> Path:
     return Path(os.environ.get(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR))
 
 
-def cache_dir(*parts: str) -> Path:
-    """Cache for long computations (trained models, checkpoints), keyed by the caller."""
-    path = Path(os.environ.get(CACHE_DIR_ENV, ROOT / ".cache")).joinpath(*parts)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def to_jsonable(value: Any) -> Any:
-    """numpy / torch scalars and arrays to plain Python (NaN and inf become None)."""
+    """numpy / torch scalars and arrays and estimates to plain Python (NaN and inf become None)."""
+    if hasattr(value, "as_dict"):
+        value = value.as_dict()
     if hasattr(value, "tolist"):
         value = value.tolist()
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [to_jsonable(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
-    raise TypeError(f"metric value {value!r} of type {type(value).__name__} is not a number, bool, string or list")
+    raise TypeError(f"metric value {value!r} of type {type(value).__name__} is not a number, bool, string, "
+                    "list or estimate")
 
 
 def _rounded(value: Any, digits: int) -> Any:
+    if is_estimate(value):
+        return {k: _rounded(value[k], digits) for k in ("value", "low", "high", "n")}
     if isinstance(value, list):
         return [_rounded(v, digits) for v in value]
     if isinstance(value, float):
@@ -60,39 +61,71 @@ def _rounded(value: Any, digits: int) -> Any:
     return value
 
 
+def chapter_fingerprint(chapter_id: str) -> str:
+    """Fingerprint of the code behind a chapter: its notebook's `lib` import closure and declaration."""
+    from lib.deps import chapter_dependencies
+    from lib.fingerprint import code_fingerprint
+
+    modules = [".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+               for p in chapter_dependencies(chapter_id) if p.suffix == ".py" and p.is_relative_to(ROOT / "lib")]
+    return code_fingerprint(*modules)
+
+
 class ChapterRun:
     """The notebook-side handle of one execution of a chapter."""
 
-    def __init__(self, chapter: Chapter, params: dict[str, Any]):
+    def __init__(self, chapter: Chapter, params: Parameters):
         self.chapter = chapter
-        self.params = SimpleNamespace(**params)
+        self.params = params
         self.metrics: dict[str, Any] = {}
+        self.record = {"chapter": chapter.id, "parameters": to_jsonable(params.as_dict()),
+                       "code_fingerprint": chapter_fingerprint(chapter.id)}
         self.path = output_dir() / f"{chapter.id}.metrics.json"
-        atomic_write_json(self.path, self.metrics)
+        self._write()
+        for name, value in params.as_dict().items():
+            self._glue(f"param_{name}", value)
 
-    def metric(self, name: str, value: Any) -> Any:
-        """Record a headline number: into `ID.metrics.json` (atomically) and glued as `name`."""
+    def _write(self) -> None:
+        atomic_write_json(self.path, {**self.metrics, RUN_KEY: self.record})
+
+    @staticmethod
+    def _glue(name: str, value: Any) -> None:
         from myst_nb import glue
 
+        glue(name, value, display=False)
+
+    def metric(self, name: str, value: Any) -> Any:
+        """Record a headline number or estimate: into `ID.metrics.json` (atomically) and glued as `name`."""
         value = to_jsonable(value)
         self.metrics[name] = value
-        atomic_write_json(self.path, self.metrics)
-        glue(name, value, display=False)
+        self._write()
+        if is_estimate(value):
+            self._glue(name, value["value"])
+            self._glue(f"{name}_ci", f"[{format_value(value['low'])}, {format_value(value['high'])}]")
+            self._glue(f"{name}_n", value["n"])
+        else:
+            self._glue(name, value)
         return value
 
     def text(self, name: str, value: str) -> None:
         """Glue a piece of text for the prose (not a metric: a sentence that depends on the result)."""
-        from myst_nb import glue
-
-        glue(name, value, display=False)
+        self._glue(name, value)
 
     def figure(self, name: str, fig) -> None:
         """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it."""
         import matplotlib.pyplot as plt
-        from myst_nb import glue
 
-        glue(name, fig, display=False)  # the kernel's inline backend gives the PNG that glue stores
+        self._glue(name, fig)  # the kernel's inline backend gives the PNG that glue stores
         plt.close(fig)
+
+    def verdict(self, claim_id: str) -> str:
+        """The verdict sentence of a declared claim on the metrics so far, glued as `verdict_SLUG`."""
+        found = [v for v in verdicts([self.chapter], {self.chapter.id: self.metrics}) if v.claim.id == claim_id]
+        if not found:
+            raise KeyError(f"chapter {self.chapter.id} declares no claim {claim_id!r}")
+        text = sentence(found[0])
+        self._glue(f"verdict_{slug(claim_id)}", text)
+        return text
 
     def headline(self, *names: str, digits: int = 3) -> None:
         """Print recorded metrics rounded to `digits` significant digits, for an nbval-checked cell.
@@ -104,23 +137,28 @@ class ChapterRun:
             print(f"{name} = {_rounded(self.metrics[name], digits)}")
 
     def claims_table(self):
-        """This chapter's declared claims against the metrics recorded so far (a Markdown table)."""
+        """This chapter's declared claims against the metrics recorded so far (a Markdown table).
+
+        Also glues every claim's verdict sentence, so the prose can cite any of them.
+        """
         from IPython.display import Markdown
 
-        from lib.claims import claims_markdown
-
+        for claim in self.chapter.claims:
+            self.verdict(claim.id)
         return Markdown(claims_markdown([self.chapter], {self.chapter.id: self.metrics}))
 
 
 def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     """Validate the parameters found in `namespace` (the notebook's globals) and start recording.
 
+    Parameters missing from `namespace` take their declared defaults (a notebook opened by hand).
     Raises `ParameterError` with a clear message before any computation.
     """
-    chapter = load(chapter_id)
-    values = {p.name: namespace[p.name] for p in chapter.params if p.name in namespace}
-    params = chapter.validate(values)
+    from lib import runtime
     from lib.plotting import use_book_style
 
+    chapter = load(chapter_id)
+    params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
+    runtime.apply()
     use_book_style()
     return ChapterRun(chapter, params)

@@ -1,20 +1,37 @@
-"""What a chapter declares once: its parameters (type, range, meaning), its claims and its smoke settings.
+"""What a chapter declares once: its parameters, its claims and its smoke settings (`lib/specs/ID.py`).
 
-The default values live in the chapter notebook's `parameters` cell (the cell papermill
-overrides); everything else about a parameter lives here, in `lib/specs/ID.py`. The runner,
-`python -m lib list`, the intro page and the notebook itself all read this one declaration.
+Parameters are one frozen dataclass per chapter, the way nanoGPT keeps its config:
+
+    @dataclass(frozen=True)
+    class OneLayer(Parameters):
+        d: int = param(64, "input dimension", min=1, max=4096)
+        mu: list[float] = param([1.0, 2.0], "cluster means mu_p", gt=0, min_len=2)
+
+        def check(self) -> None:              # cross-parameter rules
+            if len(self.sigma) != len(self.mu):
+                raise ParameterError("sigma needs one entry per mu")
+
+        def cost(self) -> Cost:               # refused before any compute when beyond reason
+            return Cost(seconds=..., gigabytes=...)
+
+Type, default, range and one line of meaning sit on the field; constructing the dataclass
+validates it. The papermill `parameters` cell, `python -m lib list`, the runner's validation,
+the intro's parameter tables and the notebook's `run.params` all come from this one class.
+
+Claims state a condition on a metric and the verdict the chapter expects; see `Claim`.
 """
 from __future__ import annotations
 
 import ast
 import math
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable
+import reprlib
+import types
+import typing
+from dataclasses import MISSING, Field, dataclass, field, fields
+from typing import Any, ClassVar, Mapping
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
+from lib.paths import NOTEBOOKS
 
 # ----------------------------------------------------------------------------------------------
 # Parameters
@@ -22,116 +39,196 @@ NOTEBOOKS = ROOT / "notebooks"
 
 
 class ParameterError(ValueError):
-    """A parameter is unknown or has an invalid value. Raised before any computation."""
+    """A parameter is unknown or has an invalid value. Raised before any computation (exit code 2)."""
 
 
-_SCALAR_TYPES: dict[str, tuple[type, ...]] = {
-    "int": (int,),
-    "float": (int, float),
-    "bool": (bool,),
-    "str": (str,),
-}
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxlevel = 60, 60, 6, 4, 2
+
+
+def short(value: Any) -> str:
+    """A repr that never explodes in size (messages quote values given by a user)."""
+    return _SHORT.repr(value)
+
+
+_SCALARS = {int: "int", float: "float", bool: "bool", str: "str"}
+
+
+def param(default: Any, help: str, *, min: float | None = None, max: float | None = None,
+          gt: float | None = None, lt: float | None = None, choices: tuple | None = None,
+          min_len: int | None = None, max_len: int | None = None) -> Any:
+    """A parameter field: its default, one line of meaning, and its range.
+
+    `min`/`max` are inclusive, `gt`/`lt` strict; on a list they bound every element, and
+    `min_len`/`max_len` bound its length. A `T | None` annotation makes it nullable.
+    """
+    meta = {"help": help, "min": min, "max": max, "gt": gt, "lt": lt, "choices": choices,
+            "min_len": min_len, "max_len": max_len}
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=meta)
+    return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
-class Param:
-    """One papermill parameter.
+class Cost:
+    """A rough estimate of a run's time on this kind of machine (2 cores) and its peak memory."""
 
-    `type` is "int", "float", "bool", "str", or a list of one of them ("float list", ...).
-    Bounds apply to the value, or to every element of a list; `gt` is a strict lower bound.
-    """
+    seconds: float = 0.0
+    gigabytes: float = 0.0
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    """One field of a parameters class, described for messages, `lib list` and the intro's tables."""
 
     name: str
     type: str
+    base: type
+    is_list: bool
+    nullable: bool
+    default: Any
     help: str
-    min: float | None = None
-    max: float | None = None
-    gt: float | None = None
-    choices: tuple | None = None
-    nullable: bool = False
-    min_len: int | None = None
-    max_len: int | None = None
-
-    def __post_init__(self) -> None:
-        base = self.type.removesuffix(" list")
-        if base not in _SCALAR_TYPES:
-            raise TypeError(f"parameter {self.name}: unknown type {self.type!r}")
-
-    @property
-    def is_list(self) -> bool:
-        return self.type.endswith(" list")
+    bounds: Mapping[str, Any]
 
     def describe_range(self) -> str:
-        """Human-readable constraint, for `lib list` and the intro page."""
-        parts = []
-        if self.choices is not None:
-            parts.append("one of " + ", ".join(map(str, self.choices)))
-        if self.gt is not None:
-            parts.append(f"> {self.gt:g}")
-        if self.min is not None:
-            parts.append(f">= {self.min:g}")
-        if self.max is not None:
-            parts.append(f"<= {self.max:g}")
-        if self.min_len is not None or self.max_len is not None:
-            parts.append(f"length {self.min_len or 0}..{self.max_len if self.max_len is not None else '∞'}")
+        b, parts = self.bounds, []
+        if b["choices"] is not None:
+            parts.append("one of " + ", ".join(map(str, b["choices"])))
+        for key, sign in (("gt", ">"), ("min", ">="), ("lt", "<"), ("max", "<=")):
+            if b[key] is not None:
+                parts.append(f"{sign} {b[key]:g}")
+        if b["min_len"] is not None or b["max_len"] is not None:
+            parts.append(f"length {b['min_len'] or 0}..{b['max_len'] if b['max_len'] is not None else '∞'}")
         if self.nullable:
             parts.append("or null")
         return "; ".join(parts)
 
     def validate(self, value: Any) -> Any:
-        """Return the value (ints widened to float where a float is declared) or raise ParameterError."""
+        """The value (ints widened to float where a float is declared) or a ParameterError."""
         if value is None:
             if self.nullable:
                 return None
             raise ParameterError(f"parameter {self.name!r} must not be null")
         if self.is_list:
             if not isinstance(value, (list, tuple)):
-                raise ParameterError(f"parameter {self.name!r} must be a list ({self.type}), got {value!r}")
-            n = len(value)
-            if self.min_len is not None and n < self.min_len:
-                raise ParameterError(f"parameter {self.name!r} needs at least {self.min_len} entries, got {n}")
-            if self.max_len is not None and n > self.max_len:
-                raise ParameterError(f"parameter {self.name!r} takes at most {self.max_len} entries, got {n}")
-            return [self._check_scalar(v, f"{self.name}[{i}]") for i, v in enumerate(value)]
-        return self._check_scalar(value, self.name)
+                raise ParameterError(f"parameter {self.name!r} must be a list ({self.type}), got {short(value)}")
+            n, b = len(value), self.bounds
+            if b["min_len"] is not None and n < b["min_len"]:
+                raise ParameterError(f"parameter {self.name!r} needs at least {b['min_len']} entries, got {n}")
+            if b["max_len"] is not None and n > b["max_len"]:
+                raise ParameterError(f"parameter {self.name!r} takes at most {b['max_len']} entries, got {n}")
+            return [self._scalar(v, f"{self.name}[{i}]") for i, v in enumerate(value)]
+        return self._scalar(value, self.name)
 
-    def _check_scalar(self, value: Any, label: str) -> Any:
-        base = self.type.removesuffix(" list")
-        allowed = _SCALAR_TYPES[base]
-        if isinstance(value, bool) and base != "bool":
-            raise ParameterError(f"parameter {label!r} must be {base}, got the boolean {value!r}")
+    def _scalar(self, value: Any, label: str) -> Any:
+        base, b = self.base, self.bounds
+        kind = _SCALARS[base]
+        if isinstance(value, bool) and base is not bool:
+            raise ParameterError(f"parameter {label!r} must be {kind}, got the boolean {value!r}")
+        allowed = (int, float) if base is float else (base,)
         if not isinstance(value, allowed):
-            raise ParameterError(f"parameter {label!r} must be {base}, got {value!r} ({type(value).__name__})")
-        if base == "float":
+            raise ParameterError(f"parameter {label!r} must be {kind}, got {short(value)} ({type(value).__name__})")
+        if base is float:
             value = float(value)
             if not math.isfinite(value):
                 raise ParameterError(f"parameter {label!r} must be finite, got {value!r}")
-        if self.choices is not None and value not in self.choices:
-            raise ParameterError(f"parameter {label!r} must be one of {list(self.choices)}, got {value!r}")
-        if self.gt is not None and not value > self.gt:
-            raise ParameterError(f"parameter {label!r} must be > {self.gt}, got {value!r}")
-        if self.min is not None and value < self.min:
-            raise ParameterError(f"parameter {label!r} must be >= {self.min}, got {value!r}")
-        if self.max is not None and value > self.max:
-            raise ParameterError(f"parameter {label!r} must be <= {self.max}, got {value!r}")
+        if base is str and ("\x00" in value or len(value) > 200):
+            raise ParameterError(f"parameter {label!r}: not a usable string ({short(value)})")
+        if b["choices"] is not None and value not in b["choices"]:
+            raise ParameterError(f"parameter {label!r} must be one of {list(b['choices'])}, got {short(value)}")
+        for key, ok, sign in (("gt", lambda v, t: v > t, ">"), ("min", lambda v, t: v >= t, ">="),
+                              ("lt", lambda v, t: v < t, "<"), ("max", lambda v, t: v <= t, "<=")):
+            if b[key] is not None and not ok(value, b[key]):
+                raise ParameterError(f"parameter {label!r} must be {sign} {b[key]:g}, got {short(value)}")
         return value
+
+
+def _describe_field(f: Field, hint: Any) -> ParamInfo:
+    nullable = False
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        nullable, hint = True, args[0]
+    is_list = typing.get_origin(hint) is list
+    base = typing.get_args(hint)[0] if is_list else hint
+    if base not in _SCALARS:
+        raise TypeError(f"parameter {f.name}: unsupported type {hint!r}")
+    default = f.default_factory() if f.default is MISSING else f.default
+    type_name = _SCALARS[base] + (" list" if is_list else "") + (" or null" if nullable else "")
+    return ParamInfo(f.name, type_name, base, is_list, nullable, default, f.metadata["help"], f.metadata)
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """Base of every chapter's parameters: validation on construction, `check` for cross rules.
+
+    Subclasses are frozen dataclasses whose fields are made with `param(...)`. Constructing one
+    validates every field (type, range), then calls `check()`. Override `check` for rules that
+    involve several parameters and `cost` for the run's estimated time and memory.
+    """
+
+    def __post_init__(self) -> None:
+        for info in self.describe():
+            object.__setattr__(self, info.name, info.validate(getattr(self, info.name)))
+        self.check()
+
+    def check(self) -> None:
+        """Rules between parameters; raise ParameterError naming the parameters. None by default."""
+
+    def cost(self) -> Cost:
+        """Estimated time (seconds on 2 cores) and peak memory of a run; unknown (zero) by default."""
+        return Cost()
+
+    @classmethod
+    def describe(cls) -> list[ParamInfo]:
+        hints = typing.get_type_hints(cls)
+        return [_describe_field(f, hints[f.name]) for f in fields(cls)]
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {info.name: info.default for info in cls.describe()}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 # ----------------------------------------------------------------------------------------------
 # Claims
 # ----------------------------------------------------------------------------------------------
 
+HOLDS, FAILS, INCONCLUSIVE, NOT_COMPUTED = "holds", "does not hold", "inconclusive", "not computed"
+VERDICTS = (HOLDS, FAILS, INCONCLUSIVE)
+
+# What a verdict rests on, for the scorecard's "evidence" column.
+BASES = {
+    "exact": "an exact identity (symbolic or closed form)",
+    "consistency": "holds by construction of the computation: a consistency check, not a reproduction",
+    "single run": "one run at the chapter's parameters",
+    "seeds": "a sample over seeds or draws, with its interval",
+    "evidence": "the evidence tier (data/evidence/), with its interval",
+}
+_INTERVAL_BASES = ("seeds", "evidence")
+
 _CONDITION = re.compile(r"^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$")
+_OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+ESTIMATE_KEYS = frozenset({"value", "low", "high", "n", "method"})
+
+
+def is_estimate(value: Any) -> bool:
+    return isinstance(value, dict) and ESTIMATE_KEYS <= set(value)
 
 
 @dataclass(frozen=True)
 class Claim:
     """A statement of a paper that a chapter checks with one of its metrics.
 
-    `condition` is an operator and a literal, e.g. "< 0.01", ">= 0.5", "== true".
-    `expected_to_hold=False` records honestly that the book does not reproduce the claim at
-    its budget; the scorecard shows it, and `lib claims --known-failures-ok` accepts it
-    (but fails if it unexpectedly holds, so the declaration stays true).
+    `id` is the catalogue id (shared/papers/README.md) plus a suffix that makes it unique,
+    e.g. "S-T4.1/rates". `condition` is an operator and a literal ("< 0.01", ">= 0.5",
+    "== true"). `basis` says what the verdict rests on (see BASES); a claim over seeds or
+    evidence needs its metric to be an estimate with an interval. `expected` is the verdict
+    the chapter declares; `lib claims` fails when the computed verdict differs. A claim
+    expected not to hold, or to be inconclusive, carries its reason in `note`, with numbers
+    and, where it applies, the effect size the design could detect.
     """
 
     id: str
@@ -139,28 +236,62 @@ class Claim:
     paper_value: str
     metric: str
     condition: str
-    expected_to_hold: bool = True
+    basis: str = "single run"
+    expected: str = HOLDS
     note: str = ""
 
     def __post_init__(self) -> None:
         if not _CONDITION.match(self.condition):
             raise ValueError(f"claim {self.id}: cannot parse condition {self.condition!r}")
+        if self.basis not in BASES:
+            raise ValueError(f"claim {self.id}: basis must be one of {list(BASES)}, got {self.basis!r}")
+        if self.expected not in VERDICTS:
+            raise ValueError(f"claim {self.id}: expected must be one of {list(VERDICTS)}, got {self.expected!r}")
+        if self.expected != HOLDS and not self.note.strip():
+            raise ValueError(f"claim {self.id}: a claim expected to be {self.expected!r} needs its reason in note")
+        if self.basis == "exact" and self.expected == INCONCLUSIVE:
+            raise ValueError(f"claim {self.id}: an exact claim is two-valued, it cannot be inconclusive")
 
-    def holds(self, value: Any) -> bool:
-        """Whether `value` meets the condition; a missing or non-numeric value never holds."""
-        op, literal = _CONDITION.match(self.condition).groups()
-        target = _parse_literal(literal)
-        if value is None or isinstance(value, (list, dict)):
-            return False
-        if isinstance(value, float) and math.isnan(value):
-            return False
+    @property
+    def target(self) -> Any:
+        return _parse_literal(_CONDITION.match(self.condition).group(2))
+
+    def evaluate(self, value: Any) -> tuple[str, str]:
+        """(verdict, why) for a metric value: a number, a bool, a string or an estimate dict.
+
+        An estimate holds when its whole interval [low, high] meets the condition, does not
+        hold when none of it does, and is inconclusive when it straddles. A point value is
+        two-valued. Missing, non-finite and non-scalar values are "not computed".
+        """
+        op, target = _CONDITION.match(self.condition).group(1), self.target
+        if value is None:
+            return NOT_COMPUTED, "metric not recorded (or not finite)"
+        if is_estimate(value):
+            bounds = [value.get("low"), value.get("high"), value.get("value")]
+            if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in bounds):
+                return NOT_COMPUTED, "estimate with a non-finite or missing bound"
+            low, high = bounds[0], bounds[1]
+            try:
+                ends = (_OPS[op](low, target), _OPS[op](high, target))
+            except TypeError:
+                return NOT_COMPUTED, f"cannot compare an estimate with {target!r}"
+            if op in ("==", "!="):
+                ends = (ends[0] and ends[1],) * 2 if op == "==" else ends
+            if all(ends):
+                return HOLDS, "the whole interval meets the condition"
+            if not any(ends):
+                return FAILS, "no point of the interval meets the condition"
+            return INCONCLUSIVE, "the interval straddles the condition"
+        if self.basis in _INTERVAL_BASES:
+            return NOT_COMPUTED, f"a claim over {self.basis} needs an estimate with an interval"
+        if isinstance(value, (list, dict)):
+            return NOT_COMPUTED, "not a scalar"
+        if isinstance(value, float) and not math.isfinite(value):
+            return NOT_COMPUTED, "not finite"
         try:
-            return {
-                "<": value < target, "<=": value <= target, ">": value > target,
-                ">=": value >= target, "==": value == target, "!=": value != target,
-            }[op]
+            return (HOLDS, "") if _OPS[op](value, target) else (FAILS, "")
         except TypeError:
-            return False
+            return NOT_COMPUTED, f"cannot compare {short(value)} with {target!r}"
 
 
 def _parse_literal(text: str) -> Any:
@@ -180,71 +311,47 @@ def _parse_literal(text: str) -> Any:
 
 @dataclass(frozen=True)
 class Chapter:
-    """A chapter's declaration: see the module docstring."""
+    """A chapter's declaration: its parameters class, claims and smoke overrides."""
 
     id: str
     title: str
-    params: tuple[Param, ...]
+    params: type[Parameters]
     claims: tuple[Claim, ...] = ()
     smoke: dict[str, Any] = field(default_factory=dict)
-    check: Callable[[dict[str, Any]], None] | None = None
+
+    RESERVED: ClassVar[frozenset[str]] = frozenset({"run", "P"})
+
+    def __post_init__(self) -> None:
+        ids = [c.id for c in self.claims]
+        duplicated = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicated:
+            raise ValueError(f"chapter {self.id}: claim ids must be unique, repeated: {duplicated}")
+        clash = self.RESERVED & set(self.params.defaults())
+        if clash:
+            raise ValueError(f"chapter {self.id}: parameter names {sorted(clash)} are reserved")
+        self.validate(self.smoke)
 
     @property
-    def notebook(self) -> Path:
+    def notebook(self):
         return NOTEBOOKS / f"{self.id}.py"
 
-    def param(self, name: str) -> Param:
-        for p in self.params:
-            if p.name == name:
-                return p
-        raise ParameterError(self.unknown_message([name]))
-
-    def unknown_message(self, names: list[str]) -> str:
-        known = ", ".join(p.name for p in self.params)
-        return f"unknown parameter(s) for chapter {self.id!r}: {', '.join(names)}. Known: {known}"
+    def describe(self) -> list[ParamInfo]:
+        return self.params.describe()
 
     def defaults(self) -> dict[str, Any]:
-        """The default values: the literal assignments of the notebook's `parameters` cell."""
-        values = parameters_cell_values(self.notebook)
-        declared = {p.name for p in self.params}
-        if set(values) != declared:
-            raise RuntimeError(
-                f"chapter {self.id}: parameters cell {sorted(values)} and declaration "
-                f"{sorted(declared)} in lib/specs/{self.id}.py differ"
-            )
-        return values
+        return self.params.defaults()
 
-    def validate(self, values: dict[str, Any], *, partial: bool = False) -> dict[str, Any]:
-        """Check names and values; with `partial`, `values` overrides the defaults.
-
-        Returns the full, validated set. Raises ParameterError with a message naming the
-        parameter and the allowed range.
-        """
-        unknown = [k for k in values if k not in {p.name for p in self.params}]
+    def validate(self, overrides: Mapping[str, Any]) -> Parameters:
+        """The chapter's parameters: defaults with `overrides`, validated; ParameterError otherwise."""
+        known = self.defaults()
+        unknown = [str(k) for k in overrides if k not in known]
         if unknown:
-            raise ParameterError(self.unknown_message(unknown))
-        full = {**self.defaults(), **values} if partial else dict(values)
-        missing = [p.name for p in self.params if p.name not in full]
-        if missing:
-            raise ParameterError(f"chapter {self.id!r}: missing parameter(s) {', '.join(missing)}")
-        checked = {p.name: p.validate(full[p.name]) for p in self.params}
-        if self.check is not None:
-            self.check(checked)
-        return checked
+            names = ", ".join(short(k) for k in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+            raise ParameterError(f"unknown parameter(s) for chapter {self.id!r}: {names}. "
+                                 f"Known: {', '.join(known)}")
+        return self.params(**overrides)
 
-
-def parameters_cell_values(notebook: Path) -> dict[str, Any]:
-    """Literal assignments of the cell tagged `parameters` in a py:percent notebook."""
-    text = notebook.read_text()
-    cells = re.split(r"^# %%", text, flags=re.M)
-    for cell in cells:
-        header, _, body = cell.partition("\n")
-        if re.search(r"tags\s*=\s*\[[^\]]*[\"']parameters[\"']", header):
-            values = {}
-            for node in ast.parse(body).body:
-                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    values[node.targets[0].id] = ast.literal_eval(node.value)
-                elif not isinstance(node, ast.Expr):  # comments and docstrings are fine
-                    raise RuntimeError(f"{notebook}: parameters cell may only hold literal assignments")
-            return values
-    raise RuntimeError(f"{notebook}: no cell tagged 'parameters'")
+    def parameters_source(self, values: Mapping[str, Any] | None = None) -> str:
+        """The papermill `parameters` cell: one literal assignment per field, below its meaning."""
+        values = {**self.defaults(), **(values or {})}
+        return "\n".join(f"# {info.help}\n{info.name} = {values[info.name]!r}" for info in self.describe())

@@ -1,12 +1,26 @@
-"""Claims against metrics: the scorecard page, `python -m lib claims`, and each chapter's closing table."""
+"""Claims against metrics: the scorecard page, `python -m lib claims`, and each chapter's closing table.
+
+A metrics file `ID.metrics.json` maps metric names to numbers, booleans, strings, lists or
+estimates `{"value", "low", "high", "n", "method"}`; the key `_run` records the parameters and
+the code fingerprint that produced it. Each declared claim gets a verdict (holds / does not
+hold / inconclusive / not computed) and is "as declared" when that verdict is its `expected`.
+"""
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lib.chapter import Chapter, Claim
+from lib.chapter import HOLDS, Chapter, Claim, is_estimate, short
+
+RUN_KEY = "_run"
+
+
+class MetricsError(ValueError):
+    """A metrics file is missing, unreadable, truncated or not a JSON object (exit code 2)."""
 
 
 @dataclass(frozen=True)
@@ -14,22 +28,41 @@ class Verdict:
     chapter: str
     claim: Claim
     value: Any
-    holds: bool
+    verdict: str
+    why: str
+
+    @property
+    def as_declared(self) -> bool:
+        return self.verdict == self.claim.expected
 
     @property
     def status(self) -> str:
-        if self.holds:
-            return "holds" if self.claim.expected_to_hold else "holds (declared not to: update the declaration)"
-        return "does not hold" + ("" if self.claim.expected_to_hold else " (known)")
-
-    @property
-    def as_expected(self) -> bool:
-        return self.holds == self.claim.expected_to_hold
+        if self.as_declared:
+            return self.verdict
+        return f"{self.verdict} (declared: {self.claim.expected})"
 
 
 def read_metrics(directory: Path, chapter_id: str) -> dict[str, Any] | None:
+    """The metrics of a chapter in `directory`, None when there is no file; MetricsError when unusable."""
     path = Path(directory) / f"{chapter_id}.metrics.json"
-    return json.loads(path.read_text()) if path.exists() else None
+    if not path.exists():
+        return None
+    try:
+        loaded = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise MetricsError(f"{path}: not UTF-8 ({err.reason} at byte {err.start})") from None
+    except json.JSONDecodeError as err:
+        raise MetricsError(f"{path}: not valid JSON, truncated or edited ({err.msg}, line {err.lineno})") from None
+    except OSError as err:
+        raise MetricsError(f"{path}: cannot be read ({err.strerror})") from None
+    if not isinstance(loaded, dict):
+        raise MetricsError(f"{path}: expected a JSON object of metric name -> value, got {type(loaded).__name__}")
+    return loaded
+
+
+def chapters_present(directory: Path, chapters: list[Chapter]) -> list[Chapter]:
+    """The chapters that have a metrics file in `directory`."""
+    return [c for c in chapters if (Path(directory) / f"{c.id}.metrics.json").exists()]
 
 
 def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> list[Verdict]:
@@ -38,18 +71,60 @@ def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None])
         found = metrics.get(chapter.id) or {}
         for claim in chapter.claims:
             value = found.get(claim.metric)
-            out.append(Verdict(chapter.id, claim, value, claim.holds(value)))
+            verdict, why = claim.evaluate(value)
+            out.append(Verdict(chapter.id, claim, value, verdict, why))
     return out
 
 
+# ----------------------------------------------------------------------------------------------
+# Formatting
+# ----------------------------------------------------------------------------------------------
+
+
+def _number(x: Any) -> str:
+    return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
 def format_value(value: Any) -> str:
+    """A metric for a table: an estimate as "value [low, high], n = N", lists shortened."""
     if value is None:
         return "not computed"
+    if is_estimate(value):
+        return f"{_number(value['value'])} [{_number(value['low'])}, {_number(value['high'])}], n = {value['n']}"
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return f"{value:.4g}" if math.isfinite(value) else str(value)
     if isinstance(value, list):
         return "[" + ", ".join(format_value(v) for v in value[:6]) + (", …" if len(value) > 6 else "") + "]"
-    return str(value)
+    return short(value) if not isinstance(value, str) else value[:80]
+
+
+_BASIS_LABEL = {"exact": "exact", "consistency": "consistency check", "single run": "single run",
+                "seeds": "seeds", "evidence": "evidence tier"}
+
+
+def basis_text(v: Verdict) -> str:
+    """Strength of the evidence: exact / consistency check / single run / seeds / evidence tier, with n."""
+    n = f", n = {v.value['n']}" if is_estimate(v.value) else ""
+    return _BASIS_LABEL[v.claim.basis] + n
+
+
+def reason_text(v: Verdict) -> str:
+    """The declared reason (`Claim.note`), and for any verdict but "holds" why the interval decided it."""
+    return " ".join(p for p in (v.claim.note, "" if v.verdict == HOLDS else v.why) if p)
+
+
+def sentence(v: Verdict) -> str:
+    """One sentence for the prose, generated from the claim: never typed by hand."""
+    value = format_value(v.value)
+    text = f"{v.claim.id} {v.verdict}: {v.claim.metric} = {value}, needs {v.claim.condition} ({basis_text(v)})"
+    if not v.as_declared:
+        text += f"; the chapter declares it {v.claim.expected}"
+    return text + "."
+
+
+def slug(claim_id: str) -> str:
+    """A glue-friendly key of a claim id: "S-T4.1/rates" -> "s_t4_1_rates"."""
+    return re.sub(r"[^a-z0-9]+", "_", claim_id.lower()).strip("_")
 
 
 def _cell(text: str) -> str:
@@ -57,37 +132,41 @@ def _cell(text: str) -> str:
 
 
 def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> str:
-    """A Markdown table: catalogue id, verdict, statement, paper value, book value and its condition."""
+    """A Markdown table: id, verdict, statement, paper value, book value with interval, basis, reason."""
     rows = [
-        "| id | verdict | the paper says | paper value | book value | metric and condition |",
-        "|---|---|---|---|---|---|",
+        "| id | verdict | the paper says | paper value | book value | evidence | metric and condition | reason |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for v in verdicts(chapters, metrics):
-        verdict = f"**{v.status}**" if v.holds else v.status
-        rows.append(
-            "| " + " | ".join(_cell(x) for x in (
-                v.claim.id, verdict, v.claim.statement, v.claim.paper_value, format_value(v.value),
-                f"`{v.claim.metric} {v.claim.condition}`",
-            )) + " |"
-        )
+        verdict = f"**{v.status}**" if v.verdict == HOLDS and v.as_declared else v.status
+        rows.append("| " + " | ".join(_cell(x) for x in (
+            v.claim.id, verdict, v.claim.statement, v.claim.paper_value, format_value(v.value), basis_text(v),
+            f"`{v.claim.metric} {v.claim.condition}`", reason_text(v),
+        )) + " |")
     return "\n".join(rows) + "\n"
 
 
-def claims_report(chapters: list[Chapter], directory: Path, known_failures_ok: bool) -> tuple[str, int]:
-    """Plain-text table for the terminal and the exit code of `python -m lib claims`."""
-    metrics = {c.id: read_metrics(directory, c.id) for c in chapters}
+def claims_report(chapters: list[Chapter], directory: Path) -> tuple[str, int]:
+    """Plain-text table for the terminal and the exit code of `python -m lib claims`.
+
+    Exit 1 when a verdict differs from its declaration; MetricsError (exit 2) when a metrics
+    file of a requested chapter is missing or unusable.
+    """
+    metrics = {}
+    for chapter in chapters:
+        metrics[chapter.id] = read_metrics(directory, chapter.id)
+        if metrics[chapter.id] is None:
+            raise MetricsError(f"{Path(directory) / (chapter.id + '.metrics.json')}: no such file "
+                               f"(run `python -m lib run {chapter.id} --output-dir {directory}`)")
     lines, bad = [], 0
-    for v in verdicts(chapters, metrics):
-        failing = not v.as_expected if known_failures_ok else not v.holds
-        bad += failing
-        mark = "FAIL" if failing else " ok "
-        lines.append(
-            f"[{mark}] {v.claim.id:<8} {v.chapter:<17} {v.claim.metric} = {format_value(v.value)}"
-            f"  (needs {v.claim.condition}; paper: {v.claim.paper_value}) -> {v.status}"
-        )
-    missing = [c.id for c in chapters if metrics[c.id] is None]
-    if missing:
-        lines.append(f"no metrics in {directory} for: {', '.join(missing)}")
-    total = sum(len(c.claims) for c in chapters)
-    lines.append(f"{total - bad} of {total} claims as required ({'known failures accepted' if known_failures_ok else 'strict'})")
+    found = verdicts(chapters, metrics)
+    for v in found:
+        bad += not v.as_declared
+        mark = " ok " if v.as_declared else "DIFF"
+        lines.append(f"[{mark}] {v.claim.id:<22} {v.chapter:<17} {v.claim.metric} = {format_value(v.value)}"
+                     f"  (needs {v.claim.condition}; {basis_text(v)}) -> {v.status}")
+    counts = {k: sum(v.verdict == k for v in found) for k in ("holds", "does not hold", "inconclusive", "not computed")}
+    lines.append(", ".join(f"{n} {k}" for k, n in counts.items()) +
+                 f"; {len(found) - bad} of {len(found)} as declared")
     return "\n".join(lines), int(bad > 0)
+

@@ -1,11 +1,13 @@
-"""Book pages generated from the chapters' declarations: the scorecard and the parameter tables."""
+"""Book pages generated from the chapters' declarations: scorecard, parameter tables, notes and errata."""
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
-from lib.chapter import ROOT, Chapter
+from lib.chapter import Chapter
 from lib.claims import claims_markdown, read_metrics, verdicts
 from lib.io import atomic_write_text
+from lib.paths import ROOT
 from lib.specs import chapter_ids, load
 
 
@@ -14,19 +16,25 @@ def _chapters() -> list[Chapter]:
 
 
 def scorecard_page(runs_dir: Path) -> str:
-    """Markdown of the scorecard: every declared claim with the paper's and the book's value."""
+    """Markdown of the scorecard: every declared claim with the paper's and the book's value and verdict."""
     chapters = _chapters()
     metrics = {c.id: read_metrics(runs_dir, c.id) for c in chapters}
     found = verdicts(chapters, metrics)
-    held = sum(v.holds for v in found)
-    known = sum((not v.holds) and not v.claim.expected_to_hold for v in found)
+    counts = Counter(v.verdict for v in found)
+    differ = sum(not v.as_declared for v in found)
+    summary = ", ".join(f"**{n} {k}**" for k, n in counts.most_common())
     return (
         "(scorecard)=\n# Scorecard\n\n"
         "Every claim of the two papers that the book reproduces, declared once in `lib/specs/ID.py` "
         "and checked against the number the chapter computes at its default parameters "
-        "(`python -m lib claims` prints the same table). "
-        f"**{held} of {len(found)} claims hold**; {known} are recorded as not reproduced at the "
-        "book's budget, with the reason in the chapter and in {ref}`reproduction-notes`.\n\n"
+        "(`python -m lib claims` prints the same table). A claim over seeds or draws carries its "
+        "interval and n: it **holds** when the whole interval meets the condition, **does not hold** "
+        "when none of it does, and is **inconclusive** when the interval straddles the condition. "
+        "Exact identities are two-valued; a *consistency check* holds by construction and is not a "
+        "reproduction. The *evidence* column says what a verdict rests on.\n\n"
+        f"Of {len(found)} claims: {summary}"
+        + (f"; **{differ} differ from their declaration**." if differ else "; every verdict is as declared.")
+        + " Reasons are in the last column, in the chapters and in {ref}`reproduction-notes`.\n\n"
         + "\n".join(f"## {c.title}\n\nChapter: {{doc}}`../chapters/{c.id}`.\n\n" + claims_markdown([c], metrics)
                     for c in chapters)
     )
@@ -36,23 +44,27 @@ def parameters_page() -> str:
     """Markdown tables of each chapter's parameters, generated from the declarations."""
     out = []
     for chapter in _chapters():
-        defaults = chapter.defaults()
         out.append(f"### `{chapter.id}`: {chapter.title}\n")
         out.append("| parameter | type | default | allowed | meaning |\n|---|---|---|---|---|")
-        for p in chapter.params:
-            out.append(f"| `{p.name}` | {p.type} | `{defaults[p.name]!r}` | {p.describe_range() or 'any'} | {p.help} |")
+        for info in chapter.describe():
+            out.append(f"| `{info.name}` | {info.type} | `{info.default!r}` | {info.describe_range() or 'any'} "
+                       f"| {info.help} |")
         out.append("")
     return "\n".join(out)
 
 
-def notes_page(notes_dir: Path) -> str:
-    """The reproduction notes: the cross-chapter part, then each chapter's fragment in book order."""
-    parts = [(notes_dir / "index.md").read_text()]
-    parts += [(notes_dir / f"{c}.md").read_text() for c in chapter_ids() if (notes_dir / f"{c}.md").exists()]
+def assembled_page(folder: Path) -> str:
+    """`folder/index.md`, then each chapter's fragment `folder/ID.md` in book order, then the others."""
+    fragments = sorted(p for p in folder.glob("*.md") if p.name != "index.md")
+    ordered = [folder / f"{c}.md" for c in chapter_ids() if (folder / f"{c}.md").exists()]
+    ordered += [p for p in fragments if p not in ordered]
+    parts = [(folder / "index.md").read_text()] + [p.read_text() for p in ordered]
     return "\n\n".join(p.strip() for p in parts) + "\n"
 
 
 def write_pages(runs_dir: Path, generated_dir: Path) -> None:
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
-    atomic_write_text(generated_dir / "notes.md", notes_page(ROOT / "book" / "notes"))
+    atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))
+    if (ROOT / "book" / "errata" / "index.md").exists():
+        atomic_write_text(generated_dir / "errata.md", assembled_page(ROOT / "book" / "errata"))

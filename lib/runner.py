@@ -1,72 +1,203 @@
 """Execute a chapter with papermill: validate first, stage the outputs, publish them atomically.
 
-papermill silently accepts any parameter name; this runner does not: names and values are
-checked against the chapter's declaration (`lib/specs/ID.py`) before a kernel starts.
-The executed notebook and the metrics are written to a staging folder and moved into
-`DIR` only when every cell has run, so an interrupted run never leaves a notebook that
-make (or a reader) would take for finished.
+papermill silently accepts any parameter name; this runner does not: names, values and the
+estimated cost are checked against the chapter's declaration (`lib/specs/ID.py`) before a kernel
+starts. The `parameters` cell is filled from the declaration's defaults (papermill injects the
+overrides after it). The executed notebook and the metrics are written to a staging folder and
+moved into `DIR` under a lock only when every cell has run, so an interrupted run never leaves a
+notebook that make (or a reader) would take for finished, and two runs into one folder cannot
+pair a notebook with the other's metrics.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import sys
 import tempfile
+import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from lib.book import OUTPUT_DIR_ENV
-from lib.chapter import ROOT
+from lib.chapter import Chapter, ParameterError, Parameters
+from lib.paths import ROOT
+from lib.runtime import Runtime
 from lib.specs import chapter_ids, load
 
+OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
+REFERENCES = ROOT / "tests" / "notebooks"
+# Beyond these a run is refused unless the reader passes --allow-expensive (estimates for 2 cores).
+MAX_SECONDS = 6 * 3600
+MEMORY_FRACTION = 0.6
+STALE_STAGING_SECONDS = 24 * 3600
 
-def run_chapter(chapter_id: str, overrides: dict[str, Any], output_dir: Path) -> Path:
-    """Validate `overrides`, execute the chapter, and return the path of the executed notebook."""
+
+# ----------------------------------------------------------------------------------------------
+# Checks before any compute
+# ----------------------------------------------------------------------------------------------
+
+
+def physical_memory_gb() -> float:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+
+
+def check_cost(chapter: Chapter, params: Parameters) -> None:
+    """Refuse parameters whose estimated time or memory is beyond reason for this machine."""
+    cost = params.cost()
+    memory = physical_memory_gb()
+    if cost.gigabytes > MEMORY_FRACTION * memory:
+        raise ParameterError(f"chapter {chapter.id}: these parameters need about {cost.gigabytes:.3g} GB, more than "
+                             f"{MEMORY_FRACTION:.0%} of this machine's {memory:.0f} GB; pass --allow-expensive to try")
+    if cost.seconds > MAX_SECONDS:
+        raise ParameterError(f"chapter {chapter.id}: these parameters take about {cost.seconds / 3600:.3g} hours "
+                             f"(limit {MAX_SECONDS / 3600:g} h); pass --allow-expensive to run anyway")
+
+
+def usable_output_dir(path: Path) -> Path:
+    """The absolute output folder, created; ParameterError when it is a file or not writable."""
+    path = Path(os.path.abspath(Path(path).expanduser()))
+    if path.exists() and not path.is_dir():
+        raise ParameterError(f"--output-dir {path} exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ParameterError(f"--output-dir {path}: cannot create it ({err.strerror})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ParameterError(f"--output-dir {path} is not writable")
+    return path
+
+
+def validate_run(chapter_id: str, overrides: dict[str, Any], output_dir: Path,
+                 allow_expensive: bool = False) -> tuple[Chapter, Parameters, Path]:
+    """Everything checked before a kernel starts: names, values, cost, output folder."""
+    chapter = load(chapter_id)
+    params = chapter.validate(overrides)
+    if not allow_expensive:
+        check_cost(chapter, params)
+    return chapter, params, usable_output_dir(output_dir)
+
+
+# ----------------------------------------------------------------------------------------------
+# Staging and publishing
+# ----------------------------------------------------------------------------------------------
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_stale_staging(output_dir: Path, chapter_id: str) -> None:
+    """Remove staging folders of killed runs (their process is gone, or they are a day old)."""
+    for staging in output_dir.glob(f".staging-{chapter_id}-*"):
+        pid_file = staging / "pid"
+        try:
+            pid = int(pid_file.read_text())
+            stale = not _pid_alive(pid)
+        except (OSError, ValueError):
+            stale = time.time() - staging.stat().st_mtime > STALE_STAGING_SECONDS
+        if stale:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextmanager
+def publish_lock(output_dir: Path, chapter_id: str) -> Iterator[None]:
+    with open(output_dir / f".{chapter_id}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    previous = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in previous.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def source_notebook(chapter: Chapter, path: Path) -> None:
+    """The chapter as .ipynb with its `parameters` cell filled from the declaration's defaults."""
     import jupytext
+
+    notebook = jupytext.read(chapter.notebook)
+    cells = [c for c in notebook.cells if "parameters" in c.metadata.get("tags", [])]
+    if len(cells) != 1:
+        raise RuntimeError(f"{chapter.notebook}: needs exactly one cell tagged 'parameters', found {len(cells)}")
+    cells[0].source = chapter.parameters_source()
+    jupytext.write(notebook, path)
+
+
+def run_chapter(chapter_id: str, overrides: dict[str, Any], output_dir: Path, *,
+                runtime: Runtime = Runtime(), allow_expensive: bool = False) -> Path:
+    """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json`; return the notebook."""
     import papermill
 
-    chapter = load(chapter_id)
-    chapter.validate(overrides, partial=True)  # raises ParameterError before any compute
-    output_dir.mkdir(parents=True, exist_ok=True)
+    chapter, _, output_dir = validate_run(chapter_id, overrides, output_dir, allow_expensive)
+    clean_stale_staging(output_dir, chapter_id)
     staging = Path(tempfile.mkdtemp(dir=output_dir, prefix=f".staging-{chapter_id}-"))
-    source = staging / f"{chapter_id}.source.ipynb"
-    executed = staging / f"{chapter_id}.ipynb"
-    jupytext.write(jupytext.read(chapter.notebook), source)
-    previous = os.environ.get(OUTPUT_DIR_ENV)
-    os.environ[OUTPUT_DIR_ENV] = str(staging)
+    (staging / "pid").write_text(str(os.getpid()))
+    source, executed = staging / f"{chapter_id}.source.ipynb", staging / f"{chapter_id}.ipynb"
+    source_notebook(chapter, source)
     try:
-        papermill.execute_notebook(
-            str(source), str(executed), parameters=overrides, kernel_name="python3",
-            cwd=str(ROOT), progress_bar=sys.stderr.isatty(), language="python",
-        )
+        with _environment({OUTPUT_DIR_ENV: str(staging), **runtime.environment()}):
+            papermill.execute_notebook(
+                str(source), str(executed), parameters=overrides, kernel_name="python3",
+                cwd=str(ROOT), progress_bar=sys.stderr.isatty(), language="python",
+            )
     except BaseException:
         if executed.exists():
             os.replace(executed, output_dir / f"{chapter_id}.failed.ipynb")
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    finally:
-        if previous is None:
-            os.environ.pop(OUTPUT_DIR_ENV, None)
-        else:
-            os.environ[OUTPUT_DIR_ENV] = previous
     metrics = staging / f"{chapter_id}.metrics.json"
     if not metrics.exists():
+        shutil.rmtree(staging, ignore_errors=True)
         raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
-    (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
-    os.replace(metrics, output_dir / metrics.name)
-    os.replace(executed, output_dir / executed.name)  # last: make keys on the notebook
+    with publish_lock(output_dir, chapter_id):
+        (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
+        os.replace(metrics, output_dir / metrics.name)
+        os.replace(executed, output_dir / executed.name)  # last: make keys on the notebook
     shutil.rmtree(staging, ignore_errors=True)
     return output_dir / executed.name
 
 
-REFERENCES = ROOT / "tests" / "notebooks"
-
-
 def refresh_reference(chapter_id: str) -> Path:
-    """Re-execute a chapter at its smoke parameters into `tests/notebooks/` (the nbval reference)."""
+    """Re-execute a chapter at its smoke parameters into `tests/notebooks/` (the nbval reference).
+
+    Outputs that nbval does not compare (figures, tables) are stripped, so the references stay small.
+    """
     path = run_chapter(chapter_id, dict(load(chapter_id).smoke), REFERENCES)
     (REFERENCES / f"{chapter_id}.metrics.json").unlink(missing_ok=True)
+    strip_unchecked_outputs(path)
     return path
+
+
+def strip_unchecked_outputs(path: Path) -> None:
+    """Keep outputs only in cells marked `# NBVAL_CHECK_OUTPUT` (the only ones `--nbval-lax` compares)."""
+    import nbformat
+
+    from lib.io import atomic_write_text
+
+    notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and "# NBVAL_CHECK_OUTPUT" not in cell.source:
+            cell.outputs = []
+    atomic_write_text(path, nbformat.writes(notebook))
 
 
 def list_chapters() -> str:
@@ -74,10 +205,10 @@ def list_chapters() -> str:
     lines = []
     for chapter_id in chapter_ids():
         chapter = load(chapter_id)
-        defaults = chapter.defaults()
         lines.append(f"{chapter_id}: {chapter.title}")
-        for p in chapter.params:
-            rng = p.describe_range()
-            lines.append(f"  {p.name:<22} {p.type:<11} default {defaults[p.name]!r:<24} {p.help}" + (f" [{rng}]" if rng else ""))
+        for info in chapter.describe():
+            rng = info.describe_range()
+            lines.append(f"  {info.name:<22} {info.type:<11} default {info.default!r:<24} {info.help}"
+                         + (f" [{rng}]" if rng else ""))
         lines.append("")
     return "\n".join(lines)

@@ -29,39 +29,15 @@
 # shortened **live** run beside it. Every number below is computed by the chapter.
 
 # %% tags=["parameters"]
-colour_signals = [0.3]        # live sweep: colour contrasts s_c
-seeds = [0]                   # live sweep: model seeds
-steps = 800                   # live training steps per run
-eval_every = 200              # steps between sampled checkpoints
-samples = 64                  # samples per prompt and checkpoint
-sampler_steps = 50            # ancestral sampling steps
-nudges = [0.1]                # size offsets of the nudged prompts
-image_size = 16               # paper: 32
-channels = [16, 32, 64]       # paper: [64, 128, 256]
-blocks = 1                    # residual blocks per level (paper: 2)
-attention_heads = 4
-dropout = 0.1
-lr = 0.001
-weight_decay = 0.01
-batch_size = 64               # paper: 128
-grad_clip = 1.0
-n_per_class = 2048
-size_mean = 0.45
-size_signal = 0.4
-gamma_min = -5.0
-gamma_max = 10.0
-data_noise = 0.001
-learn_schedule = True
-classifier_steps = 400
-device = "auto"
-threads = 1                   # torch CPU threads (1 is fastest on a shared machine)
-use_stored = True             # claims from the stored long run; false: from the live sweep
+# Defaults and meaning: lib/specs/diffusion.py (DiffusionParameters). Change them with
+# `python -m lib run diffusion -p NAME VALUE`; the runner fills this cell.
 
 # %% tags=["remove-cell"]
 import numpy as np
 import torch
 
-from lib.book import cache_dir, start_chapter
+from lib.book import start_chapter
+from lib.paths import cache_dir
 
 run = start_chapter("diffusion", globals())
 P = run.params

@@ -19,47 +19,16 @@
 # diagrams of Figs. 5, 6 and 8, with the phase criteria of {cite:p}`liu2022grokking` (Table 4).
 
 # %% tags=["parameters"]
-portrait_eta_ratio = 1.0
-portrait_grid = 21
-ode_time = 100000.0
-collision_tol = 0.01
-mc_samples = 20000
-theory_lr_ratios = [0.01, 0.1, 1.0, 10.0, 100.0]
-sigma_ratios = [0.5, 1.0, 2.0]
-n_cluster = [1, 2, 4, 16]
-seed = 0
-n = 30
-train_fraction = 0.75
-mode = "concat"
-depth = 3
-width = 50
-embed_dim = 2
-init_scale = 1.0
-steps = 800
-grok_threshold = 160
-torch_threads = 2
-checkpoint = True
-relations = ["mod3", "greater_than", "bipartite"]
-log10_lr_enc = [-3.0, -2.5, -2.0]
-log10_lr_dec = [-3.0, -2.5, -2.0, -1.5, -1.0]
-seeds_per_cell = 1
-fig6_relation = "mod3"
-fig6_lr_enc = 0.003
-fig6_log10_ratios = [0.0, 0.5, 1.0, 1.5]
-fig6_init_scales = [0.5, 1.0]
-fig6_seeds = 4
-bound_sigma_ratio = 1.0
-fig8_relation = "mod3"
-fig8_lr_enc = 0.003
-fig8_log10_lr_dec = [-2.5, -2.0, -1.5, -1.0]
-fig8_weight_decays = [0.0, 0.3, 3.0]
+# Defaults and meaning: lib/specs/geneft_dynamics.py (GeneftDynamicsParameters). Change them with
+# `python -m lib run geneft_dynamics -p NAME VALUE`; the runner fills this cell.
 
 # %% tags=["remove-cell"]
 import numpy as np
 import torch
 import matplotlib.pyplot as plt
 
-from lib.book import cache_dir, start_chapter
+from lib.book import start_chapter
+from lib.paths import cache_dir
 from lib.geneft import phases, repons, symbolic
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models

@@ -18,31 +18,8 @@
 # networks against it (Fig. 3) and scans decoder depth (Fig. 7, Appendix E).
 
 # %% tags=["parameters"]
-n = 30
-relations = ["mod3", "mod5", "greater_than", "bipartite", "random_graph"]
-random_graph_seed = 0
-mc_relations = ["mod3", "mod5", "greater_than", "bipartite"]
-fractions = [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8]
-mc_samplings = 20
-mc_samplings_order = 3
-mc_orderings = 1000
-mc_sweeps = 4
-seed = 0
-net_relations = ["mod3", "greater_than"]
-architectures = ["concat:1", "difference:1", "difference:0", "squared_difference:1", "squared_difference:0"]
-width = 10
-embed_dim = 2
-seeds = [0, 1]
-steps = 1000
-patience = 3
-lr = 0.01
-init_scale = 1.0
-goldilocks_relation = "mod3"
-goldilocks_mode = "concat"
-goldilocks_depths = [0, 1, 2, 4, 6]
-goldilocks_width = 10
-goldilocks_fraction = 0.3
-goldilocks_runs = 4
+# Defaults and meaning: lib/specs/geneft_statics.py (GeneftStaticsParameters). Change them with
+# `python -m lib run geneft_statics -p NAME VALUE`; the runner fills this cell.
 
 # %% tags=["remove-cell"]
 import numpy as np
@@ -59,7 +36,6 @@ from lib.specs.geneft_statics import parse_architecture
 
 run = start_chapter("geneft_statics", globals())
 P = run.params
-torch.set_num_threads(1)
 N = P.n ** 2          # the data set: all ordered pairs (i, j)
 ALPHA = 0.9           # "a testing accuracy alpha (say 90%)", Section III
 

@@ -25,28 +25,8 @@
 #    small initialisation, which is the model's limitation the paper points out.
 
 # %% tags=["parameters", "hide-input"]
-d = 64                      # input dimension
-mu = [1.0, 2.0]             # cluster means mu_p, s of them
-sigma = [0.05, 0.05]        # cluster spreads (standard deviations unless sigma_is_variance)
-sigma_is_variance = False   # authors' code: sigma is a variance
-origin_cluster = False      # authors' code: extra training cluster at the origin
-n = 5000                    # points per cluster (paper: 5000)
-lr = 0.1                    # paper: 0.1
-loss_scaling = "half_sum"   # eq. (2.1); "mse" is the authors' MSELoss
-batch_size = 128            # paper: 128
-steps = 400                 # SGD / GD steps (flow time: lr x steps)
-init_scale = 0.01           # std of the entries of W(0)
-init_scale_large = 0.5      # std of W(0) in the large-init illustration
-seed = 0
-rotate = True               # authors' code rotates the inputs
-fig2a_mu1 = [1.0, 2.0, 3.0]
-fig2b_sigma1 = [0.05, 0.1, 0.5, 1.0, 2.0]
-map_points = 24
-map_mu1_min = 0.5
-map_mu1_max = 3.0
-map_sigma1_max = 2.0
-init_scales_sweep = [0.01, 0.03, 0.1, 0.3, 1.0]
-init_draws = 200
+# Defaults and meaning: lib/specs/one_layer.py (OneLayerParameters). Change them with
+# `python -m lib run one_layer -p NAME VALUE`; the runner fills this cell.
 
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
@@ -66,7 +46,6 @@ from lib.theory.one_layer import (
 )
 from lib.theory.one_layer_compare import Setting, compare, lr_refinement, monotonicity_sweep, order_map, vary_first
 
-torch.set_num_threads(1)  # small matrices: one thread is fastest on a shared machine
 run = start_chapter("one_layer", globals())
 P = run.params
 s = len(P.mu)

@@ -20,46 +20,8 @@
 # much of the action happens inside the first epoch.
 
 # %% tags=["parameters"]
-d = 64                  # input dimension (high-dimensional runs)
-width = 64              # hidden width
-n = 5000                # training points per cluster
-batch = 128             # SGD minibatch
-lr = 0.1                # SGD learning rate
-epochs = 25.0           # epochs of the Section 3 / App. F runs (paper: 40)
-loss = "mse"            # "mse" (authors' code) or "half_sum" (eq. 2.1)
-rotate = True           # random rotation of the inputs
-bias = True             # nn.Linear with bias
-origin_cluster = True   # extra training cluster at the origin (authors' code)
-sigma_is_variance = True  # sigma read as a variance (authors' code)
-seed = 0                # first seed
-seeds = 3               # seeds of the deep / low-dim / truncated / App. B runs
-stop_tol = 0.01         # stop a batched run once all outputs are this close (relative) to their targets
-mu = [1.0, 2.0]
-sigma = [0.05, 0.05]
-mu1_values = [1.0, 2.0, 3.0]
-sigma1_values = [0.05, 0.1, 0.5, 1.0, 2.0]
-order_models = ["1-linear", "2-linear", "2-relu"]
-order_seeds = 1
-depth = 4
-activation = "linear"
-lowdim_d = 2
-lowdim_width = 4
-lowdim_lr = 0.01
-truncate = True
-truncate_fraction = 0.5
-rise_tol = 0.01
-tiny_mu_large = [2.0, 4.0]
-tiny_d = 3
-tiny_width = 3
-tiny_depth = 3
-topo_mu = [1.0, 2.0, 3.0, 4.0]
-topo_sigma = [0.5, 0.5, 0.5, 0.5]
-topo_depth = 2
-topo_activation = "relu"
-topo_epochs = 5.0
-topo_snapshots = [1.0, 3.0, 5.0]
-topo_tol = 0.0
-topo_learned = 0.1
+# Defaults and meaning: lib/specs/sim_observations.py (SimObservationsParameters). Change them with
+# `python -m lib run sim_observations -p NAME VALUE`; the runner fills this cell.
 
 # %% tags=["remove-cell"]
 from lib.book import start_chapter
@@ -78,7 +40,6 @@ from lib.sim.models import MLPShape
 from lib.sim.plots import plot_curves, plot_hypercube, plot_task, plot_trajectories
 from lib.sim.train import train_datasets
 
-torch.set_num_threads(1)
 SEEDS = [P.seed + i for i in range(P.seeds)]
 SGD = dict(batch=P.batch, loss=P.loss, stop_tol=P.stop_tol)
 

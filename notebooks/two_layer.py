@@ -18,39 +18,8 @@
 # and whether the eight lemmas of App. D hold step by step.
 
 # %% tags=["parameters"]
-d = 2                       # input dimension
-width = 2                   # hidden width d'
-mu = [1.0, 2.0]             # cluster means, s = len(mu)
-sigma = [0.05, 0.05]        # cluster standard deviations
-init = "gaussian"           # or "uniform" (authors' theory script)
-init_scale = 0.05           # tau
-covariance_power = 1        # 1: A (paper), 2: A^2 (authors' script)
-n_seeds = 2000
-horizon = 60.0
-n_times = 400
-descent_tol = 0.01
-figure_seed = None
-seed = 0
-train_lr = 0.01
-train_n = 1000
-train_seeds = 4
-sweep_d = [2, 3, 4, 6, 8, 12]
-sweep_width = [2, 4, 8, 16, 32]
-sweep_scale = [0.01, 0.03, 0.1, 0.3]
-sweep_mu1 = [0.5, 1.0, 1.5]
-sweep_seeds = 400
-multi_seeds = 4000
-multi_horizon = 200.0
-failure_seeds = 500
-failure_horizon = 400.0
-sgd_seeds = 64
-sgd_lr = 0.05
-sgd_batch = 32
-lemma_seeds = 4
-lemma_mu = [1.0, 2.0]
-lemma_sigma = [0.05, 0.05]
-lemma_beta = 2.0
-mc_samples = 20000
+# Defaults and meaning: lib/specs/two_layer.py (TwoLayerParameters). Change them with
+# `python -m lib run two_layer -p NAME VALUE`; the runner fills this cell.
 
 # %% tags=["remove-cell"]
 import os
@@ -68,7 +37,6 @@ from lib.theory import two_layer as tl
 
 run = start_chapter("two_layer", globals())
 P = run.params
-torch.set_num_threads(1)
 s = len(P.mu)
 run.text("s_text", str(s))
 

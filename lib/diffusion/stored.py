@@ -15,8 +15,8 @@ import time
 import numpy as np
 import torch
 
-from lib.book import cache_dir
-from lib.chapter import ROOT
+from lib.paths import cache_dir
+from lib.paths import ROOT
 from lib.diffusion.experiment import stack_runs, train_sweep
 from lib.diffusion.train import RunConfig, build_model
 from lib.io import atomic_save, atomic_write_json

@@ -8,7 +8,8 @@ from __future__ import annotations
 import importlib
 import re
 
-from lib.chapter import ROOT, Chapter, ParameterError
+from lib.chapter import Chapter, ParameterError
+from lib.paths import ROOT
 
 TOC = ROOT / "_toc.yml"
 _CHAPTER_FILE = re.compile(r"^\s*-?\s*file:\s*book/chapters/([a-z0-9_]+)\s*$", re.M)

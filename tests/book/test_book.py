@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from lib.chapter import ROOT
+from lib.paths import ROOT
 from lib.specs import chapter_ids
 
 RUNS = ROOT / "book" / "chapters"

@@ -1,35 +1,66 @@
-"""lib/claims.py: verdicts, the strict and the known-failures exit codes, the Markdown table."""
+"""lib/claims.py: verdicts as declared, exit codes, unusable metrics files, the Markdown table."""
 import json
+from dataclasses import dataclass
 
-from lib.chapter import Chapter, Claim
-from lib.claims import claims_markdown, claims_report
+import pytest
+
+from lib.chapter import Chapter, Claim, Parameters
+from lib.claims import MetricsError, claims_markdown, claims_report, read_metrics, sentence, slug, verdicts
 
 
-def _chapter(expected=True):
-    return Chapter(id="toy", title="t", params=(), claims=(
+@dataclass(frozen=True)
+class NoParameters(Parameters):
+    pass
+
+
+def _chapter(expected="holds"):
+    return Chapter(id="toy", title="t", params=NoParameters, claims=(
         Claim("S-C", "identity", "exact", "err", "< 0.1"),
-        Claim("S-8", "triple descent", "seen", "frac", "> 0", expected_to_hold=expected),
+        Claim("S-8", "triple descent", "seen", "frac", "> 0.01", basis="seeds", expected=expected,
+              note="" if expected == "holds" else "no seed of 1000 shows it"),
     ))
 
 
-def test_report_exit_codes(tmp_path):
-    (tmp_path / "toy.metrics.json").write_text(json.dumps({"err": 0.01, "frac": 0.0}))
-    text, code = claims_report([_chapter()], tmp_path, known_failures_ok=False)
-    assert code == 1 and "FAIL" in text
-    _, code = claims_report([_chapter(expected=False)], tmp_path, known_failures_ok=True)
+def _write(tmp_path, metrics):
+    (tmp_path / "toy.metrics.json").write_text(json.dumps(metrics))
+
+
+def _est(v, lo, hi):
+    return {"value": v, "low": lo, "high": hi, "n": 1000, "method": "wilson"}
+
+
+def test_exit_code_follows_the_declaration(tmp_path):
+    _write(tmp_path, {"err": 0.01, "frac": _est(0.0, 0.0, 0.004)})
+    text, code = claims_report([_chapter()], tmp_path)
+    assert code == 1 and "DIFF" in text and "declared: holds" in text
+    _, code = claims_report([_chapter("does not hold")], tmp_path)
     assert code == 0
-    _, code = claims_report([_chapter(expected=False)], tmp_path, known_failures_ok=False)
-    assert code == 1
-    (tmp_path / "toy.metrics.json").write_text(json.dumps({"err": 0.01, "frac": 0.5}))
-    _, code = claims_report([_chapter(expected=False)], tmp_path, known_failures_ok=True)
-    assert code == 1  # an unexpected pass means the declaration must be updated
+    _write(tmp_path, {"err": 0.01, "frac": _est(0.01, 0.0, 0.02)})
+    _, code = claims_report([_chapter("does not hold")], tmp_path)
+    assert code == 1  # inconclusive is not "does not hold"
+    _, code = claims_report([_chapter("inconclusive")], tmp_path)
+    assert code == 0
 
 
-def test_missing_metrics_fail(tmp_path):
-    text, code = claims_report([_chapter()], tmp_path, known_failures_ok=True)
-    assert code == 1 and "not computed" in text and "no metrics" in text
+@pytest.mark.parametrize("content, message", [
+    (b'{"err": 0.0', "not valid JSON"), (b"\xff\xfe", "not UTF-8"), (b"[1, 2]", "expected a JSON object"),
+])
+def test_unusable_metrics_files_are_named(tmp_path, content, message):
+    (tmp_path / "toy.metrics.json").write_bytes(content)
+    with pytest.raises(MetricsError, match=message) as err:
+        read_metrics(tmp_path, "toy")
+    assert "toy.metrics.json" in str(err.value)
 
 
-def test_markdown_table_escapes_pipes():
-    md = claims_markdown([_chapter()], {"toy": {"err": 0.01}})
-    assert md.count("\n") == 4 and "| S-C |" in md and "**holds**" in md and "does not hold" in md
+def test_missing_metrics_of_a_requested_chapter(tmp_path):
+    with pytest.raises(MetricsError, match="no such file"):
+        claims_report([_chapter()], tmp_path)
+
+
+def test_markdown_sentence_and_slug():
+    metrics = {"toy": {"err": 0.01, "frac": _est(0.2, 0.1, 0.3)}}
+    table = claims_markdown([_chapter()], metrics)
+    assert "0.2 [0.1, 0.3], n = 1000" in table and "seeds, n = 1000" in table and "**holds**" in table
+    v = verdicts([_chapter()], metrics)[1]
+    assert sentence(v).startswith("S-8 holds: frac = 0.2 [0.1, 0.3], n = 1000")
+    assert slug("S-T4.1/rates") == "s_t4_1_rates"

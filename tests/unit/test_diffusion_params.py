@@ -6,8 +6,8 @@ from lib.specs.diffusion import CHAPTER
 
 
 def test_defaults_are_valid():
-    CHAPTER.validate({}, partial=True)
-    CHAPTER.validate(dict(CHAPTER.smoke), partial=True)
+    CHAPTER.validate({})
+    CHAPTER.validate(dict(CHAPTER.smoke))
 
 
 @pytest.mark.parametrize("override, message", [
@@ -24,4 +24,4 @@ def test_defaults_are_valid():
 ])
 def test_invalid_values_fail_clearly(override, message):
     with pytest.raises(ParameterError, match=message):
-        CHAPTER.validate(override, partial=True)
+        CHAPTER.validate(override)

@@ -1,7 +1,7 @@
 """requirements.txt (pip) and environment.yml (conda) pin the same versions."""
 import yaml
 
-from lib.chapter import ROOT
+from lib.paths import ROOT
 
 
 def _requirements() -> set[str]:

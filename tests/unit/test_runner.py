@@ -1,13 +1,18 @@
-"""lib/runner.py and the CLI: validation before compute, staging, atomic publication."""
+"""lib/runner.py and the CLI: validation before compute, staging, atomic publication, bad inputs."""
 import json
+import os
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
 
 import pytest
 
 import lib.chapter
 import lib.runner
-from lib.chapter import Chapter, Claim, Param, ROOT
+from lib.__main__ import parse_overrides, parse_value, split_parameters
+from lib.chapter import Chapter, Claim, ParameterError, Parameters, param
+from lib.paths import ROOT
 
 TOY = '''# ---
 # jupyter:
@@ -15,49 +20,92 @@ TOY = '''# ---
 # ---
 
 # %% tags=["parameters"]
-k = 2
-fail = False
+# filled by the runner
 
 # %%
-from lib.book import ChapterRun
-from lib.chapter import Chapter
-run = ChapterRun(Chapter(id="toy", title="toy", params=()), {"k": k})  # the kernel cannot see the test's registry
-run.metric("k_squared", k ** 2)
+import os
+from lib.io import atomic_write_json
+atomic_write_json(os.path.join(os.environ["LIB_OUTPUT_DIR"], "toy.metrics.json"), {"k_squared": k ** 2})
 assert not fail, "failing on purpose"
 '''
 
 
-def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "lib", *args], cwd=ROOT, capture_output=True, text=True)
+@dataclass(frozen=True)
+class ToyParameters(Parameters):
+    k: int = param(2, "a number", min=0)
+    fail: bool = param(False, "fail on purpose")
+
+
+def _cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "lib", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 @pytest.mark.parametrize("args, message", [
     (["-p", "no_such_parameter", "1"], "unknown parameter"),
     (["-y", "{seed: -1.5}"], "parameter"),
+    (["-y", "{d: [1, 2"], "malformed YAML"),
+    (["-y", "!!python/object/apply:os.system ['true']"], "malformed YAML"),
+    (["-y", "{1: 2}"], "must be strings"),
+    (["-y", "{d: 3, d: 4}"], "given twice"),
+    (["-y", "a: &x [1, 1]\nb: [*x, *x]"], "aliases"),
+    (["-p", "d", "3", "-y", "{d: 4}"], "given twice"),
 ])
-def test_cli_refuses_bad_parameters_before_compute(tmp_path, args, message):
-    done = _cli("run", "one_layer", *args, "--output-dir", str(tmp_path))
-    assert done.returncode == 2 and message in done.stderr
+def test_cli_refuses_bad_input_before_compute(tmp_path, args, message):
+    start = time.perf_counter()
+    done = _cli("run", "two_layer", *args, "--output-dir", str(tmp_path))
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and time.perf_counter() - start < 10
     assert list(tmp_path.iterdir()) == []
 
 
-def test_cli_unknown_chapter():
+def test_cli_refuses_unusable_output_dirs(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    done = _cli("run", "two_layer", "--output-dir", str(blocker))
+    assert done.returncode == 2 and "not a folder" in done.stderr
+
+
+def test_cli_unknown_chapter_and_list():
     done = _cli("run", "no_such_chapter")
     assert done.returncode == 2 and "unknown chapter" in done.stderr
-
-
-def test_cli_list_shows_every_chapter():
     done = _cli("list")
     assert done.returncode == 0
     for chapter_id in ("one_layer", "two_layer", "sim_observations", "diffusion", "geneft_statics", "geneft_dynamics"):
         assert f"{chapter_id}:" in done.stdout
 
 
+def test_cli_claims_filter_and_missing_folder(tmp_path):
+    done = _cli("claims", str(tmp_path / "nowhere"))
+    assert done.returncode == 2 and "no such folder" in done.stderr
+    done = _cli("claims", str(tmp_path))
+    assert done.returncode == 2 and "no ID.metrics.json" in done.stderr
+    (tmp_path / "one_layer.metrics.json").write_text('{"a": ')
+    done = _cli("claims", str(tmp_path))
+    assert done.returncode == 2 and "one_layer.metrics.json" in done.stderr and "not valid JSON" in done.stderr
+
+
+@pytest.mark.parametrize("raw, value", [
+    ("1e-3", 1e-3), ("-1e-3", -1e-3), ("3", 3), ("True", True), ("None", None), ("[1, 2.5]", [1, 2.5]),
+    ("-.inf", float("-inf")), ("mod3", "mod3"), ("true", True), ("{", "{"),
+])
+def test_values_are_read_as_papermill_reads_them(raw, value):
+    assert parse_value(raw) == value
+
+
+def test_negative_numbers_survive_the_argument_parser():
+    rest, pairs = split_parameters(["run", "diffusion", "-p", "gamma_min", "-1e-3", "--output-dir", "x"])
+    assert rest == ["run", "diffusion", "--output-dir", "x"] and parse_overrides(pairs, []) == {"gamma_min": -1e-3}
+    with pytest.raises(ParameterError, match="twice"):
+        parse_overrides([("a", "1"), ("a", "2")], [])
+    with pytest.raises(ParameterError, match="NAME and a VALUE"):
+        split_parameters(["run", "two_layer", "-p", "d"])
+
+
 @pytest.fixture
 def toy_chapter(tmp_path, monkeypatch):
     (tmp_path / "toy.py").write_text(TOY)
-    chapter = Chapter(id="toy", title="toy", params=(Param("k", "int", "", min=0), Param("fail", "bool", "")),
-                      claims=(Claim("S-C", "", "", "k_squared", "== 9"),))
+    chapter = Chapter(id="toy", title="toy", params=ToyParameters, claims=(Claim("S-C", "", "", "k_squared", "== 9"),))
     monkeypatch.setattr(lib.chapter, "NOTEBOOKS", tmp_path)
     monkeypatch.setattr(lib.runner, "load", lambda _id: chapter)
     return chapter
@@ -68,7 +116,13 @@ def test_run_publishes_notebook_and_metrics(tmp_path, toy_chapter):
     path = lib.runner.run_chapter("toy", {"k": 3}, out)
     assert path == out / "toy.ipynb"
     assert json.loads((out / "toy.metrics.json").read_text()) == {"k_squared": 9}
-    assert sorted(p.name for p in out.iterdir()) == ["toy.ipynb", "toy.metrics.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".toy.lock", "toy.ipynb", "toy.metrics.json"]
+
+
+def test_relative_output_dir_from_elsewhere(tmp_path, toy_chapter, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    lib.runner.run_chapter("toy", {}, "rel/out")
+    assert json.loads((tmp_path / "rel/out/toy.metrics.json").read_text()) == {"k_squared": 4}
 
 
 def test_failed_run_publishes_nothing_it_could_be_trusted_for(tmp_path, toy_chapter):
@@ -81,3 +135,28 @@ def test_failed_run_publishes_nothing_it_could_be_trusted_for(tmp_path, toy_chap
     assert json.loads((out / "toy.metrics.json").read_text()) == {"k_squared": 9}
     assert (out / "toy.failed.ipynb").exists()
     assert not list(out.glob(".staging-*"))
+
+
+def test_stale_staging_of_a_killed_run_is_cleaned(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = tmp_path / ".staging-toy-abc"
+    stale.mkdir()
+    (stale / "pid").write_text(dead.stdout.strip())
+    alive = tmp_path / ".staging-toy-def"
+    alive.mkdir()
+    (alive / "pid").write_text(str(os.getpid()))
+    lib.runner.clean_stale_staging(tmp_path, "toy")
+    assert not stale.exists() and alive.exists()
+
+
+def test_cost_beyond_reason_is_refused(monkeypatch):
+    @dataclass(frozen=True)
+    class Heavy(Parameters):
+        n: int = param(1, "size", min=1)
+
+        def cost(self):
+            return lib.chapter.Cost(seconds=self.n * 3600.0, gigabytes=self.n * 1e3)
+
+    chapter = Chapter(id="heavy", title="h", params=Heavy)
+    with pytest.raises(ParameterError, match="GB"):
+        lib.runner.check_cost(chapter, chapter.validate({"n": 10}))

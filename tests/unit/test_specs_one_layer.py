@@ -6,14 +6,14 @@ from lib.specs.one_layer import CHAPTER
 
 
 def test_defaults_and_smoke_validate():
-    CHAPTER.validate({}, partial=True)
-    CHAPTER.validate(CHAPTER.smoke, partial=True)
+    CHAPTER.validate({})
+    CHAPTER.validate(CHAPTER.smoke)
 
 
 def test_held_out_settings_validate():
-    CHAPTER.validate({"d": 3, "mu": [1.0, 1.5, 2.2], "sigma": [0.05] * 3}, partial=True)
+    CHAPTER.validate({"d": 3, "mu": [1.0, 1.5, 2.2], "sigma": [0.05] * 3})
     CHAPTER.validate({"mu": [1.0, 1.5, 2.2, 2.7], "sigma": [0.05, 0.05, 0.05, 0.5], "sigma_is_variance": True,
-                      "origin_cluster": True, "loss_scaling": "mse"}, partial=True)
+                      "origin_cluster": True, "loss_scaling": "mse"})
 
 
 @pytest.mark.parametrize("override, message", [
@@ -30,4 +30,4 @@ def test_held_out_settings_validate():
 ])
 def test_invalid_values_fail_with_a_clear_message(override, message):
     with pytest.raises(ParameterError, match=message):
-        CHAPTER.validate(override, partial=True)
+        CHAPTER.validate(override)
