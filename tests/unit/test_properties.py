@@ -1,0 +1,52 @@
+"""Property-based tests of validation: any value of any type, for any parameter of any chapter, gives
+either valid parameters (with a finite cost estimate) or a ParameterError with a short message."""
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lib.chapter import ParameterError
+from lib.specs import chapter_ids, load
+
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-10**30, max_value=10**30),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=300),
+)
+VALUES = st.one_of(SCALARS, st.lists(SCALARS, max_size=12), st.dictionaries(st.text(max_size=5), SCALARS, max_size=3))
+
+
+def _outcome(chapter, overrides):
+    try:
+        params = chapter.validate(overrides)
+    except ParameterError as err:
+        message = str(err)
+        assert 0 < len(message) < 600 and "\n" not in message, message
+        return
+    cost = params.cost()
+    assert math.isfinite(cost.seconds) and math.isfinite(cost.gigabytes) and cost.seconds >= 0 <= cost.gigabytes
+
+
+@pytest.mark.parametrize("chapter_id", chapter_ids())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_single_value_is_a_run_or_a_clear_refusal(chapter_id, data):
+    chapter = load(chapter_id)
+    name = data.draw(st.sampled_from(sorted(chapter.defaults())))
+    _outcome(chapter, {name: data.draw(VALUES)})
+
+
+@pytest.mark.parametrize("chapter_id", chapter_ids())
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_numbers_near_and_beyond_the_declared_ranges(chapter_id, data):
+    """Typed values of the right kind, drawn wide: the range checks and `check` never crash."""
+    chapter = load(chapter_id)
+    overrides = {}
+    for info in data.draw(st.lists(st.sampled_from(chapter.describe()), max_size=4, unique_by=lambda i: i.name)):
+        scalar = {int: st.integers(-10**12, 10**12), float: st.floats(-1e308, 1e308),
+                  bool: st.booleans(), str: st.text(max_size=20)}[info.base]
+        if info.bounds["choices"]:
+            scalar = st.one_of(scalar, st.sampled_from(info.bounds["choices"]))
+        overrides[info.name] = data.draw(st.lists(scalar, max_size=6) if info.is_list else scalar)
+    _outcome(chapter, overrides)
