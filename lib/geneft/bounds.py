@@ -13,15 +13,22 @@ known properties imply, then guess the rest as well as the training data allow:
   consistent with the inferred partial order (a Markov chain on linear extensions), whose
   frequencies give P[R_ij = 1].
 The bound is (known entries + sum over the rest of max(p, 1 - p)) / n^2.
+
+Read-outs with intervals (over the samplings of the training set): `p_star_pooled` reads p_*
+from the whole fraction curve, `fraction_at_accuracy` the training fraction where a curve (the
+bound's, or networks' per seed) first reaches an accuracy, beside eq. (4)'s p_c, which targets
+the inferable fraction f, not the accuracy.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
 
 from lib.geneft.relations import class_labels, relation_matrix
+from lib.stats import CONFIDENCE, Estimate
 
 # ----------------------------------------------------------------------------------------------
 # Eqs. (1)-(5)
@@ -191,7 +198,9 @@ class MonteCarloBound:
     accuracy: upper bound on accuracy over all n^2 pairs; inferred: fraction of entries known
     from the training pairs and the relation's properties; p_star: mean of min(p, 1 - p) over
     the entries the data leave open (0 < p < 1), pooled over samplings (NaN where none);
-    uncertain: the mean number of such entries.
+    uncertain: the mean number of such entries. Per sampling, (F, S): `accuracy_samples`,
+    `inferred_samples`, `open_miss` (sum of min(p, 1 - p) over the open entries), `open_count`
+    (their number).
     """
 
     fractions: np.ndarray
@@ -200,6 +209,10 @@ class MonteCarloBound:
     inferred: np.ndarray
     p_star: np.ndarray
     uncertain: np.ndarray
+    accuracy_samples: np.ndarray
+    inferred_samples: np.ndarray
+    open_miss: np.ndarray
+    open_count: np.ndarray
 
 
 def monte_carlo_bound(name: str, n: int, fractions, samplings: int, *, orderings: int = 1000,
@@ -236,7 +249,8 @@ def monte_carlo_bound(name: str, n: int, fractions, samplings: int, *, orderings
     with np.errstate(invalid="ignore", divide="ignore"):
         p_star = miss.sum(1) / count.sum(1)
     return MonteCarloBound(fractions=fractions, accuracy=acc.mean(1), accuracy_sd=acc.std(1),
-                           inferred=inferred.mean(1), p_star=p_star, uncertain=count.mean(1))
+                           inferred=inferred.mean(1), p_star=p_star, uncertain=count.mean(1),
+                           accuracy_samples=acc, inferred_samples=inferred, open_miss=miss, open_count=count)
 
 
 def inductive_gap(fractions, accuracy, bound) -> float:
@@ -249,3 +263,96 @@ def inductive_gap(fractions, accuracy, bound) -> float:
     x = np.asarray(fractions, float)
     gap = np.asarray(bound, float) - np.asarray(accuracy, float)
     return float(np.sum((gap[1:] + gap[:-1]) / 2 * np.diff(x)) / (x[-1] - x[0]))
+
+
+# ----------------------------------------------------------------------------------------------
+# Read-outs with intervals: p_* over the whole curve, the fraction where accuracy reaches a level
+# ----------------------------------------------------------------------------------------------
+
+
+def p_star_pooled(mc: MonteCarloBound, *, confidence: float = CONFIDENCE, seed: int = 0) -> Estimate:
+    """p_* from the whole fraction curve: sum of min(p, 1 - p) over every open entry of every
+    fraction and sampling, divided by their number; BCa bootstrap over the samplings (a sampling's
+    nested masks are one unit). For the complete bipartite graph (two classes of equal size) every
+    open entry has p = 1/2 by symmetry: p_* = 1/2 there is a consistency check, not a finding.
+    """
+    from scipy.stats import bootstrap
+
+    miss, count = mc.open_miss.sum(0).astype(float), mc.open_count.sum(0).astype(float)  # per sampling
+    if count.sum() == 0:
+        return Estimate(math.nan, math.nan, math.nan, len(count), "no open entry at any fraction")
+    ratio = lambda a, b, axis=-1: a.sum(axis) / b.sum(axis)
+    value = float(ratio(miss, count))
+    if len(miss) < 2 or np.allclose(miss / np.maximum(count, 1), value):
+        return Estimate(value, value, value, len(miss), "pooled over fractions and samplings, no spread")
+    ci = bootstrap((miss, count), ratio, paired=True, vectorized=True, confidence_level=confidence,
+                   method="percentile", n_resamples=4999, random_state=np.random.default_rng(seed)).confidence_interval
+    return Estimate(value, float(ci.low), float(ci.high), len(miss),
+                    f"pooled over fractions, bootstrap percentile over samplings {confidence:.0%}")
+
+
+def first_crossing(fractions, accuracy, level: float = 0.9) -> np.ndarray:
+    """Training fraction where each curve first reaches `level`, linearly interpolated between the
+    grid's fractions; `accuracy` (..., F). NaN where a curve never reaches it within the grid, the
+    first fraction where it starts at or above it (the grid does not resolve the crossing)."""
+    x = np.asarray(fractions, float)
+    acc = np.asarray(accuracy, float)
+    above = acc >= level
+    first = np.argmax(above, axis=-1)
+    out = np.full(acc.shape[:-1], np.nan)
+    hit = above.any(-1)
+    i = first[hit]
+    a = acc[hit]
+    lo = np.clip(i - 1, 0, None)
+    a0, a1 = np.take_along_axis(a, lo[:, None], -1)[:, 0], np.take_along_axis(a, i[:, None], -1)[:, 0]
+    w = np.where(i > 0, (level - a0) / np.where(a1 > a0, a1 - a0, 1), 0.0)
+    out[hit] = x[lo] + w * (x[i] - x[lo])
+    return out
+
+
+def fraction_at_accuracy(fractions, curves, level: float = 0.9, *, confidence: float = CONFIDENCE,
+                         seed: int = 0, what: str = "curves") -> Estimate:
+    """Training fraction where the mean of `curves` (S, F) (samplings of the bound, or seeds of a
+    network) first reaches `level`, with a percentile bootstrap over the S curves. A resample whose
+    mean never reaches `level` counts as +inf (the interval is then open above: high = inf), so
+    nothing is dropped. NaN value when the mean curve itself never reaches it within the grid.
+    """
+    from scipy.stats import bootstrap
+
+    curves = np.atleast_2d(np.asarray(curves, float))
+    x = np.asarray(fractions, float)
+
+    def statistic(idx, axis=-1):
+        mean = curves[np.asarray(idx, int)].mean(-2)
+        return np.nan_to_num(first_crossing(x, mean, level), nan=np.inf)
+
+    value = float(first_crossing(x, curves.mean(0), level))
+    n = curves.shape[0]
+    if n < 2:
+        return Estimate(value, value, value, n, f"one {what[:-1]}, no interval")
+    ci = bootstrap((np.arange(n),), statistic, vectorized=True, confidence_level=confidence, method="percentile",
+                   n_resamples=1999, random_state=np.random.default_rng(seed)).confidence_interval
+    return Estimate(value, float(ci.low), float(ci.high), n,
+                    f"first crossing of {level:g} (mean curve), bootstrap percentile over {what} {confidence:.0%}")
+
+
+def critical_fraction_vs_accuracy(name: str, n: int, fractions, *, samplings: int, alpha: float = 0.9,
+                                  network_accuracy=None, seed: int = 0, **mc_kwargs) -> dict[str, Estimate]:
+    """Eq. (4)'s p_c (b from nauty, N = n^2 pairs) beside the fraction where the Monte Carlo bound,
+    and optionally networks (`network_accuracy` (seeds, F) on the same `fractions`), reach accuracy
+    alpha. Eq. (4) targets the inferable fraction f(N p) = alpha, a stricter target than accuracy
+    alpha (a guess is right with probability max(p_*, 1 - p_*)), so p_c lies above the bound's
+    crossing unless the bound's inference is weaker than the balls-in-buckets count.
+    """
+    from lib.geneft.description import description_length
+    from lib.stats import exact
+
+    b = description_length(relation_matrix(name, n))
+    mc = monte_carlo_bound(name, n, fractions, samplings, seed=seed, **mc_kwargs)
+    out = {"p_c": exact(critical_fraction(b, n * n, alpha)),
+           "bound": fraction_at_accuracy(fractions, mc.accuracy_samples.T, alpha, seed=seed, what="samplings"),
+           "inferred": fraction_at_accuracy(fractions, mc.inferred_samples.T, alpha, seed=seed, what="samplings")}
+    if network_accuracy is not None:
+        out["networks"] = fraction_at_accuracy(fractions, network_accuracy, alpha, seed=seed, what="seeds")
+    return out
+

@@ -7,11 +7,28 @@ and the half separation r = (x_1 - x_2)/2; the ansatz (9) reduces it to the two 
 (c -> 0, generalization); C < 0: the decoder dies first (a_2 -> 0, memorization). With Gaussian
 initial a_2, c the collision probability is the arctan law (12); one repon facing N clustered
 ones gives eq. (13).
+
+Beyond the scalar pair: eq. (8) with an m x d decoder conserves the matrix
+M = A^T A / (2 eta_A) - r r^T / eta_x (eq. 11 is its restriction to the ansatz 9). A collision
+(r -> 0) leaves M = A^T A / (2 eta_A), positive semi-definite; a pair that stops apart stops at
+A r = 0, where r^T M r = -|r|^4 / eta_x < 0. So the repons collide iff M is PSD, which
+`collision_study` checks by integrating eq. (8) from random draws. For m < d, M has a negative
+direction almost surely (the collision probability is 0: with a scalar output and 2-d
+embeddings, |a x r| is conserved); the arctan law is the case m = d = 1.
+
+Measured against networks: `init_sigma_ratio` reads sigma_a / sigma_c off the networks' own
+initialisation (lib.geneft.network), `compare_with_arctan` sets Fig. 6's fractions against the
+band of eq. (12) that the measured ratio gives, and `repon_collapse` asks whether the final
+embeddings of trained networks collapsed by class as the theory says generalizing ones must.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.integrate import solve_ivp
+
+from lib.stats import CONFIDENCE, Estimate, fraction
 
 # ----------------------------------------------------------------------------------------------
 # The flows: eq. (8), eq. (10), eq. (11)
@@ -57,7 +74,6 @@ def integrate_reduced(a2_0, c_0, eta_A: float, eta_x: float, t_max: float, t_eva
     which keeps signs fixed and resolves the exponential approach to the limit point.
     """
     a0, c0 = np.atleast_1d(np.asarray(a2_0, float)), np.atleast_1d(np.asarray(c_0, float))
-    k = a0.size
 
     def rhs(_, z):
         u, v = z[0::2], z[1::2]
@@ -68,13 +84,19 @@ def integrate_reduced(a2_0, c_0, eta_A: float, eta_x: float, t_max: float, t_eva
 
 
 def _solve_pairs(rhs, u0: np.ndarray, v0: np.ndarray, t_max: float, t_eval) -> np.ndarray:
-    """Integrate K independent 2-d systems stored interleaved (u_0, v_0, u_1, ...); returns (T, 2K).
+    """Integrate K independent 2-d systems stored interleaved (u_0, v_0, u_1, ...); returns (T, 2K)."""
+    return _solve_blocks(rhs, np.stack([u0, v0], 1), t_max, t_eval)
 
-    The Jacobian is block diagonal with 2 x 2 blocks, i.e. banded (lband = uband = 1), so LSODA's
-    stiff steps cost O(K) instead of a dense (2K)^2 Jacobian.
+
+def _solve_blocks(rhs, z0: np.ndarray, t_max: float, t_eval, rtol: float = 1e-8, atol: float = 1e-10) -> np.ndarray:
+    """Integrate K independent b-dimensional systems, z0 (K, b) stored row by row; returns (T, K b).
+
+    The Jacobian is block diagonal with b x b blocks, i.e. banded (lband = uband = b - 1), so
+    LSODA's stiff steps cost O(K) instead of a dense (K b)^2 Jacobian.
     """
-    z0 = np.stack([u0, v0], 1).ravel()
-    sol = solve_ivp(rhs, (0, t_max), z0, method="LSODA", t_eval=t_eval, rtol=1e-8, atol=1e-10, lband=1, uband=1)
+    b = z0.shape[1]
+    sol = solve_ivp(rhs, (0, t_max), z0.ravel(), method="LSODA", t_eval=t_eval, rtol=rtol, atol=atol,
+                    lband=b - 1, uband=b - 1)
     if not sol.success:
         raise RuntimeError(f"integration failed: {sol.message}")
     return sol.y.T
@@ -91,7 +113,7 @@ def collided(a2_0, c_0, eta_A: float, eta_x: float, t_max: float, tol: float = 1
 # ----------------------------------------------------------------------------------------------
 
 
-def arctan_law(sigma_ratio, eta_x_over_eta_A, n_cluster: int | float = 1):
+def arctan_law(sigma_ratio, eta_x_over_eta_A, n_cluster: float = 1):
     """Eq. (12) (n_cluster = 1) and eq. (13): p_r = 2/pi arctan(sigma_a/sigma_c sqrt(eta_x (1 + 1/N) / (4 eta_A)))."""
     k = np.sqrt(np.asarray(eta_x_over_eta_A, float) * (1 + 1 / np.asarray(n_cluster, float)) / 4)
     return 2 / np.pi * np.arctan(np.asarray(sigma_ratio, float) * k)
@@ -145,3 +167,192 @@ def monte_carlo_cluster(sigma_a: float, sigma_c: float, eta_A: float, eta_x: flo
     rng = np.random.default_rng(seed)
     a0, c0 = rng.normal(0, sigma_a, samples), rng.normal(0, sigma_c, samples)
     return float((simulate_cluster(a0, c0, n_cluster, eta_A, eta_x, t_max=t_max) < tol).mean())
+
+
+# ----------------------------------------------------------------------------------------------
+# Beyond the scalar pair: eq. (8) with an m x d decoder and the conserved matrix M
+# ----------------------------------------------------------------------------------------------
+
+
+def conserved_matrix(A: np.ndarray, r: np.ndarray, eta_A: float, eta_x: float) -> np.ndarray:
+    """M = A^T A / (2 eta_A) - r r^T / eta_x, conserved along eq. (8); A (..., m, d), r (..., d)."""
+    return A.swapaxes(-1, -2) @ A / (2 * eta_A) - r[..., :, None] * r[..., None, :] / eta_x
+
+
+def integrate_pair_flow(A0: np.ndarray, r0: np.ndarray, eta_A: float, eta_x: float,
+                        t_max: float) -> tuple[np.ndarray, np.ndarray]:
+    """Eq. (8) for K independent draws at once: A0 (K, m, d), r0 (K, d); returns (A, r) at t_max."""
+    K, m, d = A0.shape
+
+    def rhs(_, z):
+        z = z.reshape(K, m * d + d)
+        A, r = z[:, :m * d].reshape(K, m, d), z[:, m * d:]
+        Ar = np.einsum("kij,kj->ki", A, r)
+        dA = -2 * eta_A * Ar[:, :, None] * r[:, None, :]
+        dr = -eta_x * np.einsum("kij,ki->kj", A, Ar)
+        return np.concatenate([dA.reshape(K, -1), dr], 1).ravel()
+
+    z = _solve_blocks(rhs, np.concatenate([A0.reshape(K, -1), r0], 1), t_max, [t_max], rtol=1e-9, atol=1e-12)
+    z = z[-1].reshape(K, m * d + d)
+    return z[:, :m * d].reshape(K, m, d), z[:, m * d:]
+
+
+@dataclass(frozen=True)
+class CollisionStudy:
+    """Random draws of eq. (8): A entries N(0, sigma_a^2), r entries N(0, sigma_c^2), shape m x d.
+
+    `collided` (K,): |r(t_max)| < tol |r(0)|; `m_psd` (K,): smallest eigenvalue of M >= 0 (relative
+    to the size of M); `min_eig`: that eigenvalue. `collision`, `m_psd_fraction`: fractions with
+    Wilson intervals; `agreement`: fraction of draws where both say the same; `arctan`: eq. (12)
+    at the same sigma_a / sigma_c and eta_x / eta_A (it is exact for m = d = 1).
+    """
+
+    m: int
+    d: int
+    collided: np.ndarray
+    m_psd: np.ndarray
+    min_eig: np.ndarray
+    collision: Estimate
+    m_psd_fraction: Estimate
+    agreement: Estimate
+    arctan: float
+
+
+def collision_study(m: int, d: int, *, sigma_a: float = 1.0, sigma_c: float = 1.0, eta_A: float = 1.0,
+                    eta_x: float = 1.0, draws: int, seed: int, t_max: float = 1e4, tol: float = 1e-2) -> CollisionStudy:
+    """Integrate eq. (8) from `draws` Gaussian starts and compare the outcome with the sign of M."""
+    rng = np.random.default_rng(seed)
+    A0 = rng.normal(0, sigma_a, (draws, m, d))
+    r0 = rng.normal(0, sigma_c, (draws, d))
+    _, r = integrate_pair_flow(A0, r0, eta_A, eta_x, t_max)
+    collided = np.linalg.norm(r, axis=1) < tol * np.linalg.norm(r0, axis=1)
+    M = conserved_matrix(A0, r0, eta_A, eta_x)
+    eig = np.linalg.eigvalsh(M)
+    min_eig = eig[:, 0] / np.abs(eig).max(1)
+    psd = min_eig >= -1e-12
+    return CollisionStudy(m, d, collided, psd, min_eig, fraction(collided), fraction(psd),
+                          fraction(collided == psd), float(arctan_law(sigma_a / sigma_c, eta_x / eta_A)))
+
+
+def psd_probability(m: int, d: int, *, sigma_a: float = 1.0, sigma_c: float = 1.0, eta_A: float = 1.0,
+                    eta_x: float = 1.0, draws: int, seed: int) -> Estimate:
+    """P(M is PSD) over Gaussian draws, from the criterion alone (no integration: many draws are cheap)."""
+    rng = np.random.default_rng(seed)
+    M = conserved_matrix(rng.normal(0, sigma_a, (draws, m, d)), rng.normal(0, sigma_c, (draws, d)), eta_A, eta_x)
+    eig = np.linalg.eigvalsh(M)
+    return fraction(eig[:, 0] / np.abs(eig).max(1) >= -1e-12)
+
+
+# ----------------------------------------------------------------------------------------------
+# The networks' own sigma_a / sigma_c (Fig. 6)
+# ----------------------------------------------------------------------------------------------
+
+
+def init_repon_moments(seeds, n: int, *, mode: str, depth: int, width: int, embed_dim: int,
+                       init_scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per model at initialisation: mean |J_ik|^2 and mean |r_ij|^2 over its pairs, each (M,).
+
+    J_ik = d logit(i, k) / d E_i is the decoder's local linear map A seen by repon i against
+    partner k (first slot, k != i); r_ij = (E_i - E_j) / 2 (i != j) the half separation of a pair.
+    The networks are lib.geneft.network.init_stack with the given architecture and scale.
+    """
+    import torch
+
+    from lib.geneft.network import init_stack, logits
+
+    stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
+    z = logits(stack, mode).reshape(len(seeds), n, n)
+    off = ~torch.eye(n, dtype=torch.bool)
+    jac2 = torch.zeros(len(seeds))
+    for k in range(n):  # row i of d(sum_i z_ik)/dE holds d z_ik / d E_i for i != k
+        (g,) = torch.autograd.grad(z[:, :, k].sum(), stack.embed, retain_graph=k < n - 1)
+        jac2 += (g.detach() ** 2).sum(-1)[:, off[:, k]].sum(1)
+    jac2 /= n * (n - 1)
+    e = stack.embed.detach()
+    r2 = (((e[:, :, None] - e[:, None]) / 2) ** 2).sum(-1)[:, off].mean(1)
+    return jac2.numpy().astype(float), r2.numpy().astype(float)
+
+
+def init_sigma_ratio(seeds, n: int, *, mode: str, depth: int, width: int, embed_dim: int, init_scale: float,
+                     confidence: float = CONFIDENCE, seed: int = 0) -> Estimate:
+    """sigma_a / sigma_c of eq. (12) read off the networks' initialisation, with a bootstrap over models.
+
+    With a random unit direction r0 of the separation, a_2 = A r0 has variance E|A|^2 / d and
+    c = r . r0 has variance E|r|^2 / d, so sigma_a / sigma_c = sqrt(E|J|^2 / E|r|^2)
+    (`init_repon_moments`). The scale of the loss cancels: scaling eq. (6) rescales time only.
+    """
+    from scipy.stats import bootstrap
+
+    jac2, r2 = init_repon_moments(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim,
+                                  init_scale=init_scale)
+    ratio = lambda a, b, axis=-1: np.sqrt(a.mean(axis) / b.mean(axis))
+    value = float(ratio(jac2, r2))
+    if len(jac2) < 2:
+        return Estimate(value, value, value, len(jac2), "one model, no interval")
+    ci = bootstrap((jac2, r2), ratio, paired=True, vectorized=True, confidence_level=confidence, method="BCa",
+                   n_resamples=4999, random_state=np.random.default_rng(seed)).confidence_interval
+    return Estimate(value, float(ci.low), float(ci.high), len(jac2), f"bootstrap BCa over models {confidence:.0%}")
+
+
+def compare_with_arctan(successes, trials, dec_over_enc, sigma_ratio: Estimate) -> dict:
+    """Fig. 6: fractions that generalize against the band of eq. (12) the measured sigma_a / sigma_c gives.
+
+    eq. (12) with eta_x = eta_enc, eta_A = eta_dec, evaluated at the interval's ends of
+    `sigma_ratio` (the law grows with it): band (low, high). A point is above the bound when its
+    Wilson interval lies entirely above the band's top. Returns per point the fraction (Estimate),
+    the band, `above` (bool), and `under_fraction`: the fraction of points not above (Wilson).
+    """
+    k, t = np.asarray(successes).ravel(), np.asarray(trials).ravel()
+    ratio = np.broadcast_to(np.asarray(dec_over_enc, float), np.asarray(successes).shape).ravel()
+    band_low = arctan_law(sigma_ratio.low, 1 / ratio)
+    band_high = arctan_law(sigma_ratio.high, 1 / ratio)
+    points = [fraction(int(a), int(b)) for a, b in zip(k, t)]
+    above = np.array([p.low > hi for p, hi in zip(points, band_high)])
+    return {"points": points, "band_low": band_low, "band_high": band_high,
+            "law": arctan_law(sigma_ratio.value, 1 / ratio), "above": above,
+            "under_fraction": fraction(int((~above).sum()), len(above))}
+
+
+# ----------------------------------------------------------------------------------------------
+# Trained networks: did the repons collapse by class?
+# ----------------------------------------------------------------------------------------------
+
+
+def repon_collapse(embed: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Per model: mean within-class distance / mean between-class distance of the embeddings.
+
+    `embed` (M, n, d) final embeddings (lib.geneft.train.TrainResult.embed), `labels` (n,) the
+    relation's classes (lib.geneft.relations.class_labels). 0 is a full collapse of every class to
+    a point (Theorem 1's optimum; Theorem 2's collision), about 1 is no class structure.
+    """
+    e = np.asarray(embed, float)
+    labels = np.asarray(labels)
+    dist = np.linalg.norm(e[:, :, None] - e[:, None], axis=-1)
+    same = labels[:, None] == labels[None, :]
+    off = ~np.eye(len(labels), dtype=bool)
+    return dist[:, same & off].mean(1) / dist[:, ~same].mean(1)
+
+
+def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, threshold: float = 0.1) -> dict:
+    """Whether repons collapsed (`repon_collapse` < threshold) exactly where the networks generalized.
+
+    Theorem 2 ties generalization to collision. Returns the agreement (collapsed == generalized) and
+    P(collapsed | generalized), P(collapsed | not) as Wilson fractions, the per-model ratios, and
+    the Mann-Whitney test (scipy) that the ratio is smaller for generalizing models with its AUC
+    (threshold-free). Caveat: lib.geneft.train stops a model once its phase is decided, so a
+    generalizing model's embeddings are those at its early stop, not at t -> infinity.
+    """
+    from scipy.stats import mannwhitneyu
+
+    ratio = repon_collapse(embed, labels)
+    gen = np.asarray(generalized, bool).ravel()
+    collapsed = ratio < threshold
+    out = {"ratio": ratio, "collapsed": collapsed, "threshold": threshold,
+           "agreement": fraction(collapsed == gen)}
+    out["collapsed_if_generalized"] = fraction(collapsed[gen]) if gen.any() else None
+    out["collapsed_if_not"] = fraction(collapsed[~gen]) if (~gen).any() else None
+    if gen.any() and (~gen).any():
+        test = mannwhitneyu(ratio[gen], ratio[~gen], alternative="less")
+        out["mann_whitney_p"] = float(test.pvalue)
+        out["auc"] = float(1 - test.statistic / (gen.sum() * (~gen).sum()))
+    return out

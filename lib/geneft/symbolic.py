@@ -35,9 +35,9 @@ def pair_flow_from_loss() -> dict[str, bool]:
     """
     A = sp.Matrix(2, 2, sp.symbols("A11 A12 A21 A22", real=True))
     x1, x2, b, y, r = _vec("x"), _vec("z"), _vec("b"), _vec("y"), _vec("r")
-    res = lambda x: A * x + b - y  # noqa: E731
+    res = lambda x: A * x + b - y
     loss = sp.Rational(1, 2) * (res(x1).dot(res(x1)) + res(x2).dot(res(x2)))
-    grad = lambda v: sp.Matrix(v.shape[0], v.shape[1], lambda i, j: sp.diff(loss, v[i, j]))  # noqa: E731
+    grad = lambda v: sp.Matrix(v.shape[0], v.shape[1], lambda i, j: sp.diff(loss, v[i, j]))
     dA, db = -eta_A * grad(A), -eta_A * grad(b)
     dx1, dx2 = -eta_x * grad(x1), -eta_x * grad(x2)
     sym = {**dict(zip(x1, r)), **dict(zip(x2, -r))}  # centre of mass at the origin: x_1 = r, x_2 = -r
@@ -57,16 +57,19 @@ def pair_flow_from_loss() -> dict[str, bool]:
 # ----------------------------------------------------------------------------------------------
 
 
-def reduced_system_from_ansatz() -> bool:
+def reduced_system_from_ansatz(A0: sp.Matrix | None = None) -> bool:
     """Ansatz (9) A = a A0 + b A0 r0 r0^T, r = c r0 solves eq. (8) iff (a, a_2 = a + b, c) follow eq. (10).
 
     Needs |r0| = 1 and r0 an eigenvector of A0^T A0 with eigenvalue 1 (the normalisation
-    |A0 r0| = 1 that eq. 10 implies): here r0 = e_1 and A0 = Rot(theta) diag(1, lam).
+    |A0 r0| = 1 that eq. 10 implies): here r0 = e_1 and, by default, A0 = Rot(theta) diag(1, lam).
+    Pass another A0 (2 x 2) to see the reduction fail without that condition
+    (`ansatz_needs_the_eigenvector_condition`).
     """
     th, lam = sp.symbols("theta lam", real=True)
     a, bb, c = (sp.Function(n)(t) for n in ("a", "b", "c"))
     r0 = sp.Matrix([1, 0])
-    A0 = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]]) * sp.diag(1, lam)
+    if A0 is None:
+        A0 = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]]) * sp.diag(1, lam)
     A, r = a * A0 + bb * A0 * r0 * r0.T, c * r0
     a2 = a + bb
     flow = {a.diff(t): 0, bb.diff(t): -2 * eta_A * c ** 2 * a2, c.diff(t): -eta_x * a2 ** 2 * c}
@@ -74,6 +77,13 @@ def reduced_system_from_ansatz() -> bool:
     res_r = (r.diff(t) + eta_x * A.T * A * r).subs(flow)
     da2 = a2.diff(t).subs(flow) + 2 * eta_A * c ** 2 * a2
     return _is_zero(res_A) and _is_zero(res_r) and _is_zero(da2)
+
+
+def ansatz_needs_the_eigenvector_condition() -> bool:
+    """Eq. (9)-(10)'s unstated condition is necessary: with A0 = [[1, s], [0, 1]] (r0 = e_1 is not an
+    eigenvector of A0^T A0 for s != 0) the ansatz does not reduce eq. (8) to eq. (10)."""
+    s = sp.Symbol("s", positive=True)
+    return not reduced_system_from_ansatz(sp.Matrix([[1, s], [0, 1]]))
 
 
 def conserved_quantity() -> bool:
@@ -123,8 +133,65 @@ def n_repon_boundary() -> bool:
         _is_zero(c_over_a - sp.sqrt(eta_x * (1 + 1 / N) / (4 * eta_A)))
 
 
+# ----------------------------------------------------------------------------------------------
+# Beyond the paper: the conserved matrix of eq. (8), and the typos the book corrects
+# ----------------------------------------------------------------------------------------------
+
+
+def matrix_conserved_quantity(m: int = 2, d: int = 2) -> bool:
+    """dM/dt = 0 along eq. (8) for M = A^T A / (2 eta_A) - r r^T / eta_x, A (m x d) symbolic."""
+    A = sp.Matrix(m, d, lambda i, j: sp.Symbol(f"A{i}{j}", real=True))
+    r = _vec("r", d)
+    dA, dr = -2 * eta_A * A * r * r.T, -eta_x * A.T * A * r
+    dM = (dA.T * A + A.T * dA) / (2 * eta_A) - (dr * r.T + r * dr.T) / eta_x
+    return _is_zero(dM)
+
+
+def eq14_bias_factor() -> dict[str, bool]:
+    """Eq. (14) prints db/dt = -eta_A (A(x_1 + x_2) + b - y); the gradient of eq. (6) has 2(b - y).
+
+    Returns `printed_solves_stated_b`: whether the printed line, at x_1 + x_2 = 0, is solved by the
+    stated b(t) = (1 - e^{-2 eta_A t}) y (it is not: it gives 1 - e^{-eta_A t}); and
+    `corrected_solves_stated_b` for the factor 2 (it is).
+    """
+    y = sp.Symbol("y", real=True)
+    bt = (1 - sp.exp(-2 * eta_A * t)) * y
+    printed = bt.diff(t) + eta_A * (bt - y)
+    corrected = bt.diff(t) + eta_A * 2 * (bt - y)
+    return {"printed_solves_stated_b": _is_zero(printed), "corrected_solves_stated_b": _is_zero(corrected)}
+
+
+def eq12_signed_region() -> dict[str, bool]:
+    """Eq. (12) integrates over c/a < sqrt(eta_x/(2 eta_A)) with the normaliser 1/(2 pi sigma_a sigma_x).
+
+    The signed region has Gaussian mass 1/2 + arctan(K)/pi (K = k sigma_a / sigma_c), not the stated
+    (2/pi) arctan(K): the region must be |c/a| < k (the two cones around the a axis, Fig. 4), and
+    the normaliser must carry sigma_c (the density of c), not sigma_x. Polar coordinates
+    a = sigma_a rho cos(phi), c = sigma_c rho sin(phi), as in `arctan_integral`.
+    """
+    K = sp.Symbol("K", positive=True)
+    phi = sp.Symbol("phi", real=True)
+    # angles with tan(phi) < K: (-pi/2, atan K) for a > 0 and (pi/2, pi + atan K) for a < 0
+    signed = (sp.integrate(1, (phi, -sp.pi / 2, sp.atan(K))) + sp.integrate(1, (phi, sp.pi / 2, sp.pi + sp.atan(K)))) / (2 * sp.pi)
+    absolute = 4 * sp.integrate(1, (phi, 0, sp.atan(K))) / (2 * sp.pi)
+    law = 2 / sp.pi * sp.atan(K)
+    sa, sc = sp.symbols("sigma_a sigma_c", positive=True)
+    a, c = sp.symbols("a c", real=True)
+    density = sp.exp(-(a / sa) ** 2 / 2 - (c / sc) ** 2 / 2) / (2 * sp.pi * sa * sc)
+    normalised = sp.integrate(density, (a, -sp.oo, sp.oo), (c, -sp.oo, sp.oo))
+    return {"signed_is_half_plus": _is_zero(signed - (sp.Rational(1, 2) + sp.atan(K) / sp.pi)),
+            "signed_differs_from_law": not _is_zero(signed - law),
+            "absolute_is_law": _is_zero(absolute - law),
+            "sigma_c_normalises": _is_zero(normalised - 1)}
+
+
 def all_checks() -> dict[str, bool]:
-    """Every check of this module by name."""
+    """Every check of this module by name (each True when the derivation holds)."""
+    eq14, eq12 = eq14_bias_factor(), eq12_signed_region()
     return {**{f"app_c_{k}": v for k, v in pair_flow_from_loss().items()},
-            "eq10_from_ansatz": reduced_system_from_ansatz(), "eq11_conserved": conserved_quantity(),
-            "eq12_arctan": arctan_integral(), "eq13_n_repons": n_repon_boundary()}
+            "eq10_from_ansatz": reduced_system_from_ansatz(),
+            "eq10_needs_eigenvector": ansatz_needs_the_eigenvector_condition(), "eq11_conserved": conserved_quantity(),
+            "eq12_arctan": arctan_integral(), "eq13_n_repons": n_repon_boundary(),
+            "matrix_M_conserved": matrix_conserved_quantity(),
+            "eq14_printed_is_a_typo": not eq14["printed_solves_stated_b"] and eq14["corrected_solves_stated_b"],
+            "eq12_needs_abs_and_sigma_c": all(eq12.values())}

@@ -6,8 +6,15 @@ import pytest
 import sympy as sp
 
 from lib.geneft.bounds import (
-    class_probabilities, critical_fraction, derive_inferable_fraction, infer_equivalence, infer_order,
-    inferable_fraction, monte_carlo_bound, order_probabilities, upper_bound,
+    class_probabilities,
+    critical_fraction,
+    derive_inferable_fraction,
+    infer_equivalence,
+    infer_order,
+    inferable_fraction,
+    monte_carlo_bound,
+    order_probabilities,
+    upper_bound,
 )
 from lib.geneft.relations import class_labels, relation_matrix, split_masks
 
@@ -140,3 +147,49 @@ def test_inductive_gap_is_mean_gap():
     x = np.array([0.1, 0.2, 0.4])
     assert inductive_gap(x, np.zeros(3), np.full(3, 0.3)) == pytest.approx(0.3)
     assert inductive_gap(x, np.array([0.0, 0.1, 0.2]), np.array([0.0, 0.2, 0.2])) == pytest.approx(0.05)
+
+
+# ----------------------------------------------------------------------------------------------
+# Read-outs with intervals: p_* over the whole curve, first crossings, eq. (4) against the bound
+# ----------------------------------------------------------------------------------------------
+
+
+def test_first_crossing_interpolates_and_says_never():
+    from lib.geneft.bounds import first_crossing
+
+    x = np.array([0.1, 0.2, 0.3])
+    out = first_crossing(x, np.array([[0.5, 0.8, 1.0], [0.95, 0.97, 0.99], [0.1, 0.2, 0.3]]), 0.9)
+    assert out[0] == pytest.approx(0.25) and out[1] == pytest.approx(0.1) and np.isnan(out[2])
+
+
+def test_fraction_at_accuracy_interval_over_curves():
+    from lib.geneft.bounds import fraction_at_accuracy
+
+    x = np.linspace(0, 1, 21)
+    rng = np.random.default_rng(0)
+    centres = 0.5 + 0.05 * rng.normal(size=12)
+    curves = 1 / (1 + np.exp(-(x[None] - centres[:, None]) * 30))
+    est = fraction_at_accuracy(x, curves, 0.5)
+    assert est.low <= est.value <= est.high and est.n == 12
+    assert abs(est.value - centres.mean()) < 0.05
+
+
+def test_p_star_pooled_and_bipartite_consistency():
+    from lib.geneft.bounds import p_star_pooled
+
+    fr = np.linspace(0.05, 0.5, 6)
+    mod3 = p_star_pooled(monte_carlo_bound("mod3", 15, fr, 6))
+    assert 0 < mod3.low <= mod3.value <= mod3.high < 0.5 and mod3.n == 6
+    bip = p_star_pooled(monte_carlo_bound("bipartite", 16, fr, 4))
+    assert bip.value == pytest.approx(0.5)  # two classes of equal size: 1/2 by symmetry
+
+
+def test_eq4_p_c_beside_the_bound_and_the_inferred_fraction():
+    from lib.geneft.bounds import critical_fraction_vs_accuracy
+
+    fr = np.linspace(0.02, 0.6, 15)
+    out = critical_fraction_vs_accuracy("mod3", 15, fr, samplings=6,
+                                        network_accuracy=np.clip(np.linspace(0.6, 1.0, 15)[None] + np.zeros((4, 1)), 0, 1))
+    assert out["p_c"].method == "exact"
+    assert out["bound"].value < out["inferred"].value   # accuracy 0.9 comes before inferring 90%
+    assert out["networks"].value == pytest.approx(0.02 + (0.9 - 0.6) / 0.4 * 0.58, rel=1e-6)

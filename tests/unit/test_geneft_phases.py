@@ -32,3 +32,75 @@ def test_columns_without_a_transition_are_skipped():
     np.testing.assert_allclose(enc, [1e-3])
     np.testing.assert_allclose(dec, [np.sqrt(1e-5)])
     assert np.isnan(ph.boundary_slope(phase, np.array([1e-4, 1e-3]), np.array([1e-4, 1e-3, 1e-2])))
+
+
+# ----------------------------------------------------------------------------------------------
+# Threshold, margin, and the logistic boundary over the whole grid
+# ----------------------------------------------------------------------------------------------
+
+
+def test_table4_threshold_is_one_percent_of_the_run():
+    assert ph.table4_threshold(100_000) == 1000
+    assert ph.table4_threshold(10_000) == 100
+    with pytest.raises(ValueError):
+        ph.table4_threshold(0)
+
+
+def test_margin_flags_a_cell_two_pairs_short_of_0_9():
+    """Fig. 8's cell at 0.893 of 225 test pairs: memorization by Table 4, 2 pairs short, borderline."""
+    acc = np.array([201, 203, 150]) / 225
+    np.testing.assert_array_equal(ph.classification_margin(acc, 225), [2, 0, 53])
+    phase = np.array([ph.MEMORIZATION, ph.GENERALIZATION, ph.MEMORIZATION])
+    np.testing.assert_array_equal(ph.borderline(phase, acc, 225, pairs=2), [True, False, False])
+
+
+def grid(sharpness=3.0, seeds=5, seed=0):
+    x, y = np.meshgrid(np.linspace(-5, -2, 7), np.linspace(-5, -1, 9), indexing="ij")
+    p = 1 / (1 + np.exp(-sharpness * (x + 1 - y)))          # boundary y = x + 1: ratio 10, slope 1
+    t = np.full(x.shape, seeds)
+    return x, y, np.random.default_rng(seed).binomial(t, p), t
+
+
+def test_logistic_boundary_recovers_slope_and_ratio_within_its_interval():
+    x, y, k, t = grid()
+    fit = ph.fit_boundary(x, y, k, t)
+    assert not fit.separated and fit.outcome == "boundary"
+    assert fit.slope.low < 1 < fit.slope.high and fit.slope.high - fit.slope.low < 0.5
+    assert fit.intercept.low < 1 < fit.intercept.high
+    assert fit.n_models == k.size * 5 and fit.n_cells == k.size
+
+
+def test_interval_coverage_of_the_slope_over_replicate_grids():
+    """Delta-method intervals cover the true slope in most replicates (nominal 95%)."""
+    hits = [ph.fit_boundary(*grid(seed=s)[:2], *grid(seed=s)[2:]).slope for s in range(40)]
+    covered = np.mean([h.low <= 1 <= h.high for h in hits])
+    assert covered >= 0.85
+
+
+def test_separated_grid_is_reported_and_bounded_by_separating_lines():
+    x, y, _, t = grid()
+    k = np.where(y < x + 1, 5, 0)
+    fit = ph.fit_boundary(x, y, k, t)
+    assert fit.separated and "Firth" in fit.slope.method
+    assert fit.separating_slopes[0] <= 1 <= fit.separating_slopes[1]
+    assert fit.slope.low <= fit.separating_slopes[0] and fit.slope.high >= fit.separating_slopes[1]
+    assert fit.separating_intercepts == pytest.approx((0.5, 1.0))
+
+
+def test_grid_without_a_boundary_says_so():
+    x, y, _, t = grid()
+    fit = ph.fit_boundary(x, y, t, t)
+    assert fit.outcome == "all generalize" and np.isnan(fit.slope.value) and "no boundary" in fit.slope.method
+
+
+def test_intercepts_compared_across_relations():
+    x, y, k, t = grid()
+    same = {r: ph.fit_boundary(x, y, *grid(seed=i)[2:], x_ref=-3.5) for i, r in enumerate(["a", "b", "c"])}
+    res = ph.compare_intercepts(same)
+    assert res["df"] == 2 and res["p_value"] > 0.01 and res["used"] == ["a", "b", "c"]
+    shifted = dict(same, d=ph.fit_boundary(x, y + 1.5, k, t, x_ref=-3.5),
+                   e=ph.fit_boundary(x, y, t, t, x_ref=-3.5))
+    res = ph.compare_intercepts(shifted)
+    assert res["p_value"] < 1e-3 and res["excluded"] == {"e": "all generalize"}
+    with pytest.raises(ValueError):
+        ph.compare_intercepts({"a": same["a"], "z": ph.fit_boundary(x, y, k, t, x_ref=0.0)})

@@ -65,7 +65,7 @@ def test_monte_carlo_of_eq10_matches_the_arctan_law(sigma_a, eta_x):
 def test_cluster_set_is_invariant_under_the_full_gradient_flow():
     n = 5
     a, x = np.array([0.7]), (1.3 * np.r_[n, -np.ones(n)] / (n + 1))[None]
-    da, dx = repons.cluster_gradient_flow(a, x, 0.4, 0.9)
+    _da, dx = repons.cluster_gradient_flow(a, x, 0.4, 0.9)
     np.testing.assert_allclose(dx[0, 1:], dx[0, 1])  # the cluster moves together
     assert dx[0].sum() == pytest.approx(0.0, abs=1e-12)  # centre of mass at rest
 
@@ -73,3 +73,80 @@ def test_cluster_set_is_invariant_under_the_full_gradient_flow():
 def test_one_repon_against_n_clustered_matches_eq13():
     p = repons.monte_carlo_cluster(1.0, 1.0, 1.0, 0.5, 6, samples=4000, seed=2, t_max=1e4)
     assert p == pytest.approx(repons.arctan_law(1.0, 0.5, 6), abs=0.025)
+
+
+# ----------------------------------------------------------------------------------------------
+# Matrix decoder, the networks' sigma ratio, Fig. 6 comparison, collapse of trained embeddings
+# ----------------------------------------------------------------------------------------------
+
+
+def test_collision_iff_M_psd_and_where_the_arctan_law_applies():
+    scalar_1d = repons.collision_study(1, 1, draws=400, seed=0)
+    assert scalar_1d.agreement.value == 1.0
+    assert scalar_1d.collision.low <= scalar_1d.arctan <= scalar_1d.collision.high + 0.02
+    scalar_2d = repons.collision_study(1, 2, draws=300, seed=1)
+    assert scalar_2d.m_psd_fraction.value == 0.0 and scalar_2d.collision.value < 0.02
+    matrix = repons.collision_study(2, 2, draws=300, seed=2)
+    assert matrix.agreement.value >= 0.99
+    assert matrix.collision.high < matrix.arctan  # a 2 x 2 decoder collides less often than eq. (12)
+
+
+def test_psd_probability_matches_the_law_for_scalars():
+    p = repons.psd_probability(1, 1, draws=40_000, seed=0, sigma_a=2.0, eta_x=0.5)
+    assert p.low <= repons.arctan_law(2.0, 0.5) <= p.high
+
+
+def test_init_sigma_ratio_grows_with_the_init_scale_and_is_reproducible():
+    kw = {"mode": "concat", "depth": 3, "width": 20, "embed_dim": 2}
+    small = repons.init_sigma_ratio(np.arange(8), 12, init_scale=0.5, **kw)
+    large = repons.init_sigma_ratio(np.arange(8), 12, init_scale=2.0, **kw)
+    assert small.low <= small.value <= small.high and small.n == 8
+    assert large.value > small.value
+    assert repons.init_sigma_ratio(np.arange(8), 12, init_scale=0.5, **kw) == small
+
+
+def test_jacobian_moment_matches_finite_differences():
+    import torch
+
+    from lib.geneft.network import init_stack, logits
+
+    kw = {"mode": "concat", "depth": 2, "width": 7, "embed_dim": 2, "init_scale": 1.0}
+    jac2, _ = repons.init_repon_moments([3], 5, **kw)
+    stack = init_stack([3], 5, **kw)
+    total, h = 0.0, 1e-3
+    with torch.no_grad():
+        for i in range(5):
+            for k in range(5):
+                if i == k:
+                    continue
+                g = []
+                for dim in range(2):
+                    e = stack.embed.clone()
+                    e[0, i, dim] += h
+                    up = logits(type(stack)(e, stack.weights, stack.biases), "concat")[0, i * 5 + k]
+                    e[0, i, dim] -= 2 * h
+                    down = logits(type(stack)(e, stack.weights, stack.biases), "concat")[0, i * 5 + k]
+                    g.append(float(up - down) / (2 * h))
+                total += sum(v * v for v in g)
+    assert jac2[0] == pytest.approx(total / 20, rel=1e-3)
+
+
+def test_compare_with_arctan_flags_points_above_the_band():
+    from lib.stats import Estimate
+
+    sigma = Estimate(1.0, 0.8, 1.2, 10, "test")
+    res = repons.compare_with_arctan([30, 3], [30, 30], [10.0, 10.0], sigma)
+    np.testing.assert_array_equal(res["above"], [True, False])
+    assert res["under_fraction"].value == 0.5
+    assert np.all(res["band_low"] < res["band_high"])
+
+
+def test_collapse_of_trained_embeddings_against_phase():
+    rng = np.random.default_rng(0)
+    labels = np.arange(12) % 3
+    emb = rng.normal(size=(8, 12, 2))
+    emb[:4] = 0.01 * emb[:4] + np.eye(3, 2)[labels]
+    ratio = repons.repon_collapse(emb, labels)
+    assert np.all(ratio[:4] < 0.1) and np.all(ratio[4:] > 0.5)
+    res = repons.collapse_vs_phase(emb, labels, [1, 1, 1, 1, 0, 0, 0, 0])
+    assert res["agreement"].value == 1.0 and res["auc"] == 1.0 and res["mann_whitney_p"] < 0.05
