@@ -222,7 +222,7 @@ def is_estimate(value: Any) -> bool:
 class Claim:
     """A statement of a paper that a chapter checks with one of its metrics.
 
-    `id` is the catalogue id (shared/papers/README.md) plus a suffix that makes it unique,
+    `id` is the catalogue id (book/catalogue.md) plus a suffix that makes it unique,
     e.g. "S-T4.1/rates". `condition` is an operator and a literal ("< 0.01", ">= 0.5",
     "== true"). `basis` says what the verdict rests on (see BASES); a claim over seeds or
     evidence needs its metric to be an estimate with an interval. `expected` is the verdict
