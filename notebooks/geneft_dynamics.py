@@ -24,39 +24,21 @@
 
 # %% tags=["remove-cell"]
 import numpy as np
-import torch
 import matplotlib.pyplot as plt
 
 from lib.book import start_chapter
-from lib.paths import cache_dir
+from lib.fingerprint import code_fingerprint
+from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic
-from lib.geneft.relations import relation_matrix, split_masks
-from lib.geneft.train import train_models
+from lib.geneft.relations import class_labels
+from lib.paths import cache_dir
+from lib.stats import fraction
 
 run = start_chapter("geneft_dynamics", globals())
 P = run.params
-torch.set_num_threads(P.torch_threads)
-NET = dict(mode=P.mode, depth=P.depth, width=P.width, embed_dim=P.embed_dim, steps=P.steps, eval_every=10)
-
-
-def train_grid(name: str, relation: str, lr_enc, lr_dec, wd=0.0, init_scale=P.init_scale, seeds=(P.seed,)):
-    """Train one model per (setting, seed) on one split of `relation`; phases, shape (settings, seeds)."""
-    lr_enc, lr_dec, wd, scale = np.broadcast_arrays(*(np.asarray(v, float) for v in (lr_enc, lr_dec, wd, init_scale)))
-    k, s = lr_enc.size, len(seeds)
-    masks = np.repeat(split_masks(P.n, [P.train_fraction], [P.seed]), k * s, 0)
-    rep = lambda v: np.repeat(v.ravel(), s)  # noqa: E731
-    ckpt = cache_dir("geneft_dynamics") / f"{name}.pt" if P.checkpoint else None
-    groups = {}
-    for sc in np.unique(scale):  # the init scale is per call of the trainer
-        pick = np.repeat(scale.ravel() == sc, s)
-        groups[sc] = train_models(relation_matrix(relation, P.n), masks[pick], **NET, lr_enc=rep(lr_enc)[pick],
-                                  lr_dec=rep(lr_dec)[pick], weight_decay_dec=rep(wd)[pick], init_scale=float(sc),
-                                  seeds=np.tile(seeds, k)[pick], checkpoint=None if ckpt is None else
-                                  ckpt.with_name(f"{name}_scale{sc:g}.pt"))
-    phase = np.empty(k * s, int)
-    for sc, res in groups.items():
-        phase[np.repeat(scale.ravel() == sc, s)] = phases.classify(res.step_train_90, res.step_test_90, P.grok_threshold)
-    return phase.reshape(lr_enc.shape + (s,))
+NET = dict(n=P.n, train_fraction=P.train_fraction, split_seed=P.seed, mode=P.mode, depth=P.depth, width=P.width,
+           embed_dim=P.embed_dim, steps=P.steps, threshold_fraction=P.grok_threshold_fraction)
+CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) if P.checkpoint else None
 
 # %% [markdown]
 # ## Two repons and a linear decoder
@@ -90,7 +72,11 @@ def train_grid(name: str, relation: str, lr_enc, lr_dec, wd=0.0, init_scale=P.in
 # Sympy carries out each step: the gradients of eq. (6), the solution $\mathbf{b}(t)$, the two
 # lines of {eq}`eq-pair-flow`, the reduction of the ansatz (which needs $|\mathbf{r}_0| = 1$ and
 # $\mathbf{r}_0$ an eigenvector of $\mathbf{A}_0^T\mathbf{A}_0$ with eigenvalue 1, a condition the paper
-# leaves implicit), $dC/dt = 0$, and the integrals behind eqs. (12) and (13) below.
+# leaves implicit, and without which it fails), $dC/dt = 0$, and the integrals behind eqs. (12) and (13)
+# below. Three of the checks correct the paper's typos (see the {ref}`errata`): eq. (14)'s
+# $d\mathbf{b}/dt$ needs $2(\mathbf{b} - \mathbf{y})$ for the stated $\mathbf{b}(t)$; eq. (12)'s integrand
+# needs $\sigma_c$ for $\sigma_x$ and the region $|c/a| < k$ (the signed region $c/a < k$ has mass
+# $\tfrac12 + \arctan(\cdot)/\pi$).
 
 # %%
 checks = symbolic.all_checks()
@@ -208,104 +194,221 @@ run.figure("fig_arctan", fig)
 # slightly undercounts collisions.
 # ```
 #
+# ## Beyond the scalar pair: a matrix decoder
+#
+# Eq. (8) holds for any decoder matrix $\mathbf{A}$ ($m$ outputs, $d$ embedding dimensions), and it
+# conserves the whole matrix $M = \mathbf{A}^T\mathbf{A}/(2\eta_A) - \mathbf{r}\mathbf{r}^T/\eta_x$ (sympy:
+# `matrix_M_conserved` above); eq. (11) is its restriction to the ansatz. A collision leaves
+# $M = \mathbf{A}^T\mathbf{A}/(2\eta_A)$, positive semi-definite; a pair that stops apart stops where
+# $\mathbf{A}\mathbf{r} = 0$, and there $\mathbf{r}^T M \mathbf{r} = -|\mathbf{r}|^4/\eta_x < 0$. So the
+# repons should collide exactly when $M \succeq 0$. Below, eq. (8) is integrated from
+# {glue:text}`param_matrix_draws` Gaussian draws per shape ($\sigma_a = \sigma_c = 1$, $\eta_A = \eta_x = 1$)
+# and the outcome set against the sign of $M$.
+
+# %%
+study = {shape: repons.collision_study(*shape, draws=P.matrix_draws, seed=P.seed + i, t_max=P.ode_time,
+                                       tol=P.collision_tol)
+         for i, shape in enumerate([(1, 1), (1, 2), (2, 2), (3, 2)])}
+agree = np.concatenate([s.collided == s.m_psd for s in study.values()])
+run.metric("collision_iff_m_psd_agreement", fraction(agree))
+run.metric("collision_probability_scalar_1d", study[1, 1].collision)
+run.metric("collision_probability_scalar_2d", study[1, 2].collision)
+run.metric("collision_probability_matrix_2x2", study[2, 2].collision)
+run.metric("arctan_law_unit", study[1, 1].arctan)
+run.metric("collision_scalar_2d_vs_law", phases.distance_from(study[1, 2].collision, study[1, 2].arctan))
+run.metric("collision_matrix_2x2_vs_law", phases.distance_from(study[2, 2].collision, study[2, 2].arctan))
+
+# %% tags=["hide-input"]
+fig, ax = plt.subplots(figsize=(5.4, 3.4))
+labels = [f"{m} x {d}" for m, d in study]
+for i, s in enumerate(study.values()):
+    ax.errorbar(i, s.collision.value, yerr=np.clip([[s.collision.value - s.collision.low], [s.collision.high - s.collision.value]], 0, None),
+                fmt="o", color="tab:blue", label="integrated eq. (8)" if i == 0 else None)
+    ax.plot(i, s.m_psd_fraction.value, "x", color="k", label="M positive semi-definite" if i == 0 else None)
+ax.axhline(study[1, 1].arctan, color="tab:red", ls="--", lw=1, label="arctan law (12)")
+ax.set(xticks=range(len(labels)), xticklabels=labels, xlabel="decoder shape m x d", ylabel="P(collision)")
+ax.legend(fontsize=8)
+run.figure("fig_matrix", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig_matrix
+# :name: fig-matrix
+# Collision probability of two repons under eq. (8) by decoder shape ($m$ outputs, $d$ embedding
+# dimensions), integrated (dots, Wilson 95%) and from the sign of $M$ (crosses), against eq. (12)
+# (dashed). Integration and criterion agree in a fraction
+# {glue:text}`collision_iff_m_psd_agreement` {glue:text}`collision_iff_m_psd_agreement_ci` of all draws.
+# ```
+#
+# The arctan law is the case $m = d = 1$ ({glue:text}`collision_probability_scalar_1d`
+# {glue:text}`collision_probability_scalar_1d_ci` against {glue:text}`arctan_law_unit:.3f`). In the
+# paper's own setting, a scalar output and 2-d embeddings, $M$ has rank 2 with one negative
+# direction unless $\mathbf{r} \parallel \mathbf{a}$, $|\mathbf{a}\times\mathbf{r}|$ is conserved, and
+# exact collisions have probability {glue:text}`collision_probability_scalar_2d`
+# {glue:text}`collision_probability_scalar_2d_ci`: the decoder never sees the separation orthogonal
+# to $\mathbf{a}$. A $2 \times 2$ decoder collides with probability
+# {glue:text}`collision_probability_matrix_2x2` {glue:text}`collision_probability_matrix_2x2_ci`, not
+# the law's value. A network's repon sees one output per partner element, an $n \times d$ decoder
+# with $n \ge d$: it is the matrix criterion, not the scalar law, that applies to it.
+#
 # ## Learning-rate phase diagrams of real networks (Fig. 5)
 #
 # The networks are those of Section II with Table 3's defaults (embedding dimension
-# {glue:text}`embed_dim_text`, decoder {glue:text}`arch_text`, tanh, sigmoid and cross-entropy,
-# training fraction {glue:text}`train_fraction_text`, $n$ = {glue:text}`n_text`), trained full batch
-# with AdamW, a separate rate for the embeddings ($\eta_\mathrm{enc}$) and for the decoder
-# ($\eta_\mathrm{dec}$). Every grid is one batched computation; a model leaves the batch as soon as
-# both accuracies have passed 0.9, since its phase is then decided. Table 4 names the phases:
-# generalization (train and test accuracy above 0.9, the test less than
-# {glue:text}`grok_threshold_text` steps after the train), grokking (later), memorization (test
-# never), confusion (train never), within {glue:text}`steps_text` steps; the paper runs $10^5$.
-
-# %% tags=["remove-cell"]
-for key, val in {"embed_dim_text": P.embed_dim, "arch_text": f"{P.depth} x {P.width} ({P.mode})",
-                 "train_fraction_text": P.train_fraction, "n_text": P.n, "grok_threshold_text": P.grok_threshold,
-                 "steps_text": P.steps, "mc_samples_text": P.mc_samples, "ode_time_text": f"{P.ode_time:g}"}.items():
-    run.text(key, str(val))
+# {glue:text}`param_embed_dim`, decoder of depth {glue:text}`param_depth` and width
+# {glue:text}`param_width` ({glue:text}`param_mode`), tanh, sigmoid and cross-entropy, training fraction
+# {glue:text}`param_train_fraction`, $n$ = {glue:text}`param_n`), trained full batch with AdamW, a separate
+# rate for the embeddings ($\eta_\mathrm{enc}$) and for the decoder ($\eta_\mathrm{dec}$), one split and
+# {glue:text}`param_seeds_per_cell` initialisations per cell. Table 4 names the phases from the first
+# steps at which train and test accuracy exceed 0.9 within {glue:text}`param_steps` steps (the paper:
+# $10^5$): generalization (test within the threshold of train), grokking (later), memorization (test
+# never), confusion (train never); the threshold is {glue:text}`grok_threshold_steps` steps, 1% of
+# the run as the paper's $10^3$ of $10^5$. A run leaves the batch once its phase is decided.
+#
+# No single cell decides the boundary: a logistic model of the probability of generalization
+# (generalization or grokking), $\mathrm{logit}\,P = b_0 + b_1\log_{10}\eta_\mathrm{enc} + b_2\log_{10}\eta_\mathrm{dec}$,
+# is fitted to every cell with its seeds pooled (`phases.fit_boundary`), and the line $P = 1/2$ is the
+# boundary: slope $-b_1/b_2$ and intercept $\log_{10}(\eta^*_\mathrm{dec}/\eta_\mathrm{enc})$ at the grid's
+# central encoder rate, with delta-method intervals. A grid that a line separates perfectly has no
+# maximum-likelihood fit; the fit then says so and uses Firth's penalised likelihood, its interval
+# widened to every separating line.
 
 # %%
 lr_enc, lr_dec = 10.0 ** np.array(P.log10_lr_enc), 10.0 ** np.array(P.log10_lr_dec)
 E, D = np.meshgrid(lr_enc, lr_dec, indexing="ij")
 seeds = P.seed + np.arange(P.seeds_per_cell)
-grids = {rel: train_grid(f"fig5_{rel}", rel, E, D, seeds=seeds) for rel in P.relations}
-cell = {rel: np.apply_along_axis(lambda v: np.bincount(v, minlength=4).argmax(), -1, g) for rel, g in grids.items()}
-
-# %%
-for rel in P.relations:
-    slope = phases.boundary_slope(cell[rel], lr_enc, lr_dec)
-    run.metric(f"boundary_slope_{rel}", slope)
-    run.metric(f"boundary_slope_error_{rel}", abs(slope - 1))
-crit = np.concatenate([phases.critical_ratio(cell[rel], lr_enc, lr_dec) for rel in P.relations])
-run.metric("critical_lr_ratio", float(np.exp(np.log(crit).mean())) if crit.size else float("nan"))
-run.metric("critical_lr_ratio_log10_error", abs(np.log10(run.metrics["critical_lr_ratio"] or np.nan) - 1))
-counts = phases.phase_counts(np.concatenate([g.ravel() for g in grids.values()]))
-run.metric("phase_counts", [counts[p] for p in phases.PHASES])
+grids = {rel: phase_grid.train_phase_grid(rel, E, D, init_scale=P.init_scale, seeds=seeds, checkpoint=CACHE and CACHE / f"fig5_{rel}",
+                                          **NET) for rel in P.relations}
+run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
+x_ref = float(np.mean(P.log10_lr_enc))
+fits = {}
+for rel, g in grids.items():
+    fits[rel] = phases.fit_boundary(np.log10(E), np.log10(D), *phase_grid.cell_counts(g), x_ref=x_ref)
+    run.metric(f"boundary_slope_{rel}", fits[rel].slope)
+    run.metric(f"boundary_slope_error_{rel}", phases.distance_from(fits[rel].slope, 1.0))
+    run.metric(f"boundary_intercept_{rel}", fits[rel].intercept)
+    run.metric(f"boundary_separated_{rel}", fits[rel].separated)
+shared = phases.compare_intercepts(fits)
+run.metric("boundary_intercept_homogeneity_p", shared["p_value"])
+run.metric("boundary_intercept_pooled", shared["pooled"])
+if shared["pooled"] is not None:
+    run.metric("critical_lr_ratio_log10_error", phases.distance_from(shared["pooled"], 1.0))
+counts = phases.phase_counts(np.concatenate([g.phase.ravel() for g in grids.values()]))
 for p in phases.PHASES:
     run.metric(f"phase_count_{p}", counts[p])
+run.metric("phase_counts", [counts[p] for p in phases.PHASES])
 run.metric("phases_seen", sum(counts[p] > 0 for p in ("generalization", "grokking", "memorization")))
+run.metric("borderline_runs", int(sum(g.borderline.sum() for g in grids.values())))
 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(1, len(P.relations), figsize=(3.6 * len(P.relations), 3.4), squeeze=False)
+xs = np.linspace(np.log10(lr_enc[0]), np.log10(lr_enc[-1]), 50)
 for ax, rel in zip(axes[0], P.relations):
-    phases.draw_phase_diagram(ax, cell[rel].T, lr_enc, lr_dec)
-    enc_b, dec_b = phases.boundary_points(cell[rel], lr_enc, lr_dec)
-    ax.plot(enc_b, dec_b, "k.-", lw=1)
+    phases.draw_phase_diagram(ax, phase_grid.majority_phase(grids[rel]).T, lr_enc, lr_dec)
+    f = fits[rel]
+    if f.outcome == "boundary":
+        ax.plot(10 ** xs, 10 ** (xs + f.intercept.value + (f.slope.value - 1) * (xs - x_ref)), "k-", lw=1.2)
     ax.plot(lr_enc, 10 * lr_enc, "w--", lw=1)
-    ax.set(title=rel, xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$")
+    ax.set(title=rel, xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
 run.figure("fig_phase_lr", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_phase_lr
 # :name: fig-phase-lr
-# Phases over the encoder and decoder learning rates (Fig. 5), one split and
-# {glue:text}`seeds_text` seed(s) per cell (the most common phase). Black: the fitted
-# generalization/memorization boundary; white dashed: $\eta_\mathrm{dec} = 10\,\eta_\mathrm{enc}$.
+# Phases over the encoder and decoder learning rates (Fig. 5), the most common of
+# {glue:text}`param_seeds_per_cell` seed(s) per cell. Black: the fitted boundary $P(\text{generalize}) = 1/2$;
+# white dashed: $\eta_\mathrm{dec} = 10\,\eta_\mathrm{enc}$.
 # ```
 #
-# Eq. (12) depends on $\eta_x/\eta_A$ only, so a fixed collision probability is a line of
-# constant $\eta_\mathrm{dec}/\eta_\mathrm{enc}$: slope $+1$ on these increasing log axes. The paper
-# calls the boundary "slope $-1$"; its axes must run one of the rates downwards (the book draws
-# both increasing; see the reproduction notes). The fitted slopes of
-# $\log\eta^*_\mathrm{dec}$ against $\log\eta_\mathrm{enc}$ are {glue:text}`slopes_text`, and the
-# critical ratio $\eta^*_\mathrm{dec}/\eta_\mathrm{enc}$ (geometric mean over boundary points and
-# relations) is {glue:text}`critical_lr_ratio:.3g`, against the paper's "about 10". Over all
-# grids the phases count {glue:text}`counts_text`.
+# Eq. (12) depends on $\eta_x/\eta_A$ only, so a fixed collision probability is a line of constant
+# $\eta_\mathrm{dec}/\eta_\mathrm{enc}$: slope $+1$ on these increasing axes (the paper's "slope $-1$"
+# comes from an axis drawn downwards; see the {ref}`errata`). Fitted slopes: {glue:text}`slopes_text`.
+# Intercepts, $\log_{10}$ of the critical ratio at $\eta_\mathrm{enc} = 10^{x}$, $x$ = {glue:text}`x_ref_text`:
+# {glue:text}`intercepts_text`; Cochran's Q test that the relations share one intercept gives
+# $p$ = {glue:text}`boundary_intercept_homogeneity_p:.3g`. Over all grids the phases count
+# {glue:text}`counts_text`; {glue:text}`borderline_runs` memorizing or confused run(s) ended within two
+# test pairs of 0.9 (kept as Table 4 labels them; the fit pools them with their cell's seeds).
 
 # %% tags=["remove-cell"]
-run.text("seeds_text", str(P.seeds_per_cell))
-run.text("slopes_text", ", ".join(f"{run.metrics[f'boundary_slope_{r}'] or float('nan'):.2f} ({r})" for r in P.relations))
+fmt = lambda e: f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]"  # noqa: E731
+run.text("slopes_text", ", ".join(f"{fmt(fits[r].slope)} ({r}{', separable' if fits[r].separated else ''})"
+                                  if fits[r].outcome == "boundary" else f"none ({r}: {fits[r].outcome})"
+                                  for r in P.relations))
+run.text("intercepts_text", ", ".join(f"{fmt(fits[r].intercept)} ({r})" if fits[r].outcome == "boundary"
+                                      else f"none ({r})" for r in P.relations))
+run.text("x_ref_text", f"{x_ref:.2f}")
 run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 
 # %% [markdown]
+# ### Did the repons collapse?
+#
+# Theorem 2 ties generalization to the collision of same-class repons. The final embeddings of the
+# Fig. 5 networks of the class relations say whether that happened: the ratio of the mean
+# within-class to the mean between-class distance is 0 for a full collapse and about 1 without class
+# structure. (A generalizing run stops when its phase is decided, so its embeddings are those at its
+# early stop.)
+
+# %%
+class_rels = [r for r in P.relations if class_labels(r, P.n) is not None]
+collapse = {r: repons.collapse_vs_phase(grids[r].embed.reshape(-1, P.n, P.embed_dim), class_labels(r, P.n),
+                                        grids[r].generalized.ravel(), threshold=P.collapse_threshold)
+            for r in class_rels}
+for r, c in collapse.items():
+    run.metric(f"repon_collapse_agreement_{r}", c["agreement"])
+    if "auc" in c:
+        run.metric(f"repon_collapse_auc_{r}", c["auc"])
+
+# %% tags=["hide-input"]
+fig, ax = plt.subplots(figsize=(5.0, 3.2))
+for i, r in enumerate(class_rels):
+    gen = grids[r].generalized.ravel()
+    jitter = np.random.default_rng(0).uniform(-0.15, 0.15, gen.size)
+    ax.scatter(i + jitter, collapse[r]["ratio"], c=np.where(gen, "tab:green", "tab:purple"), s=12)
+ax.axhline(P.collapse_threshold, color="k", ls=":", lw=1)
+ax.set(yscale="log", xticks=range(len(class_rels)), xticklabels=class_rels, ylabel="within / between distance")
+run.figure("fig_collapse", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig_collapse
+# :name: fig-collapse
+# Within-class over between-class embedding distance at the end of each Fig. 5 run, green where the run
+# generalized, purple where it did not; dotted: the collapse threshold {glue:text}`param_collapse_threshold`.
+# ```
+#
 # ## Probability of generalization against the rate ratio (Fig. 6)
 #
-# Fig. 6 trains many seeds at each ratio $\eta_\mathrm{dec}/\eta_\mathrm{enc}$ (here with
-# $\eta_\mathrm{enc}$ = {glue:text}`fig6_lr_enc_text`) for several initialisation scales, and
-# compares the fraction that generalizes (generalization or grokking) with eq. (12) at
-# $\sigma_a/\sigma_c$ = {glue:text}`bound_sigma_text`, reading $\eta_x = \eta_\mathrm{enc}$ and
-# $\eta_A = \eta_\mathrm{dec}$. A point counts as under the bound when it exceeds it by less than
-# two binomial standard errors.
+# Fig. 6 trains many seeds at each ratio $\eta_\mathrm{dec}/\eta_\mathrm{enc}$ (here $\eta_\mathrm{enc}$ =
+# {glue:text}`param_fig6_lr_enc`) for several initialisation scales and draws eq. (12) under them, with
+# $\eta_x = \eta_\mathrm{enc}$, $\eta_A = \eta_\mathrm{dec}$. The bound needs $\sigma_a/\sigma_c$, which the
+# paper does not give; the networks fix it. At initialisation, the decoder's Jacobian with respect
+# to a repon (against one partner) plays $\mathbf{A}$ and half the distance of two repons plays
+# $\mathbf{r}$; along a random direction $a_2$ and $c$ then have variances $E|J|^2/d$ and $E|\mathbf{r}|^2/d$,
+# so $\sigma_a/\sigma_c = \sqrt{E|J|^2/E|\mathbf{r}|^2}$ (`repons.init_sigma_ratio`, over
+# {glue:text}`param_sigma_models` models, bootstrap interval). Each init scale is compared with the band
+# of eq. (12) that its interval gives; a point lies above the bound when its whole Wilson interval does.
 
 # %%
 ratio6 = 10.0 ** np.array(P.fig6_log10_ratios)
 R6, S6 = np.meshgrid(ratio6, P.fig6_init_scales, indexing="ij")
-g6 = train_grid("fig6", P.fig6_relation, P.fig6_lr_enc, P.fig6_lr_enc * R6, init_scale=S6,
-                seeds=P.seed + np.arange(P.fig6_seeds))
-p_gen = phases.generalizes(g6).mean(-1)
-bound = repons.arctan_law(P.bound_sigma_ratio, 1 / R6)
-se = np.sqrt(np.clip(bound * (1 - bound), 1 / P.fig6_seeds, None) / P.fig6_seeds)
-run.metric("fig6_p_generalization", p_gen.ravel())
-run.metric("fig6_fraction_under_bound", float(np.mean(p_gen <= bound + 2 * se)))
+g6 = phase_grid.train_phase_grid(P.fig6_relation, P.fig6_lr_enc, P.fig6_lr_enc * R6, init_scale=S6,
+                                 seeds=P.seed + np.arange(P.fig6_seeds), checkpoint=CACHE and CACHE / "fig6", **NET)
+k6, t6 = phase_grid.cell_counts(g6)
+sigma = {s: repons.init_sigma_ratio(P.seed + np.arange(P.sigma_models), P.n, mode=P.mode, depth=P.depth,
+                                    width=P.width, embed_dim=P.embed_dim, init_scale=s, seed=P.seed)
+         for s in P.fig6_init_scales}
+cmp6 = {s: repons.compare_with_arctan(k6[:, j], t6[:, j], ratio6, sigma[s]) for j, s in enumerate(P.fig6_init_scales)}
+above = np.concatenate([c["above"] for c in cmp6.values()])
+run.metric("fig6_fraction_under_bound", fraction(~above))
+for s in P.fig6_init_scales:
+    run.metric(f"sigma_ratio_init_{s:g}", sigma[s])
 
 # %% tags=["hide-input"]
-fig, ax = plt.subplots(figsize=(5.4, 3.6))
+fig, ax = plt.subplots(figsize=(5.6, 3.8))
 fine = np.logspace(np.log10(ratio6.min()) - 0.2, np.log10(ratio6.max()) + 0.2, 200)
-ax.plot(fine, repons.arctan_law(P.bound_sigma_ratio, 1 / fine), "k-", label="eq. (12)")
 for j, s in enumerate(P.fig6_init_scales):
-    ax.plot(ratio6, p_gen[:, j], "o-", lw=1, label=f"init scale {s:g}")
+    pts = cmp6[s]["points"]
+    line = ax.errorbar(ratio6, [p.value for p in pts], yerr=np.clip([[p.value - p.low for p in pts], [p.high - p.value for p in pts]], 0, None),
+                       fmt="o-", lw=1, capsize=2, label=f"init scale {s:g}")
+    ax.fill_between(fine, repons.arctan_law(sigma[s].low, 1 / fine), repons.arctan_law(sigma[s].high, 1 / fine),
+                    color=line[0].get_color(), alpha=0.25)
 ax.set(xscale="log", xlabel=r"$\eta_\mathrm{dec} / \eta_\mathrm{enc}$", ylabel="P(generalization)", ylim=(-0.05, 1.05))
 ax.legend(fontsize=8)
 run.figure("fig_prob", fig)
@@ -313,61 +416,63 @@ run.figure("fig_prob", fig)
 # %% [markdown]
 # ```{glue:figure} fig_prob
 # :name: fig-prob
-# Fraction of {glue:text}`fig6_seeds_text` seeds that generalize ({glue:text}`fig6_relation_text`)
-# against the learning-rate ratio, per initialisation scale, with the arctan bound (black).
-# A fraction {glue:text}`fig6_fraction_under_bound` of the points lies under it.
+# Fraction of {glue:text}`param_fig6_seeds` seeds that generalize ({glue:text}`param_fig6_relation`, Wilson 95%)
+# against the learning-rate ratio, per initialisation scale, with the band of eq. (12) at the
+# $\sigma_a/\sigma_c$ measured at that scale (shaded). A fraction {glue:text}`fig6_fraction_under_bound`
+# {glue:text}`fig6_fraction_under_bound_ci` of the points is not above its band.
 # ```
 #
-# At the book's budget the networks do *not* respect the bound: near
-# $\eta_\mathrm{dec} \approx \eta_\mathrm{enc}$ essentially every seed generalizes, where eq. (12)
-# allows at most about 0.39 at $\sigma_a = \sigma_c$. The bound concerns two repons of a locally
-# linear decoder from Gaussian starts; a network's embeddings are many repons and its decoder
-# is not linear, so the theory fixes the ratio at which generalization fails, not the level.
+# The measured ratios are small ({glue:text}`sigma_text`): at initialisation the decoder barely
+# responds to a repon's position compared with the spread of the repons, so eq. (12) allows little
+# generalization. The networks are trained with Adam, whose per-parameter normalisation makes the
+# effective rates differ from $\eta_\mathrm{enc}$, $\eta_\mathrm{dec}$; the gradient-flow reading of
+# eq. (12) does not carry over to them unchanged.
 
 # %% tags=["remove-cell"]
-for key, val in {"fig6_lr_enc_text": f"{P.fig6_lr_enc:g}", "bound_sigma_text": f"{P.bound_sigma_ratio:g}",
-                 "fig6_seeds_text": str(P.fig6_seeds), "fig6_relation_text": P.fig6_relation}.items():
-    run.text(key, val)
+run.text("sigma_text", ", ".join(f"{fmt(sigma[s])} at scale {s:g}" for s in P.fig6_init_scales))
 
 # %% [markdown]
 # ## Weight decay does not move the boundary (Fig. 8)
 #
 # Eq. (12) has no weight decay in it. Appendix F scans the decoder's weight decay against its
 # learning rate at a fixed encoder rate and finds the boundary unmoved. Here
-# $\eta_\mathrm{enc}$ = {glue:text}`fig8_lr_enc_text` (the paper: $10^{-5}$ over $10^5$ steps; at the
-# book's step budget so small a rate leaves every run confused). The shift is the largest
-# distance, in decades of $\eta_\mathrm{dec}$, between the boundary at some weight decay and the
-# boundary without it.
+# $\eta_\mathrm{enc}$ = {glue:text}`param_fig8_lr_enc` (the paper: $10^{-5}$ over $10^5$ steps). The
+# weight-decay dependence is the slope of the fitted boundary in
+# $(\log_{10} wd, \log_{10}\eta_\mathrm{dec})$: decades of $\eta^*_\mathrm{dec}$ per decade of weight decay,
+# 0 if the paper is right. Cells at $wd = 0$ have no logarithm: they are drawn but not fitted
+# ({glue:text}`wd_zero_runs` runs).
 
 # %%
 lr_dec8, wd8 = 10.0 ** np.array(P.fig8_log10_lr_dec), np.array(P.fig8_weight_decays)
 W8, D8 = np.meshgrid(wd8, lr_dec8, indexing="ij")
-g8 = train_grid("fig8", P.fig8_relation, P.fig8_lr_enc, D8, wd=W8)[..., 0]
-wd_b, dec_b = phases.boundary_points(g8, wd8, lr_dec8)
-shift = np.abs(np.log10(dec_b) - np.log10(dec_b[0])).max() if wd_b.size and wd_b[0] == wd8[0] else float("nan")
-run.metric("wd_boundary_shift", float(shift))
-run.metric("wd_boundary_rows", int(wd_b.size))
+g8 = phase_grid.train_phase_grid(P.fig8_relation, P.fig8_lr_enc, D8, weight_decay=W8, init_scale=P.init_scale,
+                                 seeds=P.seed + np.arange(P.seeds_per_cell), checkpoint=CACHE and CACHE / "fig8", **NET)
+k8, t8 = phase_grid.cell_counts(g8)
+pos = W8 > 0
+fit8 = phases.fit_boundary(np.log10(W8[pos]), np.log10(D8[pos]), k8[pos], t8[pos])
+run.metric("wd_coefficient", fit8.slope)
+run.metric("wd_coefficient_abs", phases.distance_from(fit8.slope, 0.0))
+run.metric("wd_separated", fit8.separated)
+run.text("wd_zero_runs", str(int(t8[~pos].sum())))
 
 # %% tags=["hide-input"]
 fig, ax = plt.subplots(figsize=(4.6, 3.6))
 wd_axis = np.where(wd8 > 0, wd8, wd8[wd8 > 0].min() / 10 if (wd8 > 0).any() else 1e-3)
-phases.draw_phase_diagram(ax, g8.T, wd_axis, lr_dec8)
+phases.draw_phase_diagram(ax, phase_grid.majority_phase(g8).T, wd_axis, lr_dec8)
+if fit8.outcome == "boundary":
+    xw = np.log10(wd_axis[wd8 > 0])
+    b0, b1, b2 = fit8.coefficients
+    ax.plot(10 ** xw, 10 ** (-(b0 + b1 * xw) / b2), "k-", lw=1.2)
 ax.set(xlabel="decoder weight decay (leftmost column: 0)", ylabel=r"$\eta_\mathrm{dec}$", title=P.fig8_relation)
 run.figure("fig_wd", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_wd
 # :name: fig-wd
-# Phases over decoder weight decay and decoder learning rate at fixed $\eta_\mathrm{enc}$ (Fig. 8).
-# The boundary moves by {glue:text}`wd_boundary_shift` decades across the weight decays
-# ({glue:text}`wd_boundary_rows` rows have a boundary).
+# Phases over decoder weight decay and decoder learning rate at fixed $\eta_\mathrm{enc}$ (Fig. 8), with
+# the fitted boundary (black). Its slope is {glue:text}`wd_coefficient:.2f`
+# {glue:text}`wd_coefficient_ci` decades of $\eta^*_\mathrm{dec}$ per decade of weight decay.
 # ```
-#
-# The paper finds no shift; at the book's short runs and coarse grid the boundary moves by the
-# number above, so this claim is recorded as not reproduced at the default budget.
-
-# %% tags=["remove-cell"]
-run.text("fig8_lr_enc_text", f"{P.fig8_lr_enc:g}")
 
 # %% [markdown]
 # ## Summary
@@ -375,7 +480,7 @@ run.text("fig8_lr_enc_text", f"{P.fig8_lr_enc:g}")
 # %%
 # NBVAL_CHECK_OUTPUT
 run.headline("conserved_quantity_exact", "portrait_agreement", "arctan_vs_mc_max_abs_error",
-             "n_repon_vs_sim_max_abs_error", "phase_counts", "fig6_fraction_under_bound", digits=2)
+             "n_repon_vs_sim_max_abs_error", "collision_iff_m_psd_agreement", "phase_counts", digits=2)
 
 # %%
 run.claims_table()

@@ -312,6 +312,16 @@ def _separating_ranges(X: np.ndarray, k: np.ndarray, t: np.ndarray, x_ref: float
     return (math.nan, math.nan), (math.nan, math.nan)
 
 
+def distance_from(estimate: Estimate, target: float) -> Estimate:
+    """|value - target| with the interval of distances from `target` to the points of [low, high]
+    (0 at the low end when the interval contains it): a claim "slope within 0.5 of 1" reads
+    `distance_from(fit.slope, 1) < 0.5` and holds only when the whole interval lies within."""
+    lo, hi = estimate.low - target, estimate.high - target
+    near = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+    return Estimate(abs(estimate.value - target), near, max(abs(lo), abs(hi)), estimate.n,
+                    f"distance from {target:g}; {estimate.method}")
+
+
 def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
     """Section IV: "the phase boundary appears approximately at the same intercept" across relations.
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lib.chapter import Chapter, Claim, Cost, Parameters, ParameterError, param
+
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite")
-from lib.chapter import Chapter, Claim, Parameters, ParameterError, param
 
 
 @dataclass(frozen=True)
@@ -28,35 +29,45 @@ class GeneftDynamicsParameters(Parameters):
     embed_dim: int = param(2, 'embedding dimension (Table 3: 2)', min=1)
     init_scale: float = param(1.0, 'initialisation scale of every parameter (Fig. 5, Fig. 8)', gt=0)
     steps: int = param(800, 'full-batch AdamW steps per model (paper: 1e5)', min=10)
-    grok_threshold: int = param(160, 'steps between train and test accuracy > 0.9 beyond which a run groks (Table 4: 1e3 for 1e5 steps)', min=1)
-    torch_threads: int = param(2, 'torch CPU threads', min=1, max=64)
+    grok_threshold_fraction: float = param(0.01, "Table 4's grokking threshold as a fraction of the run (paper: 1e3 of 1e5 steps)", gt=0, lt=1)
     checkpoint: bool = param(True, 'save grids to the cache and resume them when interrupted')
     relations: list[str] = param(['mod3', 'greater_than', 'bipartite'], 'relations of the Fig. 5 phase diagrams', choices=('mod3', 'mod5', 'greater_than', 'bipartite'), min_len=1)
     log10_lr_enc: list[float] = param([-3.0, -2.5, -2.0], 'encoder learning rates, log10, increasing (Fig. 5)', max=0, min_len=2)
     log10_lr_dec: list[float] = param([-3.0, -2.5, -2.0, -1.5, -1.0], 'decoder learning rates, log10, increasing (Fig. 5)', max=0, min_len=2)
-    seeds_per_cell: int = param(1, 'seeds per grid cell (the cell shows the most common phase)', min=1)
+    seeds_per_cell: int = param(2, 'seeds per grid cell, pooled by the boundary fit (the drawn cell shows the most common phase)', min=1, max=100)
+    matrix_draws: int = param(1000, 'Gaussian draws per decoder shape for the matrix-decoder collision study', min=50, max=100_000)
+    collapse_threshold: float = param(0.1, 'repons count as collapsed when within / between class distance < this', gt=0, lt=1)
+    sigma_models: int = param(30, "models whose initialisation gives sigma_a / sigma_c (Fig. 6's bound)", min=2, max=1000)
     fig6_relation: str = param('mod3', 'relation of Fig. 6', choices=('mod3', 'mod5', 'greater_than', 'bipartite'))
     fig6_lr_enc: float = param(0.003, 'encoder learning rate of Fig. 6', gt=0, max=1)
     fig6_log10_ratios: list[float] = param([0.0, 0.5, 1.0, 1.5], 'log10 of eta_dec / eta_enc in Fig. 6, increasing', min_len=2)
     fig6_init_scales: list[float] = param([0.5, 1.0], 'initialisation scales compared in Fig. 6', gt=0, min_len=1)
     fig6_seeds: int = param(4, 'seeds per point of Fig. 6', min=1)
-    bound_sigma_ratio: float = param(1.0, 'sigma_a / sigma_c of the arctan bound drawn in Fig. 6', gt=0)
     fig8_relation: str = param('mod3', 'relation of Fig. 8', choices=('mod3', 'mod5', 'greater_than', 'bipartite'))
     fig8_lr_enc: float = param(0.003, 'encoder learning rate of Fig. 8 (paper: 1e-5 at 1e5 steps)', gt=0, max=1)
     fig8_log10_lr_dec: list[float] = param([-2.5, -2.0, -1.5, -1.0], 'decoder learning rates of Fig. 8, log10, increasing', max=0, min_len=2)
-    fig8_weight_decays: list[float] = param([0.0, 0.3, 3.0], 'decoder weight decays of Fig. 8, increasing', min=0, min_len=2)
+    fig8_weight_decays: list[float] = param([0.0, 0.1, 0.3, 1.0, 3.0], 'decoder weight decays of Fig. 8, increasing (0 is drawn, not fitted: no log)', min=0, min_len=3)
 
     def check(self) -> None:
         for name in ("log10_lr_enc", "log10_lr_dec", "fig6_log10_ratios", "fig8_log10_lr_dec", "fig8_weight_decays"):
             v = getattr(self, name)
             if any(b <= a for a, b in zip(v, v[1:])):
                 raise ParameterError(f"parameter {name!r} must be strictly increasing, got {v}")
-        if self.grok_threshold >= self.steps:
-            raise ParameterError(f"grok_threshold ({self.grok_threshold}) must be smaller than steps ({self.steps})")
+        if sum(w > 0 for w in self.fig8_weight_decays) < 2:
+            raise ParameterError("fig8_weight_decays needs at least two positive values (the fit is in log wd)")
         if round(self.train_fraction * self.n ** 2) in (0, self.n ** 2):
             raise ParameterError("train_fraction leaves no training or no test pair at this n")
         if self.fig6_relation not in RELATIONS or self.fig8_relation not in RELATIONS:
             raise ParameterError(f"fig6_relation / fig8_relation must be one of {list(RELATIONS)}")
+
+    def cost(self) -> Cost:
+        """Model-steps of the three grids at ~2e4 model-steps/s per n = 30 network (scaled by n^2 and width^2)."""
+        models = (len(self.relations) * len(self.log10_lr_enc) * len(self.log10_lr_dec) * self.seeds_per_cell
+                  + len(self.fig6_log10_ratios) * len(self.fig6_init_scales) * self.fig6_seeds
+                  + len(self.fig8_log10_lr_dec) * len(self.fig8_weight_decays) * self.seeds_per_cell)
+        size = (self.n / 30) ** 2 * max(1.0, (self.width / 50) ** 2 * max(self.depth, 1) / 3)
+        ode = 4 * self.matrix_draws / 1000 * 3 + self.mc_samples / 20000 * 10
+        return Cost(seconds=models * self.steps * size / 2e4 + ode + 10, gigabytes=0.5 + models * self.n ** 2 * self.width * 4e-9 * 8)
 
 
 CHAPTER = Chapter(
@@ -64,43 +75,38 @@ CHAPTER = Chapter(
     title='GenEFT dynamics: interacting repons, the arctan law and learning-rate phase diagrams',
     params=GeneftDynamicsParameters,
     claims=(
-        Claim('G-Th2/conserved_quantity_exact', statement='Eq. (11) C = a_2^2/(2 eta_A) - c^2/eta_x is conserved by the reduced flow (10), derived from eq. (8) of Appendix C',
-              paper_value='exact', metric='conserved_quantity_exact', condition='== true',
-              basis='exact'),
-        Claim('G-Th2/portrait_agreement', statement='Fig. 4: starts with |c/a_2| < sqrt(eta_x/(2 eta_A)) collide, the others do not',
-              paper_value='exact', metric='portrait_agreement', condition='== 1.0',
-              basis='single run'),
-        Claim('G-Th3/arctan_vs_mc_max_abs_error', statement='Eq. (12): P(collision) = (2/pi) arctan((sigma_a/sigma_c) sqrt(eta_x/(2 eta_A)))',
-              paper_value='exact', metric='arctan_vs_mc_max_abs_error', condition='< 0.02',
-              basis='single run'),
-        Claim('G-Th3/n_repon_vs_sim_max_abs_error', statement='Eq. (13): one repon and N clustered ones collide with probability (2/pi) arctan((sigma_a/sigma_c) sqrt(eta_x (1 + 1/N) / (4 eta_A)))',
-              paper_value='exact', metric='n_repon_vs_sim_max_abs_error', condition='< 0.02',
-              basis='single run'),
-        Claim('G-5/boundary_slope_error_mod3', statement='Fig. 5 (mod 3): the generalization/memorization boundary is a line of constant eta_dec/eta_enc, |slope| 1 in log-log',
-              paper_value='slope -1 (axis orientation, see notes)', metric='boundary_slope_error_mod3', condition='< 0.35',
-              basis='single run'),
-        Claim('G-5/boundary_slope_error_greater_than', statement='Fig. 5 (greater-than): the same slope-1 boundary',
-              paper_value='slope -1', metric='boundary_slope_error_greater_than', condition='< 0.35',
-              basis='single run', expected="does not hold",
-              note='800 steps, 3 x 5 grid: only two columns have a boundary, fitted slope 2.0'),
-        Claim('G-5/boundary_slope_error_bipartite', statement='Fig. 5 (complete bipartite): the same slope-1 boundary',
-              paper_value='slope -1', metric='boundary_slope_error_bipartite', condition='< 0.35',
-              basis='single run', expected="does not hold",
-              note='800 steps, 3 x 5 grid: fewer than two columns show a generalization-memorization transition'),
-        Claim('G-5/critical_lr_ratio_log10_error', statement='Generalization needs eta_dec/eta_enc below about 10 (log10 of the critical ratio within 0.5 of 1)',
-              paper_value='about 10', metric='critical_lr_ratio_log10_error', condition='< 0.5',
-              basis='single run'),
-        Claim('G-6', statement='Fig. 6: the probability of generalization lies under the arctan bound (12) at every learning-rate ratio and init scale (within two binomial standard errors)',
-              paper_value='all points under the bound', metric='fig6_fraction_under_bound', condition='== 1.0',
-              basis='single run', expected="does not hold",
-              note='every seed generalizes at ratios 1 and 3, far above the bound (0.39, 0.27 at sigma_a/sigma_c = 1): 3 of 8 points under it'),
-        Claim('G-8', statement='Fig. 8: the generalization/memorization boundary in eta_dec does not move with the decoder weight decay (shift in decades)',
-              paper_value='independent', metric='wd_boundary_shift', condition='<= 0.5',
-              basis='single run', expected="does not hold",
-              note='800 steps, eta_enc = 3e-3: the boundary moves by one decade between wd 0 and wd 0.3 / 3'),
+        Claim('G-Th2/conserved', statement='Eq. (11) C = a_2^2/(2 eta_A) - c^2/eta_x is conserved by the reduced flow (10), derived from eq. (8) of Appendix C',
+              paper_value='exact', metric='conserved_quantity_exact', condition='== true', basis='exact'),
+        Claim('G-Th2/portrait', statement='Fig. 4: starts with |c/a_2| < sqrt(eta_x/(2 eta_A)) collide, the others do not',
+              paper_value='exact', metric='portrait_agreement', condition='== 1.0', basis='single run'),
+        Claim('G-Th3/arctan', statement='Eq. (12): P(collision) = (2/pi) arctan((sigma_a/sigma_c) sqrt(eta_x/(2 eta_A)))',
+              paper_value='exact', metric='arctan_vs_mc_max_abs_error', condition='< 0.02', basis='single run'),
+        Claim('G-Th3/n-repons', statement='Eq. (13): one repon and N clustered ones collide with probability (2/pi) arctan((sigma_a/sigma_c) sqrt(eta_x (1 + 1/N) / (4 eta_A)))',
+              paper_value='exact', metric='n_repon_vs_sim_max_abs_error', condition='< 0.02', basis='single run'),
+        Claim('G-Th3/matrix-iff', statement='Beyond the paper: under eq. (8) with any decoder matrix the repons collide iff M = A^T A/(2 eta_A) - r r^T/eta_x is positive semi-definite (agreement over random draws)',
+              paper_value='not stated (the matrix form of eq. 11)', metric='collision_iff_m_psd_agreement', condition='> 0.98', basis='seeds'),
+        Claim('G-Th3/scalar-2d', statement="The arctan law gives the collision probability in the paper's setting, scalar output and 2-d embeddings (distance from the law)",
+              paper_value='eq. (12)', metric='collision_scalar_2d_vs_law', condition='< 0.05', basis='seeds', expected='does not hold',
+              note='with a 1 x 2 decoder |a x r| is conserved: exact collisions have probability 0 (none of 1000 draws), the law says 0.39'),
+        Claim('G-Th3/matrix-2x2', statement='The arctan law gives the collision probability with a 2 x 2 decoder (distance from the law)',
+              paper_value='eq. (12)', metric='collision_matrix_2x2_vs_law', condition='< 0.05', basis='seeds', expected='does not hold',
+              note='P(M PSD) = 0.184 [0.183, 0.184] (1e6 draws) against the law 0.392 at unit ratios'),
+        Claim('G-5/slope-mod3', statement='Fig. 5 (mod 3): the generalization/memorization boundary is a line of constant eta_dec/eta_enc, slope +1 on increasing log axes (slope within 0.5 of 1)',
+              paper_value='slope -1 (axis orientation, see errata)', metric='boundary_slope_error_mod3', condition='< 0.5', basis='seeds'),
+        Claim('G-5/slope-greater-than', statement='Fig. 5 (greater-than): the same slope-1 boundary (slope within 0.5 of 1)',
+              paper_value='slope -1', metric='boundary_slope_error_greater_than', condition='< 0.5', basis='seeds'),
+        Claim('G-5/slope-bipartite', statement='Fig. 5 (complete bipartite): the same slope-1 boundary (slope within 0.5 of 1)',
+              paper_value='slope -1', metric='boundary_slope_error_bipartite', condition='< 0.5', basis='seeds'),
+        Claim('G-5/shared-intercept', statement='The boundary has the same intercept for the three relations (Cochran Q test, p-value)',
+              paper_value='same intercept', metric='boundary_intercept_homogeneity_p', condition='> 0.05', basis='single run'),
+        Claim('G-5/ratio-10', statement='Generalization needs eta_dec/eta_enc below about 10 (pooled log10 critical ratio within 0.5 of 1)',
+              paper_value='about 10', metric='critical_lr_ratio_log10_error', condition='< 0.5', basis='seeds'),
+        Claim('G-6', statement="Fig. 6: the probability of generalization lies under eq. (12) at sigma_a/sigma_c measured from the networks' initialisation (fraction of points not above the band)",
+              paper_value='all points under the bound', metric='fig6_fraction_under_bound', condition='> 0.5', basis='seeds'),
+        Claim('G-8', statement='Fig. 8: the boundary in eta_dec does not move with the decoder weight decay (|decades per decade of wd| < 0.25)',
+              paper_value='independent', metric='wd_coefficient_abs', condition='< 0.25', basis='seeds'),
         Claim('G-A4', statement="Table 4's criteria find generalization, grokking and memorization in the Fig. 5 grids",
-              paper_value='3 phases (plus confusion)', metric='phases_seen', condition='>= 3',
-              basis='single run'),
+              paper_value='3 phases (plus confusion)', metric='phases_seen', condition='>= 3', basis='single run'),
     ),
-    smoke={'steps': 150, 'grok_threshold': 40, 'mc_samples': 400, 'ode_time': 1000.0, 'portrait_grid': 7, 'relations': ['mod3'], 'log10_lr_enc': [-2.0, -1.5], 'log10_lr_dec': [-2.0, -1.0], 'n': 12, 'width': 16, 'fig6_log10_ratios': [0.0, 1.0], 'fig6_init_scales': [1.0], 'fig6_seeds': 2, 'fig8_log10_lr_dec': [-2.0, -1.0], 'fig8_weight_decays': [0.0, 1.0], 'checkpoint': False, 'theory_lr_ratios': [0.1, 10.0], 'sigma_ratios': [1.0], 'n_cluster': [1, 4]},
+    smoke={'steps': 150, 'mc_samples': 400, 'matrix_draws': 100, 'sigma_models': 4, 'seeds_per_cell': 1, 'ode_time': 1000.0, 'portrait_grid': 7, 'relations': ['mod3'], 'log10_lr_enc': [-2.0, -1.5], 'log10_lr_dec': [-2.0, -1.0], 'n': 12, 'width': 16, 'fig6_log10_ratios': [0.0, 1.0], 'fig6_init_scales': [1.0], 'fig6_seeds': 2, 'fig8_log10_lr_dec': [-2.0, -1.0], 'fig8_weight_decays': [0.0, 0.3, 1.0], 'checkpoint': False, 'theory_lr_ratios': [0.1, 10.0], 'sigma_ratios': [1.0], 'n_cluster': [1, 4]},
 )
