@@ -2,22 +2,30 @@
 
 `train_models` trains M encoder-decoder networks (lib.geneft.network) on one relation, each with
 its own training mask, seed, encoder / decoder learning rate and decoder weight decay. The
-optimiser is AdamW written on the stacked parameters (PyTorch's update rule, per-model learning
-rates; the decoupled weight decay acts on the decoder only, as in the effective theory of
-grokking code that GenEFT follows); training is full batch on the model's training pairs with
-the mean binary cross-entropy (Section II).
+optimiser is AdamW (PyTorch's update rule) on one flat (M, P) parameter buffer with per-model,
+per-parameter learning rates; the decoupled weight decay acts on the decoder only, as in the
+effective theory of grokking code that GenEFT follows. Training is full batch on the model's
+training pairs with the mean binary cross-entropy (Section II).
 
-Accuracies come for free from the forward pass of every step, so the first steps at which the
-train and the test accuracy exceed 0.9 (Table 4) are exact. With `early_stop`, a model whose
-phase is decided (both steps known) leaves the stack, which shrinks as the grid resolves;
-models that never generalise run to `steps`. With `plateau_patience` = k, a model also leaves
-once it fits its training pairs exactly and its accuracy over all pairs has not changed for k
-evaluations (the statics figures, whose outcome is the final accuracy). With `checkpoint`, the state is saved atomically
-every `checkpoint_every` steps and at the end; a later call with the same inputs resumes from it.
+Speed (benchmarks/geneft_dynamics.py): the forward and backward passes are written by hand
+(`lib.geneft.network.forward` / `backward`, no autograd); every model evaluates its pairs
+training-first, so gradients flow through the training pairs only; models are processed in
+chunks of about `CHUNK_ROWS` pair rows, so that one chunk's activations stay in cache; the chunks
+are formed after sorting the models by their number of training pairs.
+
+Every pair is evaluated at every step, so the first steps at which the train and the test
+accuracy exceed 0.9 (Table 4) are exact. With `early_stop`, a model whose phase is decided (both
+steps known) leaves the stack, which shrinks as the grid resolves; models that never generalise
+run to `steps`. With `plateau_patience` = k, a model also leaves once it fits its training pairs
+exactly and its accuracy over all pairs has not changed for k evaluations (the statics figures,
+whose outcome is the final accuracy). With `checkpoint`, the state is saved atomically every
+`checkpoint_every` steps and at the end (tensors only, loaded with `weights_only=True`); a later
+call with the same inputs and the same code (`lib.fingerprint.code_fingerprint`) resumes from it.
 """
 from __future__ import annotations
 
 import hashlib
+import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,12 +33,23 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from lib.geneft.network import Stack, init_stack, logits
+from lib.fingerprint import code_fingerprint
+from lib.geneft.network import (
+    Layout,
+    Pairs,
+    Workspace,
+    backward,
+    flatten,
+    forward,
+    init_stack,
+    input_dim,
+)
 from lib.io import atomic_save
 from lib.progress import progress
 
 ACC_LEVEL = 0.9  # Table 4: "train acc > 0.9", "test acc > 0.9"
 BETAS, EPS = (0.9, 0.999), 1e-8  # torch.optim.AdamW defaults
+CHUNK_ROWS = 16 * 900  # pair rows per chunk of models (measured: 8 to 16 models of n = 30 are fastest)
 
 # ----------------------------------------------------------------------------------------------
 # Results
@@ -59,27 +78,71 @@ class TrainResult:
 
 
 # ----------------------------------------------------------------------------------------------
-# Optimiser: AdamW on stacked parameters with per-model learning rates
+# Optimiser: AdamW on a flat (M, P) buffer, learning rate and decay per model and parameter
 # ----------------------------------------------------------------------------------------------
 
 
-def _per_model(x, m: int, name: str) -> torch.Tensor:
+def _per_model(x, m: int, name: str) -> np.ndarray:
     arr = np.broadcast_to(np.asarray(x, dtype=np.float64), (m,))
     if np.any(arr < 0) or not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite and >= 0, got {x!r}")
-    return torch.tensor(arr.copy())
+    return arr.copy()
 
 
-def adamw_step(params, grads, exp_avg, exp_avg_sq, lrs, wds, t: int) -> None:
-    """One in-place AdamW step (torch.optim.AdamW's rule), lr / wd of shape (M,) per model."""
+def adamw_step(flat: torch.Tensor, grad: torch.Tensor, exp_avg: torch.Tensor, exp_avg_sq: torch.Tensor,
+               lr: torch.Tensor, decay: torch.Tensor, t: int, ws: Workspace | None = None) -> None:
+    """One in-place AdamW step (torch.optim.AdamW's rule) on (M, P) buffers; `lr` (M, P) and
+    `decay` = 1 - lr * weight_decay (M, P) per parameter; `t` the step count from 1."""
     bc1, bc2 = 1 - BETAS[0] ** t, 1 - BETAS[1] ** t
-    for p, g, m, v, lr, wd in zip(params, grads, exp_avg, exp_avg_sq, lrs, wds):
-        shape = (-1,) + (1,) * (p.dim() - 1)
-        lr, wd = lr.view(shape), wd.view(shape)
-        p.mul_(1 - lr * wd)
-        m.lerp_(g, 1 - BETAS[0])
-        v.mul_(BETAS[1]).addcmul_(g, g, value=1 - BETAS[1])
-        p.sub_(lr / bc1 * m / (v.sqrt() / bc2 ** 0.5 + EPS))
+    flat.mul_(decay)
+    exp_avg.lerp_(grad, 1 - BETAS[0])
+    exp_avg_sq.mul_(BETAS[1]).addcmul_(grad, grad, value=1 - BETAS[1])
+    denom = (ws or Workspace()).take("adam", flat.shape, flat.dtype)
+    torch.sqrt(exp_avg_sq, out=denom).div_(bc2 ** 0.5).add_(EPS)
+    flat.sub_(torch.div(exp_avg, denom, out=denom).mul_(lr), alpha=1 / bc1)
+
+
+# ----------------------------------------------------------------------------------------------
+# Per-model data: pairs in training-first order
+# ----------------------------------------------------------------------------------------------
+
+
+def _model_tensors(labels: np.ndarray, masks: np.ndarray, layout: Layout, stack_flat: torch.Tensor,
+                   lr_e: np.ndarray, lr_d: np.ndarray, wd_d: np.ndarray) -> dict[str, torch.Tensor]:
+    """Everything indexed by model, so that leaving the stack is one `[keep]` per entry."""
+    m, n = masks.shape[0], labels.shape[0]
+    flat_masks = masks.reshape(m, -1)
+    order = np.argsort(~flat_masks, axis=1, kind="stable")  # training pairs first, each group in pair order
+    n_train = flat_masks.sum(1)
+    rows = np.arange(n * n)[None, :] < n_train[:, None]
+    enc = layout.n_encoder
+    lr = np.concatenate([np.repeat(lr_e[:, None], enc, 1), np.repeat(lr_d[:, None], layout.size - enc, 1)], 1)
+    wd = np.concatenate([np.zeros((m, enc)), np.repeat(wd_d[:, None], layout.size - enc, 1)], 1)
+    return {
+        "ids": torch.arange(m), "flat": stack_flat, "exp_avg": torch.zeros_like(stack_flat),
+        "exp_avg_sq": torch.zeros_like(stack_flat), "lr": torch.tensor(lr, dtype=stack_flat.dtype),
+        "decay": torch.tensor(1 - lr * wd, dtype=stack_flat.dtype),
+        "first": torch.from_numpy(order // n), "second": torch.from_numpy(order % n),
+        "y": torch.tensor(labels.reshape(-1)[order], dtype=stack_flat.dtype),
+        "train_row": torch.from_numpy(rows), "n_train": torch.from_numpy(np.maximum(n_train, 1)),
+        "n_test": torch.from_numpy(np.maximum(n * n - n_train, 1)),
+    }
+
+
+def _step_pass(t: dict[str, torch.Tensor], layout: Layout, mode: str, chunk: int,
+               ws: Workspace) -> tuple[torch.Tensor, torch.Tensor]:
+    """Logits (M, n^2) of every pair and the gradient (M, P) of each model's mean training loss."""
+    m = t["flat"].shape[0]
+    z = ws.take("logits", t["y"].shape, t["flat"].dtype)
+    grad = ws.take("grad", t["flat"].shape, t["flat"].dtype)
+    for lo in range(0, m, chunk):
+        sl = slice(lo, lo + chunk)
+        flat = t["flat"][sl]
+        z[sl], cache = forward(flat, layout, Pairs(t["first"][sl], t["second"][sl]), mode, ws)
+        rows = int(t["n_train"][sl].max())  # training rows come first; beyond a model's own, dz = 0
+        dz = (torch.sigmoid(z[sl, :rows]) - t["y"][sl, :rows]) * t["train_row"][sl, :rows] / t["n_train"][sl, None]
+        backward(flat, layout, mode, cache, dz, out=grad[sl])
+    return z, grad
 
 
 # ----------------------------------------------------------------------------------------------
@@ -103,81 +166,76 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
     seeds = np.arange(m_all) if seeds is None else np.broadcast_to(np.asarray(seeds), (m_all,))
     lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
     wd_d = _per_model(weight_decay_dec, m_all, "weight_decay_dec")
-
-    y = torch.tensor(labels.reshape(-1), dtype=torch.float32)
-    train = torch.tensor(masks.reshape(m_all, -1))
-    n_train = train.sum(1).clamp(min=1)
-    n_test = (~train).sum(1).clamp(min=1)
+    layout = Layout(n, embed_dim, (input_dim(mode, embed_dim), *[width] * depth, 1))
+    chunk = max(1, CHUNK_ROWS // (n * n))
 
     eval_steps = np.arange(0, steps + 1, eval_every)
-    s = dict(  # the whole state, so that a checkpoint is one dict
-        step=0, active=torch.arange(m_all),
-        stack=init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale),
-        step_train=np.full(m_all, -1), step_test=np.full(m_all, -1), stopped=np.full(m_all, steps),
-        final=np.full((3, m_all), np.nan), embed=np.zeros((m_all, n, embed_dim), np.float32), hist=np.full((3, m_all, len(eval_steps)), np.nan),
-    )
-    s["exp_avg"] = [torch.zeros_like(p) for p in s["stack"].tensors()]
-    s["exp_avg_sq"] = [torch.zeros_like(p) for p in s["stack"].tensors()]
-    s["last_full"], s["last_change"] = np.full(m_all, -1.0), np.zeros(m_all, dtype=np.int64)
-    key = _fingerprint(labels, masks, mode, depth, width, embed_dim, lr_e, lr_d, wd_d, init_scale, steps,
-                       seeds, eval_every, early_stop, -1 if plateau_patience is None else plateau_patience)
-    if checkpoint is not None and Path(checkpoint).is_file():
-        saved = torch.load(checkpoint, weights_only=False)
-        if saved.get("key") == key:
-            s = saved["state"]
+    key = _fingerprint(code_fingerprint("lib.geneft.train"), labels, masks, mode, depth, width, embed_dim,
+                       lr_e, lr_d, wd_d, init_scale, steps, seeds, eval_every, early_stop,
+                       -1 if plateau_patience is None else plateau_patience)
+    s = _load(checkpoint, key)
+    if s is None:
+        stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
+        t = _model_tensors(labels, masks, layout, flatten(stack), lr_e, lr_d, wd_d)
+        by_size = torch.from_numpy(np.argsort(masks.reshape(m_all, -1).sum(1), kind="stable"))
+        s = {  # the whole state, so that a checkpoint is one dict
+            "step": 0, "models": {k: v[by_size] for k, v in t.items()},
+            "step_train": np.full(m_all, -1), "step_test": np.full(m_all, -1), "stopped": np.full(m_all, steps),
+            "final": np.full((3, m_all), np.nan), "embed": np.zeros((m_all, n, embed_dim), np.float32),
+            "hist": np.full((3, m_all, len(eval_steps)), np.nan),
+            "last_full": np.full(m_all, -1.0), "last_change": np.zeros(m_all, dtype=np.int64),
+        }
 
+    ws = Workspace()
     bar = progress(total=steps, initial=s["step"], desc="train grid")
     while True:
-        idx, stack, t = s["active"], s["stack"], s["step"]
-        z = logits(stack, mode)
-        tr = train[idx]
-        loss_each = F.binary_cross_entropy_with_logits(z, y.expand_as(z), reduction="none")
-        train_loss = (loss_each * tr).sum(1) / n_train[idx]
-        with torch.no_grad():
-            correct = (z > 0) == y.bool()
-            acc = torch.stack([(correct & tr).sum(1) / n_train[idx], (correct & ~tr).sum(1) / n_test[idx],
-                               correct.float().mean(1)]).numpy()
-            ids = idx.numpy()
-            for first, a in ((s["step_train"], acc[0]), (s["step_test"], acc[1])):
-                first[ids] = np.where((first[ids] < 0) & (a > ACC_LEVEL), t, first[ids])
-            if t % eval_every == 0:
-                col = t // eval_every
-                s["hist"][:2, ids, col] = acc[:2]
-                s["hist"][2, ids, col] = train_loss.detach().numpy()
-            done = (s["step_train"][ids] >= 0) & (s["step_test"][ids] >= 0) if early_stop else np.zeros(len(ids), bool)
-            if plateau_patience is not None and t % eval_every == 0:
-                changed = s["last_full"][ids] != acc[2]
-                s["last_change"][ids[changed]], s["last_full"][ids] = t, acc[2]
-                done |= (acc[0] >= 1.0) & (t - s["last_change"][ids] >= plateau_patience * eval_every)
-            if t == steps:
-                done[:] = True
+        t, tm = s["step"], s["models"]
+        z, grad = _step_pass(tm, layout, mode, chunk, ws)
+        correct = (z > 0) == tm["y"].bool()
+        n_right, n_right_train = correct.sum(1), (correct & tm["train_row"]).sum(1)
+        acc = torch.stack([n_right_train / tm["n_train"], (n_right - n_right_train) / tm["n_test"],
+                           n_right / (n * n)]).float().numpy()
+        ids = tm["ids"].numpy()
+        for first, a in ((s["step_train"], acc[0]), (s["step_test"], acc[1])):
+            first[ids] = np.where((first[ids] < 0) & (a > ACC_LEVEL), t, first[ids])
+        if t % eval_every == 0:
+            loss = F.binary_cross_entropy_with_logits(z, tm["y"], reduction="none")
+            col = t // eval_every
+            s["hist"][:2, ids, col] = acc[:2]
+            s["hist"][2, ids, col] = ((loss * tm["train_row"]).sum(1) / tm["n_train"]).numpy()
+        done = (s["step_train"][ids] >= 0) & (s["step_test"][ids] >= 0) if early_stop else np.zeros(len(ids), bool)
+        if plateau_patience is not None and t % eval_every == 0:
+            changed = s["last_full"][ids] != acc[2]
+            s["last_change"][ids[changed]], s["last_full"][ids] = t, acc[2]
+            done |= (acc[0] >= 1.0) & (t - s["last_change"][ids] >= plateau_patience * eval_every)
+        if t == steps:
+            done[:] = True
+        if done.any():
             s["final"][:, ids[done]] = acc[:, done]
             s["stopped"][ids[done]] = t
-            s["embed"][ids[done]] = stack.embed.detach()[torch.from_numpy(done)].numpy()
+            s["embed"][ids[done]] = layout.views(tm["flat"][torch.from_numpy(done)])[0].numpy()
         if t == steps or done.all():
             break
-        grads = torch.autograd.grad(train_loss.sum(), stack.tensors())
-        with torch.no_grad():
-            n_enc = len(stack.encoder)
-            lrs = [lr_e[idx]] * n_enc + [lr_d[idx]] * (len(grads) - n_enc)
-            wds = [torch.zeros_like(lr_e[idx])] * n_enc + [wd_d[idx]] * (len(grads) - n_enc)
-            adamw_step(stack.tensors(), grads, s["exp_avg"], s["exp_avg_sq"], lrs, wds, t + 1)
+        adamw_step(tm["flat"], grad, tm["exp_avg"], tm["exp_avg_sq"], tm["lr"], tm["decay"], t + 1, ws)
         if done.any():
             keep = torch.from_numpy(~done)
-            s["active"], s["stack"] = idx[keep], stack.select(keep)
-            s["exp_avg"] = [a[keep] for a in s["exp_avg"]]
-            s["exp_avg_sq"] = [a[keep] for a in s["exp_avg_sq"]]
+            s["models"] = {k: v[keep] for k, v in tm.items()}
         s["step"] = t + 1
         bar.update(1)
         if checkpoint is not None and s["step"] % checkpoint_every == 0:
-            atomic_save(checkpoint, lambda tmp: torch.save({"key": key, "state": s}, tmp))
+            _save(checkpoint, key, s)
     bar.close()
     if checkpoint is not None:  # the finished grid too: a rerun with the same inputs costs nothing
-        atomic_save(checkpoint, lambda tmp: torch.save({"key": key, "state": s}, tmp))
+        _save(checkpoint, key, s)
     return TrainResult(train_acc=s["final"][0], test_acc=s["final"][1], full_acc=s["final"][2],
                        step_train_90=s["step_train"], step_test_90=s["step_test"], stopped_at=s["stopped"],
                        eval_steps=eval_steps, embed=s["embed"],
                        history={"train_acc": s["hist"][0], "test_acc": s["hist"][1], "train_loss": s["hist"][2]})
+
+
+# ----------------------------------------------------------------------------------------------
+# Checkpoints: tensors only (safe to load), keyed by the inputs and the code
+# ----------------------------------------------------------------------------------------------
 
 
 def _fingerprint(*inputs) -> str:
@@ -188,3 +246,21 @@ def _fingerprint(*inputs) -> str:
                  else x.encode())
         h.update(b"|")
     return h.hexdigest()
+
+
+def _save(path: str | Path, key: str, s: dict) -> None:
+    state = {k: torch.from_numpy(v) if isinstance(v, np.ndarray) else v for k, v in s.items()}
+    atomic_save(path, lambda tmp: torch.save({"key": key, "state": state}, tmp))
+
+
+def _load(path: str | Path | None, key: str) -> dict | None:
+    """The saved state of the run `key`, or None (no file, another run or code, unreadable)."""
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        saved = torch.load(path, weights_only=True)
+    except (RuntimeError, OSError, EOFError, ValueError, pickle.UnpicklingError):  # truncated or foreign: recompute
+        return None
+    if not isinstance(saved, dict) or saved.get("key") != key:
+        return None
+    return {k: v.numpy() if isinstance(v, torch.Tensor) else v for k, v in saved["state"].items()}

@@ -4,14 +4,14 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from lib.geneft import train as train_mod
 from lib.geneft.network import init_stack, logits
 from lib.geneft.relations import relation_matrix, split_masks
-from lib.geneft import train as train_mod
 from lib.geneft.train import train_models
 
 N = 9
 R = relation_matrix("mod3", N)
-KW = dict(mode="concat", depth=2, width=8, embed_dim=2, init_scale=1.0)
+KW = {"mode": "concat", "depth": 2, "width": 8, "embed_dim": 2, "init_scale": 1.0}
 
 
 def _torch_adamw(mask, seed, lr_enc, lr_dec, wd, steps):
@@ -82,10 +82,10 @@ def test_checkpoint_resume_reproduces_the_run(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         train_models(R, masks, **common, checkpoint=ckpt, checkpoint_every=25)
     monkeypatch.setattr(train_mod, "atomic_save", real_save)
-    assert torch.load(ckpt, weights_only=False)["state"]["step"] == 50
+    assert torch.load(ckpt, weights_only=True)["state"]["step"] == 50
     resumed = train_models(R, masks, **common, checkpoint=ckpt, checkpoint_every=25)  # resumes at step 50
     np.testing.assert_allclose(resumed.history["train_loss"], ref.history["train_loss"], rtol=1e-6)
-    assert torch.load(ckpt, weights_only=False)["state"]["step"] == 60  # the finished grid is saved too
+    assert torch.load(ckpt, weights_only=True)["state"]["step"] == 60  # the finished grid is saved too
 
 
 def test_invalid_inputs_fail_clearly():
@@ -111,3 +111,42 @@ def test_plateau_patience_stops_decided_models():
         assert np.isnan(hist[stopped.stopped_at[m] // 20 + 1:]).all()
     # outcomes decided early agree with the full run for most models (a late change is possible: grokking)
     assert np.mean(np.abs(stopped.full_acc - full.full_acc) < 0.05) >= 0.75
+
+
+def test_mixed_fractions_in_chunks_train_as_alone(monkeypatch):
+    """Models of several training fractions, sorted and split into chunks of two: each model's
+    run equals its run alone (the chunk's rows beyond a model's training pairs carry no gradient)."""
+    masks = split_masks(N, [0.3, 0.9, 0.6], [0, 1])
+    common = dict(**KW, lr_enc=0.02, lr_dec=0.01, steps=40, eval_every=10, early_stop=False)
+    monkeypatch.setattr(train_mod, "CHUNK_ROWS", 2 * N * N)
+    grid = train_models(R, masks, **common, seeds=np.arange(6))
+    for m in (0, 3, 4):
+        alone = train_models(R, masks[m:m + 1], **common, seeds=[m])
+        np.testing.assert_allclose(alone.history["train_loss"][0], grid.history["train_loss"][m], rtol=1e-5)
+        np.testing.assert_allclose(alone.embed[0], grid.embed[m], rtol=1e-4, atol=1e-6)
+
+
+def test_same_inputs_give_the_same_numbers():
+    masks = split_masks(N, [0.5, 0.75], [0, 1])
+    kw = dict(**KW, lr_enc=0.03, lr_dec=0.01, steps=50, seeds=[0, 1, 2, 3], eval_every=10)
+    a, b = train_models(R, masks, **kw), train_models(R, masks, **kw)
+    np.testing.assert_array_equal(a.embed, b.embed)
+    np.testing.assert_array_equal(a.history["train_loss"], b.history["train_loss"])
+
+
+def test_checkpoint_of_other_code_or_unreadable_is_recomputed(tmp_path, monkeypatch):
+    """The key holds the code fingerprint: after an edit of the trainer's code a saved grid is
+    not reused; a truncated file is recomputed, never trusted."""
+    masks = split_masks(N, [0.75], [0])
+    common = dict(**KW, lr_enc=0.01, lr_dec=0.01, steps=20, seeds=[0], eval_every=10, early_stop=False)
+    ckpt = tmp_path / "grid.pt"
+    ref = train_models(R, masks, **common, checkpoint=ckpt)
+    saved = torch.load(ckpt, weights_only=True)
+    saved["state"]["hist"][2, 0, 0] = -7.0  # a loss at step 0 that the current code would never produce
+    torch.save(saved, ckpt)
+    loss0 = lambda: train_models(R, masks, **common, checkpoint=ckpt).history["train_loss"][0, 0]
+    assert loss0() == -7.0  # same inputs and code: reused
+    monkeypatch.setattr(train_mod, "code_fingerprint", lambda *m: "edited")
+    assert loss0() == ref.history["train_loss"][0, 0]
+    ckpt.write_bytes(ckpt.read_bytes()[:100])
+    assert loss0() == ref.history["train_loss"][0, 0]
