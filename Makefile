@@ -75,3 +75,26 @@ bench: $(ENV_STAMP)
 
 clean:
 	rm -rf _build book/chapters book/generated
+
+# ---- evidence (README, Evidence): the Snakemake workflow in workflow/, stored in data/evidence ----
+#   make evidence [SETS=chapter/set,...] [VARIANT=smoke] [PROFILE=slurm|gpu|slurm-gpu] [SNAKEMAKE_ARGS=...]
+# Runs only missing shards and stale ones (configuration or code changed since, read from their
+# provenance.json and passed to --forcerun); nothing to do when all are present and current.
+SETS ?= all
+VARIANT ?= full
+PROFILE ?=
+SNAKEMAKE_ARGS ?=
+.PHONY: evidence test-cluster clean-cache
+
+evidence: $(ENV_STAMP)
+	stale="$$($(PY) -m lib.evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke))"; \
+	$(VENV)/bin/snakemake $(if $(PROFILE),--profile workflow/profiles/$(PROFILE)) \
+	  $${stale:+--forcerun $$stale} --config sets=$(SETS) variant=$(VARIANT) $(SNAKEMAKE_ARGS)
+
+# a single-node SLURM from Debian packages runs one smoke set through the slurm profile (root; not in make test)
+test-cluster: $(ENV_STAMP)
+	tests/cluster/run.sh
+
+# recomputable caches (trained models, checkpoints of long evidence shards); evidence in data/ stays
+clean-cache:
+	rm -rf "$${LIB_CACHE_DIR:-.cache}"

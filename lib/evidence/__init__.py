@@ -1,0 +1,29 @@
+"""The evidence tier: paper-scale results computed once by the Snakemake workflow (`workflow/`), stored under
+`data/evidence/CHAPTER/SET/SHARD_ID/` with provenance, and read by the chapters through `load`.
+
+Declare a set in `lib/specs/CHAPTER.py` (`EVIDENCE = (EvidenceSet(...),)`), compute it with
+`make evidence`, read it with `lib.evidence.load(chapter, name)`. See /README.md, section Evidence.
+"""
+from lib.evidence.declare import EvidenceSet, config_hash, shard_id
+from lib.evidence.load import (
+           EvidenceCommitWarning,
+           EvidenceData,
+           EvidenceError,
+           Shard,
+           compare,
+           load,
+)
+from lib.evidence.status import status
+
+__all__ = [
+           "EvidenceCommitWarning",
+           "EvidenceData",
+           "EvidenceError",
+           "EvidenceSet",
+           "Shard",
+           "compare",
+           "config_hash",
+           "load",
+           "shard_id",
+           "status",
+]

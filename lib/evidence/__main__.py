@@ -1,0 +1,74 @@
+"""Command line of the evidence tier (the Snakemake rules call `shard`).
+
+    python -m lib.evidence list                       declared sets, shards, estimated minutes, commands
+    python -m lib.evidence status [SETS] [--smoke]    present / missing / stale shards per set
+    python -m lib.evidence stale [SETS] [--smoke]     provenance.json paths of stale shards (for --forcerun)
+    python -m lib.evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
+    python -m lib.evidence compare CHAPTER SET --root DIR [--smoke]   a regenerated copy vs the stored one
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lib.evidence", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name in ("list", "status", "stale"):
+        sub = commands.add_parser(name)
+        sub.add_argument("sets", nargs="?", default=None, help="chapter or chapter/set, comma-separated (default all)")
+        sub.add_argument("--smoke", action="store_true", help="the smoke variant")
+        sub.add_argument("--root", default=None, help="evidence folder (default data/evidence)")
+    shard = commands.add_parser("shard")
+    compare = commands.add_parser("compare")
+    for sub in (shard, compare):
+        sub.add_argument("chapter")
+        sub.add_argument("set")
+        sub.add_argument("--smoke", action="store_true")
+    shard.add_argument("shard_id")
+    shard.add_argument("--root", default=None)
+    shard.add_argument("--threads", type=int, default=1)
+    shard.add_argument("--gpu", action="store_true", help="use a GPU if the set declares gpu and one is present")
+    compare.add_argument("--root", required=True, help="folder holding the regenerated shards")
+    compare.add_argument("--reference", default=None, help="folder holding the stored shards (default data/evidence)")
+    args = parser.parse_args(argv)
+    variant = "smoke" if args.smoke else "full"
+
+    from lib.evidence import registry
+    from lib.evidence.status import stale_targets, status
+
+    if args.command == "shard":
+        from lib.evidence.run import run_shard
+
+        path = run_shard(registry.get(args.chapter, args.set), args.shard_id, variant, args.root, args.threads, args.gpu)
+        print(path)
+    elif args.command == "compare":
+        from lib.evidence.load import compare as compare_sets
+
+        problems = compare_sets(args.chapter, args.set, variant, args.root, args.reference)
+        print("\n".join(problems) or f"{args.chapter}/{args.set} ({variant}): identical to the stored shards "
+              "within the declared tolerance")
+        return 1 if problems else 0
+    elif args.command == "stale":
+        print("\n".join(str(p) for p in stale_targets(args.sets, variant, args.root)))
+    elif args.command == "list":
+        for s in registry.select(args.sets):
+            print(f"{s.key:45s} {len(s.variant_shards(variant)):4d} shards  ~{s.estimated_minutes(variant):7.1f} "
+                  f"core-min  threads={s.threads} gpu={s.gpu}  {s.function}")
+    else:
+        rows = status(args.sets, variant, args.root)
+        for row in rows:
+            counts = ", ".join(f"{v} {k}" for k, v in sorted(row["counts"].items()))
+            commit = f", {row['other_commit']} from another commit" if row["other_commit"] else ""
+            print(f"{row['set']:45s} {row['shards']:4d} shards: {counts}{commit}  ~{row['minutes']:.1f} core-min"
+                  + ("" if row["counts"].get("ok") == row["shards"] else f"  -> {row['command']}"))
+            for problem in row["problems"][:5]:
+                print(f"    {problem}")
+        return 0 if all(r["counts"].get("ok") == r["shards"] for r in rows) else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,228 @@
+"""Where shards live, how one is written (atomically), and how one is checked against its declaration.
+
+A shard folder holds `arrays.npz` (numeric arrays only, read with allow_pickle=False) and
+`provenance.json` (configuration and its hash, shard key, code commit and fingerprint, versions,
+device, threads, wall seconds, date, host, and the sha256 of arrays.npz). Both appear at once:
+they are written into a hidden temporary folder beside the shard and renamed into place.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lib.evidence.declare import EvidenceSet, config_hash, differing_keys
+from lib.fingerprint import (
+    _module_digest,
+    code_fingerprint,
+    code_modules,
+    package_versions,
+)
+from lib.paths import EVIDENCE, ROOT
+
+ARRAYS = "arrays.npz"
+PROVENANCE = "provenance.json"
+TMP_PREFIX = ".tmp-"
+
+# ----------------------------------------------------------------------------------------------
+# Paths and the command that regenerates a set
+# ----------------------------------------------------------------------------------------------
+
+
+def set_dir(evidence_set: EvidenceSet, variant: str = "full", root: Path | None = None) -> Path:
+    base = Path(root or EVIDENCE) / evidence_set.chapter / evidence_set.name
+    return base / "smoke" if variant == "smoke" else base
+
+
+def shard_dir(evidence_set: EvidenceSet, sid: str, variant: str = "full", root: Path | None = None) -> Path:
+    return set_dir(evidence_set, variant, root) / sid
+
+
+def regenerate_command(evidence_set: EvidenceSet, variant: str = "full") -> str:
+    """The one command that recomputes the set's missing or stale shards (README, Evidence)."""
+    smoke = " VARIANT=smoke" if variant == "smoke" else ""
+    return f"make evidence SETS={evidence_set.key}{smoke}"
+
+
+# ----------------------------------------------------------------------------------------------
+# What produced a shard: code, commit, versions
+# ----------------------------------------------------------------------------------------------
+
+
+@cache
+def code_record(module: str) -> tuple[str, dict[str, str]]:
+    """(fingerprint, {module: digest}) of `module`'s `lib` import closure (see lib.fingerprint)."""
+    return code_fingerprint(module), {m: _module_digest(m) for m in code_modules(module)}
+
+
+def git_commit(modules: tuple[str, ...] = ()) -> tuple[str, bool]:
+    """(HEAD commit or 'unknown', whether the files of `modules` differ from HEAD or are untracked)."""
+    from lib.deps import module_path
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-C", str(ROOT), *args], check=False, capture_output=True, text=True, timeout=30)
+
+    try:
+        head = git("rev-parse", "HEAD")
+        if head.returncode:
+            return "unknown", False
+        files = [str(module_path(m)) for m in modules if module_path(m)]
+        dirty = bool(files) and bool(git("status", "--porcelain", "--", *files).stdout.strip())
+        return head.stdout.strip(), dirty
+    except (OSError, subprocess.SubprocessError):
+        return "unknown", False
+
+
+@lru_cache(maxsize=1)
+def _head() -> str:
+    return git_commit()[0]
+
+
+def describe_code_change(recorded: dict[str, Any], module: str) -> str:
+    """Which modules or package versions differ between a shard's provenance and the code now."""
+    _, now = code_record(module)
+    then = recorded.get("code_modules", {})
+    changed = [m for m in sorted(set(now) & set(then)) if now[m] != then[m]]
+    parts = []
+    if changed:
+        parts.append(f"code of {', '.join(changed)} changed")
+    if added := sorted(set(now) - set(then)):
+        parts.append(f"now also imports {', '.join(added)}")
+    if removed := sorted(set(then) - set(now)):
+        parts.append(f"no longer imports {', '.join(removed)}")
+    versions, old = package_versions(), recorded.get("versions", {})
+    if moved := [f"{k} {old.get(k)} -> {versions.get(k)}" for k in sorted(set(versions) | set(old)) if versions.get(k) != old.get(k)]:
+        parts.append(f"versions {', '.join(moved)}")
+    return "; ".join(parts) or "the code fingerprint differs"
+
+
+# ----------------------------------------------------------------------------------------------
+# Writing a shard
+# ----------------------------------------------------------------------------------------------
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_shard(directory: Path, arrays: dict[str, np.ndarray], provenance: dict[str, Any]) -> None:
+    """Write arrays.npz and provenance.json into a temporary folder beside `directory`, then rename it in.
+
+    An empty `directory` (Snakemake creates output folders before the job) or an older shard there is replaced.
+    """
+    directory = Path(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    for stale in directory.parent.glob(f"{TMP_PREFIX}{directory.name}-*"):    # left by a killed run
+        shutil.rmtree(stale, ignore_errors=True)
+    tmp = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f"{TMP_PREFIX}{directory.name}-"))
+    try:
+        for name, value in arrays.items():
+            if np.asarray(value).dtype == object:
+                raise TypeError(f"array {name!r} has dtype object: shards hold numeric arrays only")
+        np.savez(tmp / ARRAYS, **arrays)
+        provenance = {**provenance, "arrays_sha256": file_sha256(tmp / ARRAYS)}
+        (tmp / PROVENANCE).write_text(json.dumps(provenance, indent=2, sort_keys=True, allow_nan=False) + "\n")
+        for path in (tmp / ARRAYS, tmp / PROVENANCE, tmp):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            if path.is_file():
+                with open(path, "rb") as handle:
+                    os.fsync(handle.fileno())
+        if directory.exists():
+            old = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f"{TMP_PREFIX}{directory.name}-old-"))
+            os.replace(directory, old / "shard")
+            os.replace(tmp, directory)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, directory)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading and checking a shard
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShardState:
+    """What a shard folder holds compared with its declaration.
+
+    status: ok | missing | incomplete | corrupt | config | shard | code. `problem` says why, in words;
+    `other_commit` is the recorded commit when it differs from HEAD (ok shards only warn about it).
+    """
+
+    sid: str
+    status: str
+    problem: str = ""
+    provenance: dict | None = None
+    arrays: dict | None = None
+    other_commit: str = ""
+
+
+def read_arrays(path: Path) -> dict[str, np.ndarray]:
+    """Every array of an npz, fully read (so a truncated or corrupted file fails here), no pickles."""
+    with np.load(path, allow_pickle=False) as npz:
+        return {name: npz[name] for name in npz.files}
+
+
+def check_shard(evidence_set: EvidenceSet, sid: str, variant: str = "full", root: Path | None = None,
+                read: bool = True) -> ShardState:
+    """The state of one shard (the npz is always checked against its recorded sha256); with `read`, its arrays are loaded."""
+    directory = shard_dir(evidence_set, sid, variant, root)
+    npz, prov = directory / ARRAYS, directory / PROVENANCE
+    if not npz.exists() and not prov.exists():
+        return ShardState(sid, "missing", f"{_rel(directory)} does not exist")
+    if not (npz.exists() and prov.exists()):
+        absent = ARRAYS if not npz.exists() else PROVENANCE
+        return ShardState(sid, "incomplete", f"{_rel(directory)} has no {absent}")
+    try:
+        provenance = json.loads(prov.read_text())
+        if not isinstance(provenance, dict):
+            raise TypeError("not a JSON object")
+    except (OSError, ValueError, TypeError) as error:
+        return ShardState(sid, "corrupt", f"{_rel(prov)} is not readable JSON ({error})")
+    arrays = None
+    if provenance.get("arrays_sha256") != file_sha256(npz):
+        return ShardState(sid, "corrupt", f"{_rel(npz)} differs from the file its provenance.json "
+                          "recorded (sha256): truncated, edited or from another run", provenance)
+    if read:
+        try:
+            arrays = read_arrays(npz)
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:
+            return ShardState(sid, "corrupt", f"{_rel(npz)} cannot be read ({type(error).__name__}: {error})", provenance)
+    config = evidence_set.variant_config(variant)
+    if provenance.get("config_hash") != config_hash(config):
+        keys = differing_keys(config, provenance.get("config", {}))
+        return ShardState(sid, "config", f"it was computed with another configuration (keys that differ from the "
+                          f"declaration: {', '.join(keys) or 'none at top level; the hash differs'})", provenance)
+    if provenance.get("shard") != evidence_set.shard_by_id(sid, variant):
+        return ShardState(sid, "shard", f"its provenance.json records shard {provenance.get('shard')}, "
+                          f"not {evidence_set.shard_by_id(sid, variant)}", provenance)
+    if provenance.get("code_fingerprint") != code_record(evidence_set.module)[0]:
+        return ShardState(sid, "code", f"the code that computes it changed since ({describe_code_change(provenance, evidence_set.module)})",
+                          provenance)
+    head = _head()
+    commit = provenance.get("commit", "unknown")
+    other = commit if head != "unknown" and commit != head else ""
+    return ShardState(sid, "ok", "", provenance, arrays, other)
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)

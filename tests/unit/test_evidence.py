@@ -1,0 +1,165 @@
+"""The evidence tier: declarations, atomic shards with provenance, and every refusal of the loader."""
+import dataclasses
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from lib.evidence import (
+    EvidenceCommitWarning,
+    EvidenceError,
+    EvidenceSet,
+    compare,
+    config_hash,
+    load,
+    registry,
+    shard_id,
+)
+from lib.evidence.run import run_shard
+from lib.evidence.status import stale_targets, status
+from lib.evidence.store import ARRAYS, PROVENANCE, shard_dir, write_shard
+
+TINY = EvidenceSet(
+    chapter="two_layer", name="tiny_test_set", function="lib.theory.two_layer_evidence:swing_block",
+    config={"mu": [1.0, 2.0], "sigma": [0.05, 0.05], "init": "gaussian", "init_scale": 0.05, "covariance_power": 1,
+            "horizon": 20.0, "n_times": 50, "descent_tol": 0.01, "seeds_per_block": 8, "seed": 1},
+    shards=[{"d": 2, "block": 0}, {"d": 2, "block": 1}],
+    smoke={"config": {"seeds_per_block": 4}},
+)
+
+
+@pytest.fixture
+def tiny(tmp_path, monkeypatch):
+    """TINY as the only declared set, both shards computed under tmp_path."""
+    monkeypatch.setattr(registry, "all_sets", lambda: [TINY])
+    for sid in TINY.shard_ids():
+        run_shard(TINY, sid, root=tmp_path)
+    return tmp_path
+
+
+def _edit_provenance(root, sid, **changes):
+    path = shard_dir(TINY, sid, root=root) / PROVENANCE
+    provenance = json.loads(path.read_text())
+    provenance.update(changes)
+    path.write_text(json.dumps(provenance))
+
+
+# ---- declarations ---------------------------------------------------------------------------
+
+
+def test_shard_ids_and_hashes():
+    assert shard_id({"d": 4, "block": 2}) == "d-4__block-2"
+    assert shard_id({"contrast": 0.3, "seed": 4}) == "contrast-0.3__seed-4"
+    assert config_hash({"a": 1, "b": [1.0]}) == config_hash({"b": [1.0], "a": 1})
+    assert config_hash({"a": 1, "device": "cuda"}) == config_hash({"a": 1})
+    with pytest.raises(ValueError, match="plain names"):
+        shard_id({"d": "a/b"})
+    with pytest.raises(ValueError, match="smoke takes"):
+        dataclasses.replace(TINY, smoke={"seeds": 3})
+    assert TINY.variant_config("smoke")["seeds_per_block"] == 4 and TINY.shard_ids("smoke") == ["d-2__block-0"]
+
+
+def test_every_declared_set_names_a_shard_function():
+    import inspect
+
+    from lib.evidence.run import resolve
+
+    for evidence_set in registry.all_sets():
+        params = list(inspect.signature(resolve(evidence_set.function)).parameters)
+        assert params[:3] == ["config", "shard", "checkpoint"], evidence_set.key
+
+
+# ---- writing ------------------------------------------------------------------------------------
+
+
+def test_shard_has_provenance(tiny):
+    provenance = json.loads((shard_dir(TINY, "d-2__block-0", root=tiny) / PROVENANCE).read_text())
+    for key in ("config_hash", "commit", "dirty", "versions", "device", "threads", "wall_seconds", "date", "host",
+                "code_fingerprint", "code_modules", "arrays_sha256"):
+        assert key in provenance
+    assert provenance["config_hash"] == config_hash(TINY.config) and provenance["shard"] == {"d": 2, "block": 0}
+    assert "lib.theory.two_layer" in provenance["code_modules"]
+
+
+def test_write_refuses_pickles_and_leaves_nothing(tmp_path):
+    target = tmp_path / "set" / "s-1"
+    with pytest.raises(TypeError, match="numeric"):
+        write_shard(target, {"x": np.array([{"a": 1}], dtype=object)}, {})
+    assert list((tmp_path / "set").iterdir()) == []
+
+
+def test_write_replaces_an_older_shard(tmp_path):
+    target = tmp_path / "s-1"
+    write_shard(target, {"x": np.zeros(2)}, {"run": 1})
+    write_shard(target, {"x": np.ones(2)}, {"run": 2})
+    assert json.loads((target / PROVENANCE).read_text())["run"] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s-1"]
+
+
+# ---- loading and its refusals -----------------------------------------------------------------
+
+
+def test_load_reads_every_shard(tiny):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvidenceCommitWarning)
+        data = load("two_layer", "tiny_test_set", root=tiny)
+    assert len(data) == 2 and data.concat("descents").shape == (16,)
+    assert data.where(block=1)[0]["bump"].dtype == np.float32
+    assert data.summary()["shards"] == 2
+
+
+def test_missing_shard_is_refused(tiny):
+    for path in shard_dir(TINY, "d-2__block-1", root=tiny).iterdir():
+        path.unlink()
+    with pytest.raises(EvidenceError, match=r"d-2__block-1 \(missing\).*make evidence SETS=two_layer/tiny_test_set"):
+        load("two_layer", "tiny_test_set", root=tiny)
+
+
+def test_truncated_npz_is_refused(tiny):
+    path = shard_dir(TINY, "d-2__block-0", root=tiny) / ARRAYS
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(EvidenceError, match=r"d-2__block-0 \(corrupt\).*truncated"):
+        load("two_layer", "tiny_test_set", root=tiny)
+
+
+def test_unreadable_provenance_is_refused(tiny):
+    (shard_dir(TINY, "d-2__block-0", root=tiny) / PROVENANCE).write_text('{"config_hash": ')
+    with pytest.raises(EvidenceError, match=r"\(corrupt\).*not readable JSON"):
+        load("two_layer", "tiny_test_set", root=tiny)
+
+
+def test_changed_declaration_is_refused_naming_the_keys(tiny, monkeypatch):
+    edited = dataclasses.replace(TINY, config={**TINY.config, "horizon": 30.0, "n_times": 60})
+    monkeypatch.setattr(registry, "all_sets", lambda: [edited])
+    with pytest.raises(EvidenceError, match=r"\(config\).*keys that differ from the declaration: horizon, n_times"):
+        load("two_layer", "tiny_test_set", root=tiny)
+    assert len(stale_targets(root=tiny)) == 2
+
+
+def test_changed_code_is_refused_naming_the_module(tiny):
+    path = shard_dir(TINY, "d-2__block-0", root=tiny) / PROVENANCE
+    provenance = json.loads(path.read_text())
+    provenance["code_modules"]["lib.theory.two_layer"] = "0" * 64
+    _edit_provenance(tiny, "d-2__block-0", code_fingerprint="0" * 16, code_modules=provenance["code_modules"])
+    with pytest.raises(EvidenceError, match=r"\(code\).*code of lib.theory.two_layer changed"):
+        load("two_layer", "tiny_test_set", root=tiny)
+    assert status(root=tiny)[0]["counts"] == {"ok": 1, "code": 1}
+
+
+def test_other_commit_warns_once(tiny):
+    for sid in TINY.shard_ids():
+        _edit_provenance(tiny, sid, commit="f" * 40)
+    with pytest.warns(EvidenceCommitWarning, match="2 of 2 shards were computed at commit ffffffffffff"):
+        load("two_layer", "tiny_test_set", root=tiny)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EvidenceCommitWarning)
+        load("two_layer", "tiny_test_set", root=tiny)
+
+
+def test_compare_is_bitwise(tiny, tmp_path_factory):
+    again = tmp_path_factory.mktemp("again")
+    run_shard(TINY, "d-2__block-0", root=again)
+    assert compare("two_layer", "tiny_test_set", "full", again, tiny, ["d-2__block-0"]) == []
+    assert "not usable" not in " ".join(compare("two_layer", "tiny_test_set", "full", again, tiny))
+    assert "missing" in compare("two_layer", "tiny_test_set", "full", again, tiny)[0]
