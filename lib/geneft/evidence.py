@@ -1,0 +1,183 @@
+"""Evidence shards of the GenEFT chapters: grids of trained networks split across processes.
+
+Each function below is a shard function of the evidence tier (`lib.evidence`):
+`f(config, shard, checkpoint=None) -> dict[str, np.ndarray]`, deterministic given (config,
+shard), using the threads torch is given, resuming from `checkpoint` (the trainer's own atomic
+checkpoint, keyed by its inputs and code) when a long shard is interrupted. Arrays are compact:
+float32 accuracies and embeddings, int32 steps.
+
+- `phase_row`       Fig. 5: one relation, one encoder rate (a row of the (eta_enc, eta_dec) grid),
+                    every decoder rate x seeds.
+- `weight_decay_row` Fig. 8: one decoder weight decay at the given encoder rate, every decoder
+                    rate x seeds.
+- `ratio_point`     Fig. 6: one learning-rate ratio eta_dec / eta_enc at one init scale, many seeds
+                    (the probability of generalization per point).
+- `network_curve`   Fig. 3 / G-3 and Fig. 7 / G-7: one decoder (mode, depth, width, embedding
+                    dimension) on one relation, every training fraction x seeds; accuracy over all
+                    pairs, train and test.
+
+The dynamics shards return the first steps at which train and test accuracy exceed 0.9 (exact:
+every pair is evaluated at every step), so the chapter classifies them by Table 4 at the threshold
+it states; final accuracies and embeddings (the repon positions, for the collapse analysis).
+Seeds vary the initialisation; the split is `split_masks(n, [train_fraction], [split_seed])` for
+the dynamics shards (as in `lib.geneft.grid`) and varies with the seed for the statics curves.
+
+Cost: `model_step_seconds` is measured per architecture (one thread of this machine's Zen 3 core,
+benchmarks/geneft_dynamics.py); `shard_minutes` bounds a shard by every model running every step.
+This module imports torch only inside the shard functions, so a declaration can import it.
+"""
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+
+from lib.geneft.relations import relation_matrix, split_masks
+
+# measured model-steps per second of the trainer at Table 3's network (3 x 50, concat, n = 30),
+# one thread, on this machine under light load (benchmarks/geneft_dynamics.py)
+TABLE3_MODEL_STEPS_PER_S = 1000.0
+# per-step cost that does not scale with the network (dispatch of ~100 small ops per chunk of models)
+OVERHEAD_S_PER_MODEL_STEP = 4e-5
+
+# ----------------------------------------------------------------------------------------------
+# Cost model
+# ----------------------------------------------------------------------------------------------
+
+
+def nominal_flops(n: int, mode: str, depth: int, width: int, embed_dim: int) -> float:
+    """Forward and backward over all n^2 pairs of one model for one step: 3 x 2 n^2 sum(fan_in fan_out)."""
+    dims = [2 * embed_dim if mode == "concat" else embed_dim, *[width] * depth, 1]
+    return 6.0 * n * n * sum(a * b for a, b in itertools.pairwise(dims))
+
+
+def model_step_seconds(n: int = 30, mode: str = "concat", depth: int = 3, width: int = 50, embed_dim: int = 2) -> float:
+    """Seconds per model-step on one thread: Table 3's rate scaled by nominal flops, plus a fixed overhead."""
+    table3 = nominal_flops(30, "concat", 3, 50, 2)
+    per_flop = (1.0 / TABLE3_MODEL_STEPS_PER_S - OVERHEAD_S_PER_MODEL_STEP) / table3
+    return OVERHEAD_S_PER_MODEL_STEP + per_flop * nominal_flops(n, mode, depth, width, embed_dim)
+
+
+def shard_minutes(models: int, steps: int, **network) -> float:
+    """Upper bound of a shard's one-thread minutes: every model runs every step (no early stop)."""
+    return models * (steps + 1) * model_step_seconds(**network) / 60.0
+
+
+# ----------------------------------------------------------------------------------------------
+# Dynamics: phase grids (Figs. 5, 6, 8)
+# ----------------------------------------------------------------------------------------------
+
+
+def _network(config: dict) -> dict:
+    return {k: config[k] for k in ("mode", "depth", "width", "embed_dim")}
+
+
+def _train_settings(config: dict, relation: str, lr_enc, lr_dec, weight_decay, init_scale: float,
+                    checkpoint: Path | None) -> dict[str, np.ndarray]:
+    """One model per (setting, seed) on the config's fixed split; arrays (settings, seeds)."""
+    from lib.geneft.train import train_models
+
+    lr_enc, lr_dec, wd = np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, float)) for v in (lr_enc, lr_dec,
+                                                                                               weight_decay)))
+    seeds = np.arange(int(config["seeds"])) + int(config.get("seed_offset", 0))
+    k, s, n = lr_enc.size, len(seeds), int(config["n"])
+    masks = np.repeat(split_masks(n, [config["train_fraction"]], [config["split_seed"]]), k * s, 0)
+    rep = lambda v: np.repeat(v.ravel(), s)  # setting-major, seed-minor
+    res = train_models(relation_matrix(relation, n), masks, **_network(config), lr_enc=rep(lr_enc),
+                       lr_dec=rep(lr_dec), weight_decay_dec=rep(wd), init_scale=float(init_scale),
+                       steps=int(config["steps"]), seeds=np.tile(seeds, k), eval_every=int(config["eval_every"]),
+                       early_stop=True, checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
+                       checkpoint_every=int(config.get("checkpoint_every", 1000)))
+    shape = (k, s)
+    return {
+        "step_train_90": res.step_train_90.astype(np.int32).reshape(shape),
+        "step_test_90": res.step_test_90.astype(np.int32).reshape(shape),
+        "train_acc": res.train_acc.astype(np.float32).reshape(shape),
+        "test_acc": res.test_acc.astype(np.float32).reshape(shape),
+        "stopped_at": res.stopped_at.astype(np.int32).reshape(shape),
+        "embed": res.embed.astype(np.float32).reshape(shape + res.embed.shape[1:]),
+        "seeds": seeds.astype(np.int32),
+    }
+
+
+def phase_row(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 5, shard {"relation": r, "row": i}: eta_enc = 10**config["log10_lr_enc"][i], every
+    eta_dec = 10**config["log10_lr_dec"] x config["seeds"] seeds.
+
+    config: n, train_fraction, split_seed, mode, depth, width, embed_dim, init_scale, steps,
+    eval_every, seeds, log10_lr_enc, log10_lr_dec [, seed_offset, checkpoint_every].
+    Returns per (decoder rate, seed): step_train_90, step_test_90 (-1: never), train_acc,
+    test_acc, stopped_at, embed (n, d); and lr_enc (1,), lr_dec (J,), seeds (S,).
+    """
+    lr_enc = 10.0 ** float(config["log10_lr_enc"][int(shard["row"])])
+    lr_dec = 10.0 ** np.asarray(config["log10_lr_dec"], float)
+    out = _train_settings(config, shard["relation"], lr_enc, lr_dec, 0.0, config["init_scale"], checkpoint)
+    return {**out, "lr_enc": np.array([lr_enc], np.float32), "lr_dec": lr_dec.astype(np.float32)}
+
+
+def weight_decay_row(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 8, shard {"row": i}: decoder weight decay config["weight_decays"][i] at eta_enc =
+    config["lr_enc"], every eta_dec = 10**config["log10_lr_dec"] x seeds, on config["relation"].
+
+    config: as `phase_row` without log10_lr_enc, plus relation, lr_enc, weight_decays.
+    Returns as `phase_row`, plus weight_decay (1,).
+    """
+    wd = float(config["weight_decays"][int(shard["row"])])
+    lr_dec = 10.0 ** np.asarray(config["log10_lr_dec"], float)
+    out = _train_settings(config, config["relation"], config["lr_enc"], lr_dec, wd, config["init_scale"], checkpoint)
+    return {**out, "weight_decay": np.array([wd], np.float32), "lr_dec": lr_dec.astype(np.float32)}
+
+
+def ratio_point(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 6, shard {"init_scale": c, "point": k}: eta_dec = eta_enc * 10**config["log10_ratios"][k]
+    at eta_enc = config["lr_enc"] and init scale c, config["seeds"] seeds, on config["relation"].
+
+    config: as `phase_row` without log10_lr_enc / log10_lr_dec / init_scale, plus relation,
+    lr_enc, log10_ratios. Returns as `phase_row` (one setting), plus ratio (1,).
+    """
+    ratio = 10.0 ** float(config["log10_ratios"][int(shard["point"])])
+    lr_enc = float(config["lr_enc"])
+    out = _train_settings(config, config["relation"], lr_enc, lr_enc * ratio, 0.0, float(shard["init_scale"]),
+                          checkpoint)
+    return {**out, "ratio": np.array([ratio], np.float32)}
+
+
+# ----------------------------------------------------------------------------------------------
+# Statics: accuracy against training fraction (Figs. 3 and 7)
+# ----------------------------------------------------------------------------------------------
+
+
+def network_curve(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """G-3 / G-7, shard {"relation": r, "mode": m, "depth": h, "width": w, "embed_dim": d}: one
+    decoder trained at every fraction of config["fractions"] x config["seeds"] seeds (the seed draws
+    the split, nested across fractions, and the initialisation, the same at every fraction), encoder and decoder rate config["lr"], until
+    config["steps"] or until it fits its training pairs and its accuracy over all pairs has been
+    flat for config["patience"] evaluations (every config["eval_every"] steps; null: no stop).
+
+    Returns per (fraction, seed): full_acc (accuracy over all n^2 pairs, what Fig. 3 plots
+    against the bound), train_acc, test_acc, stopped_at; and fractions (F,), seeds (S,).
+    """
+    from lib.geneft.train import train_models
+
+    n, fractions = int(config["n"]), np.asarray(config["fractions"], float)
+    seeds = np.arange(int(config["seeds"])) + int(config.get("seed_offset", 0))
+    masks = split_masks(n, fractions, seeds)
+    network = {"mode": shard["mode"], "depth": int(shard["depth"]), "width": int(shard["width"]),
+               "embed_dim": int(shard["embed_dim"])}
+    res = train_models(relation_matrix(shard["relation"], n), masks, **network, lr_enc=config["lr"],
+                       lr_dec=config["lr"], init_scale=float(config["init_scale"]), steps=int(config["steps"]),
+                       seeds=np.tile(seeds, len(fractions)),  # one init per seed at every fraction (paired)
+                       eval_every=int(config["eval_every"]), early_stop=False,
+                       plateau_patience=config.get("patience"),
+                       checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
+                       checkpoint_every=int(config.get("checkpoint_every", 1000)))
+    shape = (len(fractions), len(seeds))
+    return {
+        "full_acc": res.full_acc.astype(np.float32).reshape(shape),
+        "train_acc": res.train_acc.astype(np.float32).reshape(shape),
+        "test_acc": res.test_acc.astype(np.float32).reshape(shape),
+        "stopped_at": res.stopped_at.astype(np.int32).reshape(shape),
+        "fractions": fractions.astype(np.float32),
+        "seeds": seeds.astype(np.int32),
+    }
