@@ -9,6 +9,8 @@ Everything is batched over init seeds: U has shape (n, d, d'), W has shape (...,
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import torch
 from scipy.integrate import solve_ivp
@@ -272,7 +274,7 @@ def stage_alignment(curve: np.ndarray, times: np.ndarray, stage_list, tol: float
     """Fraction of the curve's descents that overlap a growth stage and rises that overlap a suppression stage."""
     pts = turning_points(curve, tol)
     hits, total = 0, 0
-    for lo, hi in zip(pts[:-1], pts[1:]):
+    for lo, hi in itertools.pairwise(pts):
         change = curve[hi] - curve[lo]
         if abs(change) <= tol:
             continue
@@ -280,6 +282,56 @@ def stage_alignment(curve: np.ndarray, times: np.ndarray, stage_list, tol: float
         total += 1
         hits += any(k == kind and st < times[hi] and en > times[lo] for k, _, st, en in stage_list)
     return hits / total if total else float("nan")
+
+
+def stage_alignment_all(w: np.ndarray, loss: np.ndarray, a: np.ndarray, s: int, times: np.ndarray, tol: float,
+                        minor_floor: float = 0.05) -> np.ndarray:
+    """`stage_alignment` of every seed: w (n_times, n, d, d), loss (n_times, n) -> (n,), nan where no swing counts."""
+    return np.array([stage_alignment(loss[:, i], times, stages(w[:, i], a, s, times, minor_floor), tol)
+                     for i in range(w.shape[1])])
+
+
+def stage_alignment_fraction(alignment: np.ndarray, among: np.ndarray | None = None):
+    """Estimate of the fraction of seeds (`among` a mask, default all with a counted swing) whose every
+    descent overlaps a growth stage and every rise a suppression stage (alignment == 1), Wilson interval."""
+    from lib.stats import fraction
+
+    alignment = np.asarray(alignment, float)
+    keep = np.isfinite(alignment) if among is None else np.asarray(among, bool) & np.isfinite(alignment)
+    return fraction(alignment[keep] == 1.0)
+
+
+# ----------------------------------------------------------------------------------------------
+# Outputs at the training-cluster means: detours and their stages (App. F.4, Fig. 18)
+# ----------------------------------------------------------------------------------------------
+
+
+def learned_concepts(w: np.ndarray, s: int, half: float = 0.5) -> np.ndarray:
+    """Stage index: how many major entries w_pp (p < s) have reached `half` (..., n) from w (..., n, d, d)."""
+    return (np.diagonal(w, axis1=-2, axis2=-1)[..., :s] >= half).sum(-1)
+
+
+def cluster_detours(w: np.ndarray, mu, half: float = 0.5) -> dict[str, np.ndarray]:
+    """The off-axis excursion of the output at every training-cluster mean, for every seed (Fig. 18).
+
+    The output at mu_p e_p is mu_p W[:, p] (App. F.4); its off-axis part is the norm of its
+    coordinates k != p. The test of "non-regular behaviours at different stages" (App. F.4):
+    peak_time (n, s) is the time index of each cluster's largest off-axis excursion, stage (n, s)
+    the number of concepts learned (w_qq >= `half`) at that time, and `different_stages` (n,)
+    whether the s clusters peak at s different stages. In d = s = 2 both off-axis parts are
+    multiples of the one entry w_12 = w_21, so their peaks coincide: the test can only pass
+    when irrelevant entries (d > s) move the outputs. `ratio` (n, s): peak over initial excursion.
+    """
+    s = len(mu)
+    out = cluster_mean_outputs(w, mu)                                     # (T, n, s, d)
+    off = np.linalg.norm(out * (1.0 - np.eye(s, w.shape[-1])), axis=-1)  # (T, n, s)
+    peak = off.argmax(0)                                                  # (n, s)
+    stage_t = learned_concepts(w, s, half)                                # (T, n)
+    stage = stage_t[peak, np.arange(peak.shape[0])[:, None]]             # (n, s)
+    distinct = np.array([len(set(row)) for row in stage])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = off.max(0) / off[0]
+    return {"peak_time": peak, "stage": stage, "different_stages": distinct == s, "ratio": ratio}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -319,6 +371,31 @@ def train_u(u0: np.ndarray, mu, sigma, n_per_cluster: int, lr: float, steps: int
     return np.array(taus), np.stack(ws)
 
 
+def empirical_train_loss(w: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Training loss 1/(2N) sum_n ||(W - I) x_n||^2 on the sampled set x (N, d), for W (..., d, d)."""
+    second = x.T @ x / len(x)
+    e = w - np.eye(x.shape[1])
+    return 0.5 * np.einsum("...ij,jk,...ik->...", e, second, e)
+
+
+def training_curves(u0: np.ndarray, mu, sigma, n_per_cluster: int, lr: float, steps: int, record_every: int,
+                    batch: int | None = None, seed: int = 0) -> dict[str, np.ndarray]:
+    """Train every seed of u0 with `train_u` (GD, or SGD with `batch`) and record, per seed, the full
+    training loss on the sampled set and the OOD loss: tau (T,), w, train (T, n), ood (T, n)."""
+    tau, w = train_u(u0, mu, sigma, n_per_cluster, lr, steps, record_every, batch, seed)
+    x = sim_dataset(mu, sigma, u0.shape[1], n_per_cluster, seed=seed).x
+    return {"tau": tau, "w": w, "train": empirical_train_loss(w, x), "ood": ood_loss(w, mu)}
+
+
+def monotone_fraction(curves: np.ndarray, tol: float):
+    """Estimate of the fraction of columns of `curves` (T, n) that never rise by more than `tol`
+    between turning points (the zig-zag filter of `turning_points`), Wilson interval."""
+    from lib.stats import fraction
+
+    _, bump = descents_batch(curves, tol)
+    return fraction(bump == 0)
+
+
 # ----------------------------------------------------------------------------------------------
 # Ensembles: how often, and the failure mode (Sec. 4.2.2, App. E.1, E.3)
 # ----------------------------------------------------------------------------------------------
@@ -341,10 +418,28 @@ def ensemble(mu, sigma, d: int, width: int, scale: float, kind: str, n: int, hor
 
 
 def nonmonotone_fraction(mu, sigma, d: int, scale: float, kind: str, n: int, horizon: float, n_times: int,
-                         tol: float, covariance_power: int = 1, seed: int = 0, width: int | None = None) -> float:
-    """Fraction of n seeds (width d' = d unless given) whose OOD loss has more than one descent."""
+                         tol: float, covariance_power: int = 1, seed: int = 0, width: int | None = None):
+    """Estimate of the fraction of n seeds (width d' = d unless given) whose OOD loss rises by more than `tol`.
+
+    Wilson interval (lib.stats.fraction). `covariance_power` 2 is the authors' script (S = A^2).
+    """
     run = ensemble(mu, sigma, d, width or d, scale, kind, n, horizon, n_times, tol, covariance_power, seed)
-    return float((run["descents"] >= 2).mean())
+    return swing_fractions(run["descents"], run["bump"])["nonmonotone"]
+
+
+def swing_fractions(descents: np.ndarray, bump: np.ndarray) -> dict:
+    """Over all seeds, with Wilson intervals: "nonmonotone" (some rise above the tolerance, i.e. bump > 0)
+    and "two_descents" (at least two descents; a curve that only rises at the start has one)."""
+    from lib.stats import fraction
+
+    return {"nonmonotone": fraction(np.asarray(bump) > 0), "two_descents": fraction(np.asarray(descents) >= 2)}
+
+
+def descent_fraction(descents: np.ndarray, k: int):
+    """Estimate of the fraction of seeds with at least k descents (triple: k = 3, quadruple: k = 4)."""
+    from lib.stats import fraction
+
+    return fraction(np.asarray(descents) >= k)
 
 
 def positive_minor(w0: np.ndarray, a: np.ndarray, s: int) -> np.ndarray:
@@ -375,6 +470,19 @@ def failure_summary(w: np.ndarray, times: np.ndarray, mu, shrink: float = 0.5, l
     escape = np.where(up.any(0), times[up.argmax(0)], np.inf)
     return {"suppressed": suppressed, "plateau": suppressed & stuck.any(0),
             "plateau_loss": loss[first, np.arange(len(first))], "escape": escape}
+
+
+def escape_time_median(escape: np.ndarray, horizon: float, seed: int = 0):
+    """Median escape time of w_pp over the given seeds with a bootstrap interval (lib.stats).
+
+    Seeds that never escape within `horizon` are censored at it: the median is exact while fewer
+    than half are censored (the method says how many were)."""
+    from lib.stats import Estimate, bootstrap_median
+
+    escape = np.asarray(escape, float)
+    censored = int(np.isinf(escape).sum())
+    est = bootstrap_median(np.where(np.isinf(escape), horizon, escape), seed=seed)
+    return Estimate(est.value, est.low, est.high, est.n, f"{est.method}, {censored} censored at {horizon:g}")
 
 
 def gaussian_init_moments(width: int, tau: float, samples: int, d: int = 2, seed: int = 0) -> tuple[float, float]:

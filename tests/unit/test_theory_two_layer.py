@@ -160,3 +160,56 @@ def test_stepping_u_keeps_w_psd():
     a = tl.signal_strengths([1.0, 1.5, 2.2], [0.05] * 3, 3)
     w = tl.integrate(tl.init_u(100, 3, 3, 0.05, seed=5), a, tl.time_grid(100.0, 100))
     assert np.linalg.eigvalsh(w).min() > -1e-10
+
+
+# ----------------------------------------------------------------------------------------------
+# Estimates over all seeds (S-5, S-17, S-18)
+# ----------------------------------------------------------------------------------------------
+
+
+def test_swing_fractions_and_descent_fraction():
+    est = tl.swing_fractions(np.array([1, 2, 3, 1]), np.array([0.0, 0.1, 0.2, 0.3]))
+    assert est["nonmonotone"].value == 0.75 and est["two_descents"].value == 0.5
+    assert est["nonmonotone"].n == 4 and est["nonmonotone"].low < 0.75 < est["nonmonotone"].high
+    assert tl.descent_fraction(np.array([1, 3, 4]), 3).value == pytest.approx(2 / 3)
+
+
+def test_nonmonotone_fraction_is_an_estimate_and_power_changes_it():
+    one = tl.nonmonotone_fraction([1.0, 1.5], [0.05, 0.05], 3, 0.2, "uniform", 200, 20.0, 200, 0.01, 1, seed=0)
+    two = tl.nonmonotone_fraction([1.0, 1.5], [0.05, 0.05], 3, 0.2, "uniform", 200, 20.0, 200, 0.01, 2, seed=0)
+    assert one.n == 200 and two.high > 0 and one.low < one.value < one.high
+    assert two.low > one.high                                                   # A^2 swings far more often
+
+
+def test_stage_alignment_over_all_seeds():
+    r = tl.ensemble([1.0, 2.0], [0.05, 0.05], 2, 2, 0.05, "gaussian", 60, 60.0, 200, 0.01)
+    tol = 0.01 * r["loss"][0].mean()
+    al = tl.stage_alignment_all(r["w"], r["loss"], r["a"], 2, r["times"], tol)
+    i = 5
+    st = tl.stages(r["w"][:, i], r["a"], 2, r["times"], 0.05)
+    assert al[i] == tl.stage_alignment(r["loss"][:, i], r["times"], st, tol) or np.isnan(al[i])
+    est = tl.stage_alignment_fraction(al, r["descents"] >= 2)
+    assert est.n == int(((r["descents"] >= 2) & np.isfinite(al)).sum())
+
+
+def test_cluster_detours_coincide_in_two_dimensions():
+    r = tl.ensemble([1.0, 2.0], [0.05, 0.05], 2, 2, 0.05, "gaussian", 40, 60.0, 200, 0.01)
+    det = tl.cluster_detours(r["w"], [1.0, 2.0])
+    assert (det["peak_time"][:, 0] == det["peak_time"][:, 1]).all()         # both are |w_12|
+    assert not det["different_stages"].any()
+    assert tl.learned_concepts(np.eye(3)[None], 2)[0] == 2
+
+
+def test_training_curves_gd_loss_decreases():
+    u0 = tl.init_u(3, 2, 2, 0.05, seed=0)
+    run = tl.training_curves(u0, [1.0, 2.0], [0.05, 0.05], 300, lr=0.02, steps=600, record_every=10)
+    assert np.all(np.diff(run["train"], axis=0) <= 1e-12)
+    assert tl.monotone_fraction(run["train"], 1e-3 * run["train"][0].mean()).value == 1.0
+    x = np.random.default_rng(0).standard_normal((50, 2))
+    w = np.random.default_rng(1).standard_normal((2, 2))
+    assert np.isclose(tl.empirical_train_loss(w, x), 0.5 * (((x @ (w - np.eye(2)).T) ** 2).sum(1)).mean())
+
+
+def test_escape_time_median_censors_at_horizon():
+    est = tl.escape_time_median(np.array([1.0, 2.0, 3.0, np.inf, 5.0]), horizon=10.0)
+    assert est.value == 3.0 and "1 censored" in est.method
