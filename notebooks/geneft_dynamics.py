@@ -422,11 +422,11 @@ run.figure("fig_prob", fig)
 # {glue:text}`fig6_fraction_under_bound_ci` of the points is not above its band.
 # ```
 #
-# The measured ratios are small ({glue:text}`sigma_text`): at initialisation the decoder barely
-# responds to a repon's position compared with the spread of the repons, so eq. (12) allows little
-# generalization. The networks are trained with Adam, whose per-parameter normalisation makes the
-# effective rates differ from $\eta_\mathrm{enc}$, $\eta_\mathrm{dec}$; the gradient-flow reading of
-# eq. (12) does not carry over to them unchanged.
+# The measured ratios are {glue:text}`sigma_text`: at initialisation the decoder responds weakly
+# to a repon's position compared with the spread of the repons, which sets the level of eq. (12).
+# The networks are trained with AdamW, whose per-parameter normalisation makes the effective rates
+# differ from $\eta_\mathrm{enc}$ and $\eta_\mathrm{dec}$, so eq. (12)'s gradient-flow reading is a
+# hypothesis that the claim below tests: {glue:text}`verdict_g_6`.
 
 # %% tags=["remove-cell"]
 run.text("sigma_text", ", ".join(f"{fmt(sigma[s])} at scale {s:g}" for s in P.fig6_init_scales))

@@ -64,7 +64,7 @@ def train_phase_grid(relation: str, lr_enc, lr_dec, *, weight_decay=0.0, init_sc
     threshold = phases.table4_threshold(steps, threshold_fraction)
     split = split_masks(n, [train_fraction], [split_seed])
     n_test = int((~split[0]).sum())
-    rep = lambda v: np.repeat(v.ravel(), s)  # noqa: E731  (setting-major, seed-minor)
+    rep = lambda v: np.repeat(v.ravel(), s)
     out = {key: np.empty(k * s, dtype) for key, dtype in (("phase", int), ("test_acc", float), ("tr", int), ("te", int))}
     embed = np.empty((k * s, n, embed_dim), np.float32)
     for sc in np.unique(scale):
