@@ -11,10 +11,14 @@ Speed (benchmarks/geneft_dynamics.py): the forward and backward passes are writt
 (`lib.geneft.network.forward` / `backward`, no autograd); every model evaluates its pairs
 training-first, so gradients flow through the training pairs only; models are processed in
 chunks of about `CHUNK_ROWS` pair rows, so that one chunk's activations stay in cache; the chunks
-are formed after sorting the models by their number of training pairs.
+are formed after sorting the models by their number of training pairs; steps that do not test
+(`test_every` > 1) evaluate the training pairs only.
 
-Every pair is evaluated at every step, so the first steps at which the train and the test
-accuracy exceed 0.9 (Table 4) are exact. With `early_stop`, a model whose phase is decided (both
+The training pairs are evaluated at every step, so the first step at which the train accuracy
+exceeds 0.9 (Table 4) is exact; the test pairs at every `test_every`-th step (and at every
+evaluation and the last step), so the first step at which the test accuracy exceeds 0.9 is exact
+for `test_every` = 1 (the default) and otherwise the first tested step above 0.9, at most
+`test_every` - 1 steps after the true one (its resolution). With `early_stop`, a model whose phase is decided (both
 steps known) leaves the stack, which shrinks as the grid resolves; models that never generalise
 run to `steps`. With `plateau_patience` = k, a model also leaves once it fits its training pairs
 exactly and its accuracy over all pairs has not changed for k evaluations (the statics figures,
@@ -129,17 +133,20 @@ def _model_tensors(labels: np.ndarray, masks: np.ndarray, layout: Layout, stack_
     }
 
 
-def _step_pass(t: dict[str, torch.Tensor], layout: Layout, mode: str, chunk: int,
-               ws: Workspace) -> tuple[torch.Tensor, torch.Tensor]:
-    """Logits (M, n^2) of every pair and the gradient (M, P) of each model's mean training loss."""
+def _step_pass(t: dict[str, torch.Tensor], layout: Layout, mode: str, chunk: int, ws: Workspace,
+               all_pairs: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """Logits (M, n^2) and the gradient (M, P) of each model's mean training loss. Without
+    `all_pairs`, only each chunk's first rows up to its largest training set are evaluated (the
+    other logits are left stale: read only a model's training rows then)."""
     m = t["flat"].shape[0]
     z = ws.take("logits", t["y"].shape, t["flat"].dtype)
     grad = ws.take("grad", t["flat"].shape, t["flat"].dtype)
     for lo in range(0, m, chunk):
         sl = slice(lo, lo + chunk)
         flat = t["flat"][sl]
-        z[sl], cache = forward(flat, layout, Pairs(t["first"][sl], t["second"][sl]), mode, ws)
         rows = int(t["n_train"][sl].max())  # training rows come first; beyond a model's own, dz = 0
+        upto = z.shape[1] if all_pairs else rows
+        z[sl, :upto], cache = forward(flat, layout, Pairs(t["first"][sl, :upto], t["second"][sl, :upto]), mode, ws)
         dz = (torch.sigmoid(z[sl, :rows]) - t["y"][sl, :rows]) * t["train_row"][sl, :rows] / t["n_train"][sl, None]
         backward(flat, layout, mode, cache, dz, out=grad[sl])
     return z, grad
@@ -153,7 +160,7 @@ def _step_pass(t: dict[str, torch.Tensor], layout: Layout, mode: str, chunk: int
 def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "concat", depth: int = 3,
                  width: int = 50, embed_dim: int = 2, lr_enc=1e-3, lr_dec=1e-3, weight_decay_dec=0.0,
                  init_scale: float = 1.0, steps: int = 10_000, seeds=None, eval_every: int = 100,
-                 early_stop: bool = True, plateau_patience: int | None = None,
+                 early_stop: bool = True, plateau_patience: int | None = None, test_every: int = 1,
                  checkpoint: str | Path | None = None, checkpoint_every: int = 1000) -> TrainResult:
     """Train M = len(train_masks) models on `labels` (n, n) 0/1; see the module docstring."""
     labels = np.asarray(labels)
@@ -161,8 +168,8 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
     n, m_all = labels.shape[0], masks.shape[0]
     if labels.shape != (n, n) or masks.shape[1:] != (n, n):
         raise ValueError(f"labels must be (n, n) and train_masks (M, n, n); got {labels.shape}, {masks.shape}")
-    if steps < 0 or eval_every < 1:
-        raise ValueError(f"need steps >= 0 and eval_every >= 1, got {steps}, {eval_every}")
+    if steps < 0 or eval_every < 1 or test_every < 1:
+        raise ValueError(f"need steps >= 0, eval_every >= 1, test_every >= 1; got {steps}, {eval_every}, {test_every}")
     seeds = np.arange(m_all) if seeds is None else np.broadcast_to(np.asarray(seeds), (m_all,))
     lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
     wd_d = _per_model(weight_decay_dec, m_all, "weight_decay_dec")
@@ -172,7 +179,7 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
     eval_steps = np.arange(0, steps + 1, eval_every)
     key = _fingerprint(code_fingerprint("lib.geneft.train"), labels, masks, mode, depth, width, embed_dim,
                        lr_e, lr_d, wd_d, init_scale, steps, seeds, eval_every, early_stop,
-                       -1 if plateau_patience is None else plateau_patience)
+                       -1 if plateau_patience is None else plateau_patience, test_every)
     s = _load(checkpoint, key)
     if s is None:
         stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
@@ -190,20 +197,22 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
     bar = progress(total=steps, initial=s["step"], desc="train grid")
     while True:
         t, tm = s["step"], s["models"]
-        z, grad = _step_pass(tm, layout, mode, chunk, ws)
+        tested = t % test_every == 0 or t % eval_every == 0 or t == steps  # test pairs evaluated
+        z, grad = _step_pass(tm, layout, mode, chunk, ws, all_pairs=tested)
         correct = (z > 0) == tm["y"].bool()
         n_right, n_right_train = correct.sum(1), (correct & tm["train_row"]).sum(1)
         acc = torch.stack([n_right_train / tm["n_train"], (n_right - n_right_train) / tm["n_test"],
                            n_right / (n * n)]).float().numpy()
         ids = tm["ids"].numpy()
-        for first, a in ((s["step_train"], acc[0]), (s["step_test"], acc[1])):
+        for first, a in ((s["step_train"], acc[0]), (s["step_test"], acc[1]))[:2 if tested else 1]:
             first[ids] = np.where((first[ids] < 0) & (a > ACC_LEVEL), t, first[ids])
         if t % eval_every == 0:
             loss = F.binary_cross_entropy_with_logits(z, tm["y"], reduction="none")
             col = t // eval_every
             s["hist"][:2, ids, col] = acc[:2]
             s["hist"][2, ids, col] = ((loss * tm["train_row"]).sum(1) / tm["n_train"]).numpy()
-        done = (s["step_train"][ids] >= 0) & (s["step_test"][ids] >= 0) if early_stop else np.zeros(len(ids), bool)
+        decided = (s["step_train"][ids] >= 0) & (s["step_test"][ids] >= 0) & tested  # leaves on a tested step
+        done = decided if early_stop else np.zeros(len(ids), bool)
         if plateau_patience is not None and t % eval_every == 0:
             changed = s["last_full"][ids] != acc[2]
             s["last_change"][ids[changed]], s["last_full"][ids] = t, acc[2]

@@ -150,3 +150,19 @@ def test_checkpoint_of_other_code_or_unreadable_is_recomputed(tmp_path, monkeypa
     assert loss0() == ref.history["train_loss"][0, 0]
     ckpt.write_bytes(ckpt.read_bytes()[:100])
     assert loss0() == ref.history["train_loss"][0, 0]
+
+
+def test_testing_every_k_steps_has_resolution_k():
+    """With test_every = k the train crossings stay exact and a test crossing is the first tested
+    step above 0.9: at most k - 1 steps after the exact one."""
+    masks = split_masks(N, [0.75], [0, 1, 2, 3])
+    kw = dict(**KW, lr_enc=np.array([0.05, 0.03, 0.02, 0.05]), lr_dec=0.02, steps=300, seeds=[0, 1, 2, 3],
+              eval_every=50)
+    exact = train_models(R, masks, **kw)
+    coarse = train_models(R, masks, **kw, test_every=7)
+    np.testing.assert_array_equal(coarse.step_train_90, exact.step_train_90)
+    hit = exact.step_test_90 >= 0
+    assert hit.any()
+    assert (coarse.step_test_90[hit] >= exact.step_test_90[hit]).all()
+    assert (coarse.step_test_90[hit] <= exact.step_test_90[hit] + 6).all()
+    assert ((coarse.step_test_90[hit] % 7 == 0) | (coarse.step_test_90[hit] % 50 == 0)).all()
