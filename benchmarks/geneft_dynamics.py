@@ -103,7 +103,7 @@ def benchmark() -> dict[str, float]:
     masks = np.repeat(split_masks(N, [FRACTION], [0]), THROUGHPUT_MODELS, 0)
     lr_grid = np.resize(np.outer(LR_ENC, np.ones_like(LR_DEC)).ravel(), THROUGHPUT_MODELS)
     peak = matmul_gflops()
-    run = lambda test_every: _timed(lambda: train_models(  # noqa: E731
+    run = lambda test_every: _timed(lambda: train_models(
         labels, masks, **net, lr_enc=lr_grid, lr_dec=1e-3, steps=THROUGHPUT_STEPS, early_stop=False,
         test_every=test_every))
     trainer, trainer_test10 = run(1), run(10)
