@@ -110,3 +110,36 @@ def compare_readings(setting: ScriptSetting, n: int, seed: int = 0,
         flags = [(runs[p]["bump"] > 0).astype(float) for p in (2, 1)]
         out[f"A2-A/{integrator}"] = {"nonmonotone": paired_difference(*flags).estimate}
     return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Evidence shards: A against A^2 at >= 1000 seeds (script setting, Figs. 8, 9, 10)
+# ----------------------------------------------------------------------------------------------
+
+
+def readings_block(config: dict, shard: dict, checkpoint=None) -> dict[str, np.ndarray]:
+    """One block of `config["seeds"]` init seeds of one experiment under one reading.
+
+    shard: {"experiment": "script" | "triple" | "quadruple" | "failure", "power": 1 | 2,
+            "init": "gaussian" | "uniform", "integrator": "flow" | "euler_w", "block": b}.
+    config[experiment]: {"mu", "sigma", "d", "init_scale": {init: scale}, "horizon", "n_times"} (the
+    script experiment takes its own grid from ScriptSetting); config: seeds, descent_tol, seed.
+    Returns descents (int16) and bump (float32) per seed; the script adds min_eig and diverged, the
+    failure experiment suppressed, plateau and escape (inf: not within the horizon).
+    """
+    exp, power, init, block = shard["experiment"], int(shard["power"]), shard["init"], int(shard["block"])
+    spec, n, seed = config[exp], int(config["seeds"]), int(config["seed"]) + block
+    scale = float(spec["init_scale"][init])
+    if exp == "script":
+        setting = ScriptSetting(mu=tuple(spec["mu"]), sigma=tuple(spec["sigma"]), d=spec["d"], width=spec["d"],
+                                init=init, init_scale=scale, descent_tol=config["descent_tol"])
+        r = script_run(setting, power, shard["integrator"], n, seed)
+        return {"descents": r["descents"].astype(np.int16), "bump": r["bump"].astype(np.float32),
+                "min_eig": r["min_eig"].astype(np.float32), "diverged": r["diverged"]}
+    run = tl.ensemble(spec["mu"], spec["sigma"], spec["d"], spec["d"], scale, init, n, spec["horizon"],
+                      spec["n_times"], config["descent_tol"], power, seed)
+    out = {"descents": run["descents"].astype(np.int16), "bump": run["bump"].astype(np.float32)}
+    if exp == "failure":
+        fail = tl.failure_summary(run["w"], run["times"], spec["mu"])
+        out |= {"suppressed": fail["suppressed"], "plateau": fail["plateau"], "escape": fail["escape"].astype(np.float32)}
+    return out
