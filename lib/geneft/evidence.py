@@ -22,8 +22,8 @@ the chapter classifies them by Table 4 at the threshold it states; final accurac
 Seeds vary the initialisation; the split is `split_masks(n, [train_fraction], [split_seed])` for
 the dynamics shards (as in `lib.geneft.grid`) and varies with the seed for the statics curves.
 
-Cost: `model_step_seconds` is measured per architecture (one thread of this machine's Zen 3 core,
-benchmarks/geneft_dynamics.py); `shard_minutes` bounds a shard by every model running every step.
+Cost: `model_step_seconds` models the trainer's measured one-thread rate per architecture (this
+machine's Zen 3 core); `shard_minutes` bounds a shard by every model running every step.
 This module imports torch only inside the shard functions, so a declaration can import it.
 """
 from __future__ import annotations
@@ -35,28 +35,33 @@ import numpy as np
 
 from lib.geneft.relations import relation_matrix, split_masks
 
-# measured model-steps per second of the trainer at Table 3's network (3 x 50, concat, n = 30),
-# one thread, on this machine under light load (benchmarks/geneft_dynamics.py)
-TABLE3_MODEL_STEPS_PER_S = 1000.0
-# per-step cost that does not scale with the network (dispatch of ~100 small ops per chunk of models)
-OVERHEAD_S_PER_MODEL_STEP = 4e-5
+# One-thread seconds per model-step = OVERHEAD + PER_MAC n^2 MACs + PER_ACTIVATION n^2 width depth,
+# fitted to the trainer's measured rates over eight decoders (depth 0-6, width 10-200, d 2-8) and
+# scaled so that Table 3's network (3 x 50, concat, n = 30) costs what it costs with every pair
+# evaluated every step at training fraction 0.75 (about 900 model-steps/s; measured under the
+# load of other jobs, so an upper bound): fewer training pairs or `test_every` > 1 cost less.
+OVERHEAD_S = 8e-5
+PER_MAC_S = 1.0e-10
+PER_ACTIVATION_S = 4.2e-9
 
 # ----------------------------------------------------------------------------------------------
 # Cost model
 # ----------------------------------------------------------------------------------------------
 
 
+def _dims(mode: str, depth: int, width: int, embed_dim: int) -> list[int]:
+    return [2 * embed_dim if mode == "concat" else embed_dim, *[width] * depth, 1]
+
+
 def nominal_flops(n: int, mode: str, depth: int, width: int, embed_dim: int) -> float:
     """Forward and backward over all n^2 pairs of one model for one step: 3 x 2 n^2 sum(fan_in fan_out)."""
-    dims = [2 * embed_dim if mode == "concat" else embed_dim, *[width] * depth, 1]
-    return 6.0 * n * n * sum(a * b for a, b in itertools.pairwise(dims))
+    return 6.0 * n * n * sum(a * b for a, b in itertools.pairwise(_dims(mode, depth, width, embed_dim)))
 
 
 def model_step_seconds(n: int = 30, mode: str = "concat", depth: int = 3, width: int = 50, embed_dim: int = 2) -> float:
-    """Seconds per model-step on one thread: Table 3's rate scaled by nominal flops, plus a fixed overhead."""
-    table3 = nominal_flops(30, "concat", 3, 50, 2)
-    per_flop = (1.0 / TABLE3_MODEL_STEPS_PER_S - OVERHEAD_S_PER_MODEL_STEP) / table3
-    return OVERHEAD_S_PER_MODEL_STEP + per_flop * nominal_flops(n, mode, depth, width, embed_dim)
+    """One-thread seconds per model-step of the trainer (see the constants above)."""
+    macs = sum(a * b for a, b in itertools.pairwise(_dims(mode, depth, width, embed_dim)))
+    return OVERHEAD_S + PER_MAC_S * n * n * macs + PER_ACTIVATION_S * n * n * width * depth
 
 
 def shard_minutes(models: int, steps: int, **network) -> float:

@@ -10,7 +10,7 @@ training pairs with the mean binary cross-entropy (Section II).
 Speed (benchmarks/geneft_dynamics.py): the forward and backward passes are written by hand
 (`lib.geneft.network.forward` / `backward`, no autograd); every model evaluates its pairs
 training-first, so gradients flow through the training pairs only; models are processed in
-chunks of about `CHUNK_ROWS` pair rows, so that one chunk's activations stay in cache; the chunks
+chunks of about `CHUNK_ACTIVATIONS` hidden activations, so that their activations stay in cache; the chunks
 are formed after sorting the models by their number of training pairs; steps that do not test
 (`test_every` > 1) evaluate the training pairs only.
 
@@ -53,7 +53,7 @@ from lib.progress import progress
 
 ACC_LEVEL = 0.9  # Table 4: "train acc > 0.9", "test acc > 0.9"
 BETAS, EPS = (0.9, 0.999), 1e-8  # torch.optim.AdamW defaults
-CHUNK_ROWS = 16 * 900  # pair rows per chunk of models (measured: 8 to 16 models of n = 30 are fastest)
+CHUNK_ACTIVATIONS = 16 * 900 * 50  # hidden units x pair rows per chunk (measured: 8 to 16 Table 3 models)
 
 # ----------------------------------------------------------------------------------------------
 # Results
@@ -174,7 +174,7 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
     lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
     wd_d = _per_model(weight_decay_dec, m_all, "weight_decay_dec")
     layout = Layout(n, embed_dim, (input_dim(mode, embed_dim), *[width] * depth, 1))
-    chunk = max(1, CHUNK_ROWS // (n * n))
+    chunk = max(1, CHUNK_ACTIVATIONS // (n * n * max(width, input_dim(mode, embed_dim))))
 
     eval_steps = np.arange(0, steps + 1, eval_every)
     key = _fingerprint(code_fingerprint("lib.geneft.train"), labels, masks, mode, depth, width, embed_dim,

@@ -54,8 +54,9 @@ def test_network_curve_shapes_and_resume(tmp_path):
 
 def test_cost_model_scales_with_the_network():
     table3 = ev.model_step_seconds()
-    assert table3 == pytest.approx(1 / ev.TABLE3_MODEL_STEPS_PER_S)
+    assert 1 / 1500 < table3 < 1 / 500  # Table 3's network: about 900 model-steps/s on one thread
     assert ev.model_step_seconds(width=10, depth=1) < table3 / 5
+    assert ev.model_step_seconds(width=100) > 2 * table3
     assert ev.shard_minutes(60, 999) == pytest.approx(60 * 1000 * table3 / 60)
 
 

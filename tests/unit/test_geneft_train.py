@@ -118,7 +118,7 @@ def test_mixed_fractions_in_chunks_train_as_alone(monkeypatch):
     run equals its run alone (the chunk's rows beyond a model's training pairs carry no gradient)."""
     masks = split_masks(N, [0.3, 0.9, 0.6], [0, 1])
     common = dict(**KW, lr_enc=0.02, lr_dec=0.01, steps=40, eval_every=10, early_stop=False)
-    monkeypatch.setattr(train_mod, "CHUNK_ROWS", 2 * N * N)
+    monkeypatch.setattr(train_mod, "CHUNK_ACTIVATIONS", 2 * N * N * KW["width"])
     grid = train_models(R, masks, **common, seeds=np.arange(6))
     for m in (0, 3, 4):
         alone = train_models(R, masks[m:m + 1], **common, seeds=[m])
