@@ -35,4 +35,6 @@ def test_smoke_shard_regenerates_as_stored(tmp_path):
     snakemake(tmp_path, "--cores", "1", "--config", f"sets={evidence_set.key}", "variant=smoke",
               f"root={tmp_path / 'evidence'}", "--", str(target))
     assert target.is_file()
-    assert compare(*SMOKE_SET, "smoke", tmp_path / "evidence", shard_ids=[sid]) == []
+    problems = compare(*SMOKE_SET, "smoke", tmp_path / "evidence", shard_ids=[sid])
+    assert problems == [], (f"{problems}: after a change of the code or declaration, regenerate and commit the "
+                            f"stored shards: make evidence SETS={evidence_set.key} VARIANT=smoke")
