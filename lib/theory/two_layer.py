@@ -441,6 +441,18 @@ def swing_fractions(descents: np.ndarray, bump: np.ndarray) -> dict:
     return {"nonmonotone": fraction(np.asarray(bump) > 0), "two_descents": fraction(np.asarray(descents) >= 2)}
 
 
+def fraction_difference(a: np.ndarray, b: np.ndarray):
+    """Estimate of P(a) - P(b) for two independent samples of booleans (Newcombe's score interval,
+    statsmodels `confint_proportions_2indep`); n is the smaller sample."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    from lib.stats import Estimate
+
+    a, b = np.asarray(a, bool).ravel(), np.asarray(b, bool).ravel()
+    low, high = confint_proportions_2indep(int(a.sum()), a.size, int(b.sum()), b.size, method="newcomb")
+    return Estimate(float(a.mean() - b.mean()), float(low), float(high), int(min(a.size, b.size)), "newcombe 95%")
+
+
 def descent_fraction(descents: np.ndarray, k: int):
     """Estimate of the fraction of seeds with at least k descents (triple: k = 3, quadruple: k = 4)."""
     from lib.stats import fraction

@@ -213,3 +213,8 @@ def test_training_curves_gd_loss_decreases():
 def test_escape_time_median_censors_at_horizon():
     est = tl.escape_time_median(np.array([1.0, 2.0, 3.0, np.inf, 5.0]), horizon=10.0)
     assert est.value == 3.0 and "1 censored" in est.method
+
+
+def test_fraction_difference_interval():
+    est = tl.fraction_difference(np.arange(100) < 60, np.arange(200) < 40)
+    assert np.isclose(est.value, 0.4) and est.low < 0.4 < est.high and est.n == 100
