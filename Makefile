@@ -49,7 +49,10 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 -include $(CHAPTERS:%=_build/deps/%.d)
 endif
 
-$(RUNS)/%.ipynb: notebooks/%.py $(ENV_STAMP)
+# A chapter also depends on its stored evidence (data/evidence/ID/SET/[smoke/]SHARD/provenance.json):
+# a regenerated or newly committed shard re-executes the chapter that reads it.
+.SECONDEXPANSION:
+$(RUNS)/%.ipynb: notebooks/%.py $(ENV_STAMP) $$(wildcard data/evidence/$$*/*/*/provenance.json data/evidence/$$*/*/smoke/*/provenance.json)
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
