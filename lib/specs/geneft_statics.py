@@ -111,3 +111,31 @@ CHAPTER = Chapter(
     ),
     smoke={'mc_samplings': 4, 'mc_samplings_order': 1, 'mc_orderings': 200, 'fractions': [0.05, 0.15, 0.3, 0.6], 'architectures': ['concat:1', 'difference:0', 'squared_difference:0'], 'seeds': [0], 'steps': 300, 'goldilocks_depths': [0, 1, 3], 'goldilocks_runs': 2},
 )
+
+# ----------------------------------------------------------------------------------------------
+# Evidence (lib.evidence; computed by `make evidence`, read with lib.evidence.load)
+# ----------------------------------------------------------------------------------------------
+from lib.evidence import EvidenceSet  # noqa: E402
+from lib.geneft.evidence import shard_minutes  # noqa: E402  (numpy only: no torch at import)
+
+SWEEP_FRACTIONS = [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8]
+TABLE3_DECODER = {"mode": "concat", "depth": 3, "width": 50, "embed_dim": 2}
+SWEEP_DECODERS = [TABLE3_DECODER] + [{**TABLE3_DECODER, "width": w} for w in (10, 25, 100)] \
+    + [{**TABLE3_DECODER, "embed_dim": d} for d in (1, 4, 8)]
+
+EVIDENCE = (
+    EvidenceSet(
+        chapter="geneft_statics", name="network_sweep",
+        description="G-3: accuracy over all pairs against training fraction for Table 3's decoder (concat, 3 x 50, "
+                    "d = 2, lr 1e-3) and its width (10, 25, 100) and embedding-dimension (1, 4, 8) sweeps, mod 3 and "
+                    "greater-than, 5 seeds per fraction (split and init), up to 4000 AdamW steps, a network stops once "
+                    "it fits its training pairs and its accuracy is flat for 5 evaluations (every 100 steps)",
+        function="lib.geneft.evidence:network_curve",
+        config={"n": 30, "fractions": SWEEP_FRACTIONS, "seeds": 5, "lr": 1e-3, "init_scale": 1.0, "steps": 4000,
+                "eval_every": 100, "patience": 5, "checkpoint_every": 500},
+        shards=[{"relation": r, **dec} for dec in SWEEP_DECODERS for r in ("mod3", "greater_than")],
+        smoke={"config": {"n": 12, "fractions": [0.1, 0.5], "seeds": 2, "steps": 200},
+               "shards": [{"relation": "mod3", **TABLE3_DECODER}]},
+        threads=1, minutes=round(shard_minutes(50, 4000, n=30, **{**TABLE3_DECODER, "width": 100}), 1), mem_mb=1000,
+    ),
+)
