@@ -31,12 +31,10 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
 fi
 
 # ---- daemons ----------------------------------------------------------------------------------
-PIDS=()
 stop() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     [[ -f $STATE/slurmctld.pid ]] && kill "$(cat "$STATE/slurmctld.pid")" 2>/dev/null || true
     [[ -f $STATE/slurmd.pid ]] && kill "$(cat "$STATE/slurmd.pid")" 2>/dev/null || true
-    [[ -f $WORK/munged.pid ]] && kill "$(cat "$WORK/munged.pid")" 2>/dev/null || true
+    [[ -f $WORK/munge/munged.pid ]] && kill "$(cat "$WORK/munge/munged.pid")" 2>/dev/null || true
     sleep 1
     head -1 "$SLURM_CONF" 2>/dev/null | grep -qF "$MARK" && rm -f "$SLURM_CONF"
     rm -rf "$WORK"
@@ -57,7 +55,7 @@ mkdir -p "$(dirname "$SLURM_CONF")"
                                    chown munge:munge /etc/munge/munge.key; chmod 400 /etc/munge/munge.key; }
 chown munge:munge "$WORK/munge"
 SOCKET=$WORK/munge/munge.socket.2
-runuser -u munge -- /usr/sbin/munged --socket="$SOCKET" --pid-file="$WORK/munged.pid" \
+runuser -u munge -- /usr/sbin/munged --socket="$SOCKET" --pid-file="$WORK/munge/munged.pid" \
     --log-file="$WORK/munge/munged.log" --seed-file="$WORK/munge/munged.seed"
 # slurm reads the socket from AuthInfo
 sed -i "s|^AuthType=auth/munge|AuthType=auth/munge\nAuthInfo=socket=$SOCKET|" "$SLURM_CONF"
