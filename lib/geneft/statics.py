@@ -1,0 +1,114 @@
+"""Read-outs of the statics chapter with intervals: networks against the Monte Carlo bound (Fig. 3),
+distances of a measured fraction from eq. (4)'s p_c, and whether a decoder can express a relation.
+
+- `excess_over_bound`: the largest excess, over the training fractions, of the networks' mean
+  accuracy over the bound's mean (Fig. 3's "under the bound" at every fraction): below 0 when the
+  networks stay under the bound everywhere. Per fraction a Welch t interval (networks' seeds and
+  the bound's samplings share no random numbers), Bonferroni over the fractions.
+- `relative_error`, `abs_log2_ratio`: an estimate's distance from a reference value, its interval
+  mapped through the distance (the distance is monotone on each side of the reference).
+- `fit_all_pairs`: train on all n^2 pairs and report the best train accuracy over seeds: a decoder
+  that stays below 1 cannot express the relation (Fig. 7's shallow end is a matter of expressivity).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lib.stats import CONFIDENCE, Estimate
+
+# ----------------------------------------------------------------------------------------------
+# Networks against the bound
+# ----------------------------------------------------------------------------------------------
+
+
+def difference_per_fraction(network_curves, bound_curves, *, confidence: float = CONFIDENCE) -> list[Estimate]:
+    """Mean network accuracy - mean bound at each fraction, Welch's t interval (scipy) at
+    `confidence`; a fraction where both samples are constant gets the exact difference."""
+    from scipy.stats import ttest_ind
+
+    net, bnd = np.atleast_2d(np.asarray(network_curves, float)), np.atleast_2d(np.asarray(bound_curves, float))
+    if net.shape[1] != bnd.shape[1]:
+        raise ValueError(f"network and bound curves need the same fractions, got {net.shape} and {bnd.shape}")
+    out = []
+    for a, b in zip(net.T, bnd.T):
+        d = float(a.mean() - b.mean())
+        if len(a) < 2 or len(b) < 2 or (a.std() == 0 and b.std() == 0):
+            out.append(Estimate(d, d, d, len(a), "difference of means, no spread"))
+            continue
+        ci = ttest_ind(a, b, equal_var=False).confidence_interval(confidence)
+        out.append(Estimate(d, float(ci.low), float(ci.high), len(a), f"difference of means, Welch t {confidence:.1%}"))
+    return out
+
+
+def excess_over_bound(network_curves, bound_curves, *, confidence: float = CONFIDENCE) -> Estimate:
+    """The largest excess of the networks' mean accuracy (seeds, F) over the bound's mean
+    (samplings, F) over the fractions: `largest` of the per-fraction differences, each at the
+    Bonferroni level 1 - (1 - confidence) / F, so the whole interval lies below 0 when the networks
+    are under the bound at every fraction (simultaneously at `confidence`) and above 0 when they
+    beat it at some fraction."""
+    f = np.atleast_2d(np.asarray(network_curves)).shape[1]
+    per = difference_per_fraction(network_curves, bound_curves, confidence=1 - (1 - confidence) / f)
+    top = largest(per)
+    return Estimate(top.value, top.low, top.high, top.n,
+                    f"max over {f} fractions of mean network - mean bound, Welch t, Bonferroni {confidence:.0%}")
+
+
+def largest(estimates: list[Estimate]) -> Estimate:
+    """The largest of several estimates: value, low and high each the maximum (a conservative summary:
+    the maximum's interval lies above the largest lower end and below the largest upper end)."""
+    if not estimates:
+        raise ValueError("largest() needs at least one estimate")
+    return Estimate(max(e.value for e in estimates), max(e.low for e in estimates), max(e.high for e in estimates),
+                    min(e.n for e in estimates), f"largest of {len(estimates)} estimates (ends taken separately)")
+
+
+# ----------------------------------------------------------------------------------------------
+# Distances from a reference value
+# ----------------------------------------------------------------------------------------------
+
+
+def _distance(estimate: Estimate, reference: float, fn, what: str) -> Estimate:
+    low, high = estimate.low, estimate.high
+    ends = [fn(low), fn(high)]
+    lowest = 0.0 if low <= reference <= high else min(ends)
+    return Estimate(fn(estimate.value), lowest, max(ends), estimate.n, f"{what}; from {estimate.method}")
+
+
+def relative_error(estimate: Estimate, target: float) -> Estimate:
+    """|x / target - 1| for the estimate x, with its interval mapped through the distance."""
+    if target == 0:
+        raise ValueError("relative error to 0 is undefined")
+    return _distance(estimate, target, lambda x: abs(x / target - 1), f"|x / {target:.4g} - 1|")
+
+
+def abs_log2_ratio(estimate: Estimate, reference: float) -> Estimate:
+    """|log2(x / reference)| (doublings between x and the reference); +inf where x is 0, infinite or NaN."""
+    if not reference > 0:
+        raise ValueError(f"reference must be > 0, got {reference}")
+
+    def fn(x: float) -> float:
+        return abs(math.log2(x / reference)) if x > 0 and math.isfinite(x) else math.inf
+
+    return _distance(estimate, reference, fn, f"|log2(x / {reference:.4g})|")
+
+
+# ----------------------------------------------------------------------------------------------
+# Expressivity: fit every pair
+# ----------------------------------------------------------------------------------------------
+
+
+def fit_all_pairs(relation: str, n: int, *, mode: str, depth: int, width: int, embed_dim: int, lr: float,
+                  steps: int, seeds, init_scale: float = 1.0) -> np.ndarray:
+    """Train accuracy after training on all n^2 pairs (no test set), one per seed: whether the
+    decoder can express the relation at all (1.0 reached by some seed) within `steps`."""
+    from lib.geneft.relations import relation_matrix
+    from lib.geneft.train import train_models
+
+    seeds = np.asarray(list(seeds))
+    masks = np.ones((len(seeds), n, n), dtype=bool)
+    res = train_models(relation_matrix(relation, n), masks, mode=mode, depth=depth, width=width,
+                       embed_dim=embed_dim, lr_enc=lr, lr_dec=lr, init_scale=init_scale, steps=steps, seeds=seeds,
+                       eval_every=max(1, steps // 20), early_stop=False, plateau_patience=5)
+    return res.train_acc
