@@ -83,6 +83,7 @@ clean:
 #   make evidence [SETS=chapter/set,...] [VARIANT=smoke] [PROFILE=slurm|gpu|slurm-gpu] [SNAKEMAKE_ARGS=...]
 # Runs only missing shards and stale ones (configuration or code changed since, read from their
 # provenance.json and passed to --forcerun); nothing to do when all are present and current.
+# (--config on the command line replaces a profile's config, hence gpu=true here for the gpu profiles.)
 SETS ?= all
 VARIANT ?= full
 PROFILE ?=
@@ -92,7 +93,8 @@ SNAKEMAKE_ARGS ?=
 evidence: $(ENV_STAMP)
 	stale="$$($(PY) -m lib.evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke))"; \
 	$(VENV)/bin/snakemake $(if $(PROFILE),--profile workflow/profiles/$(PROFILE)) \
-	  $${stale:+--forcerun $$stale} --config sets=$(SETS) variant=$(VARIANT) $(SNAKEMAKE_ARGS)
+	  $${stale:+--forcerun $$stale} --config sets=$(SETS) variant=$(VARIANT) $(if $(findstring gpu,$(PROFILE)),gpu=true) \
+	  $(SNAKEMAKE_ARGS)
 
 # a single-node SLURM from Debian packages runs one smoke set through the slurm profile (root; not in make test)
 test-cluster: $(ENV_STAMP)
