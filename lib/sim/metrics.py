@@ -27,6 +27,24 @@ def fraction_near_test(data: SIMData, radius: float) -> float:
     """Fraction of training points within `radius` of the test point (those App. F.3 truncates)."""
     return float(np.mean(np.linalg.norm(data.x - data.test_point, axis=1) < radius))
 
+def moment_shift(full: SIMData, other: SIMData) -> dict[str, float]:
+    """How much a change of the training set moves what a linear network sees of it.
+
+    The loss of a linear network of any depth, with biases, depends on the data only through the
+    mean m = E[x] and the second moment A = E[x x^T] (expand 1/2 E||W x + b - x||^2), so two sets
+    with the same (m, A) give the same gradient-descent trajectory. Returns the relative changes
+    ||dm|| / ||x_hat|| and ||dA||_F / ||A||_F, and the fraction of points that differ.
+    """
+    def moments(ds):
+        return ds.x.mean(0), ds.x.T @ ds.x / len(ds.x)
+
+    (m0, a0), (m1, a1) = moments(full), moments(other)
+    return {
+        "mean_shift": float(np.linalg.norm(m1 - m0) / np.linalg.norm(full.test_point)),
+        "second_moment_shift": float(np.linalg.norm(a1 - a0) / np.linalg.norm(a0)),
+        "points_changed": float(np.mean(np.any(full.x != other.x, axis=1))),
+    }
+
 # ----------------------------------------------------------------------------------------------
 # Generalization order (Section 3.1)
 # ----------------------------------------------------------------------------------------------
@@ -104,6 +122,22 @@ def detour(traj: np.ndarray, mu: np.ndarray) -> dict[str, np.ndarray]:
         "toward": dev @ toward / np.linalg.norm(toward) / scale,
         "out_of_plane": np.linalg.norm(traj[:, s:], axis=1) / scale,
     }
+
+
+def turn_back(traj: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """How far each concept coordinate retreats from its running maximum, in units of mu_k: (s,).
+
+    The Swing-by path (Sec. 3.3, Fig. 2c) goes toward x_hat, turns toward the strongest training
+    cluster (the weaker concepts' coordinates fall back) and returns. For coordinate k this is
+    max_t [max_{t' <= t} y_k(t') - max(y_k(t), y_k(0))] / mu_k: the fall from the peak reached so
+    far, counted only above the initial output, so that a coordinate that merely starts above its
+    later values (an offset of the initialisation decaying) does not count as a turn-back.
+    Zero for a coordinate that never decreases. traj (T, >= s) in concept coordinates.
+    """
+    mu = np.asarray(mu, float)
+    y = traj[:, : len(mu)]
+    peak = np.maximum.accumulate(y, axis=0)
+    return np.max(peak - np.maximum(y, y[:1]), axis=0) / mu
 
 
 def ood_loss(traj: np.ndarray, target: np.ndarray) -> np.ndarray:

@@ -4,7 +4,8 @@ A sweep of M models that share a shape (same depth, widths, activation, bias) is
 tensors with a leading model axis: weight (M, out, in), bias (M, out). One forward pass is
 then a batched matmul over all M models, so a whole sweep over mu, sigma and seeds trains as
 one computation. Initialisation follows PyTorch's `nn.Linear` default (the authors' code):
-weight and bias ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
+weight and bias ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)), optionally multiplied by an init scale
+(the theory of Section 4 assumes a small initialisation; scale 1 is the authors' code).
 """
 from __future__ import annotations
 
@@ -50,17 +51,18 @@ Params = list[tuple[torch.Tensor, torch.Tensor | None]]
 # ----------------------------------------------------------------------------------------------
 
 
-def init_mlp(shape: MLPShape, seeds: list[int]) -> Params:
-    """One model per seed, PyTorch `nn.Linear` default init, stacked along a leading axis.
+def init_mlp(shape: MLPShape, seeds: list[int], init_scale: float = 1.0) -> Params:
+    """One model per seed, PyTorch `nn.Linear` default init times `init_scale`, stacked along a leading axis.
 
-    Model m depends on `seeds[m]` only, so a model is the same in any sweep it is part of.
+    Model m depends on `seeds[m]` only, so a model is the same in any sweep it is part of; the
+    init scale multiplies every weight and bias (same draws at every scale).
     """
     per_model = []
     for seed in seeds:
         gen = torch.Generator().manual_seed(int(seed))
         layers = []
         for fan_in, fan_out in zip(shape.dims[:-1], shape.dims[1:]):
-            bound = fan_in ** -0.5
+            bound = init_scale * fan_in ** -0.5
             w = (torch.rand(fan_out, fan_in, generator=gen) * 2 - 1) * bound
             b = (torch.rand(fan_out, generator=gen) * 2 - 1) * bound
             layers.append((w, b if shape.bias else None))
@@ -70,6 +72,21 @@ def init_mlp(shape: MLPShape, seeds: list[int]) -> Params:
          torch.stack([m[i][1] for m in per_model]) if shape.bias else None)
         for i in range(shape.depth)
     ]
+
+
+def end_to_end_rms(shape: MLPShape, seeds: list[int], init_scale: float = 1.0) -> float:
+    """RMS entry of the initial end-to-end matrix W_L ... W_1 of linear models (bias left out), over seeds.
+
+    The quantity that the two-layer theory's init scale tau sets: its Jacobian U U^T has
+    off-diagonal entries of RMS tau^2 sqrt(width) (`lib.theory.two_layer.init_u`, App. E.2).
+    """
+    if shape.activation != "linear":
+        raise ValueError("the end-to-end matrix is defined for linear models only")
+    params = init_mlp(shape, seeds, init_scale)
+    prod = params[0][0]
+    for w, _ in params[1:]:
+        prod = torch.bmm(w, prod)
+    return float(prod.pow(2).mean().sqrt())
 
 
 def forward(params: Params, x: torch.Tensor, activation: str = "linear") -> torch.Tensor:

@@ -56,14 +56,15 @@ def batch_loss(y: torch.Tensor, x: torch.Tensor, loss: str) -> torch.Tensor:
 
 def train_sgd(
     shape: MLPShape, x: np.ndarray, probes: np.ndarray, seeds: list[int], *,
-    lr: float, batch: int, epochs: float, loss: str = "mse", stop_tol: float | None = None,
+    lr: float, batch: int, epochs: float, loss: str = "mse", stop_tol: float | None = None, init_scale: float = 1.0,
 ) -> Trajectory:
     """Train M models (one per seed) on their own data x[m] (M, N, d); log outputs at probes (M, P, d).
 
     `epochs` may be fractional (e.g. 0.5 trains half an epoch). The last minibatch of an
     epoch may be smaller than `batch` (PyTorch `DataLoader` default). With `stop_tol`, training
     stops once every model maps every probe to itself within `stop_tol` times the largest probe
-    norm: the rest of the run is decided (the identity is learned).
+    norm: the rest of the run is decided (the identity is learned). `init_scale` multiplies the
+    default initialisation (`init_mlp`).
     """
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
@@ -72,7 +73,7 @@ def train_sgd(
         raise ValueError(f"need one seed and one probe set per model, got {len(seeds)}, {probes.shape[0]}, {m}")
     xt = torch.as_tensor(x, dtype=torch.float32)
     pt = torch.as_tensor(probes, dtype=torch.float32)
-    params = init_mlp(shape, seeds)
+    params = init_mlp(shape, seeds, init_scale)
     leaves = [t.requires_grad_() for layer in params for t in layer if t is not None]
     rngs = [np.random.default_rng([int(s), _SHUFFLE_STREAM]) for s in seeds]
     per_epoch = -(-n // batch)

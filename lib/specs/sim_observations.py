@@ -123,3 +123,59 @@ CHAPTER = Chapter(
     ),
     smoke={'n': 1000, 'epochs': 2, 'loss': 'half_sum', 'seeds': 2, 'topo_epochs': 2, 'topo_snapshots': [0.5, 1, 2]},
 )
+
+
+# ---- evidence: seed sweeps of the MLP experiments (lib.sim.sweeps) ----
+from lib.evidence import EvidenceSet  # noqa: E402
+
+_PROTOCOL = {  # lib.sim.sweeps.Protocol fields: Fig. 2c / 3 at d = 64 with the authors' conventions
+    "mu": [1.0, 2.0], "sigma": [0.05, 0.05], "d": 64, "width": 64, "depth": 4, "activation": "linear", "bias": True,
+    "n": 5000, "lr": 0.1, "batch": 128, "epochs": 25.0, "loss": "mse", "rotate": True, "origin_cluster": True,
+    "sigma_is_variance": True, "init_scale": 1.0, "truncation": "none", "truncate_fraction": 0.5, "stop_tol": 0.01,
+}
+_SWING_PROTOCOLS = {
+    "high": _PROTOCOL,
+    "low": {**_PROTOCOL, "d": 2, "width": 4, "lr": 0.01},
+    "tiny": {**_PROTOCOL, "d": 3, "width": 3, "depth": 3, "lr": 0.01, "rotate": False},
+    "tiny_large": {**_PROTOCOL, "d": 3, "width": 3, "depth": 3, "lr": 0.01, "rotate": False, "mu": [2.0, 4.0]},
+}
+SWING_INIT_SCALES = (0.25, 0.5, 1.0, 2.0)
+SWING_BLOCKS = 3
+
+EVIDENCE = (
+    EvidenceSet(
+        chapter="sim_observations", name="swing",
+        description="Swing-by of the SIM MLPs over seeds: turn-back, OOD loss rise and bulge of the 4-layer linear "
+                    "model at d = 2 and d = 64 for four init scales (S-2c, S-3, init scale), the paper's and the "
+                    "orthant truncation at d = 64 (S-16, paired twins), the tiny 3-layer networks (S-13/14); "
+                    "3 blocks of 10 seeds per cell",
+        function="lib.sim.sweeps:swing_block",
+        config={"protocols": _SWING_PROTOCOLS, "seeds_per_block": 10, "seed": 0, "keep": 300},
+        shards=([{"protocol": p, "init_scale": x, "truncation": "none", "block": b}
+                 for p in ("low", "high") for x in SWING_INIT_SCALES for b in range(SWING_BLOCKS)]
+                + [{"protocol": "high", "init_scale": 1.0, "truncation": t, "block": b}
+                   for t in ("radius", "orthant") for b in range(SWING_BLOCKS)]
+                + [{"protocol": p, "init_scale": 1.0, "truncation": "none", "block": b}
+                   for p in ("tiny", "tiny_large") for b in range(SWING_BLOCKS)]),
+        smoke={"config": {"seeds_per_block": 2, "keep": 50},
+               "shards": [{"protocol": "tiny", "init_scale": 1.0, "truncation": "none", "block": 0}]},
+        threads=1, minutes=0.6, mem_mb=1500,
+    ),
+    EvidenceSet(
+        chapter="sim_observations", name="topological",
+        description="App. B (eq. B.2, Fig. 7) over seeds under both readings of sigma (variance: the authors' code; "
+                    "standard deviation: the paper): largest violation at the figure's epochs, learning-order "
+                    "violations; 3 blocks of 10 seeds per reading",
+        function="lib.sim.sweeps:topological_block",
+        config={"protocol": {**_PROTOCOL, "mu": [1.0, 2.0, 3.0, 4.0], "sigma": [0.5, 0.5, 0.5, 0.5], "depth": 2,
+                             "activation": "relu", "epochs": 5.0},
+                "snapshots": [1.0, 3.0, 5.0], "learned": 0.1, "seeds_per_block": 10, "seed": 0},
+        shards=[{"sigma_is_variance": v, "block": b} for v in (1, 0) for b in range(SWING_BLOCKS)],
+        smoke={"config": {"seeds_per_block": 2,
+                          "protocol": {**_PROTOCOL, "mu": [1.0, 2.0, 3.0, 4.0], "sigma": [0.5, 0.5, 0.5, 0.5],
+                                       "depth": 2, "activation": "relu", "epochs": 1.0, "n": 500},
+                          "snapshots": [0.5, 1.0]},
+               "shards": [{"sigma_is_variance": 1, "block": 0}]},
+        threads=1, minutes=0.4, mem_mb=1500,
+    ),
+)

@@ -82,3 +82,13 @@ def test_gaussian_density_at_a_cluster_centre():
     peak = 1 / (2 * np.pi * 0.25)
     expected = 0.5 * (peak + peak * np.exp(-0.5 * (1 + 4) / 0.25))
     assert gaussian_density(np.array([1.0, 0.0]), ds) == pytest.approx(expected)
+
+
+def test_orthant_truncation_empties_the_test_points_orthant_and_keeps_the_rest():
+    full = sim_dataset([1.0, 2.0], [0.3, 0.3], 4, 2000, origin_cluster=True, rotate=True, seed=5)
+    cut = sim_dataset([1.0, 2.0], [0.3, 0.3], 4, 2000, origin_cluster=True, rotate=True, truncate_orthant=True, seed=5)
+    z = cut.to_concept(cut.x)
+    assert not np.any(np.all(z[:, :2] > 0, axis=1))
+    inside = np.all(full.to_concept(full.x)[:, :2] > 0, axis=1)
+    np.testing.assert_array_equal(cut.x[~inside], full.x[~inside])              # only the orthant is resampled
+    np.testing.assert_array_equal(cut.rotation, full.rotation)

@@ -2,6 +2,7 @@
 import itertools
 
 import numpy as np
+import pytest
 
 from lib.sim import metrics as M
 from lib.sim.data import sim_dataset
@@ -122,3 +123,28 @@ def test_learning_order_violations():
     never = np.ones((8, 4))
     never[:, 3] = 0  # 11 learned, nothing else: 00, 01, 10 all violate
     assert M.learning_order_violations(never, combos, 0.5) == 3
+
+
+def test_turn_back_measures_the_retreat_from_the_running_peak_above_the_start():
+    from lib.sim.metrics import turn_back
+
+    mu = np.array([1.0, 2.0])
+    straight = np.linspace([0, 0], [1, 2], 50)
+    np.testing.assert_array_equal(turn_back(straight, mu), [0, 0])
+    swing = np.array([[0, 0], [0.6, 0.5], [0.3, 1.5], [1.0, 2.0]])       # toward x_hat, back toward (0, 2), return
+    np.testing.assert_allclose(turn_back(swing, mu), [0.3, 0.0])
+    offset = np.array([[0.4, 0], [0.1, 1.0], [1.0, 2.0]])               # starts high: an init offset, no turn-back
+    np.testing.assert_allclose(turn_back(offset, mu), [0.0, 0.0])
+
+
+def test_moment_shift_of_truncations():
+    from lib.sim.data import sim_dataset
+    from lib.sim.metrics import moment_shift
+
+    full = sim_dataset([1.0, 2.0], [0.2, 0.2], 3, 4000, seed=0)
+    radius = moment_shift(full, sim_dataset([1.0, 2.0], [0.2, 0.2], 3, 4000, truncate_radius=0.5, seed=0))
+    orthant = moment_shift(full, sim_dataset([1.0, 2.0], [0.2, 0.2], 3, 4000, truncate_orthant=True, seed=0))
+    assert 0 < radius["points_changed"] < 0.01                                   # the tail of cluster 2 within 0.5 of x_hat
+    assert radius["mean_shift"] < 0.002
+    assert orthant["points_changed"] == pytest.approx(0.5, abs=0.03)            # the half of each cluster facing x_hat
+    assert orthant["mean_shift"] > 0.03 and orthant["second_moment_shift"] > 0.003
