@@ -42,7 +42,7 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
 
 
 @lru_cache(maxsize=None)
-def _module_digest(module: str) -> str:
+def module_digest(module: str) -> str:
     source = module_path(module).read_text()
     normalized = ast.dump(_strip_docstrings(ast.parse(source)), annotate_fields=False)
     return hashlib.sha256(normalized.encode()).hexdigest()
@@ -57,7 +57,7 @@ def code_fingerprint(*modules: str) -> str:
     """A short hash of the code of `modules` (dotted `lib...` names, with their import closure)
     and of the compute packages' versions. Stable across comment and docstring edits."""
     record = {
-        "modules": {m: _module_digest(m) for m in code_modules(*modules)},
+        "modules": {m: module_digest(m) for m in code_modules(*modules)},
         "versions": package_versions(),
     }
     return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]

@@ -23,7 +23,7 @@ import numpy as np
 
 from lib.evidence.declare import EvidenceSet, config_hash, differing_keys
 from lib.fingerprint import (
-    _module_digest,
+    module_digest,
     code_fingerprint,
     code_modules,
     package_versions,
@@ -62,7 +62,7 @@ def regenerate_command(evidence_set: EvidenceSet, variant: str = "full") -> str:
 @cache
 def code_record(module: str) -> tuple[str, dict[str, str]]:
     """(fingerprint, {module: digest}) of `module`'s `lib` import closure (see lib.fingerprint)."""
-    return code_fingerprint(module), {m: _module_digest(m) for m in code_modules(module)}
+    return code_fingerprint(module), {m: module_digest(m) for m in code_modules(module)}
 
 
 def git_commit(modules: tuple[str, ...] = ()) -> tuple[str, bool]:
