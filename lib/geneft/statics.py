@@ -72,7 +72,7 @@ def largest(estimates: list[Estimate]) -> Estimate:
 def _distance(estimate: Estimate, reference: float, fn, what: str) -> Estimate:
     low, high = estimate.low, estimate.high
     ends = [fn(low), fn(high)]
-    lowest = 0.0 if low <= reference <= high else min(ends)
+    lowest = 0.0 if low <= reference <= high or (low <= reference and not math.isfinite(high)) else min(ends)
     return Estimate(fn(estimate.value), lowest, max(ends), estimate.n, f"{what}; from {estimate.method}")
 
 
@@ -83,15 +83,21 @@ def relative_error(estimate: Estimate, target: float) -> Estimate:
     return _distance(estimate, target, lambda x: abs(x / target - 1), f"|x / {target:.4g} - 1|")
 
 
-def abs_log2_ratio(estimate: Estimate, reference: float) -> Estimate:
-    """|log2(x / reference)| (doublings between x and the reference); +inf where x is 0, infinite or NaN."""
+def abs_log2_ratio(estimate: Estimate, reference: float, *, at_most: float | None = None) -> Estimate:
+    """|log2(x / reference)| (doublings between x and the reference). With `at_most`, a value above
+    it or not finite (a crossing the grid never reached: `lib.geneft.bounds.fraction_at_accuracy`
+    gives NaN or +inf) is taken as `at_most`: a training fraction is at most 1, where every pair is
+    trained and a network that fits its data, like the bound, has accuracy 1."""
     if not reference > 0:
         raise ValueError(f"reference must be > 0, got {reference}")
 
     def fn(x: float) -> float:
+        if at_most is not None and not x <= at_most:  # NaN, +inf and values beyond the cap
+            x = at_most
         return abs(math.log2(x / reference)) if x > 0 and math.isfinite(x) else math.inf
 
-    return _distance(estimate, reference, fn, f"|log2(x / {reference:.4g})|")
+    capped = "" if at_most is None else f", fractions beyond the grid taken as {at_most:g}"
+    return _distance(estimate, reference, fn, f"|log2(x / {reference:.4g})|{capped}")
 
 
 # ----------------------------------------------------------------------------------------------

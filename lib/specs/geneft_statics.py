@@ -6,7 +6,7 @@ from dataclasses import dataclass
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite", "random_graph")
 BOUNDED = ("mod3", "mod5", "greater_than", "bipartite")      # relations with a Monte Carlo bound (App. D)
 MODES = ("concat", "difference", "squared_difference")
-from lib.chapter import Chapter, Claim, Parameters, ParameterError, param
+from lib.chapter import Chapter, Claim, Cost, Parameters, ParameterError, param
 
 
 def parse_architecture(text: str) -> tuple[str, int]:
@@ -26,26 +26,28 @@ class GeneftStaticsParameters(Parameters):
     random_graph_seed: int = param(0, 'seed of the Erdos-Renyi G(n, 1/2) relation', min=0)
     mc_relations: list[str] = param(['mod3', 'mod5', 'greater_than', 'bipartite'], 'relations of the Monte Carlo bound, Fig. 2', choices=('mod3', 'mod5', 'greater_than', 'bipartite'), min_len=1)
     fractions: list[float] = param([0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8], 'training fractions of Fig. 2 and Fig. 3', gt=0, max=1, min_len=2)
-    mc_samplings: int = param(20, 'training sets sampled per fraction, equivalence / bipartite (paper: 20)', min=1)
-    mc_samplings_order: int = param(3, 'training sets sampled per fraction, total order (paper: 3)', min=1)
-    mc_orderings: int = param(1000, 'orderings sampled per training set, total order (paper: 1000)', min=10)
-    mc_sweeps: int = param(4, 'rounds (in units of n) of the odd-even transposition chain after the start', min=0)
+    mc_samplings: int = param(20, 'training sets sampled per fraction, equivalence / bipartite (paper: 20)', min=2, max=2000)
+    mc_samplings_order: int = param(3, 'training sets sampled per fraction, total order (paper: 3)', min=2, max=200)
+    mc_orderings: int = param(1000, 'orderings sampled per training set, total order (paper: 1000)', min=10, max=100_000)
+    mc_sweeps: int = param(4, 'rounds (in units of n) of the odd-even transposition chain after the start', min=0, max=1000)
     seed: int = param(0, 'seed of the Monte Carlo (training sets seed + s, orderings)', min=0)
     net_relations: list[str] = param(['mod3', 'greater_than'], 'relations learned by the networks of Fig. 3 (paper: mod3, greater_than)', choices=('mod3', 'mod5', 'greater_than', 'bipartite'), min_len=1)
     architectures: list[str] = param(['concat:1', 'difference:1', 'difference:0', 'squared_difference:1', 'squared_difference:0'], "decoders of Fig. 3 as 'mode:depth' (modes concat, difference, squared_difference; depth = hidden layers)", min_len=1)
-    width: int = param(10, 'hidden width of the Fig. 3 decoders (Table 3: 50)', min=1)
-    embed_dim: int = param(2, 'embedding dimension (Table 3: 2)', min=1)
-    seeds: list[int] = param([0, 1], 'seeds of the network runs (split and initialisation)', min=0, min_len=1)
-    steps: int = param(1000, 'full-batch AdamW steps per network', min=1)
-    patience: int | None = param(3, 'stop a network once it fits its training pairs and its accuracy has been flat for this many evaluations (every 100 steps); null trains every network to `steps`', min=1)
-    lr: float = param(0.01, 'learning rate of encoder and decoder (Table 3: 1e-3)', gt=0)
-    init_scale: float = param(1.0, 'scale of the initialisation', gt=0)
+    width: int = param(10, 'hidden width of the Fig. 3 decoders (Table 3: 50; the evidence runs Table 3)', min=1, max=1000)
+    embed_dim: int = param(2, 'embedding dimension (Table 3: 2)', min=1, max=256)
+    seeds: list[int] = param([0, 1], 'seeds of the live network runs (split and initialisation; the evidence has 5)', min=0, min_len=1, max_len=1000)
+    steps: int = param(1000, 'full-batch AdamW steps per network', min=100, max=10_000_000)
+    patience: int | None = param(3, 'stop a network once it fits its training pairs and its accuracy has been flat for this many evaluations (every 100 steps); null trains every network to `steps`', min=1, max=100_000)
+    lr: float = param(0.01, 'learning rate of encoder and decoder of the live networks (Table 3: 1e-3, used by the evidence)', gt=0, max=1.0)
+    init_scale: float = param(1.0, 'scale of the initialisation', gt=0, max=100.0)
     goldilocks_relation: str = param('mod3', 'relation of Fig. 7 (paper: mod3)', choices=('mod3', 'mod5', 'greater_than', 'bipartite'))
     goldilocks_mode: str = param('concat', 'decoder input mode of Fig. 7 (paper: default, concat)', choices=('concat', 'difference', 'squared_difference'))
-    goldilocks_depths: list[int] = param([0, 1, 2, 4, 6], 'decoder depths of Fig. 7', min=0, min_len=3)
-    goldilocks_width: int = param(10, 'decoder width of Fig. 7 (paper: 10)', min=1)
+    goldilocks_depths: list[int] = param([0, 1, 2, 4, 6], 'decoder depths of Fig. 7', min=0, max=64, min_len=3)
+    goldilocks_width: int = param(10, 'decoder width of Fig. 7 (paper: 10)', min=1, max=1000)
     goldilocks_fraction: float = param(0.3, 'training fraction of Fig. 7 (paper: 0.3)', gt=0, max=1)
-    goldilocks_runs: int = param(4, 'runs (split and initialisation seeds 0..runs-1) per depth of Fig. 7', min=1)
+    goldilocks_runs: int = param(4, 'runs (split and initialisation seeds 0..runs-1) per depth of Fig. 7', min=1, max=1000)
+    fit_seeds: int = param(2, 'seeds per depth of the expressivity check: Fig. 7 decoders trained on all n^2 pairs', min=1, max=100)
+    alpha: float = param(0.9, 'accuracy level alpha of eq. (4) and of the 90% crossings (Section III: say 90%)', gt=0.5, lt=1)
 
     def check(self) -> None:
         for arch in self.architectures:
@@ -59,6 +61,29 @@ class GeneftStaticsParameters(Parameters):
             raise ParameterError(f"fractions must be strictly increasing, got {self.fractions}")
         if len(set(self.goldilocks_depths)) < 3:
             raise ParameterError("goldilocks_depths needs at least 3 different depths to show a zone")
+        if self.patience is not None and self.patience * 100 > self.steps:
+            raise ParameterError(f"patience {self.patience} x 100 steps exceeds steps = {self.steps}: no network "
+                                 "could stop early; lower patience or set it to null")
+        if min(self.fractions) * self.n ** 2 < 1:
+            raise ParameterError(f"the smallest fraction {min(self.fractions)} gives no training pair at n = {self.n}")
+
+    def cost(self) -> Cost:
+        """Monte Carlo (orderings dominate) plus network model-steps at the trainer's measured rate."""
+        from lib.geneft.evidence import model_step_seconds
+
+        f = len(self.fractions)
+        mc = f * (self.mc_samplings * len(self.mc_relations) * (self.n / 30) ** 3 * 2e-3
+                  + self.mc_samplings_order * self.mc_orderings * (self.mc_sweeps + 1) * (self.n / 30) ** 2 * 2e-4)
+        nets = 0.0
+        for arch in self.architectures:
+            mode, depth = parse_architecture(arch)
+            nets += (len(self.net_relations) * f * len(self.seeds) * self.steps
+                     * model_step_seconds(self.n, mode, depth, self.width, self.embed_dim))
+        for depth in self.goldilocks_depths:
+            per = model_step_seconds(self.n, self.goldilocks_mode, depth, self.goldilocks_width, self.embed_dim)
+            nets += (self.goldilocks_runs + self.fit_seeds) * self.steps * per
+        models = len(self.net_relations) * f * len(self.seeds) * len(self.architectures)
+        return Cost(seconds=10 + mc + nets, gigabytes=0.5 + models * self.n ** 2 * max(self.width, 8) * 4e-9 * 12)
 
 
 CHAPTER = Chapter(
@@ -67,49 +92,50 @@ CHAPTER = Chapter(
     params=GeneftStaticsParameters,
     claims=(
         Claim('G-T1', statement='b = log2(n!/|Aut(G)|) reproduces the closed forms (total order log2 n!, K_{a,c}: log2 C(n,a), equivalence classes)',
-              paper_value='exact', metric='b_closed_form_max_abs_error', condition='< 1e-6',
-              basis='single run'),
+              paper_value='exact', metric='b_closed_form_max_abs_error', condition='< 1e-6', basis='single run'),
         Claim('G-T2', statement="Table 2's approximate description lengths (n log2 k, n, log2 n!) match the exact b up to a constant factor",
-              paper_value="'up to a constant factor'", metric='table2_max_ratio', condition='< 1.5',
-              basis='single run'),
+              paper_value="'up to a constant factor'", metric='table2_max_ratio', condition='< 1.5', basis='single run'),
         Claim('G-1..5', statement='eqs. (1)-(4) follow from the balls-in-buckets model (sympy)',
-              paper_value='eqs. (1)-(4)', metric='eqs_1_to_4_sympy_ok', condition='== true',
-              basis='single run'),
-        Claim('G-2/mc_vs_analytic_max_gap', statement='Monte Carlo upper bound and analytic eq. (5) roughly agree (Fig. 2)',
-              paper_value='rough agreement', metric='mc_vs_analytic_max_gap', condition='< 0.1',
-              basis='single run'),
-        Claim('G-2/p_star_mod3_rel_error', statement='p_* = 1/k for equivalence classes (k = 3)',
-              paper_value='1/3', metric='p_star_mod3_rel_error', condition='< 0.15',
-              basis='single run'),
-        Claim('G-2/p_star_bipartite_rel_error', statement='p_* = 1/2 for the complete bipartite graph',
-              paper_value='1/2', metric='p_star_bipartite_rel_error', condition='< 0.15',
-              basis='single run'),
-        Claim('G-2/p_star_greater_than_rel_error', statement='p_* is about 1/3 for the greater-than relation',
-              paper_value='~1/3', metric='p_star_greater_than_rel_error', condition='< 0.15',
-              basis='single run'),
-        Claim('G-3/best_mode_mod3', statement='the smallest inductive gap on mod 3 is for mode 3 (squared difference)',
-              paper_value='squared_difference', metric='best_mode_mod3', condition='== squared_difference',
-              basis='single run'),
-        Claim('G-3/best_mode_greater_than', statement='the smallest inductive gap on greater-than is for mode 2 (difference)',
-              paper_value='difference', metric='best_mode_greater_than', condition='== difference',
-              basis='single run'),
-        Claim('G-3/best_depth_max', statement='the architecture with the smallest gap has 0 hidden layers (both relations)',
-              paper_value='0', metric='best_depth_max', condition='== 0',
-              basis='single run'),
-        Claim('G-3/min_inductive_gap', statement='networks stay below the Monte Carlo bound (gap >= 0 for every architecture)',
-              paper_value='below the bound', metric='min_inductive_gap', condition='>= 0',
-              basis='single run'),
-        Claim('G-7/goldilocks_interior', statement='test accuracy peaks at an intermediate decoder depth (Goldilocks zone)',
-              paper_value='interior peak', metric='goldilocks_interior', condition='== true',
-              basis='single run'),
-        Claim('G-7/goldilocks_shallow_train_acc', statement='too shallow a decoder gives confusion (train accuracy not above 0.9)',
-              paper_value='confusion', metric='goldilocks_shallow_train_acc', condition='< 0.9',
-              basis='single run'),
-        Claim('G-7/goldilocks_deep_memorizes', statement='too deep a decoder memorizes (train above 0.9, test well below the peak)',
-              paper_value='memorization', metric='goldilocks_deep_memorizes', condition='== true',
-              basis='single run'),
+              paper_value='eqs. (1)-(4)', metric='eqs_1_to_4_sympy_ok', condition='== true', basis='exact'),
+        Claim('G-2/mc-vs-analytic', statement='Monte Carlo upper bound and analytic eq. (5) roughly agree (Fig. 2; largest gap over relations and fractions)',
+              paper_value='rough agreement', metric='mc_vs_analytic_max_gap', condition='< 0.1', basis='single run'),
+        Claim('G-2/p-star-mod3', statement='p_* = 1/k for equivalence classes (k = 3), read from the whole fraction curve (relative error)',
+              paper_value='1/3', metric='p_star_mod3_rel_error', condition='< 0.15', basis='seeds'),
+        Claim('G-2/p-star-greater-than', statement='p_* is about 1/3 for the greater-than relation, read from the whole fraction curve (relative error)',
+              paper_value='~1/3', metric='p_star_greater_than_rel_error', condition='< 0.15', basis='seeds'),
+        Claim('G-2/p-star-bipartite', statement='p_* = 1/2 for the complete bipartite graph (relative error)',
+              paper_value='1/2', metric='p_star_bipartite_rel_error', condition='< 0.15', basis='consistency',
+              note='two classes of equal size: every open entry has p = 1/2 by symmetry, so this holds by construction'),
+        Claim('G-1..5/p_c-inferable', statement="Eq. (4)'s p_c is where the inferable fraction reaches alpha (mod 3; within a factor 2: |log2(crossing / p_c)| < 1)",
+              paper_value='f(N p_c) = alpha', metric='p_c_vs_inferred_log2_mod3', condition='< 1', basis='seeds'),
+        Claim('G-1..5/p_c-bound', statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s p_c (mod 3; within a factor 2)",
+              paper_value='p_c: critical fraction at accuracy alpha', metric='p_c_vs_bound_log2_mod3', condition='< 1', basis='seeds'),
+        Claim('G-1..5/p_c-networks', statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s p_c (mod 3; within a factor 2)",
+              paper_value='p_c: critical fraction at accuracy alpha', metric='p_c_vs_networks_log2_mod3', condition='< 1', basis='evidence'),
+        Claim('G-3/best-mode-mod3', statement='the smallest inductive gap on mod 3 is for mode 3 (squared difference)',
+              paper_value='squared_difference', metric='best_mode_mod3', condition='== squared_difference', basis='single run'),
+        Claim('G-3/best-mode-greater-than', statement='the smallest inductive gap on greater-than is for mode 2 (difference)',
+              paper_value='difference', metric='best_mode_greater_than', condition='== difference', basis='single run'),
+        Claim('G-3/best-depth', statement='the architecture with the smallest gap has 0 hidden layers (both relations)',
+              paper_value='0', metric='best_depth_max', condition='== 0', basis='single run'),
+        Claim('G-3/under-bound-table3-mod3', statement="Table 3's decoder (concat, 3 x 50, d = 2) stays under the Monte Carlo bound at every training fraction, mod 3 (largest excess < 0)",
+              paper_value='below the bound', metric='excess_over_bound_table3_mod3', condition='< 0', basis='evidence'),
+        Claim('G-3/under-bound-table3-greater-than', statement="Table 3's decoder stays under the Monte Carlo bound at every training fraction, greater-than",
+              paper_value='below the bound', metric='excess_over_bound_table3_greater_than', condition='< 0', basis='evidence'),
+        Claim('G-3/under-bound-sweep', statement='every decoder of the width (10-100) and embedding-dimension (1-8) sweeps stays under the bound at every fraction, both relations',
+              paper_value='below the bound', metric='excess_over_bound_sweep', condition='< 0', basis='evidence'),
+        Claim('G-7/goldilocks-interior', statement='test accuracy peaks at an intermediate decoder depth (Goldilocks zone)',
+              paper_value='interior peak', metric='goldilocks_interior', condition='== true', basis='single run'),
+        Claim('G-7/shallow-confusion', statement='too shallow a decoder gives confusion (train accuracy not above 0.9)',
+              paper_value='confusion', metric='goldilocks_shallow_train_acc', condition='< 0.9', basis='single run'),
+        Claim('G-7/deep-memorizes', statement='too deep a decoder memorizes (train above 0.9, test well below the peak)',
+              paper_value='memorization', metric='goldilocks_deep_memorizes', condition='== true', basis='single run'),
+        Claim('G-7/cannot-express', statement='the shallowest decoder of Fig. 7 cannot express the relation: trained on all n^2 pairs, no seed fits them',
+              paper_value='"lacks the ability to correctly decode"', metric='full_fit_train_acc_shallowest', condition='< 1.0', basis='single run'),
+        Claim('G-7/deeper-express', statement='every deeper decoder of Fig. 7 can express the relation: trained on all n^2 pairs, some seed fits them',
+              paper_value='capable of memorizing', metric='full_fit_train_acc_deeper_min', condition='== 1.0', basis='single run'),
     ),
-    smoke={'mc_samplings': 4, 'mc_samplings_order': 1, 'mc_orderings': 200, 'fractions': [0.05, 0.15, 0.3, 0.6], 'architectures': ['concat:1', 'difference:0', 'squared_difference:0'], 'seeds': [0], 'steps': 300, 'goldilocks_depths': [0, 1, 3], 'goldilocks_runs': 2},
+    smoke={'mc_samplings': 4, 'mc_samplings_order': 2, 'mc_orderings': 200, 'fit_seeds': 1, 'fractions': [0.05, 0.15, 0.3, 0.6], 'architectures': ['concat:1', 'difference:0', 'squared_difference:0'], 'seeds': [0], 'steps': 300, 'goldilocks_depths': [0, 1, 3], 'goldilocks_runs': 2},
 )
 
 # ----------------------------------------------------------------------------------------------

@@ -40,6 +40,9 @@ def test_distances_map_the_interval():
     assert far.low == pytest.approx(0.26) and far.high == pytest.approx(0.44)
     d = statics.abs_log2_ratio(Estimate(0.2, 0.15, math.inf, 5, "m"), 0.1)
     assert d.value == pytest.approx(1.0) and d.low == pytest.approx(math.log2(1.5)) and d.high == math.inf
+    never = statics.abs_log2_ratio(Estimate(math.nan, 0.5, math.inf, 5, "m"), 0.1, at_most=1.0)
+    assert never.value == pytest.approx(math.log2(10)) and never.high == pytest.approx(math.log2(10))
+    assert never.low == pytest.approx(math.log2(5))
 
 
 def test_a_linear_concat_decoder_cannot_express_mod3():
