@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lib.sim.data import population_second_moment, sim_dataset
+from lib.sim.data import cluster_stds, population_second_moment, sim_dataset
 from lib.theory.one_layer import (
-    closed_form_output, discrete_output, flow_output, gd_outputs, half_times, is_monotone, monotonicity_margin,
-    ood_loss_flow, random_init, second_moment, sgd_outputs,
+    closed_form_output, discrete_output, discrete_rates, effective_lr, fit_rates, flow_output, gd_outputs, half_times,
+    is_monotone, monotonicity_margin, ood_loss_flow, random_init, second_moment, sgd_outputs,
 )
 
 
@@ -107,6 +107,103 @@ def lr_refinement(c: Comparison, index: int, factors=(1, 2, 4)) -> tuple[np.ndar
         flow = flow_output(c.w0[index], c.a_hat[index], c.z[index], step * np.arange(steps * f + 1))
         errors.append(np.abs(gd - flow).max())
     return lrs, np.array(errors)
+
+
+@dataclass(frozen=True)
+class RateRefinement:
+    """Fitted convergence rates of full-batch GD on the sample as the step shrinks (Theorem 4.1 is a flow).
+
+    Theorem 4.1's "coordinate k converges at rate a_k" is a statement about the gradient flow; GD with
+    step lr converges at the discrete rate -ln(1 - lr a_k)/lr = a_k + lr a_k^2 / 2 + O(lr^2). Fitting
+    GD at lr / f for several f and extrapolating linearly in lr to 0 gives the flow's rate, to be
+    compared with a_k; the finite sample adds |a_hat_kk - a_k| (`a_hat`)."""
+
+    lrs: np.ndarray            # (F,) learning rates lr / f
+    rates: np.ndarray          # (F, s) rates fitted to GD at each learning rate
+    flow_limit: np.ndarray     # (s,) linear extrapolation of the fitted rates to lr -> 0
+    flow: np.ndarray           # (s,) rates fitted to the gradient flow of the sampled loss itself
+    a: np.ndarray              # (s,) population a_k (eq. C.13)
+    a_hat: np.ndarray          # (s,) diagonal of the sample's second moment (concept coordinates)
+    discrete: np.ndarray       # (F, s) discrete rates -ln(1 - lr a_k)/lr at each learning rate
+
+    @property
+    def flow_limit_rel_error(self) -> float:
+        """max_k |flow-limit rate / a_k - 1|: the claim "rate a_k" in the limit where Theorem 4.1 lives."""
+        return float(np.max(np.abs(self.flow_limit / self.a - 1)))
+
+    @property
+    def sampling_rel_error(self) -> float:
+        """max_k |a_hat_kk / a_k - 1|: how far the finite sample alone moves the rates."""
+        return float(np.max(np.abs(self.a_hat / self.a - 1)))
+
+
+def rate_refinement(c: Comparison, index: int, factors=(1, 2, 4, 8), decades: float = 2.0) -> RateRefinement:
+    """Rates fitted (`fit_rates`) to exact GD on setting `index`'s sample at lr / f, f in `factors`,
+    over the same time span, their extrapolation to lr -> 0, and the rates of the sampled flow."""
+    lr, steps, s = c.t[1], len(c.t) - 1, int(np.count_nonzero(c.a[index]))
+    w0, A, z = c.w0[index], c.a_hat[index], c.z[index]
+    lrs, rates = lr / np.asarray(factors, float), []
+    for f, step in zip(factors, lrs):
+        gd = discrete_output(w0, A, z, step, steps * f)
+        rates.append(fit_rates(step * np.arange(steps * f + 1), gd[:, :s], z[:s], decades))
+    rates = np.array(rates)
+    slope_intercept = np.polyfit(lrs, rates, 1)                          # (2, s): rate ~ intercept + slope lr
+    t = lr * np.arange(steps * max(factors) + 1) / max(factors)
+    flow = fit_rates(t, flow_output(w0, A, z, t)[:, :s], z[:s], decades)
+    return RateRefinement(
+        lrs=lrs, rates=rates, flow_limit=slope_intercept[1], flow=flow, a=c.a[index, :s],
+        a_hat=np.diagonal(A)[:s].copy(), discrete=np.stack([discrete_rates(c.a[index, :s], x) for x in lrs]),
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Fig. 2a / 2b under the paper's and the authors' conventions
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How sigma, the loss and the data set are read: the paper's text or the authors' code."""
+
+    name: str
+    sigma_is_variance: bool   # the code passes sigma as a variance; the paper calls it a standard deviation
+    loss_scaling: str         # "half_sum" (eq. 2.1) or "mse" (PyTorch MSELoss: lr x 2/d)
+    origin_cluster: bool      # the code adds a training cluster at the origin
+
+
+PAPER = Convention("paper", sigma_is_variance=False, loss_scaling="half_sum", origin_cluster=False)
+AUTHORS = Convention("authors' code", sigma_is_variance=True, loss_scaling="mse", origin_cluster=True)
+
+
+@dataclass(frozen=True)
+class ConventionView:
+    """Fig. 2a/2b settings under one convention: what Theorem 4.1 predicts for each."""
+
+    convention: Convention
+    settings: list[Setting]   # standard deviations actually used
+    a: np.ndarray             # (B, s) a_k = std_k^2 + mu_k^2 / (s or s + 1)
+    first: np.ndarray         # (B,) concept learned first, argmax_k a_k (0-based)
+    eta: float                # step on W per unit gradient of (2.1)
+    half_steps: np.ndarray    # (B, s) steps for coordinate k to cover half its way from W(0) = 0 (discrete map)
+
+
+def fig2_conventions(mu, sigma, *, fig2a_mu1, fig2b_sigma1, d: int, lr: float,
+                     conventions=(PAPER, AUTHORS)) -> list[ConventionView]:
+    """The settings of Fig. 2a (mu_1 varied) and 2b (sigma_1 varied) under each convention.
+
+    The same numbers `sigma`, `fig2b_sigma1` are read as standard deviations or as variances, the
+    loss as eq. (2.1) or MSELoss, with or without the origin cluster; Theorem 4.1 then gives each
+    setting's a_k, the first-learned concept and the steps to half-way, ln 2 / -ln(1 - eta a_k)."""
+    views = []
+    for conv in conventions:
+        std = cluster_stds(sigma, conv.sigma_is_variance)
+        settings = vary_first(mu, std, 0.0, mu1=fig2a_mu1, std1=cluster_stds(fig2b_sigma1, conv.sigma_is_variance))
+        s = len(mu)
+        a = np.stack([population_second_moment(st.mu, st.std, s, conv.origin_cluster) for st in settings])
+        eta = effective_lr(lr, conv.loss_scaling, d)
+        views.append(ConventionView(conv, settings, a, np.argmax(a, axis=1), eta,
+                                    np.log(2) / discrete_rates(a, eta) / eta))
+    return views
 
 
 # ----------------------------------------------------------------------------------------------

@@ -201,3 +201,28 @@ def test_flow_output_for_a_general_symmetric_a():
     w0_eig = vec.T @ W0 @ vec
     expected = gradient_flow_numeric(w0_eig, lam, vec.T @ probe, T) @ vec.T
     np.testing.assert_allclose(flow_output(W0, a_hat, probe, T), expected, atol=1e-7)
+
+
+def test_rate_refinement_tends_to_a_in_the_flow_limit():
+    from lib.theory.one_layer_compare import rate_refinement
+
+    c = compare([Setting((1.0, 2.0), (0.05, 0.05), 0.01)], d=4, n=4000, lr=0.1, batch=128, steps=200, seed=1,
+                rotate=True, origin_cluster=False)
+    r = rate_refinement(c, 0, factors=(1, 2, 4))
+    assert r.rates.shape == (3, 2) and r.discrete.shape == (3, 2)
+    err = np.abs(r.rates / r.a - 1).max(axis=1)
+    assert err[0] > 0.08 and np.all(np.diff(err) < 0)            # lr a_2 = 0.2: the discrete rate is ~12% off
+    np.testing.assert_allclose(r.rates[0], r.discrete[0], rtol=0.03)
+    assert r.flow_limit_rel_error < 0.02 and r.sampling_rel_error < 0.02
+    np.testing.assert_allclose(r.flow_limit, r.flow, rtol=0.02)
+
+
+def test_fig2_conventions_read_sigma_loss_and_origin_differently():
+    from lib.theory.one_layer_compare import AUTHORS, PAPER, fig2_conventions
+
+    paper, authors = fig2_conventions([1.0, 2.0], [0.05, 0.05], fig2a_mu1=[3.0], fig2b_sigma1=[0.5], d=64, lr=0.1)
+    assert paper.convention == PAPER and authors.convention == AUTHORS
+    np.testing.assert_allclose(paper.a[1], [0.25 + 0.5, 0.0025 + 2.0])            # std 0.5, mu^2 / s
+    np.testing.assert_allclose(authors.a[1], [0.5 + 1 / 3, 0.05 + 4 / 3])          # variance 0.5, mu^2 / (s + 1)
+    assert authors.eta == pytest.approx(0.1 * 2 / 64) and paper.eta == 0.1
+    assert list(paper.first) == [0, 1] and np.all(authors.half_steps > paper.half_steps)
