@@ -3,10 +3,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
+from lib.evidence import EvidenceSet
+from lib.geneft.evidence import (  # numpy only: no torch at import
+    model_step_seconds,
+    shard_minutes,
+)
+
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite", "random_graph")
 BOUNDED = ("mod3", "mod5", "greater_than", "bipartite")      # relations with a Monte Carlo bound (App. D)
 MODES = ("concat", "difference", "squared_difference")
-from lib.chapter import Chapter, Claim, Cost, Parameters, ParameterError, param
 
 
 def parse_architecture(text: str) -> tuple[str, int]:
@@ -69,8 +75,6 @@ class GeneftStaticsParameters(Parameters):
 
     def cost(self) -> Cost:
         """Monte Carlo (orderings dominate) plus network model-steps at the trainer's measured rate."""
-        from lib.geneft.evidence import model_step_seconds
-
         f = len(self.fractions)
         mc = f * (self.mc_samplings * len(self.mc_relations) * (self.n / 30) ** 3 * 2e-3
                   + self.mc_samplings_order * self.mc_orderings * (self.mc_sweeps + 1) * (self.n / 30) ** 2 * 2e-4)
@@ -141,8 +145,6 @@ CHAPTER = Chapter(
 # ----------------------------------------------------------------------------------------------
 # Evidence (lib.evidence; computed by `make evidence`, read with lib.evidence.load)
 # ----------------------------------------------------------------------------------------------
-from lib.evidence import EvidenceSet  # noqa: E402
-from lib.geneft.evidence import shard_minutes  # noqa: E402  (numpy only: no torch at import)
 
 SWEEP_FRACTIONS = [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8]
 TABLE3_DECODER = {"mode": "concat", "depth": 3, "width": 50, "embed_dim": 2}
