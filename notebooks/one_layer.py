@@ -402,7 +402,7 @@ ax.set(xlabel="time t", ylabel=r"$|\hat x_k - f_k|$", ylim=(1e-8, 10))
 ax.legend(fontsize=7, ncol=2)
 for k in range(s):
     line, = ax_r.plot(refine.lrs, refine.rates[:, k] / refine.a[k], "o", label=f"concept {k + 1}: fitted to GD")
-    ax_r.plot(np.r_[0, refine.lrs], np.r_[refine.a[k], refine.discrete[:, k]] / refine.a[k], "--",
+    ax_r.plot(np.r_[0, refine.lrs[::-1]], np.r_[refine.a[k], refine.discrete[::-1, k]] / refine.a[k], "--",
               color=line.get_color(), lw=0.8, label=rf"$-\ln(1 - \eta a_{k + 1})/\eta$")
     ax_r.plot(0, refine.flow_limit[k] / refine.a[k], "s", color=line.get_color())
 ax_r.axhline(1, color="k", lw=0.8)
