@@ -1,9 +1,11 @@
 """The circles data-generating process of Park et al. (2024), used in App. G of the Swing-by paper.
 
 An image is a disc of a given colour and radius at a random position on a random light
-background, blurred by one pixel, with pixel noise (REFERENCE_NOTES, Park et al.): colour and
-size are the two concepts, each with two values, and (blue, small) is held out of training.
-Pixel grid: linspace(-1, 1) in both axes, so radii are in those units at any resolution.
+background, blurred, with pixel noise (Park et al. 2024): colour and size are the two concepts,
+each with two values, and (blue, small) is held out of training.
+Units: every length (radius, blur, centre) is in units of the half-side of the image (the pixel
+grid is linspace(-1, 1) in both axes), so the picture is the same at every resolution and only
+its sampling changes. Park et al.'s one-pixel blur at 32 x 32 is 2/31 of these units.
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ class Circles:
     size_signal: float = 0.4
     resolution: int = 16
     pixel_noise: float = 1e-3   # variance of the pixel noise N(0, 0.001) (Park et al.'s code)
+    blur: float = 2 / 31        # std of the Gaussian blur, half-side units (one pixel at 32 x 32)
 
     def colour_mean(self, colour: int) -> np.ndarray:
         s = self.colour_signal
@@ -57,18 +60,22 @@ class Circles:
 
 
 def render(cond: np.ndarray, centre: np.ndarray, background: np.ndarray, resolution: int,
-           noise_var: float, rng: np.random.Generator, disc: bool = True) -> np.ndarray:
-    """Images (n, 3, R, R) in [0, 1] for conditioning rows (size, r, g, b): a disc blurred by one pixel.
+           noise_var: float, rng: np.random.Generator, disc: bool | np.ndarray = True, blur: float = 2 / 31
+           ) -> np.ndarray:
+    """Images (n, 3, R, R) in [0, 1] for conditioning rows (size, r, g, b): a blurred disc.
 
-    The blur of a sharp disc by a Gaussian of one pixel is applied analytically through a
-    logistic edge of that width; `disc=False` renders the background alone (a blank image).
+    The blur of a sharp disc edge by a Gaussian of std `blur` (half-side units) is applied
+    analytically through a logistic edge of the same std (scale blur * sqrt(3) / pi).
+    `disc` is the disc's opacity (per image or one value): 0 renders the background alone (a
+    blank image), values in between a faded disc.
     """
     grid = np.linspace(-1, 1, resolution)
     yy, xx = np.meshgrid(grid, grid, indexing="ij")
     dist = np.hypot(xx[None] - centre[:, 0, None, None], yy[None] - centre[:, 1, None, None])
-    pixel = 2 / (resolution - 1)
-    inside = 1 / (1 + np.exp((dist - cond[:, 0, None, None]) / (0.6 * pixel)))  # ~ Gaussian CDF, sigma 1 px
-    inside = inside * float(disc)
+    scale = blur * np.sqrt(3) / np.pi
+    with np.errstate(over="ignore"):
+        inside = 1 / (1 + np.exp((dist - cond[:, 0, None, None]) / scale))
+    inside = inside * np.broadcast_to(np.asarray(disc, dtype=np.float64), (len(cond),))[:, None, None]
     img = inside[:, None] * cond[:, 1:, None, None] + (1 - inside[:, None]) * background[:, :, None, None]
     img = img + rng.normal(0, np.sqrt(noise_var), img.shape)
     return np.clip(img, 0, 1).astype(np.float32)
@@ -82,13 +89,13 @@ def sample_conditions(dgp: Circles, classes: np.ndarray, rng: np.random.Generato
     return np.concatenate([np.maximum(size, 0.1)[:, None], colour], axis=1).astype(np.float32)
 
 
-def sample_images(dgp: Circles, classes: np.ndarray, rng: np.random.Generator, disc: bool = True
+def sample_images(dgp: Circles, classes: np.ndarray, rng: np.random.Generator, disc: bool | np.ndarray = True
                   ) -> tuple[np.ndarray, np.ndarray]:
     """(images, conditions) for class rows: random centre in U(-0.5, 0.5)^2, background in U(0.8, 1)^3."""
     cond = sample_conditions(dgp, classes, rng)
     centre = rng.uniform(-0.5, 0.5, (len(classes), 2))
     background = rng.uniform(0.8, 1.0, (len(classes), 3))
-    return render(cond, centre, background, dgp.resolution, dgp.pixel_noise, rng, disc), cond
+    return render(cond, centre, background, dgp.resolution, dgp.pixel_noise, rng, disc, dgp.blur), cond
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Levels of `channels` with `blocks` residual blocks each (GroupNorm, GELU, dropout), self-attention
 at the bottleneck, a sinusoidal time embedding and a 2-layer MLP of the conditioning vector,
-both added inside every residual block; zero-initialised output convolution.
+both added inside every residual block; zero-initialised output convolution. The "time" input is
+the noise level gamma_t rescaled to [0, 1] (Kingma et al.'s reference implementation).
 """
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import math
 
 import torch
 from torch import nn
-import torch.nn.functional as F
 
 # ----------------------------------------------------------------------------------------------
 # Building blocks
@@ -22,7 +22,7 @@ def norm(ch: int) -> nn.GroupNorm:
 
 
 def timestep_embedding(t: torch.Tensor, dim: int) -> torch.Tensor:
-    """Sinusoidal embedding of t in [0, 1] (scaled by 1000, as in DDPM-style code)."""
+    """Sinusoidal embedding of a noise level in [0, 1] (scaled by 1000, as in DDPM and VDM code)."""
     half = dim // 2
     freqs = torch.exp(-math.log(10000.0) * torch.arange(half, dtype=torch.float32, device=t.device) / half)
     args = 1000 * t[:, None].float() * freqs[None]
@@ -64,7 +64,10 @@ class Attention(nn.Module):
 
 
 class UNet(nn.Module):
-    """eps_hat(z_t, t, cond): images (B, 3, R, R), times (B,) in [0, 1], conditions (B, cond_dim)."""
+    """eps_hat(z_t, level, cond): images (B, 3, R, R), noise levels (B,) in [0, 1], conditions (B, cond_dim).
+
+    The VDM passes gamma_t rescaled by the schedule's initial endpoints as the level (vdm.VDM.eps_hat).
+    """
 
     def __init__(self, channels: list[int], blocks: int = 2, heads: int = 4, dropout: float = 0.1,
                  cond_dim: int = 4, time_dim: int = 64):

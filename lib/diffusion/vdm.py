@@ -4,7 +4,14 @@ Continuous time t in [0, 1]; z_t = alpha_t x + sigma_t eps with alpha_t^2 = sigm
 sigma_t^2 = sigmoid(gamma_t); learned linear schedule gamma_t = b + |w| t initialised at
 gamma_min = -5, gamma_max = 10 (App. G.2). Data x in [-1, 1] (images in [0, 1] rescaled).
 Loss (Kingma et al. eqs. 9, 17): prior KL(q(z_1|x) || N(0, I)) + reconstruction -log p(x|z_0)
-+ continuous-time diffusion loss 1/2 gamma'(t) ||eps - eps_hat(z_t, t)||^2, in bits per dimension.
++ continuous-time diffusion loss 1/2 gamma'(t) ||eps - eps_hat(z_t, gamma_t)||^2, in bits per dimension.
+
+The network sees the noise level, not the time: its input is gamma_t rescaled by the schedule's
+initial endpoints, (gamma_t - gamma_min) / (gamma_max - gamma_min), as in Kingma et al.'s reference
+implementation. With a learned schedule the map t -> gamma_t moves during training; conditioned
+on gamma_t, the network's input keeps its meaning (the diffusion loss is invariant to the
+schedule between its endpoints, Kingma et al. Sec. 5.1), so the drift of the schedule does not
+change what the network has learned about a noise level.
 """
 from __future__ import annotations
 
@@ -43,9 +50,19 @@ class VDM(nn.Module):
     def __init__(self, net: UNet, gamma_min: float = -5.0, gamma_max: float = 10.0, data_noise: float = 1e-3):
         super().__init__()
         self.net, self.gamma, self.data_noise = net, LinearSchedule(gamma_min, gamma_max), data_noise
+        self.gamma_range = (float(gamma_min), float(gamma_max))
+
+    def eps_hat(self, z: torch.Tensor, g_t: torch.Tensor, cond: torch.Tensor) -> torch.Tensor:
+        """The network's noise prediction at log-SNR -gamma_t, fed as gamma_t rescaled to [0, 1] at init."""
+        lo, hi = self.gamma_range
+        return self.net(z, (g_t - lo) / (hi - lo), cond)
 
     def loss(self, x01: torch.Tensor, cond: torch.Tensor, u0: float | None = None) -> torch.Tensor:
-        """Mean over the batch of the VDM bound in bits per dimension.
+        """Mean over the batch of the VDM bound in bits per dimension (the sum of `loss_terms`)."""
+        return sum(self.loss_terms(x01, cond, u0).values())
+
+    def loss_terms(self, x01: torch.Tensor, cond: torch.Tensor, u0: float | None = None) -> dict[str, torch.Tensor]:
+        """The three terms of the VDM bound, each a batch mean in bits per dimension.
 
         Times are drawn with the low-discrepancy sampler of Kingma et al. (App. I.1):
         t_i = (u0 + i / B) mod 1. The reconstruction term uses a Gaussian decoder of std
@@ -59,11 +76,12 @@ class VDM(nn.Module):
         g_t, g_0, g_1 = self.gamma(t), self.gamma(torch.zeros(())), self.gamma(torch.ones(()))
         eps = torch.randn_like(x)
         z = torch.sigmoid(-g_t).sqrt()[:, None, None, None] * x + torch.sigmoid(g_t).sqrt()[:, None, None, None] * eps
-        diffusion = 0.5 * self.gamma.w.abs() * (eps - self.net(z, t, cond)).pow(2).flatten(1).sum(1)
+        diffusion = 0.5 * self.gamma.w.abs() * (eps - self.eps_hat(z, g_t, cond)).pow(2).flatten(1).sum(1)
         var_1, mean2_1 = torch.sigmoid(g_1), torch.sigmoid(-g_1) * x.pow(2).flatten(1).sum(1)
         prior = 0.5 * (mean2_1 + dims * (var_1 - 1 - torch.log(var_1)))
         recon = dims * (0.5 * torch.exp(g_0) / self.data_noise**2 + math.log(self.data_noise * math.sqrt(2 * math.pi)))
-        return ((diffusion + prior + recon) / (dims * math.log(2))).mean()
+        bpd = dims * math.log(2)
+        return {"diffusion": (diffusion / bpd).mean(), "prior": (prior / bpd).mean(), "recon": recon / bpd}
 
     # ------------------------------------------------------------------------------------------
     # Ancestral sampler
@@ -83,7 +101,7 @@ class VDM(nn.Module):
             t, s = torch.tensor(i / steps, device=device), torch.tensor((i - 1) / steps, device=device)
             g_t, g_s = self.gamma(t), self.gamma(s)
             c = -torch.expm1(g_s - g_t)
-            eps_hat = self.net(z, t.expand(n), cond)
+            eps_hat = self.eps_hat(z, g_t.expand(n), cond)
             mean = torch.sqrt(torch.sigmoid(-g_s) / torch.sigmoid(-g_t)) * (z - c * torch.sigmoid(g_t).sqrt() * eps_hat)
             noise = torch.randn(z.shape, generator=generator, device=device) if i > 1 else torch.zeros_like(z)
             z = mean + torch.sqrt(c * torch.sigmoid(g_s)) * noise

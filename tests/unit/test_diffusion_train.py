@@ -1,45 +1,65 @@
-"""Training runs (lib/diffusion/train.py) and the concept classifier: resume is exact, cache hits, blanks recognised."""
+"""Training runs (lib/diffusion/train.py, evidence.py): own seeds per run, EMA, exact resume, paired samples."""
 import numpy as np
 import torch
 
-from lib.diffusion.classifier import accuracy, labelled_batch, train_classifier
-from lib.diffusion.data import Circles
-from lib.diffusion.train import RunConfig, resolve_device, train_run
+from lib.diffusion.evidence import (
+    EVIDENCE_CONFIG,
+    SMOKE_OVERRIDES,
+    contrast_seed_run,
+    run_config,
+    shards,
+)
+from lib.diffusion.train import Run, RunConfig, run_seeds, train
 
 TINY = RunConfig(0.5, resolution=8, n_per_class=32, channels=(8, 16), blocks=1, heads=2, steps=6, eval_every=3,
                  samples=4, sampler_steps=3, classifier_steps=5, batch_size=8)
+SMOKE = {**EVIDENCE_CONFIG, **SMOKE_OVERRIDES}
+
+
+def readout(run: Run) -> dict:
+    return {"x": run.sample(TINY.prompts(), TINY.samples).numpy()}
+
+
+def test_runs_of_other_contrasts_or_seeds_share_no_random_numbers():
+    a, b, c = (Run(TINY, run_seeds(*k)) for k in ((0, 0), (1, 0), (0, 1)))
+    wa, wb, wc = (next(r.model.net.parameters()).detach() for r in (a, b, c))
+    assert not torch.equal(wa, wb) and not torch.equal(wa, wc)
+    assert not torch.equal(a.x, b.x) and not torch.equal(a.x, c.x)
+    assert a.sample_seed not in (b.sample_seed, c.sample_seed)
+    again = Run(TINY, run_seeds(0, 0))
+    assert torch.equal(wa, next(again.model.net.parameters()).detach())
 
 
 def test_interrupted_run_resumes_to_the_same_numbers(tmp_path):
     torch.set_num_threads(1)
-    whole = train_run(TINY, tmp_path / "a")
-    assert train_run(TINY, tmp_path / "b", max_new_steps=4) is None   # interrupted after 4 steps
-    resumed = train_run(TINY, tmp_path / "b")
+    whole = train(Run(TINY, run_seeds(0, 0)), readout)
+    assert train(Run(TINY, run_seeds(0, 0)), readout, tmp_path, stop_after=4) is None    # killed after step 4
+    resumed = train(Run(TINY, run_seeds(0, 0)), readout, tmp_path)
     np.testing.assert_array_equal(whole["eval_steps"], [0, 3, 6])
-    np.testing.assert_array_equal(whole["concepts"], resumed["concepts"])
-    np.testing.assert_array_equal(whole["loss"], resumed["loss"])
-    assert whole["concepts"].shape == (3, 2, 4, 3)
+    for key in ("x", "loss_diffusion", "loss_recon", "gamma"):
+        np.testing.assert_array_equal(whole[key], resumed[key])
 
 
-def test_finished_run_is_loaded_not_retrained(tmp_path):
-    first = train_run(TINY, tmp_path)
-    assert not (tmp_path / TINY.key() / "checkpoint.pt").exists()
-    again = train_run(TINY, tmp_path)
-    assert again["seconds"] == first["seconds"]
+def test_samples_reuse_their_noise_and_come_from_the_ema():
+    run = Run(TINY, run_seeds(0, 0))
+    first = run.sample(TINY.prompts(), 2)
+    assert torch.equal(first, run.sample(TINY.prompts(), 2))            # common random numbers
+    run.step()
+    ema, live = (dict(m.named_parameters()) for m in (run.ema.module, run.model))
+    name = "net.stem.weight"
+    assert not torch.equal(ema[name], live[name])                       # averaged, not a copy
 
 
-def test_key_depends_on_every_setting():
-    assert TINY.key() != RunConfig(**{**TINY.__dict__, "lr": 2e-3}).key()
+def test_evidence_configuration_and_shards():
+    assert len(EVIDENCE_CONFIG["seeds"]) >= 5 and len(EVIDENCE_CONFIG["contrasts"]) >= 4
+    assert min(EVIDENCE_CONFIG["contrasts"]) <= 0.2 and max(EVIDENCE_CONFIG["contrasts"]) >= 0.7
+    assert len(shards(EVIDENCE_CONFIG)) == 20
+    assert run_config(EVIDENCE_CONFIG, 0.35).colour_signal == 0.35
 
 
-def test_device_auto_detects():
-    assert resolve_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
-
-
-def test_classifier_recognises_blank_images():
-    torch.manual_seed(0)
-    dgp = Circles(0.7, resolution=8)
-    x, y = labelled_batch(dgp, 100, np.random.default_rng(0), blank_fraction=0.5)
-    assert (y[:50, 2] == 0).all() and (y[50:, 2] == 1).all()
-    model = train_classifier(dgp, steps=150, batch=64)
-    assert accuracy(model, dgp, n=512) > 0.9
+def test_smoke_shard_arrays():
+    torch.set_num_threads(1)
+    a = contrast_seed_run(SMOKE, {"contrast": 0.2, "seed": 0})
+    k, p, s = a["present"].shape
+    assert (k, p, s) == (3, 4, SMOKE["samples"]) and a["classifier"].shape == (k, p, s, 3)
+    assert a["images"].dtype == np.uint8

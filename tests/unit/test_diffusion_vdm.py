@@ -40,14 +40,16 @@ def test_loss_at_init_matches_closed_form():
 
 
 class PointMassDenoiser(torch.nn.Module):
-    """The exact eps-predictor for data concentrated at one point x0: eps = (z - alpha x0) / sigma."""
+    """The exact eps-predictor for data concentrated at one point x0: eps = (z - alpha x0) / sigma,
+    fed (as the VDM feeds its network) the noise level gamma_t rescaled by the initial endpoints."""
 
-    def __init__(self, gamma, x0):
+    def __init__(self, gamma_range, x0):
         super().__init__()
-        self.gamma, self.x0 = gamma, x0
+        self.gamma_range, self.x0 = gamma_range, x0
 
-    def forward(self, z, t, cond):
-        g = self.gamma(t)[:, None, None, None]
+    def forward(self, z, level, cond):
+        lo, hi = self.gamma_range
+        g = (lo + level * (hi - lo))[:, None, None, None]
         return (z - torch.sigmoid(-g).sqrt() * self.x0) / torch.sigmoid(g).sqrt()
 
 
@@ -55,13 +57,35 @@ def test_sampler_recovers_a_point_mass():
     """With the exact denoiser, z_0 / alpha_0 = x0 + exp(gamma_0 - gamma_{1/N} / 2) eps (Kingma et al. eq. 33)."""
     vdm = small_vdm()
     x01 = 0.3 + 0.4 * torch.rand(1, 3, 4, 4)
-    vdm.net = PointMassDenoiser(vdm.gamma, 2 * x01 - 1)
+    vdm.net = PointMassDenoiser(vdm.gamma_range, 2 * x01 - 1)
     steps = 50
     out = vdm.sample(torch.zeros(256, 4), 4, steps, torch.Generator().manual_seed(0))
     err = 2 * (out - x01)
     std = math.exp(-5 - 0.5 * vdm.gamma(torch.tensor(1 / steps)).item())
     assert abs(err.mean().item()) < 5 * std / math.sqrt(err.numel())
     assert abs(err.std().item() / std - 1) < 0.05
+
+
+def test_network_sees_the_noise_level_not_the_time():
+    """Conditioned on gamma_t (Kingma et al.'s reference code): moving the schedule moves the level it sees."""
+    vdm = small_vdm()
+    seen = []
+    vdm.net.forward = lambda z, level, cond: seen.append(level.clone()) or torch.zeros_like(z)
+    x, c = torch.rand(4, 3, 4, 4), torch.rand(4, 4)
+    vdm.loss(x, c, u0=0.25)
+    with torch.no_grad():
+        vdm.gamma.b -= 1.0                      # schedule drifts down by 1 at every t
+    vdm.loss(x, c, u0=0.25)
+    torch.testing.assert_close(seen[0] - seen[1], torch.full((4,), 1 / 15))
+
+
+def test_loss_terms_sum_to_the_loss():
+    vdm = small_vdm()
+    x, c = torch.rand(8, 3, 4, 4), torch.rand(8, 4)
+    torch.manual_seed(3)
+    terms = vdm.loss_terms(x, c, u0=0.1)
+    torch.manual_seed(3)
+    torch.testing.assert_close(sum(terms.values()), vdm.loss(x, c, u0=0.1))
 
 
 def test_sampler_is_deterministic_given_generator():

@@ -1,0 +1,363 @@
+"""What S-6 is decided with (Swing-by Sec. 5, Fig. 6): read-outs of a contrast's runs and their statistics.
+
+Input per contrast: the shards of its seeds stacked (`stack_seeds`): segmentation read-outs
+present/radius/colour (seeds, K, P, S), classifier read-outs (seeds, K, P, S, 3), eval_steps (K,).
+Prompt index 3 is the unseen (blue, small); 0-2 the training classes (lib.diffusion.data.CLASSES).
+Concept coordinates are the segmentation's (lib.diffusion.segment), in concept units: colour red 0
+-> blue 1, size big 0 -> small 1. Samples are paired across checkpoints (same sampling noise), and
+a sample without a disc stays in place, marked (`present` False), never dropped.
+
+Every summary over seeds or samples is a `lib.stats.Estimate` (value, interval, n, method).
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from lib.diffusion.data import Circles, concept_signals
+from lib.diffusion.segment import concept_coordinates
+from lib.stats import Estimate, bootstrap_mean, paired_difference
+
+UNSEEN_PROMPT = 3
+TARGET = np.array([1.0, 1.0])        # concept coordinates of (blue, small)
+LEARNED_LEVEL = 0.75                 # a coordinate "learned" when it first reaches this
+TRANSIT = (0.45, 0.85)               # progress (colour + size) / 2 between which the bend is measured
+CONFIDENCE = 0.95
+
+# ----------------------------------------------------------------------------------------------
+# Read-outs in concept units
+# ----------------------------------------------------------------------------------------------
+
+
+def stack_seeds(shards: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Shards of one contrast (one per seed, same configuration) stacked on a new first axis."""
+    return {k: np.stack([s[k] for s in shards]) for k in ("present", "radius", "colour", "classifier", "loss_diffusion",
+                                                           "loss_prior", "loss_recon", "gamma")} | {
+        "eval_steps": shards[0]["eval_steps"]}
+
+
+def coordinates(runs: dict[str, np.ndarray], dgp: Circles) -> np.ndarray:
+    """(seeds, K, P, S, 2) segmentation concept coordinates, NaN where no disc is present."""
+    coords = concept_coordinates(runs["colour"], runs["radius"], dgp)
+    return np.where(runs["present"][..., None], coords, np.nan)
+
+
+def trajectory(coords: np.ndarray) -> np.ndarray:
+    """Mean coordinates over disc samples: (..., S, 2) -> (..., 2) (NaN where every sample is blank)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # all-blank checkpoints: NaN, as documented
+        return np.nanmean(coords, axis=-2)
+
+
+def sample_error(coords: np.ndarray) -> np.ndarray:
+    """Per-sample concept-space error to (blue, small): mean over the two concepts of
+    (coordinate clipped to [0, 1] - 1)^2 (Park et al.'s MSE); a blank sample counts as the largest
+    error, 1, so that samples stay paired across checkpoints."""
+    err = ((np.clip(coords, 0, 1) - TARGET) ** 2).mean(-1)
+    return np.where(np.isnan(err), 1.0, err)
+
+
+def blank_fraction(present: np.ndarray) -> np.ndarray:
+    """Fraction of samples without a disc over the last axis."""
+    return 1 - present.mean(-1)
+
+
+def stronger_concept(dgp: Circles) -> str:
+    """The concept with the larger concept signal of the data (lib.diffusion.data.concept_signals)."""
+    sig = concept_signals(dgp)
+    return max(sig, key=sig.get)
+
+
+# ----------------------------------------------------------------------------------------------
+# Small statistics
+# ----------------------------------------------------------------------------------------------
+
+
+def mean_over_seeds(values: np.ndarray, lo: float = -np.inf, hi: float = np.inf) -> Estimate:
+    """Mean of per-seed values with Student's t interval (scipy.stats.ttest_1samp), clipped to [lo, hi]."""
+    from scipy.stats import ttest_1samp
+
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, "no finite seed")
+    value = float(x.mean())
+    if x.size < 2 or np.all(x == x[0]):
+        low, high = (value, value) if x.size >= 2 else (lo, hi)
+        return Estimate(value, max(low, lo), min(high, hi), int(x.size), "t over seeds, no spread" if x.size >= 2 else "one seed")
+    ci = ttest_1samp(x, 0.0).confidence_interval(CONFIDENCE)
+    return Estimate(value, max(float(ci.low), lo), min(float(ci.high), hi), int(x.size), f"t over seeds {CONFIDENCE:.0%}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Generalisation: success at the end
+# ----------------------------------------------------------------------------------------------
+
+
+def success(coords: np.ndarray) -> np.ndarray:
+    """Samples read as a (blue, small) disc: present and both coordinates above 1/2. (..., S, 2) -> (..., S)."""
+    with np.errstate(invalid="ignore"):
+        return (coords[..., 0] > 0.5) & (coords[..., 1] > 0.5)
+
+
+def success_rate(coords: np.ndarray) -> Estimate:
+    """Fraction of the unseen prompt's samples at the last checkpoint that are (blue, small):
+    per seed, then the mean over seeds with a t interval (seeds are the independent units)."""
+    per_seed = success(coords[:, -1, UNSEEN_PROMPT]).mean(-1)
+    return mean_over_seeds(per_seed, 0.0, 1.0)
+
+
+# ----------------------------------------------------------------------------------------------
+# (b) Non-monotone MSE: the largest paired rise across checkpoints
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rise:
+    """The largest rise of the pooled MSE between two checkpoints after the first, paired per sample.
+
+    estimate: mean of err[later] - err[earlier] over (seed, sample) units, with a t interval at the
+    Bonferroni-corrected level 1 - 0.05 / pairs; z: the paired test's z after the same correction
+    (norm.isf of min(1, p * pairs) / 2, signed); steps: the two checkpoints; seeds_rising: in how
+    many seeds the seed's own mean rises between them.
+    """
+
+    estimate: Estimate
+    z: float
+    steps: tuple[int, int]
+    pairs: int
+    seeds_rising: int
+
+
+def largest_rise(err: np.ndarray, steps: np.ndarray) -> Rise:
+    """err (seeds, K, S) per-sample errors of one prompt; checkpoints 1..K-1 (step 0 is the
+    untrained model's noise). The pair (k < l) with the largest paired t statistic is chosen, and
+    its interval and z are corrected for having searched all K'(K'-1)/2 pairs."""
+    from scipy.stats import norm
+
+    units = err[:, 1:].transpose(1, 0, 2).reshape(err.shape[1] - 1, -1)     # (K', seeds * S)
+    k_count = units.shape[0]
+    diff = units[None, :, :] - units[:, None, :]                             # [k, l] = err_l - err_k
+    mean, sd = diff.mean(-1), diff.std(-1, ddof=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(sd > 0, mean / (sd / np.sqrt(units.shape[1])), 0.0)
+    t[np.tril_indices(k_count)] = -np.inf
+    k, l = np.unravel_index(int(np.argmax(t)), t.shape)
+    pairs = k_count * (k_count - 1) // 2
+    test = paired_difference(units[l], units[k], confidence=1 - (1 - CONFIDENCE) / pairs)
+    z = float(np.copysign(norm.isf(min(1.0, test.p_value * pairs) / 2), test.estimate.value))
+    per_seed = err[:, 1:].mean(-1)
+    est = test.estimate
+    est = Estimate(est.value, est.low, est.high, est.n, f"{est.method}, Bonferroni over {pairs} pairs")
+    return Rise(est, z, (int(steps[1 + k]), int(steps[1 + l])), pairs, int((per_seed[:, l] > per_seed[:, k]).sum()))
+
+
+# ----------------------------------------------------------------------------------------------
+# (c) Exponential approach to the target
+# ----------------------------------------------------------------------------------------------
+
+
+def decay_curve(t: np.ndarray, floor: float, amplitude: float, rate: float) -> np.ndarray:
+    """d(t) = floor + amplitude exp(-rate t): the distance to the target, whose speed |dd/dt| then
+    decays at the exponential rate `rate` (Theorem 4.1)."""
+    return floor + amplitude * np.exp(-rate * t)
+
+
+@dataclass(frozen=True)
+class DecayFit:
+    """Least-squares fit of decay_curve to a distance curve from its peak on (t relative to the peak)."""
+
+    rate: Estimate          # per step, interval from the fit's covariance (t quantile)
+    amplitude: float
+    floor: float
+    r2: float
+    start: int              # step of the peak
+    points: int
+
+
+def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
+    """Fit from the largest distance after step 0 on (None with fewer than 4 points or no fit)."""
+    from scipy.optimize import curve_fit
+    from scipy.stats import t as student
+
+    ok = np.isfinite(distance)
+    ok[0] = False
+    if ok.sum() < 4:
+        return None
+    s, d = steps[ok].astype(float), distance[ok]
+    start = int(np.argmax(d))
+    s, d = s[start:] - s[start], d[start:]
+    if len(d) < 4:
+        return None
+    span = max(s[-1], 1.0)
+    try:
+        p, cov = curve_fit(decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / span), maxfev=10000)
+    except (RuntimeError, ValueError):
+        return None
+    resid = d - decay_curve(s, *p)
+    total = ((d - d.mean()) ** 2).sum()
+    r2 = float(1 - (resid**2).sum() / total) if total > 0 else float("nan")
+    se = float(np.sqrt(cov[2, 2])) if np.isfinite(cov[2, 2]) else float("inf")
+    q = student.ppf(0.5 + CONFIDENCE / 2, max(len(d) - 3, 1))
+    rate = Estimate(float(p[2]), float(p[2] - q * se), float(p[2] + q * se), len(d), f"curve_fit covariance, t {CONFIDENCE:.0%}")
+    return DecayFit(rate, float(p[1]), float(p[0]), r2, int(steps[ok][start]), len(d))
+
+
+def distance_to_target(traj: np.ndarray) -> np.ndarray:
+    """||C - (1, 1)|| of trajectory points (..., 2)."""
+    return np.linalg.norm(traj - TARGET, axis=-1)
+
+
+def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tuple[Estimate, DecayFit | None]:
+    """R^2 of the exponential fit to the seed-mean distance curve, with a percentile bootstrap
+    interval over seeds (scipy.stats.bootstrap, resampling whole seeds and refitting).
+
+    traj_by_seed (seeds, K, 2): the unseen prompt's trajectory per seed.
+    """
+    from scipy.stats import bootstrap
+
+    def r2_of(idx) -> float:
+        fit = fit_decay(steps, distance_to_target(trajectory(traj_by_seed[np.asarray(idx, dtype=int)].transpose(1, 0, 2))))
+        return fit.r2 if fit is not None else np.nan
+
+    fit = fit_decay(steps, distance_to_target(trajectory(traj_by_seed.transpose(1, 0, 2))))
+    n = len(traj_by_seed)
+    if fit is None:
+        return Estimate(float("nan"), float("nan"), float("nan"), n, "no fit"), None
+    if n < 3:
+        return Estimate(fit.r2, 0.0, 1.0, n, "fewer than 3 seeds: no interval"), fit
+    with np.errstate(all="ignore"):
+        res = bootstrap((np.arange(n),), r2_of, vectorized=False, method="percentile", n_resamples=999,
+                        confidence_level=CONFIDENCE, random_state=np.random.default_rng(seed))
+    ci = res.confidence_interval
+    low, high = (float(ci.low), float(ci.high)) if np.isfinite(ci.low) and np.isfinite(ci.high) else (0.0, 1.0)
+    return Estimate(fit.r2, min(low, fit.r2), max(high, fit.r2), n, f"bootstrap percentile over seeds {CONFIDENCE:.0%}"), fit
+
+
+# ----------------------------------------------------------------------------------------------
+# (a) Bend toward the stronger concept, and the order of learning (measured apart)
+# ----------------------------------------------------------------------------------------------
+
+
+def offset_toward(traj: np.ndarray, concept: str) -> np.ndarray:
+    """Signed distance of trajectory points (..., 2) off the diagonal colour = size, positive toward
+    the training corner of `concept` ("size": (red, small) = (0, 1); "colour": (blue, big) = (1, 0))."""
+    sign = 1.0 if concept == "size" else -1.0
+    return sign * (traj[..., 1] - traj[..., 0]) / np.sqrt(2)
+
+
+def bend(traj_by_seed: np.ndarray, concept: str, window: tuple[float, float] = TRANSIT) -> np.ndarray:
+    """Per seed, the mean offset toward `concept` over the checkpoints (after the first) whose
+    progress (colour + size) / 2 lies in `window`: how far the trajectory swings toward that
+    concept's corner while in transit (NaN for a seed with no checkpoint in the window).
+    A mean over a fixed window, not the largest excursion, so that sampling noise does not bias it up."""
+    t = traj_by_seed[:, 1:]
+    progress = t.mean(-1)
+    inside = (progress >= window[0]) & (progress <= window[1])
+    off = np.where(inside, offset_toward(t, concept), np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # no checkpoint in the window: NaN
+        return np.nanmean(off, axis=1)
+
+
+def crossing_step(values: np.ndarray, steps: np.ndarray, level: float = LEARNED_LEVEL) -> float:
+    """First step at which `values` (K,) reaches `level`, linearly interpolated between checkpoints
+    (checkpoints after the first only); one eval interval past the end if never."""
+    v, s = values[1:], steps[1:]
+    hit = np.nonzero(np.nan_to_num(v, nan=-np.inf) >= level)[0]
+    if not len(hit):
+        return float(steps[-1] + (steps[-1] - steps[-2]))
+    i = hit[0]
+    if i == 0 or not np.isfinite(v[i - 1]):
+        return float(s[i])
+    return float(s[i - 1] + (level - v[i - 1]) / (v[i] - v[i - 1]) * (s[i] - s[i - 1]))
+
+
+def colour_lead(traj_by_seed: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """Per seed, step at which size reaches LEARNED_LEVEL minus the step at which colour does:
+    positive when colour is learned first."""
+    return np.array([crossing_step(t[:, 1], steps) - crossing_step(t[:, 0], steps) for t in traj_by_seed])
+
+
+def order_reversed(lead_low: Estimate, lead_high: Estimate) -> str:
+    """"holds" when the colour lead's interval excludes 0 with opposite signs at the lowest and the
+    highest contrast, "does not hold" when both exclude 0 with the same sign, else "inconclusive"."""
+    side = lambda e: 1 if e.low > 0 else (-1 if e.high < 0 else 0)
+    a, b = side(lead_low), side(lead_high)
+    if a and b:
+        return "holds" if a != b else "does not hold"
+    return "inconclusive"
+
+
+# ----------------------------------------------------------------------------------------------
+# The read-out's bias and its agreement with the segmentation
+# ----------------------------------------------------------------------------------------------
+
+
+def classifier_bias_on_noise(noise_readouts: list[np.ndarray], seed: int = 0) -> Estimate:
+    """Mean P(blue) the classifiers give pure-noise images (an unbiased read-out: 1/2 or, better,
+    P(disc) near 0), bootstrap interval over images of all contrasts' classifiers."""
+    return bootstrap_mean(np.concatenate([r[:, 0] for r in noise_readouts]), seed=seed)
+
+
+def readout_agreement(coords: np.ndarray, classifier: np.ndarray) -> float:
+    """Fraction of samples (all checkpoints after the first, all prompts) on which the segmentation
+    and the classifier agree on the class, a blank (no disc / P(disc) <= 1/2) counting as a class."""
+    seg_disc = np.isfinite(coords[..., 0])
+    clf_disc = classifier[..., 2] > 0.5
+    with np.errstate(invalid="ignore"):
+        seg_cls = (coords[..., 0] > 0.5) * 2 + (coords[..., 1] > 0.5)
+    clf_cls = (classifier[..., 0] > 0.5) * 2 + (classifier[..., 1] > 0.5)
+    agree = np.where(seg_disc & clf_disc, seg_cls == clf_cls, seg_disc == clf_disc)
+    return float(agree[:, 1:].mean())
+
+
+# ----------------------------------------------------------------------------------------------
+# Everything per contrast, and the metrics of the claims
+# ----------------------------------------------------------------------------------------------
+
+
+def contrast_key(contrast: float) -> str:
+    """Metric-name suffix of a contrast: 0.35 -> "0_35"."""
+    return f"{contrast:g}".replace(".", "_")
+
+
+def analyse_contrast(runs: dict[str, np.ndarray], dgp: Circles) -> dict:
+    """Trajectories (seeds, K, P, 2), blank fractions, success, the largest MSE rise, the decay fit,
+    the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds."""
+    steps = runs["eval_steps"]
+    coords = coordinates(runs, dgp)
+    traj = trajectory(coords)                                   # (seeds, K, P, 2)
+    unseen = traj[:, :, UNSEEN_PROMPT]
+    err = sample_error(coords[:, :, UNSEEN_PROMPT])             # (seeds, K, S)
+    stronger = stronger_concept(dgp)
+    r2, fit = decay_r2(unseen, steps)
+    return {
+        "steps": steps, "coords": coords, "traj": traj, "traj_pooled": trajectory(coords.transpose(1, 2, 0, 3, 4).reshape(
+            *coords.shape[1:3], -1, 2)), "blank": blank_fraction(runs["present"]).mean(0),
+        "mse": err.mean((0, 2)), "mse_by_seed": err.mean(2), "stronger": stronger,
+        "success": success_rate(coords), "rise": largest_rise(err, steps), "r2": r2, "fit": fit,
+        "bend": mean_over_seeds(bend(unseen, stronger)), "bend_colour": bend(unseen, "colour"),
+        "lead": mean_over_seeds(colour_lead(unseen, steps)),
+        "agreement": readout_agreement(coords, runs["classifier"]),
+        "classifier_traj": runs["classifier"][..., :2].mean((0, 3)),
+    }
+
+
+def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], seeds: int) -> dict:
+    """The chapter's S-6 metrics (estimates as dicts) from `analyse_contrast` results by contrast."""
+    out: dict = {"classifier_p_blue_on_noise": classifier_bias_on_noise(noise_readouts).as_dict(),
+                 "evidence_seeds_per_contrast": int(seeds)}
+    for c, r in sorted(results.items()):
+        key = contrast_key(c)
+        out[f"success_rate_{key}"] = r["success"].as_dict()
+        out[f"mse_rise_{key}"] = r["rise"].estimate.as_dict()
+        out[f"mse_rise_paired_z_{key}"] = r["rise"].z
+        out[f"speed_decay_r2_{key}"] = r["r2"].as_dict()
+        out[f"bend_toward_stronger_{key}"] = r["bend"].as_dict()
+        out[f"colour_lead_{key}"] = r["lead"].as_dict()
+    low, high = results[min(results)], results[max(results)]
+    out["order_reversed"] = order_reversed(low["lead"], high["lead"])
+    return out

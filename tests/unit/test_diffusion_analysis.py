@@ -1,0 +1,87 @@
+"""Statistics of S-6 (lib/diffusion/analysis.py) on planted, known answers."""
+import numpy as np
+import pytest
+
+from lib.diffusion import analysis as an
+from lib.stats import Estimate
+
+
+def test_blank_samples_stay_paired_with_the_largest_error():
+    coords = np.array([[1.0, 1.0], [np.nan, np.nan], [0.0, 1.0]])
+    np.testing.assert_allclose(an.sample_error(coords), [0.0, 1.0, 0.5])
+
+
+def test_largest_rise_finds_a_planted_rise_and_corrects_for_the_search():
+    rng = np.random.default_rng(0)
+    steps = np.arange(0, 900, 100)
+    curve = np.array([0.9, 0.6, 0.4, 0.3, 0.45, 0.5, 0.3, 0.2, 0.1])        # rises 0.3 -> 0.5
+    err = curve[None, :, None] + 0.05 * rng.standard_normal((5, 9, 32))
+    rise = an.largest_rise(err, steps)
+    assert rise.steps == (300, 500) and rise.estimate.low > 0.1 and rise.z > 5 and rise.seeds_rising == 5
+    assert rise.pairs == 28 and "Bonferroni" in rise.estimate.method
+
+
+def test_no_rise_in_a_monotone_curve():
+    rng = np.random.default_rng(1)
+    steps = np.arange(0, 900, 100)
+    curve = np.linspace(0.9, 0.1, 9)
+    err = curve[None, :, None] + 0.05 * rng.standard_normal((5, 9, 32))
+    rise = an.largest_rise(err, steps)
+    assert rise.estimate.low < 0 and rise.z < 2
+
+
+def test_decay_fit_recovers_the_rate():
+    steps = np.arange(0, 2001, 125)
+    d = 0.05 + 0.8 * np.exp(-2e-3 * steps) + 0.005 * np.random.default_rng(2).standard_normal(len(steps))
+    d[0] = 0.3                                                             # untrained point is ignored
+    fit = an.fit_decay(steps, d)
+    assert fit.r2 > 0.98 and fit.rate.low < 2e-3 < fit.rate.high and fit.start == 125
+
+
+def test_decay_r2_has_a_seed_bootstrap_interval():
+    steps = np.arange(0, 2001, 125)
+    rng = np.random.default_rng(3)
+    dist = 0.8 * np.exp(-2e-3 * steps)
+    traj = np.stack([np.stack([1 - dist / np.sqrt(2), 1 - dist / np.sqrt(2)], -1)
+                     + 0.01 * rng.standard_normal((len(steps), 2)) for _ in range(5)])
+    est, _ = an.decay_r2(traj, steps)
+    assert est.n == 5 and est.low <= est.value <= est.high and est.value > 0.95
+
+
+def test_bend_and_lead_are_measured_apart():
+    """A trajectory that goes by (red, small): size ahead (bend toward size) and size learned first."""
+    steps = np.arange(0, 1100, 100)
+    u = np.linspace(0, 1, 11)
+    colour, size = u**2, np.sqrt(u)                                       # size ahead throughout
+    traj = np.stack([np.stack([colour, size], -1)] * 3)
+    assert np.all(an.bend(traj, "size") > 0) and np.all(an.bend(traj, "colour") < 0)
+    assert np.all(an.colour_lead(traj, steps) < 0)                        # colour later
+
+
+def test_crossing_step_interpolates_and_censors():
+    steps = np.array([0, 100, 200, 300])
+    assert an.crossing_step(np.array([0.9, 0.5, 1.0, 1.0]), steps) == pytest.approx(150)   # step 0 ignored
+    assert an.crossing_step(np.array([0.0, 0.1, 0.2, 0.3]), steps) == 400
+
+
+@pytest.mark.parametrize("low, high, verdict", [
+    ((10, 50), (-60, -5), "holds"), ((10, 50), (5, 60), "does not hold"), ((-10, 50), (-60, -5), "inconclusive")])
+def test_order_reversed_is_three_valued(low, high, verdict):
+    est = lambda lo, hi: Estimate((lo + hi) / 2, lo, hi, 5, "t")
+    assert an.order_reversed(est(*low), est(*high)) == verdict
+
+
+def test_success_rate_is_per_seed_and_bounded():
+    coords = np.full((4, 2, 4, 10, 2), 0.9)
+    coords[0, -1, 3, :5] = np.nan                                        # half the samples blank in seed 0
+    est = an.success_rate(coords)
+    assert est.value == pytest.approx(0.875) and est.high <= 1 and est.n == 4
+
+
+def test_readout_agreement_counts_blanks_as_a_class():
+    coords = np.zeros((1, 2, 1, 2, 2))
+    coords[0, 1, 0, 1] = np.nan
+    clf = np.zeros((1, 2, 1, 2, 3))
+    clf[..., 2] = 1.0
+    clf[0, 1, 0, 1, 2] = 0.0
+    assert an.readout_agreement(coords, clf) == 1.0
