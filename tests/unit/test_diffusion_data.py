@@ -1,7 +1,15 @@
 """The circles data-generating process (lib/diffusion/data.py) against its definition."""
 import numpy as np
 
-from lib.diffusion.data import TRAIN_CLASSES, UNSEEN, Circles, concept_signals, make_dataset, render, sample_conditions
+from lib.diffusion.data import (
+    TRAIN_CLASSES,
+    UNSEEN,
+    Circles,
+    concept_signals,
+    make_dataset,
+    render,
+    sample_conditions,
+)
 
 
 def test_class_means_and_prompts():
