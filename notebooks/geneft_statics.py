@@ -349,8 +349,9 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # fraction (each seed draws its split and its initialisation), up to 4000 steps, stopped once a
 # network fits its training pairs and its accuracy is flat. "Under the bound" is checked at every
 # fraction: the difference between the networks' mean accuracy and the bound's mean, with a
-# Welch interval per fraction (Bonferroni over the fractions); a decoder is under the bound when
-# the largest difference is below 0 with its whole interval.
+# bootstrap interval per fraction (Bonferroni over the fractions); a decoder is under the bound
+# when the largest difference is at or below 0 with its whole interval (where both reach 1 they
+# tie at 0).
 
 # %%
 sweep = load("geneft_statics", "network_sweep")
@@ -387,7 +388,7 @@ others = [e for (name, label), e in excess.items() if label != table3]
 if others:  # the smoke variant of the set has Table 3's decoder only
     run.metric("excess_over_bound_sweep", statics.largest(others))
 run.metric("sweep_decoders_beating_bound", sum(e.low > 0 for e in excess.values()))
-run.metric("sweep_decoders_under_bound", sum(e.high < 0 for e in excess.values()))
+run.metric("sweep_decoders_under_bound", sum(e.high <= 0 for e in excess.values()))
 run.metric("sweep_decoders", len(excess))
 fig, axes = plt.subplots(1, len(ev_relations), figsize=(5 * len(ev_relations), 3.8), squeeze=False)
 for ax, name in zip(axes[0], ev_relations):
@@ -421,7 +422,7 @@ display(Markdown("| relation | decoder | largest excess over the bound |\n|---|-
 # {glue:text}`excess_over_bound_table3_greater_than_ci` on greater-than
 # ({glue:text}`verdict_g_3_under_bound_table3_greater_than`). Over the
 # {glue:text}`sweep_decoders` decoder-relation pairs, {glue:text}`sweep_decoders_under_bound` are
-# under the bound at every fraction with their whole interval and
+# at or under the bound at every fraction with their whole interval and
 # {glue:text}`sweep_decoders_beating_bound` beat it at some fraction
 # ({glue:text}`verdict_g_3_under_bound_sweep`). The networks reach accuracy $\alpha$ on mod 3 at
 # {glue:text}`fraction_at_90_accuracy_mod3_networks:.3f`

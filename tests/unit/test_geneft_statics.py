@@ -18,6 +18,8 @@ def test_excess_over_bound_sign_and_interval():
     assert len(per) == 4 and all(p.high < 0 for p in per)
     flat = statics.difference_per_fraction(np.ones((3, 2)), np.ones((5, 2)))
     assert flat[0].low == flat[0].high == 0.0
+    at_one = statics.excess_over_bound(np.array([[1.0, 0.99], [0.98, 1.0], [1.0, 1.0]]), np.ones((4, 2)))
+    assert at_one.high <= 0  # a bound of 1 cannot be beaten: no interval above it
     above = below.copy()
     above[:, 2] = 0.9  # one fraction beats the bound
     e2 = statics.excess_over_bound(above, bound)
