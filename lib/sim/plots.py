@@ -79,3 +79,16 @@ def plot_hypercube(ax, losses: np.ndarray, combos: np.ndarray, vmax: float = 1.0
     nx.draw_networkx_labels(graph, pos, ax=ax, font_size=5, font_color="tab:cyan")
     ax.set_axis_off()
     return nodes
+
+
+# ----------------------------------------------------------------------------------------------
+# Estimates over seeds against a swept parameter (init scale, truncation)
+# ----------------------------------------------------------------------------------------------
+
+
+def plot_estimates(ax, x, estimates, label: str, **style) -> None:
+    """Values of `lib.stats.Estimate`s (or their dicts) at positions x, with their intervals as error bars."""
+    get = [e if isinstance(e, dict) else e.as_dict() for e in estimates]
+    value = np.array([e["value"] for e in get])
+    err = np.array([[e["value"] - e["low"] for e in get], [e["high"] - e["value"] for e in get]])
+    ax.errorbar(x, value, yerr=err, capsize=3, marker="o", label=label, **style)
