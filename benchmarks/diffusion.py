@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import torch
 
-from lib.diffusion.evidence import EVIDENCE_CONFIG, run_config
+from lib.diffusion.configs import CPU
+from lib.diffusion.evidence import run_config
 from lib.diffusion.train import Run, run_seeds
 
 VARIANTS = {  # name: (RunConfig overrides, torch threads)
@@ -25,7 +26,7 @@ VARIANTS = {  # name: (RunConfig overrides, torch threads)
 
 
 def benchmark(rounds: int = 3, steps: int = 4) -> dict[str, float]:
-    base = replace(run_config(EVIDENCE_CONFIG, EVIDENCE_CONFIG["contrasts"][0]), compile=False, channels_last=False)
+    base = replace(run_config(CPU, CPU["contrasts"][0]), compile=False, channels_last=False)
     runs, out = {}, {}
     for name, (overrides, threads) in VARIANTS.items():
         torch.set_num_threads(threads)

@@ -275,10 +275,10 @@ def crossing_step(values: np.ndarray, steps: np.ndarray, level: float = LEARNED_
     return float(s[i - 1] + (level - v[i - 1]) / (v[i] - v[i - 1]) * (s[i] - s[i - 1]))
 
 
-def colour_lead(traj_by_seed: np.ndarray, steps: np.ndarray) -> np.ndarray:
-    """Per seed, step at which size reaches LEARNED_LEVEL minus the step at which colour does:
+def colour_lead(traj_by_seed: np.ndarray, steps: np.ndarray, level: float = LEARNED_LEVEL) -> np.ndarray:
+    """Per seed, step at which size reaches `level` minus the step at which colour does:
     positive when colour is learned first."""
-    return np.array([crossing_step(t[:, 1], steps) - crossing_step(t[:, 0], steps) for t in traj_by_seed])
+    return np.array([crossing_step(t[:, 1], steps, level) - crossing_step(t[:, 0], steps, level) for t in traj_by_seed])
 
 
 def order_reversed(lead_low: Estimate, lead_high: Estimate) -> str:
@@ -324,7 +324,8 @@ def contrast_key(contrast: float) -> str:
     return f"{contrast:g}".replace(".", "_")
 
 
-def analyse_contrast(runs: dict[str, np.ndarray], dgp: Circles) -> dict:
+def analyse_contrast(runs: dict[str, np.ndarray], dgp: Circles, level: float = LEARNED_LEVEL,
+                     window: tuple[float, float] = TRANSIT) -> dict:
     """Trajectories (seeds, K, P, 2), blank fractions, success, the largest MSE rise, the decay fit,
     the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds."""
     steps = runs["eval_steps"]
@@ -339,16 +340,19 @@ def analyse_contrast(runs: dict[str, np.ndarray], dgp: Circles) -> dict:
             *coords.shape[1:3], -1, 2)), "blank": blank_fraction(runs["present"]).mean(0),
         "mse": err.mean((0, 2)), "mse_by_seed": err.mean(2), "stronger": stronger,
         "success": success_rate(coords), "rise": largest_rise(err, steps), "r2": r2, "fit": fit,
-        "bend": mean_over_seeds(bend(unseen, stronger)), "bend_colour": bend(unseen, "colour"),
-        "lead": mean_over_seeds(colour_lead(unseen, steps)),
+        "bend": mean_over_seeds(bend(unseen, stronger, window)), "lead": mean_over_seeds(colour_lead(unseen, steps, level)),
         "agreement": readout_agreement(coords, runs["classifier"]),
         "classifier_traj": runs["classifier"][..., :2].mean((0, 3)),
     }
 
 
 def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], seeds: int) -> dict:
-    """The chapter's S-6 metrics (estimates as dicts) from `analyse_contrast` results by contrast."""
+    """The chapter's S-6 metrics (estimates as dicts) from `analyse_contrast` results by contrast.
+
+    noise_readouts: each contrast's classifier on pure noise, (n, 3) arrays (calibration_noise_readout)."""
+    pooled = np.concatenate(noise_readouts)
     out: dict = {"classifier_p_blue_on_noise": classifier_bias_on_noise(noise_readouts).as_dict(),
+                 "classifier_p_disc_on_noise": bootstrap_mean(pooled[:, 2]).as_dict(),
                  "evidence_seeds_per_contrast": int(seeds)}
     for c, r in sorted(results.items()):
         key = contrast_key(c)
@@ -358,6 +362,8 @@ def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], see
         out[f"speed_decay_r2_{key}"] = r["r2"].as_dict()
         out[f"bend_toward_stronger_{key}"] = r["bend"].as_dict()
         out[f"colour_lead_{key}"] = r["lead"].as_dict()
+        out[f"readout_agreement_{key}"] = r["agreement"]
+        out[f"stronger_{key}"] = r["stronger"]
     low, high = results[min(results)], results[max(results)]
     out["order_reversed"] = order_reversed(low["lead"], high["lead"])
     return out

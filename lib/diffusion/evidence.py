@@ -26,22 +26,8 @@ CLASSIFIER_STREAM = 2**31 - 1   # second word of the classifier's SeedSequence (
 KEEP_IMAGES = 4                 # samples of the unseen prompt kept as images at every checkpoint
 
 # ----------------------------------------------------------------------------------------------
-# Configuration
+# Configuration (the sets' configurations: lib.diffusion.configs)
 # ----------------------------------------------------------------------------------------------
-
-EVIDENCE_CONFIG = {  # the CPU evidence set (declared in lib/specs/diffusion.py); see the chapter's notes
-    "contrasts": [0.2, 0.35, 0.5, 0.7], "seeds": [0, 1, 2, 3, 4],
-    "resolution": 24, "size_mean": 0.45, "size_signal": 0.4, "blur": 2 / 31, "n_per_class": 2048,
-    "channels": [16, 32, 64], "blocks": 1, "heads": 4, "dropout": 0.1,
-    "gamma_min": -5.0, "gamma_max": 10.0, "data_noise": 1e-3, "learn_schedule": True,
-    "lr": 1e-3, "weight_decay": 0.01, "batch_size": 64, "grad_clip": 1.0, "ema_decay": 0.995,
-    "steps": 2000, "eval_every": 125, "samples": 32, "sampler_steps": 50, "nudges": [],
-    "classifier_steps": 600, "channels_last": False, "compile": False,
-}
-SMOKE_OVERRIDES = {  # a shard in well under 30 s on one core
-    "resolution": 16, "channels": [8, 16], "heads": 2, "n_per_class": 128, "steps": 40, "eval_every": 20,
-    "samples": 8, "sampler_steps": 8, "classifier_steps": 30,
-}
 
 
 def run_config(config: dict, contrast: float) -> RunConfig:
@@ -49,11 +35,6 @@ def run_config(config: dict, contrast: float) -> RunConfig:
     names = {f.name for f in fields(RunConfig)} - {"colour_signal"}
     kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in config.items() if k in names}
     return RunConfig(colour_signal=float(contrast), **kwargs)
-
-
-def shards(config: dict) -> list[dict]:
-    """Every (contrast, seed) pair of a configuration, seed-major so that a cut-off set has whole seeds."""
-    return [{"contrast": c, "seed": s} for s in config["seeds"] for c in config["contrasts"]]
 
 
 def trained_classifier(cfg: RunConfig, contrast_index: int, checkpoint: Path | None) -> ConceptClassifier:
@@ -109,3 +90,17 @@ def contrast_seed_run(config: dict, shard: dict, checkpoint: Path | None = None)
     out["prompts"] = prompts.astype(np.float32)
     out.update({f"calibration_{k}": v.astype(np.float32) for k, v in calibration(clf, cfg.dgp).items()})
     return out
+
+
+def max_difference(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> float:
+    """Largest absolute difference between two shards' arrays (NaN where both NaN counts as equal;
+    inf when their names or shapes differ), for comparing a live recomputation with a stored shard."""
+    if set(a) != set(b) or any(a[k].shape != b[k].shape for k in a):
+        return float("inf")
+    worst = 0.0
+    for k, value in a.items():
+        x, y = value.astype(np.float64), b[k].astype(np.float64)
+        both_nan = np.isnan(x) & np.isnan(y)
+        diff = np.where(both_nan, 0.0, np.abs(x - y))
+        worst = max(worst, float(np.nan_to_num(diff, nan=np.inf).max(initial=0.0)))
+    return worst

@@ -1,16 +1,22 @@
-"""Figures of the diffusion chapter: the data, Fig. 6's three panels, success and hidden capability."""
+"""Figures of the diffusion chapter: the data, the read-outs' calibration, Fig. 6 in concept units,
+per-seed trajectories, the loss and schedule, and samples over training."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
 
+from lib.diffusion.analysis import UNSEEN_PROMPT, decay_curve, distance_to_target
 from lib.diffusion.data import CLASSES, Circles, sample_images
 
 NAMES = {(0, 0): "red, big", (0, 1): "red, small", (1, 0): "blue, big", (1, 1): "blue, small"}
 
 
+def _colours(n: int):
+    return plt.cm.viridis(np.linspace(0.1, 0.85, n))
+
+
 def data_grid(dgps: list[Circles], per_class: int = 2, seed: int = 0):
-    """Rows: colour signals; columns: the four classes (the last never seen in training)."""
+    """Rows: colour contrasts; columns: the four classes (the last never seen in training)."""
     fig, axes = plt.subplots(len(dgps), 4 * per_class, figsize=(1.0 * 4 * per_class, 1.15 * len(dgps)), squeeze=False)
     for row, dgp in zip(axes, dgps):
         x, _ = sample_images(dgp, np.repeat(np.array(CLASSES), per_class, axis=0), np.random.default_rng(seed))
@@ -24,53 +30,105 @@ def data_grid(dgps: list[Circles], per_class: int = 2, seed: int = 0):
     return fig
 
 
-def image_row(images: np.ndarray, labels: list[str]):
-    """A row of images (n, 3, R, R) in [0, 1], each with a label."""
-    fig, axes = plt.subplots(1, len(images), figsize=(0.9 * len(images), 1.2), squeeze=False)
-    for ax, img, lab in zip(axes[0], images, labels):
-        ax.imshow(img.transpose(1, 2, 0), interpolation="nearest")
-        ax.set_xticks([]), ax.set_yticks([])
-        ax.set_title(lab, fontsize=6)
+def calibration(cal: dict[float, dict[str, np.ndarray]]):
+    """The classifier on images of known concept value, per contrast: (a) P(blue) against the fraction
+    of the way from red to blue, (b) P(small) against the fraction from big to small, (c) its three
+    outputs on pure noise."""
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(11, 3.2))
+    for (contrast, arr), col in zip(sorted(cal.items()), _colours(len(cal))):
+        a.plot(arr["grid"], arr["colour_curve"], "-o", ms=3, color=col, label=f"$s_c$ = {contrast:g}")
+        b.plot(arr["grid"], arr["size_curve"], "-o", ms=3, color=col)
+    for ax in (a, b):
+        ax.plot([0, 1], [0, 1], ":", color="0.5", label="calibrated")
+    noise = np.concatenate([arr["noise_readout"] for arr in cal.values()])
+    c.boxplot([noise[:, 0], noise[:, 1], noise[:, 2]], labels=["P(blue)", "P(small)", "P(disc)"])
+    a.set(xlabel="colour: fraction of the way red -> blue", ylabel="mean P(blue)", title="(a) colour")
+    b.set(xlabel="radius: fraction of the way big -> small", ylabel="mean P(small)", title="(b) size")
+    c.set(ylim=(-0.03, 1.03), title="(c) on pure-noise images, all contrasts")
+    a.legend(fontsize=7)
     fig.tight_layout()
     return fig
 
 
-def fig6(res: list[dict], steps: np.ndarray, label: str):
-    """(a) concept-space trajectory, (b) concept-space MSE, (c) |dC/dt| with its exponential fit."""
-    fig, (a, b, c) = plt.subplots(1, 3, figsize=(11, 3.5))
-    colours = plt.cm.viridis(np.linspace(0.1, 0.85, len(res)))
-    for r, col in zip(res, colours):
-        lab = f"$s_c$ = {r['colour_signal']:g}"
-        a.plot(*r["traj"].T, "-o", color=col, ms=3, label=lab)
-        b.plot(steps, r["mse"], "-", color=col, label=lab)
-        b.fill_between(steps, r["mse"] - 2 * r["mse_se"], r["mse"] + 2 * r["mse_se"], color=col, alpha=0.2)
-        c.semilogy(r["speed_t"], r["speed"], "o", color=col, ms=3, label=lab)
+def fig6(results: dict[float, dict]):
+    """(a) concept-space trajectories (unseen prompt bold, training prompts thin), seeds pooled;
+    (b) concept-space MSE of the unseen prompt, mean over seeds with the seeds' range;
+    (c) distance to (blue, small) with the exponential fit from its peak (log scale)."""
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(12, 3.8))
+    for (contrast, r), col in zip(sorted(results.items()), _colours(len(results))):
+        lab = f"$s_c$ = {contrast:g} ({r['stronger']} stronger)"
+        for p in range(r["traj_pooled"].shape[1]):
+            bold = p == UNSEEN_PROMPT
+            a.plot(*r["traj_pooled"][:, p].T, "-o" if bold else "-", color=col, ms=2.5, lw=1.8 if bold else 0.7,
+                   alpha=1 if bold else 0.6, label=lab if bold else None)
+        steps = r["steps"]
+        b.plot(steps, r["mse"], color=col, label=lab)
+        b.fill_between(steps, r["mse_by_seed"].min(0), r["mse_by_seed"].max(0), color=col, alpha=0.15)
+        dist = distance_to_target(r["traj_pooled"][:, UNSEEN_PROMPT])
+        c.semilogy(steps[1:], dist[1:], "o", color=col, ms=3)
         f = r["fit"]
-        if np.isfinite(f["rate"]):
-            t = r["speed_t"][r["speed_t"] >= f["start"]]
-            c.semilogy(t, f["amplitude"] * np.exp(-f["rate"] * t), "--", color=col,
-                       label=f"fit, $R^2$ = {f['r2']:.2f}")
+        if f is not None:
+            t = steps[steps >= f.start]
+            c.semilogy(t, decay_curve(t - f.start, f.floor, f.amplitude, f.rate.value), "--", color=col,
+                       label=f"$s_c$ = {contrast:g}: $R^2$ = {f.r2:.2f}")
     for (x, y), name in zip(CLASSES, NAMES.values()):
-        a.annotate(name, (x, y), fontsize=7, ha="center", va="bottom" if y else "top", color="k" if (x, y) != (1, 1) else "C3")
-    a.set(xlabel="P(blue)", ylabel="P(small)", xlim=(-0.1, 1.1), ylim=(-0.1, 1.15), title=f"(a) trajectory [{label}]")
-    b.set(xlabel="training step", ylabel="concept-space MSE", title="(b) MSE of (blue, small), ±2 s.e.")
-    c.set(xlabel="training step", ylabel="|dC/dt| per step", title="(c) concept-space speed")
+        a.annotate(name, (x, y), fontsize=7, ha="center", va="bottom" if y else "top",
+                   color="k" if (x, y) != (1, 1) else "C3")
+    a.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
+    a.set(xlabel="colour (red 0, blue 1)", ylabel="size (big 0, small 1)", xlim=(-0.15, 1.15), ylim=(-0.15, 1.2),
+          title="(a) trajectories in concept units")
+    b.set(xlabel="training step", ylabel="concept-space MSE (blank = 1)", title="(b) MSE of (blue, small)")
+    c.set(xlabel="training step", ylabel="distance to (blue, small)", title="(c) approach to the target")
     for ax in (a, b, c):
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=6)
     fig.tight_layout()
     return fig
 
 
-def success(res: list[dict], steps: np.ndarray, nudges: list[float], label: str):
-    """Fraction of (blue, small) samples for the exact and the nudged prompts, and of blank samples."""
-    fig, axes = plt.subplots(1, len(res), figsize=(4 * len(res), 3), squeeze=False, sharey=True)
-    for ax, r in zip(axes[0], res):
-        ax.plot(steps, r["success"], "-o", ms=3, label="exact prompt: (blue, small)")
-        ax.plot(steps, r["blank"], ":", color="0.4", label="exact prompt: blank")
-        for j, o in enumerate(nudges):
-            ax.plot(steps, r["nudged"][:, j], "--", label=f"size nudged by +{o:g}: (blue, small)")
-        ax.set(title=f"$s_c$ = {r['colour_signal']:g} [{label}]", xlabel="training step", ylim=(-0.03, 1.03))
-    axes[0, 0].set_ylabel("fraction of samples")
-    axes[0, 0].legend(fontsize=7)
+def seed_trajectories(results: dict[float, dict]):
+    """The unseen prompt's trajectory seed by seed (one panel per contrast): the unit of the claims."""
+    fig, axes = plt.subplots(1, len(results), figsize=(3.2 * len(results), 3.1), squeeze=False, sharey=True)
+    for ax, (contrast, r) in zip(axes[0], sorted(results.items())):
+        for s, col in zip(range(r["traj"].shape[0]), plt.cm.tab10.colors):
+            ax.plot(*r["traj"][s, 1:, UNSEEN_PROMPT].T, "-o", ms=2, lw=0.8, color=col, label=f"seed {s}")
+        ax.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
+        ax.set(title=f"$s_c$ = {contrast:g} ({r['stronger']} stronger)", xlabel="colour", xlim=(-0.15, 1.15),
+               ylim=(-0.15, 1.2))
+    axes[0, 0].set_ylabel("size")
+    axes[0, 0].legend(fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
+def training_curves(runs: dict[float, dict]):
+    """(a) the diffusion term of the loss, (b) the reconstruction term, (c) the EMA schedule's gamma_0 and
+    gamma_1, mean over seeds, per contrast."""
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(11, 3.0))
+    for (contrast, r), col in zip(sorted(runs.items()), _colours(len(runs))):
+        steps = r["eval_steps"]
+        a.plot(steps[1:], r["loss_diffusion"][:, 1:].mean(0), color=col, label=f"$s_c$ = {contrast:g}")
+        b.semilogy(steps[1:], r["loss_recon"][:, 1:].mean(0), color=col)
+        c.plot(steps, r["gamma"][..., 0].mean(0), color=col)
+        c.plot(steps, r["gamma"][..., 1].mean(0), "--", color=col)
+    a.set(xlabel="training step", ylabel="bits / dim", title="(a) diffusion term")
+    b.set(xlabel="training step", ylabel="bits / dim", title="(b) reconstruction term")
+    c.set(xlabel="training step", ylabel=r"$\gamma$", title=r"(c) $\gamma_0$ (solid), $\gamma_1$ (dashed)")
+    a.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def samples_over_training(images: dict[float, np.ndarray], steps: np.ndarray, every: int = 2):
+    """Rows: contrasts; columns: every `every`-th checkpoint; one sample of the unseen prompt each
+    (images (K, n, 3, R, R) uint8 of one seed, the same sampling noise at every checkpoint)."""
+    cols = list(range(0, len(steps), every))
+    fig, axes = plt.subplots(len(images), len(cols), figsize=(0.8 * len(cols), 0.9 * len(images)), squeeze=False)
+    for row, (contrast, img) in zip(axes, sorted(images.items())):
+        for ax, k in zip(row, cols):
+            ax.imshow(img[k, 0].transpose(1, 2, 0), interpolation="nearest")
+            ax.set_xticks([]), ax.set_yticks([])
+        row[0].set_ylabel(f"{contrast:g}", fontsize=7)
+    for ax, k in zip(axes[0], cols):
+        ax.set_title(f"{int(steps[k])}", fontsize=6)
     fig.tight_layout()
     return fig

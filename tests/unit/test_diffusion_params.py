@@ -1,27 +1,39 @@
-"""The chapter's declaration (lib/specs/diffusion.py) rejects invalid parameters before any compute."""
+"""The chapter's declaration (lib/specs/diffusion.py): parameters, claims per contrast, evidence sets."""
 import pytest
 
 from lib.chapter import ParameterError
-from lib.specs.diffusion import CHAPTER
+from lib.diffusion.configs import CPU, PAPER
+from lib.specs.diffusion import CHAPTER, EVIDENCE
 
 
-def test_defaults_are_valid():
+def test_defaults_and_smoke_are_valid():
     CHAPTER.validate({})
     CHAPTER.validate(dict(CHAPTER.smoke))
 
 
 @pytest.mark.parametrize("override, message", [
-    ({"colour_signals": [-0.2]}, "colour_signals"),
-    ({"colour_signals": [0.3, 0.3]}, "distinct"),
-    ({"eval_every": 5000, "steps": 100}, "eval_every"),
-    ({"image_size": 18}, "divisible"),
-    ({"attention_heads": 5}, "attention_heads"),
-    ({"size_signal": 1.0}, "size_signal"),
-    ({"nudges": [-0.3]}, "nudged"),
-    ({"gamma_min": 11.0}, "gamma_min"),
-    ({"device": "tpu"}, "device"),
-    ({"samples": 0}, "samples"),
+    ({"transit_low": 0.9, "transit_high": 0.5}, "transit_low"),
+    ({"evidence_variant": "huge"}, "evidence_variant"),
+    ({"learned_level": 1.5}, "learned_level"),
 ])
 def test_invalid_values_fail_clearly(override, message):
     with pytest.raises(ParameterError, match=message):
         CHAPTER.validate(override)
+
+
+def test_every_contrast_has_its_claims():
+    ids = {c.id for c in CHAPTER.claims}
+    for c in CPU["contrasts"]:
+        key = f"{c:g}".replace(".", "_")
+        assert {f"S-6/generalises-{key}", f"S-6b/rise-{key}", f"S-6c/decay-{key}", f"S-6a/bend-{key}"} <= ids
+
+
+def test_paper_set_is_the_papers_configuration():
+    """App. G.2-G.3: 32 x 32, widths [64, 128, 256], two residual blocks, batch 128, 20k steps,
+    100 sampling steps, classifier 10k steps, 5 seeds, contrasts 0.2 to 0.7; on a GPU."""
+    paper = next(e for e in EVIDENCE if e.name == "paper")
+    assert paper.gpu and paper.config is PAPER
+    assert (PAPER["resolution"], PAPER["channels"], PAPER["blocks"], PAPER["batch_size"], PAPER["steps"],
+            PAPER["sampler_steps"], PAPER["classifier_steps"], len(PAPER["seeds"])) == (32, [64, 128, 256], 2, 128,
+                                                                                     20000, 100, 10000, 5)
+    assert min(PAPER["contrasts"]) == 0.2 and max(PAPER["contrasts"]) == 0.7

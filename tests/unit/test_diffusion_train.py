@@ -2,18 +2,13 @@
 import numpy as np
 import torch
 
-from lib.diffusion.evidence import (
-    EVIDENCE_CONFIG,
-    SMOKE_OVERRIDES,
-    contrast_seed_run,
-    run_config,
-    shards,
-)
+from lib.diffusion.configs import CPU, SMOKE, shards
+from lib.diffusion.evidence import contrast_seed_run, run_config
 from lib.diffusion.train import Run, RunConfig, run_seeds, train
 
 TINY = RunConfig(0.5, resolution=8, n_per_class=32, channels=(8, 16), blocks=1, heads=2, steps=6, eval_every=3,
                  samples=4, sampler_steps=3, classifier_steps=5, batch_size=8)
-SMOKE = {**EVIDENCE_CONFIG, **SMOKE_OVERRIDES}
+SMOKE_CONFIG = CPU | SMOKE
 
 
 def readout(run: Run) -> dict:
@@ -51,15 +46,15 @@ def test_samples_reuse_their_noise_and_come_from_the_ema():
 
 
 def test_evidence_configuration_and_shards():
-    assert len(EVIDENCE_CONFIG["seeds"]) >= 5 and len(EVIDENCE_CONFIG["contrasts"]) >= 4
-    assert min(EVIDENCE_CONFIG["contrasts"]) <= 0.2 and max(EVIDENCE_CONFIG["contrasts"]) >= 0.7
-    assert len(shards(EVIDENCE_CONFIG)) == 20
-    assert run_config(EVIDENCE_CONFIG, 0.35).colour_signal == 0.35
+    assert len(CPU["seeds"]) >= 5 and len(CPU["contrasts"]) >= 4
+    assert min(CPU["contrasts"]) <= 0.2 and max(CPU["contrasts"]) >= 0.7
+    assert len(shards(CPU)) == 20
+    assert run_config(CPU, 0.35).colour_signal == 0.35
 
 
 def test_smoke_shard_arrays():
     torch.set_num_threads(1)
-    a = contrast_seed_run(SMOKE, {"contrast": 0.2, "seed": 0})
+    a = contrast_seed_run(SMOKE_CONFIG, {"contrast": 0.2, "seed": 0})
     k, p, s = a["present"].shape
-    assert (k, p, s) == (3, 4, SMOKE["samples"]) and a["classifier"].shape == (k, p, s, 3)
+    assert (k, p, s) == (3, 4, SMOKE_CONFIG["samples"]) and a["classifier"].shape == (k, p, s, 3)
     assert a["images"].dtype == np.uint8
