@@ -216,18 +216,8 @@ run.figure("fig_diffusion_seeds", figures.seed_trajectories(results))
 # from its peak on: $R^2$ = {glue:text}`r2_list`, intervals from a bootstrap over seeds.
 
 # %% tags=["remove-cell"]
-est = lambda name: run.metrics[name]
-fmt = lambda e: f"{e['value']:.2f} [{e['low']:.2f}, {e['high']:.2f}]"
-keys = [analysis.contrast_key(c) for c in contrasts]
-run.text("success_list", "; ".join(fmt(est(f"success_rate_{k}")) for k in keys))
-run.text("bend_list", "; ".join(f"{fmt(est(f'bend_toward_stronger_{k}'))} (toward {results[c]['stronger']})"
-                                 for k, c in zip(keys, contrasts)))
-run.text("lead_list", "; ".join(f"{est(f'colour_lead_{k}')['value']:.0f} [{est(f'colour_lead_{k}')['low']:.0f}, "
-                                f"{est(f'colour_lead_{k}')['high']:.0f}]" for k in keys))
-run.text("rise_list", "; ".join(f"{fmt(est(f'mse_rise_{k}'))} (steps {results[c]['rise'].steps[0]} to "
-                                f"{results[c]['rise'].steps[1]})" for k, c in zip(keys, contrasts)))
-run.text("rise_z_list", ", ".join(f"{est(f'mse_rise_paired_z_{k}'):.1f}" for k in keys))
-run.text("r2_list", "; ".join(fmt(est(f"speed_decay_r2_{k}")) for k in keys))
+for name, text in analysis.prose(results, run.metrics).items():
+    run.text(name, text)
 
 # %% [markdown]
 # Samples of the unseen prompt over training, one seed (seed {glue:text}`param_figure_seed`; the

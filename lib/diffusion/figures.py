@@ -41,7 +41,7 @@ def calibration(cal: dict[float, dict[str, np.ndarray]]):
     for ax in (a, b):
         ax.plot([0, 1], [0, 1], ":", color="0.5", label="calibrated")
     noise = np.concatenate([arr["noise_readout"] for arr in cal.values()])
-    c.boxplot([noise[:, 0], noise[:, 1], noise[:, 2]], labels=["P(blue)", "P(small)", "P(disc)"])
+    c.boxplot([noise[:, 0], noise[:, 1], noise[:, 2]], tick_labels=["P(blue)", "P(small)", "P(disc)"])
     a.set(xlabel="colour: fraction of the way red -> blue", ylabel="mean P(blue)", title="(a) colour")
     b.set(xlabel="radius: fraction of the way big -> small", ylabel="mean P(small)", title="(b) size")
     c.set(ylim=(-0.03, 1.03), title="(c) on pure-noise images, all contrasts")
