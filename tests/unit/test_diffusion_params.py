@@ -37,3 +37,12 @@ def test_paper_set_is_the_papers_configuration():
             PAPER["sampler_steps"], PAPER["classifier_steps"], len(PAPER["seeds"])) == (32, [64, 128, 256], 2, 128,
                                                                                      20000, 100, 10000, 5)
     assert min(PAPER["contrasts"]) == 0.2 and max(PAPER["contrasts"]) == 0.7
+
+
+def test_cpu_set_fits_three_hours_on_two_cores():
+    """Unit costs measured on this machine (benchmarks/diffusion.py, one core): 5.2 ms per training
+    image at 24 x 24, 1.6 ms per image and sampling step, 0.14 s per classifier step."""
+    from lib.diffusion.configs import shard_cpu_seconds, shards
+
+    per_shard = shard_cpu_seconds(CPU, 5.15, 1.63, 0.136)
+    assert len(shards(CPU)) * per_shard / 2 <= 3 * 3600

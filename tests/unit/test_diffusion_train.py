@@ -58,3 +58,13 @@ def test_smoke_shard_arrays():
     k, p, s = a["present"].shape
     assert (k, p, s) == (3, 4, SMOKE_CONFIG["samples"]) and a["classifier"].shape == (k, p, s, 3)
     assert a["images"].dtype == np.uint8
+
+
+def test_max_difference_of_shards():
+    from lib.diffusion.evidence import max_difference
+
+    a = {"x": np.array([1.0, np.nan]), "n": np.array([1, 2])}
+    assert max_difference(a, {"x": np.array([1.0, np.nan]), "n": np.array([1, 2])}) == 0
+    assert max_difference(a, {"x": np.array([1.5, np.nan]), "n": np.array([1, 2])}) == 0.5
+    assert max_difference(a, {"x": np.array([1.0, 0.0]), "n": np.array([1, 2])}) == np.inf
+    assert max_difference(a, {"x": np.array([1.0])}) == np.inf
