@@ -205,7 +205,9 @@ run.figure("fig_diffusion_seeds", figures.seed_trajectories(results))
 # the largest excursion would): {glue:text}`bend_list` by contrast. The *order* is timed: the
 # step at which size reaches {glue:text}`param_learned_level` minus the step at which colour does
 # (positive: colour first), {glue:text}`lead_list` steps. The order reverses between the lowest and
-# the highest contrast: **{glue:text}`order_reversed`**.
+# the highest contrast: **{glue:text}`order_reversed`** (size first at the lowest contrast:
+# {glue:text}`verdict_s_6a_size_first_low`; colour first at the highest:
+# {glue:text}`verdict_s_6a_colour_first_high`).
 #
 # **(b) MSE.** For the unseen prompt, the largest rise of the MSE between two checkpoints, paired
 # sample by sample (common random numbers) with the interval corrected for having searched every
