@@ -15,7 +15,12 @@ import torch
 
 from lib.sim.data import population_second_moment, sim_dataset
 from lib.theory.one_layer import (
-    closed_form_output, discrete_output, gd_outputs, random_init, second_moment, sgd_outputs,
+    closed_form_output,
+    discrete_output,
+    gd_outputs,
+    random_init,
+    second_moment,
+    sgd_outputs,
 )
 
 D, N, STEPS, LR = 64, 5000, 400, 0.1

@@ -12,8 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from lib.paths import ROOT
 from lib.io import atomic_write_json
+from lib.paths import ROOT
 from lib.specs import chapter_ids
 
 _RSS = (

@@ -143,7 +143,7 @@ def source_notebook(chapter: Chapter, path: Path) -> None:
 
 
 def run_chapter(chapter_id: str, overrides: dict[str, Any], output_dir: Path, *,
-                runtime: Runtime = Runtime(), allow_expensive: bool = False) -> Path:
+                runtime: Runtime | None = None, allow_expensive: bool = False) -> Path:
     """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json`; return the notebook."""
     import papermill
 
@@ -154,7 +154,7 @@ def run_chapter(chapter_id: str, overrides: dict[str, Any], output_dir: Path, *,
     source, executed = staging / f"{chapter_id}.source.ipynb", staging / f"{chapter_id}.ipynb"
     source_notebook(chapter, source)
     try:
-        with _environment({OUTPUT_DIR_ENV: str(staging), **runtime.environment()}):
+        with _environment({OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}):
             papermill.execute_notebook(
                 str(source), str(executed), parameters=overrides, kernel_name="python3",
                 cwd=str(ROOT), progress_bar=sys.stderr.isatty(), language="python",

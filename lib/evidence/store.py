@@ -23,9 +23,9 @@ import numpy as np
 
 from lib.evidence.declare import EvidenceSet, config_hash, differing_keys
 from lib.fingerprint import (
-    module_digest,
     code_fingerprint,
     code_modules,
+    module_digest,
     package_versions,
 )
 from lib.paths import EVIDENCE, ROOT

@@ -4,7 +4,16 @@ from dataclasses import dataclass
 import pytest
 
 from lib.chapter import (
-    FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter, Claim, Cost, ParameterError, Parameters, param,
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    NOT_COMPUTED,
+    Chapter,
+    Claim,
+    Cost,
+    ParameterError,
+    Parameters,
+    param,
 )
 from lib.specs import chapter_ids, load
 
