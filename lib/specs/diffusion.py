@@ -96,7 +96,7 @@ EVIDENCE = (
                     "widths [16, 32, 64] with one residual block, batch 64, 2400 steps, read-outs every 150 steps",
         function="lib.diffusion.evidence:contrast_seed_run",
         config=CPU, shards=shards(CPU), smoke=_SMOKE,
-        threads=1, minutes=18.0, mem_mb=1500, rtol=1e-4, atol=1e-4,
+        threads=1, minutes=20.0, mem_mb=1500, rtol=1e-4, atol=1e-4,
     ),
     EvidenceSet(
         chapter="diffusion", name="paper",
