@@ -116,3 +116,62 @@ CHAPTER = Chapter(
     ),
     smoke={'steps': 150, 'mc_samples': 400, 'matrix_draws': 100, 'sigma_models': 4, 'seeds_per_cell': 1, 'ode_time': 1000.0, 'portrait_grid': 7, 'relations': ['mod3'], 'log10_lr_enc': [-2.0, -1.5], 'log10_lr_dec': [-2.0, -1.0], 'n': 12, 'width': 16, 'fig6_log10_ratios': [0.0, 1.0], 'fig6_init_scales': [1.0], 'fig6_seeds': 2, 'fig8_log10_lr_dec': [-2.0, -1.0], 'fig8_weight_decays': [0.0, 0.3, 1.0], 'checkpoint': False, 'theory_lr_ratios': [0.1, 10.0], 'sigma_ratios': [1.0], 'n_cluster': [1, 4]},
 )
+
+# ----------------------------------------------------------------------------------------------
+# Evidence (lib.evidence; computed by `make evidence`, read with lib.evidence.load)
+# ----------------------------------------------------------------------------------------------
+
+from lib.evidence import EvidenceSet  # noqa: E402
+from lib.geneft.evidence import shard_minutes  # noqa: E402  (numpy only: no torch at import)
+
+EVIDENCE_NETWORK = {"n": 30, "train_fraction": 0.75, "split_seed": 0, "mode": "concat", "depth": 3, "width": 50,
+                    "embed_dim": 2, "init_scale": 1.0, "steps": 10_000, "eval_every": 100, "test_every": 1,
+                    "seeds": 3, "checkpoint_every": 1000}
+EVIDENCE_SMOKE = {"n": 12, "width": 16, "steps": 300, "seeds": 2, "eval_every": 50}
+EVIDENCE_RELATIONS = ("mod3", "greater_than", "bipartite")
+PHASE_LR_ENC = [-5.0, -4.5, -4.0, -3.5, -3.0, -2.5, -2.0]               # the paper's range, 10^-5 .. 10^-2
+PHASE_LR_DEC = [-5.0, -4.5, -4.0, -3.5, -3.0, -2.5, -2.0, -1.5, -1.0]   # and a decade above, where ratio 10 lies
+TABLE3 = {k: EVIDENCE_NETWORK[k] for k in ("n", "mode", "depth", "width", "embed_dim")}
+
+EVIDENCE = (
+    EvidenceSet(
+        chapter="geneft_dynamics", name="phase_grid",
+        description="Fig. 5: mod 3, greater-than and complete bipartite on a 7 x 9 grid of (eta_enc, eta_dec), "
+                    "10^-5..10^-2 x 10^-5..10^-1 in half decades, Table 3's network, 3 initialisations per cell "
+                    "on one split, 1e4 AdamW steps, exact first 0.9 crossings of train and test accuracy (Table 4 "
+                    "is applied by the chapter, threshold 1% of the run); one shard per (relation, encoder rate)",
+        function="lib.geneft.evidence:phase_row",
+        config={**EVIDENCE_NETWORK, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
+        shards=[{"relation": r, "row": i} for r in EVIDENCE_RELATIONS for i in range(len(PHASE_LR_ENC))],
+        smoke={"config": {**EVIDENCE_SMOKE, "log10_lr_enc": [-2.5, -1.5], "log10_lr_dec": [-3.0, -2.0, -1.0]},
+               "shards": [{"relation": r, "row": i} for r in EVIDENCE_RELATIONS for i in range(2)]},
+        threads=1, minutes=round(shard_minutes(len(PHASE_LR_DEC) * 3, 10_000, **TABLE3), 1), mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_dynamics", name="weight_decay",
+        description="Fig. 8 (mod 3): decoder weight decay 0, 0.1, 1, 10 against eta_dec 10^-4..10^-1 in half decades "
+                    "at eta_enc = 1e-4 over 1e4 steps (the paper: 1e-5 over 1e5 steps, the same eta_enc x steps), "
+                    "3 initialisations per cell; one shard per weight decay",
+        function="lib.geneft.evidence:weight_decay_row",
+        config={**EVIDENCE_NETWORK, "relation": "mod3", "lr_enc": 1e-4,
+                "log10_lr_dec": [-4.0, -3.5, -3.0, -2.5, -2.0, -1.5, -1.0], "weight_decays": [0.0, 0.1, 1.0, 10.0]},
+        shards=[{"row": i} for i in range(4)],
+        smoke={"config": {**EVIDENCE_SMOKE, "lr_enc": 1e-2, "log10_lr_dec": [-2.0, -1.0],
+                          "weight_decays": [0.0, 0.1, 1.0, 10.0]},
+               "shards": [{"row": i} for i in range(4)]},
+        threads=1, minutes=round(shard_minutes(7 * 3, 10_000, **TABLE3), 1), mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_dynamics", name="ratio_seeds",
+        description="Fig. 6 (mod 3): probability of generalization at eta_dec / eta_enc = 1, 10^0.5, 10, 10^1.5 "
+                    "(eta_enc = 1e-3) for init scales 0.5 and 1, 30 initialisations per point on one split, 1e4 "
+                    "steps; one shard per (init scale, ratio)",
+        function="lib.geneft.evidence:ratio_point",
+        config={**{k: v for k, v in EVIDENCE_NETWORK.items() if k != "init_scale"}, "seeds": 30, "relation": "mod3",
+                "lr_enc": 1e-3, "log10_ratios": [0.0, 0.5, 1.0, 1.5]},
+        shards=[{"init_scale": s, "point": k} for s in (0.5, 1.0) for k in range(4)],
+        smoke={"config": {**EVIDENCE_SMOKE, "seeds": 4, "lr_enc": 1e-2},
+               "shards": [{"init_scale": s, "point": k} for s in (0.5, 1.0) for k in (0, 3)]},
+        threads=1, minutes=round(shard_minutes(30, 10_000, **TABLE3), 1), mem_mb=1000,
+    ),
+)
