@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
 from lib.sim.data import cluster_stds, population_second_moment, setting_error
-from lib.theory.one_layer import effective_lr
-from lib.theory.one_layer_compare import vary_first
-from lib.chapter import Chapter, Claim, Cost, Parameters, ParameterError, param
+from lib.theory.one_layer_settings import effective_lr, vary_first
 
 
 @dataclass(frozen=True)

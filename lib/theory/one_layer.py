@@ -20,8 +20,7 @@ from scipy.integrate import solve_ivp
 from scipy.stats import linregress
 
 from lib.progress import progress
-
-LOSS_SCALINGS = ("half_sum", "mse")
+from lib.theory.one_layer_settings import LOSS_SCALINGS, effective_lr  # noqa: F401 (re-exported)
 
 # ----------------------------------------------------------------------------------------------
 # Initialisation
@@ -151,15 +150,6 @@ def gd_outputs(x: np.ndarray, w0: np.ndarray, probe: np.ndarray, lr: float, step
 # ----------------------------------------------------------------------------------------------
 # The paper's protocol: minibatch SGD (App. F.1), batched over settings
 # ----------------------------------------------------------------------------------------------
-
-
-def effective_lr(lr: float, loss_scaling: str, d: int) -> float:
-    """The step on W per unit gradient of (2.1): lr for the loss 1/2||f(x) - x||^2 ("half_sum", eq. 2.1);
-    lr * 2/d for PyTorch's MSELoss ("mse"), which also averages over the d coordinates (the authors'
-    code reports an "MSE" loss)."""
-    if loss_scaling not in LOSS_SCALINGS:
-        raise ValueError(f"loss_scaling must be one of {LOSS_SCALINGS}, got {loss_scaling!r}")
-    return lr if loss_scaling == "half_sum" else lr * 2.0 / d
 
 
 @dataclass(frozen=True)

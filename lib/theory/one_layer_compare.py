@@ -13,9 +13,22 @@ import numpy as np
 
 from lib.sim.data import cluster_stds, population_second_moment, sim_dataset
 from lib.theory.one_layer import (
-    closed_form_output, discrete_output, discrete_rates, effective_lr, fit_rates, flow_output, gd_outputs, half_times,
-    is_monotone, monotonicity_margin, ood_loss_flow, random_init, second_moment, sgd_outputs,
+    closed_form_output,
+    discrete_output,
+    discrete_rates,
+    effective_lr,
+    fit_rates,
+    flow_output,
+    gd_outputs,
+    half_times,
+    is_monotone,
+    monotonicity_margin,
+    ood_loss_flow,
+    random_init,
+    second_moment,
+    sgd_outputs,
 )
+from lib.theory.one_layer_settings import Setting, vary_first  # noqa: F401 (re-exported)
 
 
 def _seed(seed: int, *keys: int) -> int:
@@ -26,23 +39,6 @@ def _seed(seed: int, *keys: int) -> int:
 # ----------------------------------------------------------------------------------------------
 # Theory and simulation side by side
 # ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One SIM configuration: means, standard deviations and the scale of W(0)."""
-
-    mu: tuple[float, ...]
-    std: tuple[float, ...]
-    init_scale: float
-
-
-def vary_first(mu, std, init_scale: float, *, mu1=(), std1=()) -> list[Setting]:
-    """Settings that change concept 1 only: one per mu_1 in `mu1`, then one per sigma_1 in `std1`
-    (Fig. 2a varies mu_1, Fig. 2b varies sigma_1; the other concepts keep mu and std)."""
-    mu, std = tuple(map(float, mu)), tuple(map(float, std))
-    return ([Setting((float(m),) + mu[1:], std, init_scale) for m in mu1]
-            + [Setting(mu, (float(x),) + std[1:], init_scale) for x in std1])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,36 @@
+"""The one-layer chapter's settings, free of torch so that parameter validation answers at once.
+
+`effective_lr` is the step on W per unit gradient of the loss (2.1) under either loss scaling;
+`Setting` and `vary_first` name the SIM configurations of Figs. 2a and 2b.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LOSS_SCALINGS = ("half_sum", "mse")
+
+
+def effective_lr(lr: float, loss_scaling: str, d: int) -> float:
+    """The step on W per unit gradient of (2.1): lr for the loss 1/2||f(x) - x||^2 ("half_sum", eq. 2.1);
+    lr * 2/d for PyTorch's MSELoss ("mse"), which also averages over the d coordinates (the authors'
+    code reports an "MSE" loss)."""
+    if loss_scaling not in LOSS_SCALINGS:
+        raise ValueError(f"loss_scaling must be one of {LOSS_SCALINGS}, got {loss_scaling!r}")
+    return lr if loss_scaling == "half_sum" else lr * 2.0 / d
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One SIM configuration: means, standard deviations and the scale of W(0)."""
+
+    mu: tuple[float, ...]
+    std: tuple[float, ...]
+    init_scale: float
+
+
+def vary_first(mu, std, init_scale: float, *, mu1=(), std1=()) -> list[Setting]:
+    """Settings that change concept 1 only: one per mu_1 in `mu1`, then one per sigma_1 in `std1`
+    (Fig. 2a varies mu_1, Fig. 2b varies sigma_1; the other concepts keep mu and std)."""
+    mu, std = tuple(map(float, mu)), tuple(map(float, std))
+    return ([Setting((float(m),) + mu[1:], std, init_scale) for m in mu1]
+            + [Setting(mu, (float(x),) + std[1:], init_scale) for x in std1])
