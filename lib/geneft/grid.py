@@ -5,7 +5,10 @@ split, settings being any broadcastable arrays of encoder rate, decoder rate, de
 decay and init scale, and classifies every run by Table 4 with the grokking threshold at a
 fraction of the run (1% as the paper scales it: 10^3 steps of 10^5). The init scale is fixed
 per call of the trainer, so the settings are grouped by it. `cell_counts` pools the seeds of a
-cell into binomial counts for `lib.geneft.phases.fit_boundary`.
+cell into binomial counts for `lib.geneft.phases.fit_boundary`. `grid_from_runs` classifies
+stored runs (the evidence shards of `lib.geneft.evidence`) the same way, `stack_shards` assembles
+shards into a grid, and `evidence_mismatch` names the network settings in which a live grid and a
+stored configuration differ (the live grid is compared with the evidence only where none do).
 """
 from __future__ import annotations
 
@@ -47,7 +50,8 @@ class PhaseGrid:
 
 def train_phase_grid(relation: str, lr_enc, lr_dec, *, weight_decay=0.0, init_scale=1.0, seeds, n: int,
                      train_fraction: float, split_seed: int, mode: str, depth: int, width: int, embed_dim: int,
-                     steps: int, threshold_fraction: float = 0.01, checkpoint: Path | None = None) -> PhaseGrid:
+                     steps: int, threshold_fraction: float = 0.01, eval_every: int = 100,
+                     checkpoint: Path | None = None) -> PhaseGrid:
     """Train len(seeds) networks per setting of the broadcast (lr_enc, lr_dec, weight_decay, init_scale).
 
     Every run uses the split `split_masks(n, [train_fraction], [split_seed])` (the seeds vary the
@@ -61,25 +65,78 @@ def train_phase_grid(relation: str, lr_enc, lr_dec, *, weight_decay=0.0, init_sc
                                                                                           init_scale)))
     seeds = np.asarray(seeds, dtype=np.int64)
     k, s = lr_enc.size, len(seeds)
-    threshold = phases.table4_threshold(steps, threshold_fraction)
     split = split_masks(n, [train_fraction], [split_seed])
-    n_test = int((~split[0]).sum())
+    n_test = test_pairs(n, train_fraction, split_seed)
     rep = lambda v: np.repeat(v.ravel(), s)
-    out = {key: np.empty(k * s, dtype) for key, dtype in (("phase", int), ("test_acc", float), ("tr", int), ("te", int))}
+    out = {key: np.empty(k * s, dtype) for key, dtype in (("test_acc", float), ("tr", int), ("te", int))}
     embed = np.empty((k * s, n, embed_dim), np.float32)
     for sc in np.unique(scale):
         pick = rep(scale) == sc
         res = train_models(relation_matrix(relation, n), np.repeat(split, pick.sum(), 0), mode=mode, depth=depth,
                            width=width, embed_dim=embed_dim, lr_enc=rep(lr_enc)[pick], lr_dec=rep(lr_dec)[pick],
                            weight_decay_dec=rep(wd)[pick], init_scale=float(sc), steps=steps,
-                           seeds=np.tile(seeds, k)[pick], eval_every=max(1, steps // 50),
+                           seeds=np.tile(seeds, k)[pick], eval_every=eval_every,
                            checkpoint=None if checkpoint is None else Path(f"{checkpoint}_scale{sc:g}.pt"))
-        out["phase"][pick] = phases.classify(res.step_train_90, res.step_test_90, threshold)
         out["test_acc"][pick], out["tr"][pick], out["te"][pick] = res.test_acc, res.step_train_90, res.step_test_90
         embed[pick] = res.embed
     shape = lr_enc.shape + (s,)
-    return PhaseGrid(out["phase"].reshape(shape), out["test_acc"].reshape(shape), out["tr"].reshape(shape),
-                     out["te"].reshape(shape), embed.reshape(shape + (n, embed_dim)), n_test, threshold)
+    return grid_from_runs(out["tr"].reshape(shape), out["te"].reshape(shape), out["test_acc"].reshape(shape),
+                          embed.reshape(shape + (n, embed_dim)), n_test=n_test, steps=steps,
+                          threshold_fraction=threshold_fraction)
+
+
+def grid_from_runs(step_train_90, step_test_90, test_acc, embed, *, n_test: int, steps: int,
+                   threshold_fraction: float = 0.01) -> PhaseGrid:
+    """A PhaseGrid from stored runs: Table 4 applied to the first 0.9 crossings (-1: never) with the
+    grokking threshold at `threshold_fraction` of the `steps` the runs were trained for."""
+    threshold = phases.table4_threshold(steps, threshold_fraction)
+    tr, te = np.asarray(step_train_90, int), np.asarray(step_test_90, int)
+    return PhaseGrid(phases.classify(tr, te, threshold), np.asarray(test_acc, float), tr, te, np.asarray(embed),
+                     int(n_test), threshold)
+
+
+def stack_shards(shards, order: str, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
+    """Arrays of evidence shards stacked along a new first axis, the shards sorted by their key `order`.
+
+    `shards`: objects with `.key` (a dict) and `[name]` (an array), as `lib.evidence.load` returns them."""
+    shards = sorted(shards, key=lambda sh: sh.key[order])
+    if not shards:
+        raise ValueError(f"no shards to stack by {order!r}")
+    return {name: np.stack([sh[name] for sh in shards]) for name in names} | {
+        order: np.array([sh.key[order] for sh in shards])}
+
+
+def test_pairs(n: int, train_fraction: float, split_seed: int) -> int:
+    """Test pairs of the split every grid run uses (the denominator of its test accuracy)."""
+    return int((~split_masks(n, [train_fraction], [split_seed])[0]).sum())
+
+
+def lookup_runs(config: dict, shards, log10_lr_enc, log10_lr_dec, seeds,
+                names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict | None:
+    """The stored runs of the cells (log10_lr_enc x log10_lr_dec) and seeds of a live grid, arrays
+    (len(enc), len(dec), len(seeds), ...), from `phase_row` shards of one relation (their key "row"
+    indexes config["log10_lr_enc"]); None when a cell or a seed is not stored."""
+    enc, dec = np.asarray(config["log10_lr_enc"], float), np.asarray(config["log10_lr_dec"], float)
+    stored_seeds = list(np.arange(int(config["seeds"])) + int(config.get("seed_offset", 0)))
+    by_row = {int(sh.key["row"]): sh for sh in shards}
+    rows = [next((i for i, v in enumerate(enc) if np.isclose(v, x)), None) for x in log10_lr_enc]
+    cols = [next((j for j, v in enumerate(dec) if np.isclose(v, y)), None) for y in log10_lr_dec]
+    if None in rows or None in cols or any(i not in by_row for i in rows) or any(s not in stored_seeds for s in seeds):
+        return None
+    pick = [stored_seeds.index(s) for s in seeds]
+    return {name: np.stack([by_row[i][name][cols][:, pick] for i in rows]) for name in names}
+
+
+NETWORK_SETTINGS = ("n", "train_fraction", "split_seed", "mode", "depth", "width", "embed_dim", "init_scale", "steps")
+
+
+def evidence_mismatch(config: dict, live: dict) -> list[str]:
+    """The network settings (NETWORK_SETTINGS) in which a stored configuration and a live grid differ."""
+    def same(a, b) -> bool:
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b))
+        return bool(np.isclose(a, b, rtol=1e-9, atol=0)) if numbers else a == b
+
+    return [k for k in NETWORK_SETTINGS if k in live and not (k in config and same(config[k], live[k]))]
 
 
 def cell_counts(grid: PhaseGrid) -> tuple[np.ndarray, np.ndarray]:

@@ -353,6 +353,32 @@ def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
             "used": sorted(used), "excluded": excluded}
 
 
+def intercept_spread(fits: dict[str, BoundaryFit]) -> Estimate | None:
+    """Largest difference between the relations' boundary intercepts (decades of the critical ratio).
+
+    The interval is what each intercept's own interval allows (interval arithmetic, no
+    multiplicity correction): from max(0, max low - min high) to max high - min low. None when
+    fewer than two fits have a boundary (`compare_intercepts` lists which and why)."""
+    used = [f.intercept for f in fits.values() if f.outcome == "boundary" and np.isfinite(f.intercept.value)]
+    if len(used) < 2:
+        return None
+    values = [e.value for e in used]
+    return Estimate(max(values) - min(values), max(0.0, max(e.low for e in used) - min(e.high for e in used)),
+                    max(e.high for e in used) - min(e.low for e in used), int(sum(e.n for e in used)),
+                    "largest difference of intercepts; interval from their intervals")
+
+
+def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -> Estimate:
+    """An estimate whose interval is widened to [low, high] (the metric's range), so that a claim on it
+    is inconclusive: for a metric computed on data that cannot decide it (an incomplete evidence set
+    replaced by its smoke variant). The value is kept when there is one; `reason` goes into the method."""
+    if estimate is None or not np.isfinite(estimate.value):
+        return Estimate((low + high) / 2, low, high, 0 if estimate is None else estimate.n, f"undecided: {reason}")
+    lo = min(low, estimate.low) if np.isfinite(estimate.low) else low
+    hi = max(high, estimate.high) if np.isfinite(estimate.high) else high
+    return Estimate(estimate.value, lo, hi, estimate.n, f"undecided: {reason}; {estimate.method}")
+
+
 # ----------------------------------------------------------------------------------------------
 # Drawing
 # ----------------------------------------------------------------------------------------------

@@ -104,3 +104,26 @@ def test_intercepts_compared_across_relations():
     assert res["p_value"] < 1e-3 and res["excluded"] == {"e": "all generalize"}
     with pytest.raises(ValueError):
         ph.compare_intercepts({"a": same["a"], "z": ph.fit_boundary(x, y, k, t, x_ref=0.0)})
+
+
+def test_intercept_spread_from_the_intervals():
+    from lib.stats import Estimate
+
+    def fit(value, low, high, outcome="boundary"):
+        return ph.BoundaryFit(Estimate(1.0, 0.5, 1.5, 9, "t"), Estimate(value, low, high, 9, "t"), np.zeros(3),
+                              np.zeros((3, 3)), 0.0, False, (0, 0), (0, 0), 3, 9, outcome)
+
+    s = ph.intercept_spread({"a": fit(1.0, 0.8, 1.2), "b": fit(1.5, 1.3, 1.7), "c": fit(0, 0, 0, "all generalize")})
+    assert s.value == pytest.approx(0.5) and s.low == pytest.approx(0.1) and s.high == pytest.approx(0.9)
+    assert ph.intercept_spread({"a": fit(1.0, 0.2, 1.8), "b": fit(1.1, 0.5, 1.7)}).low == 0.0
+    assert ph.intercept_spread({"a": fit(1.0, 0.8, 1.2)}) is None
+
+
+def test_undecided_widens_to_the_range():
+    from lib.stats import Estimate
+
+    u = ph.undecided(Estimate(0.2, 0.1, 0.3, 5, "t"), 0.0, 1.0, "incomplete")
+    assert (u.value, u.low, u.high, u.n) == (0.2, 0.0, 1.0, 5) and "incomplete" in u.method
+    inf = ph.undecided(Estimate(0.2, 0.0, float("inf"), 5, "t"), 0.0, 10.0, "x")
+    assert inf.high == 10.0
+    assert ph.undecided(None, 0.0, 1.0, "x").value == 0.5
