@@ -288,7 +288,7 @@ run.text("evidence_state_text", " ".join(
     f"The full set `{name}` is not complete in this checkout, so its figure shows the small smoke variant "
     f"and its claims are inconclusive by design (their intervals widened to the metric's range)."
     for name, ok in COMPLETE.items() if not ok) or "Every evidence set is complete.")
-undecided = {name: f"evidence set {name} incomplete: smoke variant shown" for name, ok in COMPLETE.items() if not ok}
+pending = {name: f"evidence set {name} incomplete: smoke variant shown" for name, ok in COMPLETE.items() if not ok}
 
 # %%
 ev5 = EV["phase_grid"]
@@ -307,20 +307,16 @@ fits = {}
 for rel, g in grids.items():
     E, D = np.meshgrid(np.log10(rows[rel]), np.log10(lr_dec), indexing="ij")
     fits[rel] = phases.fit_boundary(E, D, *phase_grid.cell_counts(g), x_ref=x_ref)
-    slope_error = phases.distance_from(fits[rel].slope, 1.0)
-    if "phase_grid" in undecided:
-        slope_error = phases.undecided(slope_error, 0.0, 10.0, undecided["phase_grid"])
+    slope_error = phases.decide(phases.distance_from(fits[rel].slope, 1.0), 0.0, 10.0, pending.get("phase_grid"))
     run.metric(f"boundary_slope_{rel}", fits[rel].slope)
     run.metric(f"boundary_slope_error_{rel}", slope_error)
     run.metric(f"boundary_intercept_{rel}", fits[rel].intercept)
     run.metric(f"boundary_separated_{rel}", fits[rel].separated)
     run.metric(f"boundary_outcome_{rel}", fits[rel].outcome)
 shared = phases.compare_intercepts(fits)
-spread = phases.intercept_spread(fits)
-ratio_error = None if shared["pooled"] is None else phases.distance_from(shared["pooled"], 1.0)
-if "phase_grid" in undecided:
-    spread = phases.undecided(spread, 0.0, 10.0, undecided["phase_grid"])
-    ratio_error = phases.undecided(ratio_error, 0.0, 10.0, undecided["phase_grid"])
+spread = phases.decide(phases.intercept_spread(fits), 0.0, 10.0, pending.get("phase_grid"))
+ratio_error = phases.decide(shared["pooled"] and phases.distance_from(shared["pooled"], 1.0), 0.0, 10.0,
+                            pending.get("phase_grid"))
 run.metric("boundary_intercept_homogeneity_p", shared["p_value"])
 run.metric("boundary_intercept_pooled", shared["pooled"])
 run.metric("boundary_intercept_spread", spread)
@@ -330,7 +326,7 @@ for p in phases.PHASES:
     run.metric(f"phase_count_{p}", counts[p])
 run.metric("phase_counts", [counts[p] for p in phases.PHASES])
 seen = exact(sum(counts[p] > 0 for p in ("generalization", "grokking", "memorization")))
-run.metric("phases_seen", phases.undecided(seen, 0, 3, undecided["phase_grid"]) if "phase_grid" in undecided else seen)
+run.metric("phases_seen", phases.decide(seen, 0, 3, pending.get("phase_grid")))
 run.metric("borderline_runs", int(sum(g.borderline.sum() for g in grids.values())))
 
 # %% tags=["hide-input"]
@@ -418,7 +414,7 @@ if stored is not None:
     run.text("live_text", f"against the {ref.variant} evidence, the phases agree in a fraction {agreement:.3g} of "
              f"{live.phase.size} runs, and the first-crossing steps are {'' if identical else 'not '}identical.")
 else:
-    run.metric("live_evidence_phase_agreement", None)
+    run.metric("live_evidence_phase_agreement", phases.decide(None, 0.0, 1.0, "no stored run to compare with"))
     run.text("live_text", "no stored run has these parameters, cells and seeds ("
              + "; ".join(f"{ev.variant}: differs in {', '.join(phase_grid.evidence_mismatch(ev.config, live_net)) or 'cells or seeds'}"
                          for ev in reference) + "), so there is nothing to compare with.")
@@ -441,10 +437,7 @@ collapse = {r: repons.collapse_vs_phase(grids[r].embed.reshape(-1, cfg5["n"], cf
                                         threshold=P.collapse_threshold)
             for r in class_rels}
 for r, c in collapse.items():
-    agreement = c["agreement"]
-    if "phase_grid" in undecided:
-        agreement = phases.undecided(agreement, 0.0, 1.0, undecided["phase_grid"])
-    run.metric(f"repon_collapse_agreement_{r}", agreement)
+    run.metric(f"repon_collapse_agreement_{r}", phases.decide(c["agreement"], 0.0, 1.0, pending.get("phase_grid")))
     for key in ("collapsed_if_generalized", "collapsed_if_not"):
         run.metric(f"repon_{key}_{r}", c[key])
     if "auc" in c:
@@ -507,8 +500,7 @@ sigma = {s: repons.init_sigma_ratio(P.seed + np.arange(P.sigma_models), cfg6["n"
 cmp6 = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6[s]), ratio6[s], sigma[s]) for s in scales6}
 above = np.concatenate([c["above"] for c in cmp6.values()])
 under = fraction(~above)
-run.metric("fig6_fraction_under_bound", phases.undecided(under, 0.0, 1.0, undecided["ratio_seeds"])
-           if "ratio_seeds" in undecided else under)
+run.metric("fig6_fraction_under_bound", phases.decide(under, 0.0, 1.0, pending.get("ratio_seeds")))
 for s in scales6:
     run.metric(f"sigma_ratio_init_{s:g}", sigma[s])
     run.metric(f"fig6_generalized_init_{s:g}", [p.as_dict() for p in cmp6[s]["points"]])
@@ -572,8 +564,7 @@ pos = W8 > 0
 fit8 = phases.fit_boundary(np.log10(W8[pos]), np.log10(D8[pos]), k8[pos], t8[pos])
 wd_abs = phases.distance_from(fit8.slope, 0.0)
 run.metric("wd_coefficient", fit8.slope)
-run.metric("wd_coefficient_abs", phases.undecided(wd_abs, 0.0, 10.0, undecided["weight_decay"])
-           if "weight_decay" in undecided else wd_abs)
+run.metric("wd_coefficient_abs", phases.decide(wd_abs, 0.0, 10.0, pending.get("weight_decay")))
 run.metric("wd_separated", fit8.separated)
 run.metric("wd_outcome", fit8.outcome)
 run.text("wd_zero_runs", str(int(t8[~pos].sum())))

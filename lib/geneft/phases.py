@@ -379,6 +379,17 @@ def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -
     return Estimate(estimate.value, lo, hi, estimate.n, f"undecided: {reason}; {estimate.method}")
 
 
+def decide(estimate: Estimate | None, low: float, high: float, pending: str | None = None) -> Estimate:
+    """The estimate a claim reads: `undecided` over the metric's range [low, high] when `pending` says
+    why the data cannot decide it (incomplete evidence), or when there is no estimate or its interval
+    is unbounded (a grid that does not limit the boundary); otherwise the estimate itself."""
+    if pending:
+        return undecided(estimate, low, high, pending)
+    if estimate is None or not all(np.isfinite([estimate.value, estimate.low, estimate.high])):
+        return undecided(estimate, low, high, "no finite estimate: the grid does not bound it")
+    return estimate
+
+
 # ----------------------------------------------------------------------------------------------
 # Drawing
 # ----------------------------------------------------------------------------------------------

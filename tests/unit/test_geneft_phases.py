@@ -127,3 +127,13 @@ def test_undecided_widens_to_the_range():
     inf = ph.undecided(Estimate(0.2, 0.0, float("inf"), 5, "t"), 0.0, 10.0, "x")
     assert inf.high == 10.0
     assert ph.undecided(None, 0.0, 1.0, "x").value == 0.5
+
+
+def test_decide_keeps_finite_estimates_and_widens_the_rest():
+    from lib.stats import Estimate
+
+    e = Estimate(0.2, 0.1, 0.3, 5, "t")
+    assert ph.decide(e, 0.0, 1.0) is e
+    assert ph.decide(e, 0.0, 1.0, "incomplete").high == 1.0
+    assert ph.decide(Estimate(0.2, 0.0, float("inf"), 5, "t"), 0.0, 10.0).high == 10.0
+    assert ph.decide(None, 0.0, 1.0).low == 0.0
