@@ -35,7 +35,7 @@ class GeneftDynamicsParameters(Parameters):
     checkpoint: bool = param(True, 'save the live grid to the cache and resume it when interrupted')
     live_relation: str = param('mod3', 'relation of the live grid, checked against the evidence', choices=RELATIONS)
     live_log10_lr_enc: list[float] = param([-2.0], 'encoder learning rates of the live grid, log10 (cells of the evidence grid)', max=0, min_len=1, max_len=20)
-    live_log10_lr_dec: list[float] = param([-3.0, -2.0, -1.0], 'decoder learning rates of the live grid, log10', max=0, min_len=1, max_len=20)
+    live_log10_lr_dec: list[float] = param([-3.0, -2.0, -1.5], 'decoder learning rates of the live grid, log10', max=0, min_len=1, max_len=20)
     seeds_per_cell: int = param(3, 'initialisations per live cell (seeds seed, seed+1, ...; the evidence: 3)', min=1, max=100)
     collapse_threshold: float = param(0.1, 'repons count as collapsed when within / between class distance < this', gt=0, lt=1)
     matrix_draws: int = param(1000, 'Gaussian draws per decoder shape for the matrix-decoder collision study', min=50, max=100_000)
