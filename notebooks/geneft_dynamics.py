@@ -566,6 +566,10 @@ wd_abs = phases.distance_from(fit8.slope, 0.0)
 run.metric("wd_coefficient", fit8.slope)
 run.metric("wd_coefficient_abs", phases.decide(wd_abs, 0.0, 10.0, pending.get("weight_decay")))
 run.metric("wd_separated", fit8.separated)
+spread8 = phases.rate_spread(k8[wd8 > 0], t8[wd8 > 0])
+run.metric("wd_generalization_spread", phases.decide(spread8, 0.0, 1.0, pending.get("weight_decay")))
+for w, kk, tt in zip(wd8, k8, t8):
+    run.metric(f"wd_generalized_{w:g}", fraction(int(kk.sum()), int(tt.sum())))
 run.metric("wd_outcome", fit8.outcome)
 run.text("wd_zero_runs", str(int(t8[~pos].sum())))
 run.text("fig8_setup_text", f"{cfg8['relation']}, $\\eta_\\mathrm{{enc}}$ = {cfg8['lr_enc']:g} over {cfg8['steps']} steps, "
@@ -589,9 +593,16 @@ run.figure("fig_wd", fig)
 # `weight_decay`), with the fitted boundary (black; {glue:text}`wd_outcome_text`).
 # ```
 #
-# {glue:text}`verdict_g_8`
+# Pooled over the decoder rates, the fraction of runs that generalize (generalization or grokking)
+# is {glue:text}`wd_fractions_text`; between the positive weight decays it differs by up to
+# {glue:text}`wd_generalization_spread:.2f` {glue:text}`wd_generalization_spread_ci`.
+#
+# - {glue:text}`verdict_g_8`
+# - {glue:text}`verdict_g_8_wd_independent`
 
 # %% tags=["remove-cell"]
+run.text("wd_fractions_text", ", ".join(f"{fmt(fraction(int(kk.sum()), int(tt.sum())))} at wd = {w:g}"
+                                        for w, kk, tt in zip(wd8, k8, t8)))
 run.text("wd_outcome_text", f"slope {fmt(fit8.slope)} decades of eta_dec* per decade of weight decay"
          if fit8.outcome == "boundary" else f"no boundary: {fit8.outcome}")
 

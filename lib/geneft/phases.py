@@ -379,6 +379,23 @@ def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -
     return Estimate(estimate.value, lo, hi, estimate.n, f"undecided: {reason}; {estimate.method}")
 
 
+def rate_spread(successes, trials) -> Estimate:
+    """Largest difference in the probability of generalization between groups (the first axis: Fig. 8's
+    weight decays), each group's cells and seeds pooled: highest minus lowest pooled fraction, with
+    Newcombe's hybrid score interval for that pair (statsmodels `confint_proportions_2indep`). The pair
+    is picked by the data, so with many groups the interval is optimistic; with four it is a mild effect."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    k = np.asarray(successes, float).reshape(len(successes), -1).sum(1)
+    t = np.asarray(trials, float).reshape(len(trials), -1).sum(1)
+    p = k / t
+    hi, lo = int(np.argmax(p)), int(np.argmin(p))
+    low, high = confint_proportions_2indep(k[hi], t[hi], k[lo], t[lo], method="newcomb", compare="diff",
+                                           alpha=1 - CONFIDENCE)
+    return Estimate(float(p[hi] - p[lo]), float(max(low, 0.0)), float(high), int(t[hi] + t[lo]),
+                    f"highest minus lowest of {len(k)} pooled fractions, Newcombe {CONFIDENCE:.0%}")
+
+
 def decide(estimate: Estimate | None, low: float, high: float, pending: str | None = None) -> Estimate:
     """The estimate a claim reads: `undecided` over the metric's range [low, high] when `pending` says
     why the data cannot decide it (incomplete evidence), or when there is no estimate or its interval

@@ -137,3 +137,12 @@ def test_decide_keeps_finite_estimates_and_widens_the_rest():
     assert ph.decide(e, 0.0, 1.0, "incomplete").high == 1.0
     assert ph.decide(Estimate(0.2, 0.0, float("inf"), 5, "t"), 0.0, 10.0).high == 10.0
     assert ph.decide(None, 0.0, 1.0).low == 0.0
+
+
+def test_rate_spread_between_groups():
+    k = np.array([[2, 0, 0], [3, 3, 3], [1, 1, 0]])
+    t = np.full((3, 3), 3)
+    s = ph.rate_spread(k, t)
+    assert s.value == pytest.approx(1 - 2 / 9) and 0 < s.low < s.value < s.high <= 1 and s.n == 18
+    same = ph.rate_spread(np.full((2, 4), 5), np.full((2, 4), 10))
+    assert same.value == 0 and same.low == 0 and same.high > 0
