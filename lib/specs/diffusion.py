@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
 from lib.diffusion.configs import CPU, PAPER, SMOKE, shards
+from lib.evidence import EvidenceSet
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,6 @@ CHAPTER = Chapter(
 # Evidence sets
 # ----------------------------------------------------------------------------------------------
 
-from lib.evidence import EvidenceSet
 
 _SMOKE = {"config": SMOKE, "shards": shards(CPU | SMOKE)}
 
