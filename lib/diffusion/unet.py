@@ -1,4 +1,4 @@
-"""Conditional U-Net of App. G.2 (after Park et al. 2024's code, REFERENCE_NOTES).
+"""Conditional U-Net of App. G.2 (after the public code of Park et al. 2024, github.com/cfpark00/concept-learning).
 
 Levels of `channels` with `blocks` residual blocks each (GroupNorm, GELU, dropout), self-attention
 at the bottleneck, a sinusoidal time embedding and a 2-layer MLP of the conditioning vector,
