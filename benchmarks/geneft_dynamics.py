@@ -15,6 +15,7 @@
   `..._without_early_stop`: against the same loop run to the end (how the public grokking code
   trains).
 """
+
 from __future__ import annotations
 
 import time
@@ -44,13 +45,14 @@ def matmul_gflops(size: int = 2048, repeats: int = 3) -> float:
         start = time.perf_counter()
         a @ b
         best = min(best, time.perf_counter() - start)
-    return 2 * size ** 3 / best / 1e9
+    return 2 * size**3 / best / 1e9
 
 
 def _autograd_batched(labels: np.ndarray, masks: np.ndarray, steps: int) -> None:
     """The same stacked forward (`logits`) through autograd with torch.optim.Adam (foreach)."""
-    stack = init_stack(np.arange(len(masks)), N, mode="concat", depth=DEPTH, width=WIDTH, embed_dim=EMBED,
-                       init_scale=1.0)
+    stack = init_stack(
+        np.arange(len(masks)), N, mode="concat", depth=DEPTH, width=WIDTH, embed_dim=EMBED, init_scale=1.0
+    )
     opt = torch.optim.Adam(stack.tensors(), lr=1e-3, foreach=True)
     y = torch.tensor(labels.reshape(1, -1), dtype=torch.float32)
     train = torch.tensor(masks.reshape(len(masks), -1))
@@ -65,8 +67,9 @@ def _autograd_batched(labels: np.ndarray, masks: np.ndarray, steps: int) -> None
             (correct & train).sum(1), (correct & ~train).sum(1)
 
 
-def _single_model(labels: torch.Tensor, mask: torch.Tensor, lr_enc: float, lr_dec: float, seed: int,
-                  stop: bool = True) -> None:
+def _single_model(
+    labels: torch.Tensor, mask: torch.Tensor, lr_enc: float, lr_dec: float, seed: int, stop: bool = True
+) -> None:
     """One model the usual way: nn.Embedding + nn.Sequential decoder, Adam with two parameter groups,
     train and test accuracy every step; with `stop`, stop once both exceed 0.9 (the phase is decided)."""
     torch.manual_seed(seed)
@@ -75,7 +78,9 @@ def _single_model(labels: torch.Tensor, mask: torch.Tensor, lr_enc: float, lr_de
     for _ in range(DEPTH - 1):
         layers += [torch.nn.Linear(WIDTH, WIDTH), torch.nn.Tanh()]
     decoder = torch.nn.Sequential(*layers, torch.nn.Linear(WIDTH, 1))
-    opt = torch.optim.Adam([{"params": embed.parameters(), "lr": lr_enc}, {"params": decoder.parameters(), "lr": lr_dec}])
+    opt = torch.optim.Adam(
+        [{"params": embed.parameters(), "lr": lr_enc}, {"params": decoder.parameters(), "lr": lr_dec}]
+    )
     i, j = torch.meshgrid(torch.arange(N), torch.arange(N), indexing="ij")
     pairs = torch.stack([i.ravel(), j.ravel()], 1)
     for _ in range(LOOP_STEPS):
@@ -105,9 +110,18 @@ def benchmark() -> dict[str, float]:
     masks = np.repeat(split_masks(N, [FRACTION], [0]), THROUGHPUT_MODELS, 0)
     lr_grid = np.resize(np.outer(LR_ENC, np.ones_like(LR_DEC)).ravel(), THROUGHPUT_MODELS)
     peak = matmul_gflops()
-    run = lambda test_every: _timed(lambda: train_models(
-        labels, masks, **net, lr_enc=lr_grid, lr_dec=1e-3, steps=THROUGHPUT_STEPS, early_stop=False,
-        test_every=test_every))
+    run = lambda test_every: _timed(
+        lambda: train_models(
+            labels,
+            masks,
+            **net,
+            lr_enc=lr_grid,
+            lr_dec=1e-3,
+            steps=THROUGHPUT_STEPS,
+            early_stop=False,
+            test_every=test_every,
+        )
+    )
     trainer, trainer_test10 = run(1), run(10)
     autograd = _timed(lambda: _autograd_batched(labels, masks, THROUGHPUT_STEPS))
     peak = max(peak, matmul_gflops())
@@ -122,8 +136,9 @@ def benchmark() -> dict[str, float]:
 
     def batched_grid():
         nonlocal res
-        res = train_models(labels, grid_masks, **net, lr_enc=E.ravel(), lr_dec=D.ravel(), steps=LOOP_STEPS,
-                           seeds=np.zeros(E.size, int))
+        res = train_models(
+            labels, grid_masks, **net, lr_enc=E.ravel(), lr_dec=D.ravel(), steps=LOOP_STEPS, seeds=np.zeros(E.size, int)
+        )
 
     batched = _timed(batched_grid)
     y, mask = torch.tensor(labels.ravel(), dtype=torch.float32), torch.tensor(grid_masks[0].ravel())

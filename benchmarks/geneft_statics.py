@@ -1,5 +1,6 @@
 """Benchmark of the chapter geneft_statics: the batched trainer (one stack of models, as Fig. 3
 trains them) against the same models trained one at a time."""
+
 from __future__ import annotations
 
 import time
@@ -27,7 +28,9 @@ def benchmark() -> dict[str, float]:
     seeds = np.arange(len(masks))
     kw = dict(mode="concat", depth=1, width=10, embed_dim=2, lr_enc=1e-2, lr_dec=1e-2, steps=STEPS, early_stop=False)
     batched = _timed(lambda: train_models(labels, masks, seeds=seeds, **kw))
-    single = _timed(lambda: [train_models(labels, masks[i:i + 1], seeds=seeds[i:i + 1], **kw) for i in range(len(masks))])
+    single = _timed(
+        lambda: [train_models(labels, masks[i : i + 1], seeds=seeds[i : i + 1], **kw) for i in range(len(masks))]
+    )
     model_steps = len(masks) * STEPS
     return {
         "train_model_steps_per_s_batched": model_steps / batched,

@@ -6,6 +6,7 @@
 - the order map's GD as a matrix-vector recurrence against iterating the d x d weights.
 Speed-ups are ratios of two timings taken in this call.
 """
+
 from __future__ import annotations
 
 import time
@@ -24,8 +25,11 @@ from lib.theory.one_layer import (
 )
 
 D, N, STEPS, LR = 64, 5000, 400, 0.1
-SETTINGS = [([1.0, 2.0], [0.05, 0.05])] * 2 + [([m, 2.0], [0.05, 0.05]) for m in (1.0, 2.0, 3.0)] + [
-    ([1.0, 2.0], [x, 0.05]) for x in (0.05, 0.1, 0.5, 1.0, 2.0)]
+SETTINGS = (
+    [([1.0, 2.0], [0.05, 0.05])] * 2
+    + [([m, 2.0], [0.05, 0.05]) for m in (1.0, 2.0, 3.0)]
+    + [([1.0, 2.0], [x, 0.05]) for x in (0.05, 0.1, 0.5, 1.0, 2.0)]
+)
 
 
 def _timed(fn, *args, **kwargs):
@@ -49,8 +53,10 @@ def benchmark() -> dict[str, float]:
     seeds = list(range(len(data)))
     batched, sgd_batched = _timed(sgd_outputs, x, w0, probe, LR, 128, STEPS, seeds)
     start = time.perf_counter()
-    alone = [sgd_outputs(x[i:i + 1], w0[i:i + 1], probe[i:i + 1], LR, 128, STEPS, seeds[i:i + 1])
-             for i in range(len(data))]
+    alone = [
+        sgd_outputs(x[i : i + 1], w0[i : i + 1], probe[i : i + 1], LR, 128, STEPS, seeds[i : i + 1])
+        for i in range(len(data))
+    ]
     sgd_single = time.perf_counter() - start
 
     a_hat = second_moment(x)
@@ -58,12 +64,17 @@ def benchmark() -> dict[str, float]:
     _, matrix = _timed(gd_outputs, x, w0, probe, LR, STEPS)
     return {
         "settings": float(len(data)),
-        "closed_form_s": closed, "sgd_batched_s": sgd_batched, "sgd_one_by_one_s": sgd_single,
+        "closed_form_s": closed,
+        "sgd_batched_s": sgd_batched,
+        "sgd_one_by_one_s": sgd_single,
         "closed_form_vs_sgd_speedup": sgd_batched / closed,
         "sgd_batched_speedup": sgd_single / sgd_batched,
         "sgd_batched_vs_one_by_one_max_abs_diff": max(
-            float(np.abs(batched.outputs[:, i] - run.outputs[:, 0]).max()) for i, run in enumerate(alone)),
-        "gd_vector_s": vector, "gd_matrix_s": matrix, "gd_vector_speedup": matrix / vector,
+            float(np.abs(batched.outputs[:, i] - run.outputs[:, 0]).max()) for i, run in enumerate(alone)
+        ),
+        "gd_vector_s": vector,
+        "gd_matrix_s": matrix,
+        "gd_vector_speedup": matrix / vector,
     }
 
 

@@ -1,4 +1,5 @@
 """Benchmark of the two_layer chapter: one batched solve over many seeds vs a loop of per-seed solves."""
+
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -30,7 +31,7 @@ def benchmark() -> dict[str, float]:
         times = tl.time_grid(horizon, 400)
         few = tl.init_u(50, d, d, 0.05, seed=0)
         many = tl.init_u(2000, d, d, 0.05, seed=0)
-        loop = _timed(lambda: [tl.integrate(few[i:i + 1], a, times) for i in range(len(few))])
+        loop = _timed(lambda: [tl.integrate(few[i : i + 1], a, times) for i in range(len(few))])
         batch = _timed(lambda: tl.integrate(few, a, times))
         out[f"{name}_loop_50_seeds_s"] = loop
         out[f"{name}_batched_50_seeds_s"] = batch

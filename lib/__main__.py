@@ -14,6 +14,7 @@ Exit codes: 0 success; 1 a claim's verdict differs from its declaration (claims)
 2 a bad input (unknown chapter or parameter, invalid value or YAML, unusable folder or metrics file),
 always with one line that names it, before any computation.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -134,13 +135,20 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--output-dir", type=Path, default=ROOT / "runs")
     run.add_argument("--threads", type=int, default=None, help="torch and BLAS threads (default: 1)")
     run.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    run.add_argument("--allow-expensive", action="store_true",
-                     help="run even when the estimated time or memory is beyond reason for this machine")
+    run.add_argument(
+        "--allow-expensive",
+        action="store_true",
+        help="run even when the estimated time or memory is beyond reason for this machine",
+    )
     sub.add_parser("list", help="chapters, parameters, defaults and meaning")
     claims = sub.add_parser("claims", help="every claim against the metrics in DIR")
     claims.add_argument("dir", nargs="?", type=Path, default=BOOK_RUNS)
-    claims.add_argument("--chapter", action="append", default=[],
-                        help="only this chapter (repeatable); default: the chapters with metrics in DIR")
+    claims.add_argument(
+        "--chapter",
+        action="append",
+        default=[],
+        help="only this chapter (repeatable); default: the chapters with metrics in DIR",
+    )
     deps = sub.add_parser("deps", help="make rule: a chapter's dependencies")
     deps.add_argument("chapter")
     deps.add_argument("target")
@@ -189,8 +197,9 @@ def main(argv: list[str] | None = None) -> int:
             overrides = parse_overrides(pairs, args.yaml)
             validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive)  # before imports
             runtime = Runtime(threads=args.threads or 1, device=args.device)
-            path = run_chapter(args.chapter, overrides, args.output_dir, runtime=runtime,
-                               allow_expensive=args.allow_expensive)
+            path = run_chapter(
+                args.chapter, overrides, args.output_dir, runtime=runtime, allow_expensive=args.allow_expensive
+            )
             print(f"wrote {path} and {path.with_suffix('').with_suffix('')}.metrics.json")
         elif args.command == "list":
             from lib.runner import list_chapters

@@ -3,6 +3,7 @@ peak resident memory of each chapter executed at its default parameters (budget 
 
 Speed-ups are ratios of two timings taken in the same call, never compared across runs.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -37,8 +38,9 @@ def chapter_peak_memory(chapter_id: str) -> tuple[float, float]:
     """(peak RSS in MB of the chapter's kernel at default parameters, wall seconds)."""
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", _RSS, chapter_id, out], check=True,
-                              capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-c", _RSS, chapter_id, out], check=True, capture_output=True, text=True, cwd=ROOT
+        )
         return int(done.stdout.strip().splitlines()[-1]) / 1024, time.perf_counter() - start
 
 

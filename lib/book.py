@@ -11,6 +11,7 @@ Every parameter is glued as `param_NAME`. Headline numbers go through `run.metri
 sentences through `run.verdict(claim_id)` (glued as `verdict_SLUG`, generated from the claim,
 never typed), and the chapter ends with `run.claims_table()`.
 """
+
 from __future__ import annotations
 
 import math
@@ -47,8 +48,9 @@ def to_jsonable(value: Any) -> Any:
         return None
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
-    raise TypeError(f"metric value {value!r} of type {type(value).__name__} is not a number, bool, string, "
-                    "list or estimate")
+    raise TypeError(
+        f"metric value {value!r} of type {type(value).__name__} is not a number, bool, string, list or estimate"
+    )
 
 
 def _rounded(value: Any, digits: int) -> Any:
@@ -66,8 +68,11 @@ def chapter_fingerprint(chapter_id: str) -> str:
     from lib.deps import chapter_dependencies
     from lib.fingerprint import code_fingerprint
 
-    modules = [".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-               for p in chapter_dependencies(chapter_id) if p.suffix == ".py" and p.is_relative_to(ROOT / "lib")]
+    modules = [
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in chapter_dependencies(chapter_id)
+        if p.suffix == ".py" and p.is_relative_to(ROOT / "lib")
+    ]
     return code_fingerprint(*modules)
 
 
@@ -78,8 +83,11 @@ class ChapterRun:
         self.chapter = chapter
         self.params = params
         self.metrics: dict[str, Any] = {}
-        self.record = {"chapter": chapter.id, "parameters": to_jsonable(params.as_dict()),
-                       "code_fingerprint": chapter_fingerprint(chapter.id)}
+        self.record = {
+            "chapter": chapter.id,
+            "parameters": to_jsonable(params.as_dict()),
+            "code_fingerprint": chapter_fingerprint(chapter.id),
+        }
         self.path = output_dir() / f"{chapter.id}.metrics.json"
         self._write()
         for name, value in params.as_dict().items():

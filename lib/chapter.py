@@ -20,6 +20,7 @@ the intro's parameter tables and the notebook's `run.params` all come from this 
 
 Claims state a condition on a metric and the verdict the chapter expects; see `Claim`.
 """
+
 from __future__ import annotations
 
 import ast
@@ -54,16 +55,33 @@ def short(value: Any) -> str:
 _SCALARS = {int: "int", float: "float", bool: "bool", str: "str"}
 
 
-def param(default: Any, help: str, *, min: float | None = None, max: float | None = None,
-          gt: float | None = None, lt: float | None = None, choices: tuple | None = None,
-          min_len: int | None = None, max_len: int | None = None) -> Any:
+def param(
+    default: Any,
+    help: str,
+    *,
+    min: float | None = None,
+    max: float | None = None,
+    gt: float | None = None,
+    lt: float | None = None,
+    choices: tuple | None = None,
+    min_len: int | None = None,
+    max_len: int | None = None,
+) -> Any:
     """A parameter field: its default, one line of meaning, and its range.
 
     `min`/`max` are inclusive, `gt`/`lt` strict; on a list they bound every element, and
     `min_len`/`max_len` bound its length. A `T | None` annotation makes it nullable.
     """
-    meta = {"help": help, "min": min, "max": max, "gt": gt, "lt": lt, "choices": choices,
-            "min_len": min_len, "max_len": max_len}
+    meta = {
+        "help": help,
+        "min": min,
+        "max": max,
+        "gt": gt,
+        "lt": lt,
+        "choices": choices,
+        "min_len": min_len,
+        "max_len": max_len,
+    }
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -136,8 +154,12 @@ class ParamInfo:
             raise ParameterError(f"parameter {label!r}: not a usable string ({short(value)})")
         if b["choices"] is not None and value not in b["choices"]:
             raise ParameterError(f"parameter {label!r} must be one of {list(b['choices'])}, got {short(value)}")
-        for key, ok, sign in (("gt", lambda v, t: v > t, ">"), ("min", lambda v, t: v >= t, ">="),
-                              ("lt", lambda v, t: v < t, "<"), ("max", lambda v, t: v <= t, "<=")):
+        for key, ok, sign in (
+            ("gt", lambda v, t: v > t, ">"),
+            ("min", lambda v, t: v >= t, ">="),
+            ("lt", lambda v, t: v < t, "<"),
+            ("max", lambda v, t: v <= t, "<="),
+        ):
             if b[key] is not None and not ok(value, b[key]):
                 raise ParameterError(f"parameter {label!r} must be {sign} {b[key]:g}, got {short(value)}")
         return value
@@ -209,8 +231,14 @@ BASES = {
 _INTERVAL_BASES = ("seeds", "evidence")
 
 _CONDITION = re.compile(r"^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$")
-_OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+_OPS = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
 ESTIMATE_KEYS = frozenset({"value", "low", "high", "n", "method"})
 
 
@@ -347,8 +375,7 @@ class Chapter:
         unknown = [str(k) for k in overrides if k not in known]
         if unknown:
             names = ", ".join(short(k) for k in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-            raise ParameterError(f"unknown parameter(s) for chapter {self.id!r}: {names}. "
-                                 f"Known: {', '.join(known)}")
+            raise ParameterError(f"unknown parameter(s) for chapter {self.id!r}: {names}. Known: {', '.join(known)}")
         return self.params(**overrides)
 
     def parameters_source(self, values: Mapping[str, Any] | None = None) -> str:

@@ -5,6 +5,7 @@ estimates `{"value", "low", "high", "n", "method"}`; the key `_run` records the 
 the code fingerprint that produced it. Each declared claim gets a verdict (holds / does not
 hold / inconclusive / not computed) and is "as declared" when that verdict is its `expected`.
 """
+
 from __future__ import annotations
 
 import json
@@ -98,8 +99,13 @@ def format_value(value: Any) -> str:
     return short(value) if not isinstance(value, str) else value[:80]
 
 
-_BASIS_LABEL = {"exact": "exact", "consistency": "consistency check", "single run": "single run",
-                "seeds": "seeds", "evidence": "evidence tier"}
+_BASIS_LABEL = {
+    "exact": "exact",
+    "consistency": "consistency check",
+    "single run": "single run",
+    "seeds": "seeds",
+    "evidence": "evidence tier",
+}
 
 
 def basis_text(v: Verdict) -> str:
@@ -139,10 +145,23 @@ def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] |
     ]
     for v in verdicts(chapters, metrics):
         verdict = f"**{v.status}**" if v.verdict == HOLDS and v.as_declared else v.status
-        rows.append("| " + " | ".join(_cell(x) for x in (
-            v.claim.id, verdict, v.claim.statement, v.claim.paper_value, format_value(v.value), basis_text(v),
-            f"`{v.claim.metric} {v.claim.condition}`", reason_text(v),
-        )) + " |")
+        rows.append(
+            "| "
+            + " | ".join(
+                _cell(x)
+                for x in (
+                    v.claim.id,
+                    verdict,
+                    v.claim.statement,
+                    v.claim.paper_value,
+                    format_value(v.value),
+                    basis_text(v),
+                    f"`{v.claim.metric} {v.claim.condition}`",
+                    reason_text(v),
+                )
+            )
+            + " |"
+        )
     return "\n".join(rows) + "\n"
 
 
@@ -156,17 +175,19 @@ def claims_report(chapters: list[Chapter], directory: Path) -> tuple[str, int]:
     for chapter in chapters:
         metrics[chapter.id] = read_metrics(directory, chapter.id)
         if metrics[chapter.id] is None:
-            raise MetricsError(f"{Path(directory) / (chapter.id + '.metrics.json')}: no such file "
-                               f"(run `python -m lib run {chapter.id} --output-dir {directory}`)")
+            raise MetricsError(
+                f"{Path(directory) / (chapter.id + '.metrics.json')}: no such file "
+                f"(run `python -m lib run {chapter.id} --output-dir {directory}`)"
+            )
     lines, bad = [], 0
     found = verdicts(chapters, metrics)
     for v in found:
         bad += not v.as_declared
         mark = " ok " if v.as_declared else "DIFF"
-        lines.append(f"[{mark}] {v.claim.id:<22} {v.chapter:<17} {v.claim.metric} = {format_value(v.value)}"
-                     f"  (needs {v.claim.condition}; {basis_text(v)}) -> {v.status}")
+        lines.append(
+            f"[{mark}] {v.claim.id:<22} {v.chapter:<17} {v.claim.metric} = {format_value(v.value)}"
+            f"  (needs {v.claim.condition}; {basis_text(v)}) -> {v.status}"
+        )
     counts = {k: sum(v.verdict == k for v in found) for k in ("holds", "does not hold", "inconclusive", "not computed")}
-    lines.append(", ".join(f"{n} {k}" for k, n in counts.items()) +
-                 f"; {len(found) - bad} of {len(found)} as declared")
+    lines.append(", ".join(f"{n} {k}" for k, n in counts.items()) + f"; {len(found) - bad} of {len(found)} as declared")
     return "\n".join(lines), int(bad > 0)
-

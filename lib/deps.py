@@ -3,6 +3,7 @@
 A chapter depends on its notebook, its declaration `lib/specs/ID.py`, and every `lib`
 module either of them imports, transitively (imports inside functions included).
 """
+
 from __future__ import annotations
 
 import ast

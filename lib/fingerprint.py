@@ -6,6 +6,7 @@ packages that compute (python, numpy, scipy, torch). Sources are compared after 
 comments, docstrings and formatting (their `ast` dump), so an edit of prose keeps the
 fingerprint and an edit of code changes it.
 """
+
 from __future__ import annotations
 
 import ast
@@ -34,9 +35,13 @@ def package_versions() -> dict[str, str]:
 def _strip_docstrings(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
-                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)):
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             node.body = body[1:] or [ast.Pass()]
     return tree
 

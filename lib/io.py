@@ -1,4 +1,5 @@
 """Atomic file writes: an interrupted run never leaves a half-written file that a later step trusts."""
+
 from __future__ import annotations
 
 import json

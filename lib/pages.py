@@ -1,4 +1,5 @@
 """Book pages generated from the chapters' declarations: scorecard, parameter tables, notes and errata."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -35,8 +36,10 @@ def scorecard_page(runs_dir: Path) -> str:
         f"Of {len(found)} claims: {summary}"
         + (f"; **{differ} differ from their declaration**." if differ else "; every verdict is as declared.")
         + " Reasons are in the last column, in the chapters and in {ref}`reproduction-notes`.\n\n"
-        + "\n".join(f"## {c.title}\n\nChapter: {{doc}}`../chapters/{c.id}`.\n\n" + claims_markdown([c], metrics)
-                    for c in chapters)
+        + "\n".join(
+            f"## {c.title}\n\nChapter: {{doc}}`../chapters/{c.id}`.\n\n" + claims_markdown([c], metrics)
+            for c in chapters
+        )
     )
 
 
@@ -47,8 +50,9 @@ def parameters_page() -> str:
         out.append(f"### `{chapter.id}`: {chapter.title}\n")
         out.append("| parameter | type | default | allowed | meaning |\n|---|---|---|---|---|")
         for info in chapter.describe():
-            out.append(f"| `{info.name}` | {info.type} | `{info.default!r}` | {info.describe_range() or 'any'} "
-                       f"| {info.help} |")
+            out.append(
+                f"| `{info.name}` | {info.type} | `{info.default!r}` | {info.describe_range() or 'any'} | {info.help} |"
+            )
         out.append("")
     return "\n".join(out)
 

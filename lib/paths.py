@@ -5,6 +5,7 @@ code fingerprint (`lib.fingerprint`), so an edit of the code recomputes instead 
 `make clean-cache` (or deleting the folder) clears them. Evidence (`data/evidence/`) is committed
 and never written by the book build.
 """
+
 from __future__ import annotations
 
 import os

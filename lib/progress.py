@@ -1,4 +1,5 @@
 """Progress bars for a person at a terminal, silence everywhere else (papermill kernels, the rendered book)."""
+
 from __future__ import annotations
 
 import sys

@@ -8,6 +8,7 @@ moved into `DIR` under a lock only when every cell has run, so an interrupted ru
 notebook that make (or a reader) would take for finished, and two runs into one folder cannot
 pair a notebook with the other's metrics.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -47,11 +48,15 @@ def check_cost(chapter: Chapter, params: Parameters) -> None:
     cost = params.cost()
     memory = physical_memory_gb()
     if cost.gigabytes > MEMORY_FRACTION * memory:
-        raise ParameterError(f"chapter {chapter.id}: these parameters need about {cost.gigabytes:.3g} GB, more than "
-                             f"{MEMORY_FRACTION:.0%} of this machine's {memory:.0f} GB; pass --allow-expensive to try")
+        raise ParameterError(
+            f"chapter {chapter.id}: these parameters need about {cost.gigabytes:.3g} GB, more than "
+            f"{MEMORY_FRACTION:.0%} of this machine's {memory:.0f} GB; pass --allow-expensive to try"
+        )
     if cost.seconds > MAX_SECONDS:
-        raise ParameterError(f"chapter {chapter.id}: these parameters take about {cost.seconds / 3600:.3g} hours "
-                             f"(limit {MAX_SECONDS / 3600:g} h); pass --allow-expensive to run anyway")
+        raise ParameterError(
+            f"chapter {chapter.id}: these parameters take about {cost.seconds / 3600:.3g} hours "
+            f"(limit {MAX_SECONDS / 3600:g} h); pass --allow-expensive to run anyway"
+        )
 
 
 def usable_output_dir(path: Path) -> Path:
@@ -68,8 +73,9 @@ def usable_output_dir(path: Path) -> Path:
     return path
 
 
-def validate_run(chapter_id: str, overrides: dict[str, Any], output_dir: Path,
-                 allow_expensive: bool = False) -> tuple[Chapter, Parameters, Path]:
+def validate_run(
+    chapter_id: str, overrides: dict[str, Any], output_dir: Path, allow_expensive: bool = False
+) -> tuple[Chapter, Parameters, Path]:
     """Everything checked before a kernel starts: names, values, cost, output folder."""
     chapter = load(chapter_id)
     params = chapter.validate(overrides)
@@ -142,8 +148,14 @@ def source_notebook(chapter: Chapter, path: Path) -> None:
     jupytext.write(notebook, path)
 
 
-def run_chapter(chapter_id: str, overrides: dict[str, Any], output_dir: Path, *,
-                runtime: Runtime | None = None, allow_expensive: bool = False) -> Path:
+def run_chapter(
+    chapter_id: str,
+    overrides: dict[str, Any],
+    output_dir: Path,
+    *,
+    runtime: Runtime | None = None,
+    allow_expensive: bool = False,
+) -> Path:
     """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json`; return the notebook."""
     import papermill
 
@@ -156,8 +168,13 @@ def run_chapter(chapter_id: str, overrides: dict[str, Any], output_dir: Path, *,
     try:
         with _environment({OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}):
             papermill.execute_notebook(
-                str(source), str(executed), parameters=overrides, kernel_name="python3",
-                cwd=str(ROOT), progress_bar=sys.stderr.isatty(), language="python",
+                str(source),
+                str(executed),
+                parameters=overrides,
+                kernel_name="python3",
+                cwd=str(ROOT),
+                progress_bar=sys.stderr.isatty(),
+                language="python",
             )
     except BaseException:
         if executed.exists():
@@ -208,7 +225,9 @@ def list_chapters() -> str:
         lines.append(f"{chapter_id}: {chapter.title}")
         for info in chapter.describe():
             rng = info.describe_range()
-            lines.append(f"  {info.name:<22} {info.type:<11} default {info.default!r:<24} {info.help}"
-                         + (f" [{rng}]" if rng else ""))
+            lines.append(
+                f"  {info.name:<22} {info.type:<11} default {info.default!r:<24} {info.help}"
+                + (f" [{rng}]" if rng else "")
+            )
         lines.append("")
     return "\n".join(lines)

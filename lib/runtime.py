@@ -5,6 +5,7 @@ the environment (`LIB_THREADS`, `LIB_DEVICE`); `apply()` sets torch's threads at
 chapter. The Makefile's default is one BLAS thread per process (chapters run in parallel on a
 shared 2-core machine, where threaded BLAS made small solves 15-30x slower).
 """
+
 from __future__ import annotations
 
 import os
@@ -29,8 +30,9 @@ class Runtime:
 
 def current() -> Runtime:
     """The runtime of this process, from the environment (defaults: 1 thread, cpu)."""
-    return Runtime(int(os.environ.get(THREADS_ENV, os.environ.get("OMP_NUM_THREADS", "1"))),
-                   os.environ.get(DEVICE_ENV, "cpu"))
+    return Runtime(
+        int(os.environ.get(THREADS_ENV, os.environ.get("OMP_NUM_THREADS", "1"))), os.environ.get(DEVICE_ENV, "cpu")
+    )
 
 
 def apply(runtime: Runtime | None = None) -> Runtime:

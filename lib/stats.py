@@ -11,6 +11,7 @@ the method that made the interval. Every interval here comes from scipy.stats or
 
 Science packages return `Estimate`s; the book stores `as_dict()` in `ID.metrics.json`.
 """
+
 from __future__ import annotations
 
 import math
@@ -44,8 +45,9 @@ def exact(value: float) -> Estimate:
     return Estimate(float(value), float(value), float(value), 1, "exact")
 
 
-def fraction(successes: int | np.ndarray, n: int | None = None, *, method: str = "wilson",
-             confidence: float = CONFIDENCE) -> Estimate:
+def fraction(
+    successes: int | np.ndarray, n: int | None = None, *, method: str = "wilson", confidence: float = CONFIDENCE
+) -> Estimate:
     """Proportion with its binomial interval. Pass a count and `n`, or an array of booleans."""
     from statsmodels.stats.proportion import proportion_confint
 
@@ -70,11 +72,13 @@ def _bootstrap(samples: Sequence[float], statistic, name: str, seed: int, confid
     rng = np.random.default_rng(seed)
     for method in ("BCa", "percentile"):
         with np.errstate(all="ignore"):
-            ci = bootstrap((x,), statistic, confidence_level=confidence, method=method,
-                           n_resamples=4999, random_state=rng).confidence_interval
+            ci = bootstrap(
+                (x,), statistic, confidence_level=confidence, method=method, n_resamples=4999, random_state=rng
+            ).confidence_interval
         if np.isfinite(ci.low) and np.isfinite(ci.high):
-            return Estimate(value, float(ci.low), float(ci.high), int(x.size),
-                            f"bootstrap {method} {name} {confidence:.0%}")
+            return Estimate(
+                value, float(ci.low), float(ci.high), int(x.size), f"bootstrap {method} {name} {confidence:.0%}"
+            )
     raise ValueError(f"bootstrap {name}: no finite interval")
 
 
@@ -117,4 +121,6 @@ def paired_difference(a: Sequence[float], b: Sequence[float], *, confidence: flo
     ci = test.confidence_interval(confidence_level=confidence)
     p = float(test.pvalue)
     z = math.copysign(float(norm.isf(p / 2)), mean)
-    return PairedDifference(Estimate(mean, float(ci.low), float(ci.high), int(a.size), f"paired t {confidence:.0%}"), z, p)
+    return PairedDifference(
+        Estimate(mean, float(ci.low), float(ci.high), int(a.size), f"paired t {confidence:.0%}"), z, p
+    )

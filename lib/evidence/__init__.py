@@ -4,26 +4,27 @@
 Declare a set in `lib/specs/CHAPTER.py` (`EVIDENCE = (EvidenceSet(...),)`), compute it with
 `make evidence`, read it with `lib.evidence.load(chapter, name)`. See /README.md, section Evidence.
 """
+
 from lib.evidence.declare import EvidenceSet, config_hash, shard_id
 from lib.evidence.load import (
-           EvidenceCommitWarning,
-           EvidenceData,
-           EvidenceError,
-           Shard,
-           compare,
-           load,
+    EvidenceCommitWarning,
+    EvidenceData,
+    EvidenceError,
+    Shard,
+    compare,
+    load,
 )
 from lib.evidence.status import status
 
 __all__ = [
-           "EvidenceCommitWarning",
-           "EvidenceData",
-           "EvidenceError",
-           "EvidenceSet",
-           "Shard",
-           "compare",
-           "config_hash",
-           "load",
-           "shard_id",
-           "status",
+    "EvidenceCommitWarning",
+    "EvidenceData",
+    "EvidenceError",
+    "EvidenceSet",
+    "Shard",
+    "compare",
+    "config_hash",
+    "load",
+    "shard_id",
+    "status",
 ]

@@ -1,11 +1,12 @@
 """Command line of the evidence tier (the Snakemake rules call `shard`).
 
-    python -m lib.evidence list                       declared sets, shards, estimated minutes, commands
-    python -m lib.evidence status [SETS] [--smoke]    present / missing / stale shards per set
-    python -m lib.evidence stale [SETS] [--smoke]     provenance.json paths of stale shards (for --forcerun)
-    python -m lib.evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
-    python -m lib.evidence compare CHAPTER SET --root DIR [--smoke]   a regenerated copy vs the stored one
+python -m lib.evidence list                       declared sets, shards, estimated minutes, commands
+python -m lib.evidence status [SETS] [--smoke]    present / missing / stale shards per set
+python -m lib.evidence stale [SETS] [--smoke]     provenance.json paths of stale shards (for --forcerun)
+python -m lib.evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
+python -m lib.evidence compare CHAPTER SET --root DIR [--smoke]   a regenerated copy vs the stored one
 """
+
 from __future__ import annotations
 
 import argparse
@@ -13,8 +14,9 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.evidence", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m lib.evidence", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     for name in ("list", "status", "stale"):
         sub = commands.add_parser(name)
@@ -42,28 +44,36 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "shard":
         from lib.evidence.run import run_shard
 
-        path = run_shard(registry.get(args.chapter, args.set), args.shard_id, variant, args.root, args.threads, args.gpu)
+        path = run_shard(
+            registry.get(args.chapter, args.set), args.shard_id, variant, args.root, args.threads, args.gpu
+        )
         print(path)
     elif args.command == "compare":
         from lib.evidence.load import compare as compare_sets
 
         problems = compare_sets(args.chapter, args.set, variant, args.root, args.reference)
-        print("\n".join(problems) or f"{args.chapter}/{args.set} ({variant}): identical to the stored shards "
-              "within the declared tolerance")
+        print(
+            "\n".join(problems)
+            or f"{args.chapter}/{args.set} ({variant}): identical to the stored shards within the declared tolerance"
+        )
         return 1 if problems else 0
     elif args.command == "stale":
         print("\n".join(str(p) for p in stale_targets(args.sets, variant, args.root)))
     elif args.command == "list":
         for s in registry.select(args.sets):
-            print(f"{s.key:45s} {len(s.variant_shards(variant)):4d} shards  ~{s.estimated_minutes(variant):7.1f} "
-                  f"core-min  threads={s.threads} gpu={s.gpu}  {s.function}")
+            print(
+                f"{s.key:45s} {len(s.variant_shards(variant)):4d} shards  ~{s.estimated_minutes(variant):7.1f} "
+                f"core-min  threads={s.threads} gpu={s.gpu}  {s.function}"
+            )
     else:
         rows = status(args.sets, variant, args.root)
         for row in rows:
             counts = ", ".join(f"{v} {k}" for k, v in sorted(row["counts"].items()))
             commit = f", {row['other_commit']} from another commit" if row["other_commit"] else ""
-            print(f"{row['set']:45s} {row['shards']:4d} shards: {counts}{commit}  ~{row['minutes']:.1f} core-min"
-                  + ("" if row["counts"].get("ok") == row["shards"] else f"  -> {row['command']}"))
+            print(
+                f"{row['set']:45s} {row['shards']:4d} shards: {counts}{commit}  ~{row['minutes']:.1f} core-min"
+                + ("" if row["counts"].get("ok") == row["shards"] else f"  -> {row['command']}")
+            )
             for problem in row["problems"][:5]:
                 print(f"    {problem}")
         return 0 if all(r["counts"].get("ok") == r["shards"] for r in rows) else 1

@@ -5,6 +5,7 @@ one shard is one job of the workflow and one folder `data/evidence/CHAPTER/SET/S
 variant of a set is the same computation at a size a test can afford: config overrides and/or fewer
 shards, stored beside the full set under `.../SET/smoke/SHARD_ID/`.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 VARIANTS = ("full", "smoke")
-UNHASHED_KEYS = ("device",)     # where a shard ran is provenance, not configuration
+UNHASHED_KEYS = ("device",)  # where a shard ran is provenance, not configuration
 _ID_VALUE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 # ----------------------------------------------------------------------------------------------
@@ -50,7 +51,9 @@ def shard_id(shard: Mapping[str, Any]) -> str:
 
 def differing_keys(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
     """Top-level keys whose values differ (or exist on one side only), sorted."""
-    return sorted(k for k in set(a) | set(b) if k not in UNHASHED_KEYS and canonical_json(a.get(k)) != canonical_json(b.get(k)))
+    return sorted(
+        k for k in set(a) | set(b) if k not in UNHASHED_KEYS and canonical_json(a.get(k)) != canonical_json(b.get(k))
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -97,7 +100,7 @@ class EvidenceSet:
             ids = [shard_id(s) for s in self.variant_shards(variant)]
             if not ids or len(set(ids)) != len(ids):
                 raise ValueError(f"evidence set {self.key} ({variant}): shards must be non-empty and distinct")
-        canonical_json(self.variant_config("smoke"))     # JSON-able, no NaN
+        canonical_json(self.variant_config("smoke"))  # JSON-able, no NaN
         if self.threads < 1 or not math.isfinite(self.minutes) or self.minutes <= 0:
             raise ValueError(f"evidence set {self.key}: threads >= 1 and minutes > 0 required")
 
@@ -128,8 +131,10 @@ class EvidenceSet:
         for shard in self.variant_shards(variant):
             if shard_id(shard) == sid:
                 return shard
-        raise KeyError(f"evidence set {self.key} ({variant}) has no shard {sid!r}; shards: "
-                       f"{', '.join(self.shard_ids(variant)[:8])}{' ...' if len(self.shards) > 8 else ''}")
+        raise KeyError(
+            f"evidence set {self.key} ({variant}) has no shard {sid!r}; shards: "
+            f"{', '.join(self.shard_ids(variant)[:8])}{' ...' if len(self.shards) > 8 else ''}"
+        )
 
     def estimated_minutes(self, variant: str = "full") -> float:
         """Single-core minutes of the whole variant (smoke: a tenth of a minute per shard, a guess)."""

@@ -6,6 +6,7 @@ computed with another configuration (the keys that differ are named), and a shar
 changed since (the modules or versions are named). A shard from another commit with the same code
 is trusted with a warning, once per set and commit.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -81,7 +82,9 @@ class EvidenceData:
         """Where and when the set was computed: commits, devices, threads, total wall seconds, dates."""
         prov = [s.provenance for s in self.shards]
         return {
-            "set": self.evidence_set.key, "variant": self.variant, "shards": len(prov),
+            "set": self.evidence_set.key,
+            "variant": self.variant,
+            "shards": len(prov),
             "config_hash": prov[0]["config_hash"] if prov else None,
             "commits": sorted({p.get("commit", "unknown") for p in prov}),
             "devices": sorted({p.get("device", "?") for p in prov}),
@@ -102,12 +105,19 @@ def load(chapter: str, set_name: str, variant: str = "full", root: str | Path | 
         if (evidence_set.key, variant, commit) not in _warned:
             _warned.add((evidence_set.key, variant, commit))
             n = sum(s.other_commit == commit for s in states)
-            warnings.warn(f"evidence {evidence_set.key} ({variant}): {n} of {len(states)} shards were computed at "
-                          f"commit {commit[:12]}, not at the current HEAD; their code fingerprint matches, so they "
-                          "are used", EvidenceCommitWarning, stacklevel=2)
-    return EvidenceData(evidence_set, variant, evidence_set.variant_config(variant),
-                        tuple(Shard(evidence_set.shard_by_id(s.sid, variant), s.sid, s.arrays, s.provenance)
-                              for s in states))
+            warnings.warn(
+                f"evidence {evidence_set.key} ({variant}): {n} of {len(states)} shards were computed at "
+                f"commit {commit[:12]}, not at the current HEAD; their code fingerprint matches, so they "
+                "are used",
+                EvidenceCommitWarning,
+                stacklevel=2,
+            )
+    return EvidenceData(
+        evidence_set,
+        variant,
+        evidence_set.variant_config(variant),
+        tuple(Shard(evidence_set.shard_by_id(s.sid, variant), s.sid, s.arrays, s.provenance) for s in states),
+    )
 
 
 def refusal(evidence_set: EvidenceSet, variant: str, bad: list[ShardState], total: int, root) -> str:
@@ -115,15 +125,23 @@ def refusal(evidence_set: EvidenceSet, variant: str, bad: list[ShardState], tota
     listed = "; ".join(f"shard {s.sid} ({s.status}): {s.problem}" for s in bad[:MAX_LISTED])
     more = f"; and {len(bad) - MAX_LISTED} more" if len(bad) > MAX_LISTED else ""
     target = _rel(shard_dir(evidence_set, bad[0].sid, variant, root) / "provenance.json")
-    return (f"evidence {evidence_set.key} ({variant}, {_rel(set_dir(evidence_set, variant, root))}) cannot be used: "
-            f"{len(bad)} of {total} shards are not usable. {listed}{more}. Nothing from this set is trusted. "
-            f"Regenerate it with `{regenerate_command(evidence_set, variant)}` (one shard: "
-            f"`.venv/bin/snakemake -f{' --config variant=smoke' if variant == 'smoke' else ''} {target}`"
-            "); `python -m lib.evidence status` lists every set.")
+    return (
+        f"evidence {evidence_set.key} ({variant}, {_rel(set_dir(evidence_set, variant, root))}) cannot be used: "
+        f"{len(bad)} of {total} shards are not usable. {listed}{more}. Nothing from this set is trusted. "
+        f"Regenerate it with `{regenerate_command(evidence_set, variant)}` (one shard: "
+        f"`.venv/bin/snakemake -f{' --config variant=smoke' if variant == 'smoke' else ''} {target}`"
+        "); `python -m lib.evidence status` lists every set."
+    )
 
 
-def compare(chapter: str, set_name: str, variant: str, root: str | Path, reference_root: str | Path | None = None,
-            shard_ids: list[str] | None = None) -> list[str]:
+def compare(
+    chapter: str,
+    set_name: str,
+    variant: str,
+    root: str | Path,
+    reference_root: str | Path | None = None,
+    shard_ids: list[str] | None = None,
+) -> list[str]:
     """Differences between the shards under `root` and the stored ones (data/evidence unless given),
     all shards of the variant or `shard_ids`, within the set's declared rtol/atol (0: bitwise).
     An empty list: they agree. A shard that is not usable on either side is a difference."""
@@ -132,7 +150,9 @@ def compare(chapter: str, set_name: str, variant: str, root: str | Path, referen
     problems = []
     for sid in shard_ids or evidence_set.shard_ids(variant):
         new, ref = (check_shard(evidence_set, sid, variant, r) for r in (root, reference_root))
-        if bad := [f"{side}: {s.status}, {s.problem}" for side, s in (("new", new), ("stored", ref)) if s.status != "ok"]:
+        if bad := [
+            f"{side}: {s.status}, {s.problem}" for side, s in (("new", new), ("stored", ref)) if s.status != "ok"
+        ]:
             problems.append(f"shard {sid}: " + "; ".join(bad))
             continue
         if set(new.arrays) != set(ref.arrays):
@@ -140,10 +160,18 @@ def compare(chapter: str, set_name: str, variant: str, root: str | Path, referen
             continue
         for name in sorted(new.arrays):
             x, y = new.arrays[name], ref.arrays[name]
-            same = x.shape == y.shape and x.dtype == y.dtype and (
-                np.array_equal(x, y, equal_nan=x.dtype.kind in "fc") if exact else
-                np.allclose(x, y, rtol=evidence_set.rtol, atol=evidence_set.atol, equal_nan=True))
+            same = (
+                x.shape == y.shape
+                and x.dtype == y.dtype
+                and (
+                    np.array_equal(x, y, equal_nan=x.dtype.kind in "fc")
+                    if exact
+                    else np.allclose(x, y, rtol=evidence_set.rtol, atol=evidence_set.atol, equal_nan=True)
+                )
+            )
             if not same:
-                problems.append(f"shard {sid}: array {name!r} differs from the stored one "
-                                f"({'bitwise' if exact else f'rtol={evidence_set.rtol}, atol={evidence_set.atol}'})")
+                problems.append(
+                    f"shard {sid}: array {name!r} differs from the stored one "
+                    f"({'bitwise' if exact else f'rtol={evidence_set.rtol}, atol={evidence_set.atol}'})"
+                )
     return problems

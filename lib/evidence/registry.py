@@ -1,4 +1,5 @@
 """Which evidence sets exist: each chapter declares its own in `lib/specs/ID.py` as `EVIDENCE = (EvidenceSet(...), ...)`."""
+
 from __future__ import annotations
 
 import importlib
@@ -15,8 +16,10 @@ def all_sets() -> list[EvidenceSet]:
     for chapter in chapter_ids():
         for evidence_set in getattr(importlib.import_module(f"lib.specs.{chapter}"), "EVIDENCE", ()):
             if not isinstance(evidence_set, EvidenceSet) or evidence_set.chapter != chapter:
-                raise ValueError(f"lib/specs/{chapter}.py: EVIDENCE must hold EvidenceSet(chapter={chapter!r}, ...), "
-                                 f"got {evidence_set!r:.120}")
+                raise ValueError(
+                    f"lib/specs/{chapter}.py: EVIDENCE must hold EvidenceSet(chapter={chapter!r}, ...), "
+                    f"got {evidence_set!r:.120}"
+                )
             found.append(evidence_set)
     keys = [s.key for s in found]
     if len(set(keys)) != len(keys):

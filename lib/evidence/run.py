@@ -4,6 +4,7 @@ The shard function gets a checkpoint folder under `lib.paths.cache_dir("evidence
 the configuration hash and the code fingerprint, so an interrupted long shard resumes and a shard
 of changed code never resumes from stale state; it is removed once the shard is stored.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -37,8 +38,14 @@ def choose_device(evidence_set: EvidenceSet, gpu: bool) -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def run_shard(evidence_set: EvidenceSet, sid: str, variant: str = "full", root: Path | None = None,
-              threads: int = 1, gpu: bool = False) -> Path:
+def run_shard(
+    evidence_set: EvidenceSet,
+    sid: str,
+    variant: str = "full",
+    root: Path | None = None,
+    threads: int = 1,
+    gpu: bool = False,
+) -> Path:
     """Compute shard `sid` of the set and store it under `root` (default data/evidence); returns its folder."""
     import torch
 
@@ -49,7 +56,9 @@ def run_shard(evidence_set: EvidenceSet, sid: str, variant: str = "full", root: 
     config = {**declared, "device": device} if evidence_set.gpu else declared
     fingerprint, modules = code_record(evidence_set.module)
     chash = config_hash(declared)
-    checkpoint = cache_dir("evidence", evidence_set.chapter, evidence_set.name, variant, sid, f"{chash[:12]}-{fingerprint}")
+    checkpoint = cache_dir(
+        "evidence", evidence_set.chapter, evidence_set.name, variant, sid, f"{chash[:12]}-{fingerprint}"
+    )
     commit, dirty = git_commit(tuple(modules))
 
     start = time.perf_counter()
@@ -58,14 +67,23 @@ def run_shard(evidence_set: EvidenceSet, sid: str, variant: str = "full", root: 
 
     arrays = {name: np.asarray(value) for name, value in arrays.items()}
     provenance = {
-        "chapter": evidence_set.chapter, "set": evidence_set.name, "variant": variant,
-        "shard": shard, "shard_id": sid, "function": evidence_set.function,
-        "config": declared, "config_hash": chash,
-        "code_fingerprint": fingerprint, "code_modules": modules,
-        "commit": commit, "dirty": dirty,
-        "versions": package_versions(), "device": device if device == "cpu" else f"cuda ({torch.cuda.get_device_name()})",
+        "chapter": evidence_set.chapter,
+        "set": evidence_set.name,
+        "variant": variant,
+        "shard": shard,
+        "shard_id": sid,
+        "function": evidence_set.function,
+        "config": declared,
+        "config_hash": chash,
+        "code_fingerprint": fingerprint,
+        "code_modules": modules,
+        "commit": commit,
+        "dirty": dirty,
+        "versions": package_versions(),
+        "device": device if device == "cpu" else f"cuda ({torch.cuda.get_device_name()})",
         "machine": platform.processor() or platform.machine(),
-        "threads": threads, "wall_seconds": round(wall, 3),
+        "threads": threads,
+        "wall_seconds": round(wall, 3),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "host": socket.gethostname(),
         "arrays": {name: [str(a.dtype), list(a.shape)] for name, a in arrays.items()},

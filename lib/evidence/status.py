@@ -1,4 +1,5 @@
 """Which declared shards are present, usable, stale or missing (`python -m lib.evidence status`)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,8 +10,9 @@ from lib.evidence.store import PROVENANCE, check_shard, regenerate_command, shar
 STALE = ("config", "shard", "code", "corrupt", "incomplete")
 
 
-def status(sets: str | None = None, variant: str = "full", root: str | Path | None = None,
-           read: bool = False) -> list[dict]:
+def status(
+    sets: str | None = None, variant: str = "full", root: str | Path | None = None, read: bool = False
+) -> list[dict]:
     """One row per set: counts per shard state, the estimated minutes and the regenerating command.
 
     `read=True` also reads every npz (slow for big sets; checks hashes and truncation)."""
@@ -20,13 +22,20 @@ def status(sets: str | None = None, variant: str = "full", root: str | Path | No
         counts: dict[str, int] = {}
         for state in states:
             counts[state.status] = counts.get(state.status, 0) + 1
-        rows.append({
-            "set": evidence_set.key, "variant": variant, "shards": len(states), "counts": counts,
-            "other_commit": sum(bool(s.other_commit) for s in states),
-            "minutes": evidence_set.estimated_minutes(variant), "threads": evidence_set.threads,
-            "gpu": evidence_set.gpu, "command": regenerate_command(evidence_set, variant),
-            "problems": [f"{s.sid} ({s.status}): {s.problem}" for s in states if s.status != "ok"],
-        })
+        rows.append(
+            {
+                "set": evidence_set.key,
+                "variant": variant,
+                "shards": len(states),
+                "counts": counts,
+                "other_commit": sum(bool(s.other_commit) for s in states),
+                "minutes": evidence_set.estimated_minutes(variant),
+                "threads": evidence_set.threads,
+                "gpu": evidence_set.gpu,
+                "command": regenerate_command(evidence_set, variant),
+                "problems": [f"{s.sid} ({s.status}): {s.problem}" for s in states if s.status != "ok"],
+            }
+        )
     return rows
 
 

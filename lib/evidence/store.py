@@ -5,6 +5,7 @@ A shard folder holds `arrays.npz` (numeric arrays only, read with allow_pickle=F
 device, threads, wall seconds, date, host, and the sha256 of arrays.npz). Both appear at once:
 they are written into a hidden temporary folder beside the shard and renamed into place.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -101,7 +102,11 @@ def describe_code_change(recorded: dict[str, Any], module: str) -> str:
     if removed := sorted(set(then) - set(now)):
         parts.append(f"no longer imports {', '.join(removed)}")
     versions, old = package_versions(), recorded.get("versions", {})
-    if moved := [f"{k} {old.get(k)} -> {versions.get(k)}" for k in sorted(set(versions) | set(old)) if versions.get(k) != old.get(k)]:
+    if moved := [
+        f"{k} {old.get(k)} -> {versions.get(k)}"
+        for k in sorted(set(versions) | set(old))
+        if versions.get(k) != old.get(k)
+    ]:
         parts.append(f"versions {', '.join(moved)}")
     return "; ".join(parts) or "the code fingerprint differs"
 
@@ -126,7 +131,7 @@ def write_shard(directory: Path, arrays: dict[str, np.ndarray], provenance: dict
     """
     directory = Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
-    for stale in directory.parent.glob(f"{TMP_PREFIX}{directory.name}-*"):    # left by a killed run
+    for stale in directory.parent.glob(f"{TMP_PREFIX}{directory.name}-*"):  # left by a killed run
         shutil.rmtree(stale, ignore_errors=True)
     tmp = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f"{TMP_PREFIX}{directory.name}-"))
     try:
@@ -179,8 +184,9 @@ def read_arrays(path: Path) -> dict[str, np.ndarray]:
         return {name: npz[name] for name in npz.files}
 
 
-def check_shard(evidence_set: EvidenceSet, sid: str, variant: str = "full", root: Path | None = None,
-                read: bool = True) -> ShardState:
+def check_shard(
+    evidence_set: EvidenceSet, sid: str, variant: str = "full", root: Path | None = None, read: bool = True
+) -> ShardState:
     """The state of one shard (the npz is always checked against its recorded sha256); with `read`, its arrays are loaded."""
     directory = shard_dir(evidence_set, sid, variant, root)
     npz, prov = directory / ARRAYS, directory / PROVENANCE
@@ -197,24 +203,45 @@ def check_shard(evidence_set: EvidenceSet, sid: str, variant: str = "full", root
         return ShardState(sid, "corrupt", f"{_rel(prov)} is not readable JSON ({error})")
     arrays = None
     if provenance.get("arrays_sha256") != file_sha256(npz):
-        return ShardState(sid, "corrupt", f"{_rel(npz)} differs from the file its provenance.json "
-                          "recorded (sha256): truncated, edited or from another run", provenance)
+        return ShardState(
+            sid,
+            "corrupt",
+            f"{_rel(npz)} differs from the file its provenance.json "
+            "recorded (sha256): truncated, edited or from another run",
+            provenance,
+        )
     if read:
         try:
             arrays = read_arrays(npz)
         except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:
-            return ShardState(sid, "corrupt", f"{_rel(npz)} cannot be read ({type(error).__name__}: {error})", provenance)
+            return ShardState(
+                sid, "corrupt", f"{_rel(npz)} cannot be read ({type(error).__name__}: {error})", provenance
+            )
     config = evidence_set.variant_config(variant)
     if provenance.get("config_hash") != config_hash(config):
         keys = differing_keys(config, provenance.get("config", {}))
-        return ShardState(sid, "config", f"it was computed with another configuration (keys that differ from the "
-                          f"declaration: {', '.join(keys) or 'none at top level; the hash differs'})", provenance)
+        return ShardState(
+            sid,
+            "config",
+            f"it was computed with another configuration (keys that differ from the "
+            f"declaration: {', '.join(keys) or 'none at top level; the hash differs'})",
+            provenance,
+        )
     if provenance.get("shard") != evidence_set.shard_by_id(sid, variant):
-        return ShardState(sid, "shard", f"its provenance.json records shard {provenance.get('shard')}, "
-                          f"not {evidence_set.shard_by_id(sid, variant)}", provenance)
+        return ShardState(
+            sid,
+            "shard",
+            f"its provenance.json records shard {provenance.get('shard')}, "
+            f"not {evidence_set.shard_by_id(sid, variant)}",
+            provenance,
+        )
     if provenance.get("code_fingerprint") != code_record(evidence_set.module)[0]:
-        return ShardState(sid, "code", f"the code that computes it changed since ({describe_code_change(provenance, evidence_set.module)})",
-                          provenance)
+        return ShardState(
+            sid,
+            "code",
+            f"the code that computes it changed since ({describe_code_change(provenance, evidence_set.module)})",
+            provenance,
+        )
     head = _head()
     commit = provenance.get("commit", "unknown")
     other = commit if head != "unknown" and commit != head else ""

@@ -19,6 +19,7 @@ from the whole fraction curve, `fraction_at_accuracy` the training fraction wher
 bound's, or networks' per seed) first reaches an accuracy, beside eq. (4)'s p_c, which targets
 the inferable fraction f, not the accuracy.
 """
+
 from __future__ import annotations
 
 import math
@@ -67,12 +68,17 @@ def derive_inferable_fraction() -> dict[str, sp.Expr]:
     """
     b, m, n_pairs, p, alpha = sp.symbols("b m N p alpha", positive=True)
     p_empty = ((b - 1) / b) ** m
-    e_empty = b * p_empty                                     # eq. (1)
-    e_filled = sp.simplify(b - e_empty)                       # eq. (2)
-    f = sp.simplify(e_filled / b)                             # eq. (3)
+    e_empty = b * p_empty  # eq. (1)
+    e_filled = sp.simplify(b - e_empty)  # eq. (2)
+    f = sp.simplify(e_filled / b)  # eq. (3)
     p_c = sp.solve(sp.Eq(f.subs(m, n_pairs * p), alpha), p)[0]
-    return {"E_empty": e_empty, "E_filled": e_filled, "f": f, "p_c": sp.simplify(p_c),
-            "symbols": (b, m, n_pairs, alpha)}
+    return {
+        "E_empty": e_empty,
+        "E_filled": e_filled,
+        "f": f,
+        "p_c": sp.simplify(p_c),
+        "symbols": (b, m, n_pairs, alpha),
+    }
 
 
 # ----------------------------------------------------------------------------------------------
@@ -134,9 +140,9 @@ def class_probabilities(known: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """
     n = labels.shape[0]
     k = int(labels.max()) + 1
-    onehot = np.eye(k, dtype=bool)[labels]                                # (n, k)
-    linked = ((known == 1) & ~np.eye(n, dtype=bool)).any(-1)              # (S, n)
-    excluded = ((known == 0)[..., None] & onehot).any(-2)                 # (S, n, k)
+    onehot = np.eye(k, dtype=bool)[labels]  # (n, k)
+    linked = ((known == 1) & ~np.eye(n, dtype=bool)).any(-1)  # (S, n)
+    excluded = ((known == 0)[..., None] & onehot).any(-2)  # (S, n, k)
     cand = np.where(linked[..., None], onehot, ~excluded).astype(np.float32)
     cand /= cand.sum(-1, keepdims=True)
     p = cand @ cand.transpose(0, 2, 1)
@@ -155,12 +161,12 @@ def sample_linear_extensions(above: np.ndarray, n_samples: int, sweeps: int, rng
     the element of rank t (ascending) in chain c.
     """
     n_orders, n = above.shape[0], above.shape[-1]
-    below = np.ascontiguousarray(above.transpose(0, 2, 1), dtype=np.float32)   # below[s, j, i]: j precedes i
+    below = np.ascontiguousarray(above.transpose(0, 2, 1), dtype=np.float32)  # below[s, j, i]: j precedes i
     placed = np.zeros((n_orders, n_samples, n), dtype=bool)
     order = np.empty((n_orders * n_samples, n), dtype=np.int64)
     rows = np.arange(n_orders * n_samples)
     for t in range(n):
-        blocked = ((~placed).astype(np.float32) @ below) > 0              # an unplaced predecessor
+        blocked = ((~placed).astype(np.float32) @ below) > 0  # an unplaced predecessor
         score = np.where(~placed & ~blocked, rng.random(placed.shape), -1.0)
         pick = np.argmax(score, axis=-1).reshape(-1)
         order[:, t] = pick
@@ -168,11 +174,11 @@ def sample_linear_extensions(above: np.ndarray, n_samples: int, sweeps: int, rng
     which = np.repeat(np.arange(n_orders), n_samples)[:, None]
     for _ in range(sweeps * n):
         for first in (0, 1):
-            lo = order[:, first:n - 1:2]
-            hi = order[:, first + 1:n:2][:, :lo.shape[1]]
+            lo = order[:, first : n - 1 : 2]
+            hi = order[:, first + 1 : n : 2][:, : lo.shape[1]]
             swap = ~above[which, hi, lo] & (rng.random(lo.shape) < 0.5)
             lo_new, hi_new = np.where(swap, hi, lo), np.where(swap, lo, hi)
-            order[:, first:n - 1:2], order[:, first + 1:first + 1 + 2 * lo.shape[1]:2] = lo_new, hi_new
+            order[:, first : n - 1 : 2], order[:, first + 1 : first + 1 + 2 * lo.shape[1] : 2] = lo_new, hi_new
     return order.reshape(n_orders, n_samples, n)
 
 
@@ -215,8 +221,9 @@ class MonteCarloBound:
     open_count: np.ndarray
 
 
-def monte_carlo_bound(name: str, n: int, fractions, samplings: int, *, orderings: int = 1000,
-                      sweeps: int = 4, seed: int = 0) -> MonteCarloBound:
+def monte_carlo_bound(
+    name: str, n: int, fractions, samplings: int, *, orderings: int = 1000, sweeps: int = 4, seed: int = 0
+) -> MonteCarloBound:
     """Appendix D's Monte Carlo bound for `name` at each training fraction, over `samplings` masks.
 
     The masks of sampling s are lib.geneft.relations.split_masks with seed `seed + s` (nested
@@ -232,7 +239,7 @@ def monte_carlo_bound(name: str, n: int, fractions, samplings: int, *, orderings
         known = infer_order(r, masks)
         prob = order_probabilities(known, orderings, sweeps, np.random.default_rng(seed))
     elif name in ("mod3", "mod5", "bipartite"):
-        flip = name == "bipartite"                # K_{a,c} is the complement of a 2-class equivalence
+        flip = name == "bipartite"  # K_{a,c} is the complement of a 2-class equivalence
         known = infer_equivalence(1 - r if flip else r, masks)
         prob = class_probabilities(known, class_labels(name, n))
         if flip:
@@ -248,9 +255,18 @@ def monte_carlo_bound(name: str, n: int, fractions, samplings: int, *, orderings
     count = open_.sum((-2, -1)).reshape(shape)
     with np.errstate(invalid="ignore", divide="ignore"):
         p_star = miss.sum(1) / count.sum(1)
-    return MonteCarloBound(fractions=fractions, accuracy=acc.mean(1), accuracy_sd=acc.std(1),
-                           inferred=inferred.mean(1), p_star=p_star, uncertain=count.mean(1),
-                           accuracy_samples=acc, inferred_samples=inferred, open_miss=miss, open_count=count)
+    return MonteCarloBound(
+        fractions=fractions,
+        accuracy=acc.mean(1),
+        accuracy_sd=acc.std(1),
+        inferred=inferred.mean(1),
+        p_star=p_star,
+        uncertain=count.mean(1),
+        accuracy_samples=acc,
+        inferred_samples=inferred,
+        open_miss=miss,
+        open_count=count,
+    )
 
 
 def inductive_gap(fractions, accuracy, bound) -> float:
@@ -285,10 +301,23 @@ def p_star_pooled(mc: MonteCarloBound, *, confidence: float = CONFIDENCE, seed: 
     value = float(ratio(miss, count))
     if len(miss) < 2 or np.allclose(miss / np.maximum(count, 1), value):
         return Estimate(value, value, value, len(miss), "pooled over fractions and samplings, no spread")
-    ci = bootstrap((miss, count), ratio, paired=True, vectorized=True, confidence_level=confidence,
-                   method="percentile", n_resamples=4999, random_state=np.random.default_rng(seed)).confidence_interval
-    return Estimate(value, float(ci.low), float(ci.high), len(miss),
-                    f"pooled over fractions, bootstrap percentile over samplings {confidence:.0%}")
+    ci = bootstrap(
+        (miss, count),
+        ratio,
+        paired=True,
+        vectorized=True,
+        confidence_level=confidence,
+        method="percentile",
+        n_resamples=4999,
+        random_state=np.random.default_rng(seed),
+    ).confidence_interval
+    return Estimate(
+        value,
+        float(ci.low),
+        float(ci.high),
+        len(miss),
+        f"pooled over fractions, bootstrap percentile over samplings {confidence:.0%}",
+    )
 
 
 def first_crossing(fractions, accuracy, level: float = 0.9) -> np.ndarray:
@@ -310,8 +339,9 @@ def first_crossing(fractions, accuracy, level: float = 0.9) -> np.ndarray:
     return out
 
 
-def fraction_at_accuracy(fractions, curves, level: float = 0.9, *, confidence: float = CONFIDENCE,
-                         seed: int = 0, what: str = "curves") -> Estimate:
+def fraction_at_accuracy(
+    fractions, curves, level: float = 0.9, *, confidence: float = CONFIDENCE, seed: int = 0, what: str = "curves"
+) -> Estimate:
     """Training fraction where the mean of `curves` (S, F) (samplings of the bound, or seeds of a
     network) first reaches `level`, with a percentile bootstrap over the S curves. A resample whose
     mean never reaches `level` counts as +inf (the interval is then open above: high = inf), so
@@ -330,14 +360,35 @@ def fraction_at_accuracy(fractions, curves, level: float = 0.9, *, confidence: f
     n = curves.shape[0]
     if n < 2:
         return Estimate(value, value, value, n, f"one {what[:-1]}, no interval")
-    ci = bootstrap((np.arange(n),), statistic, vectorized=True, confidence_level=confidence, method="percentile",
-                   n_resamples=1999, random_state=np.random.default_rng(seed)).confidence_interval
-    return Estimate(value, float(ci.low), float(ci.high), n,
-                    f"first crossing of {level:g} (mean curve), bootstrap percentile over {what} {confidence:.0%}")
+    ci = bootstrap(
+        (np.arange(n),),
+        statistic,
+        vectorized=True,
+        confidence_level=confidence,
+        method="percentile",
+        n_resamples=1999,
+        random_state=np.random.default_rng(seed),
+    ).confidence_interval
+    return Estimate(
+        value,
+        float(ci.low),
+        float(ci.high),
+        n,
+        f"first crossing of {level:g} (mean curve), bootstrap percentile over {what} {confidence:.0%}",
+    )
 
 
-def critical_fraction_vs_accuracy(name: str, n: int, fractions, *, samplings: int, alpha: float = 0.9,
-                                  network_accuracy=None, seed: int = 0, **mc_kwargs) -> dict[str, Estimate]:
+def critical_fraction_vs_accuracy(
+    name: str,
+    n: int,
+    fractions,
+    *,
+    samplings: int,
+    alpha: float = 0.9,
+    network_accuracy=None,
+    seed: int = 0,
+    **mc_kwargs,
+) -> dict[str, Estimate]:
     """Eq. (4)'s p_c (b from nauty, N = n^2 pairs) beside the fraction where the Monte Carlo bound,
     and optionally networks (`network_accuracy` (seeds, F) on the same `fractions`), reach accuracy
     alpha. Eq. (4) targets the inferable fraction f(N p) = alpha, a stricter target than accuracy
@@ -349,10 +400,11 @@ def critical_fraction_vs_accuracy(name: str, n: int, fractions, *, samplings: in
 
     b = description_length(relation_matrix(name, n))
     mc = monte_carlo_bound(name, n, fractions, samplings, seed=seed, **mc_kwargs)
-    out = {"p_c": exact(critical_fraction(b, n * n, alpha)),
-           "bound": fraction_at_accuracy(fractions, mc.accuracy_samples.T, alpha, seed=seed, what="samplings"),
-           "inferred": fraction_at_accuracy(fractions, mc.inferred_samples.T, alpha, seed=seed, what="samplings")}
+    out = {
+        "p_c": exact(critical_fraction(b, n * n, alpha)),
+        "bound": fraction_at_accuracy(fractions, mc.accuracy_samples.T, alpha, seed=seed, what="samplings"),
+        "inferred": fraction_at_accuracy(fractions, mc.inferred_samples.T, alpha, seed=seed, what="samplings"),
+    }
     if network_accuracy is not None:
         out["networks"] = fraction_at_accuracy(fractions, network_accuracy, alpha, seed=seed, what="seeds")
     return out
-

@@ -6,6 +6,7 @@ pynauty), never by enumerating automorphisms (K_{15,15} has 2 (15!)^2 of them). 
 closed forms of |Aut(G)| for the book's relations, and the paper's Table 2 approximations,
 are here too so that the three can be compared.
 """
+
 from __future__ import annotations
 
 import math
@@ -37,8 +38,9 @@ def log2_automorphisms(r: np.ndarray) -> float:
     adjacency = {i: np.flatnonzero(off[i]).tolist() for i in range(n)}
     loops = np.diagonal(r)
     colouring = [set(np.flatnonzero(loops).tolist()), set(np.flatnonzero(~loops).tolist())]
-    graph = pynauty.Graph(n, directed=not symmetric, adjacency_dict=adjacency,
-                          vertex_coloring=[c for c in colouring if c])
+    graph = pynauty.Graph(
+        n, directed=not symmetric, adjacency_dict=adjacency, vertex_coloring=[c for c in colouring if c]
+    )
     _, mantissa, exponent, _, _ = pynauty.autgrp(graph)
     return math.log2(mantissa) + exponent * LOG2_10
 

@@ -26,6 +26,7 @@ Cost: `model_step_seconds` models the trainer's measured one-thread rate per arc
 machine's Zen 3 core); `shard_minutes` bounds a shard by every model running every step.
 This module imports torch only inside the shard functions, so a declaration can import it.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -78,23 +79,35 @@ def _network(config: dict) -> dict:
     return {k: config[k] for k in ("mode", "depth", "width", "embed_dim")}
 
 
-def _train_settings(config: dict, relation: str, lr_enc, lr_dec, weight_decay, init_scale: float,
-                    checkpoint: Path | None) -> dict[str, np.ndarray]:
+def _train_settings(
+    config: dict, relation: str, lr_enc, lr_dec, weight_decay, init_scale: float, checkpoint: Path | None
+) -> dict[str, np.ndarray]:
     """One model per (setting, seed) on the config's fixed split; arrays (settings, seeds)."""
     from lib.geneft.train import train_models
 
-    lr_enc, lr_dec, wd = np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, float)) for v in (lr_enc, lr_dec,
-                                                                                               weight_decay)))
+    lr_enc, lr_dec, wd = np.broadcast_arrays(
+        *(np.atleast_1d(np.asarray(v, float)) for v in (lr_enc, lr_dec, weight_decay))
+    )
     seeds = np.arange(int(config["seeds"])) + int(config.get("seed_offset", 0))
     k, s, n = lr_enc.size, len(seeds), int(config["n"])
     masks = np.repeat(split_masks(n, [config["train_fraction"]], [config["split_seed"]]), k * s, 0)
     rep = lambda v: np.repeat(v.ravel(), s)  # setting-major, seed-minor
-    res = train_models(relation_matrix(relation, n), masks, **_network(config), lr_enc=rep(lr_enc),
-                       lr_dec=rep(lr_dec), weight_decay_dec=rep(wd), init_scale=float(init_scale),
-                       steps=int(config["steps"]), seeds=np.tile(seeds, k), eval_every=int(config["eval_every"]),
-                       test_every=int(config.get("test_every", 1)), early_stop=True,
-                       checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
-                       checkpoint_every=int(config.get("checkpoint_every", 1000)))
+    res = train_models(
+        relation_matrix(relation, n),
+        masks,
+        **_network(config),
+        lr_enc=rep(lr_enc),
+        lr_dec=rep(lr_dec),
+        weight_decay_dec=rep(wd),
+        init_scale=float(init_scale),
+        steps=int(config["steps"]),
+        seeds=np.tile(seeds, k),
+        eval_every=int(config["eval_every"]),
+        test_every=int(config.get("test_every", 1)),
+        early_stop=True,
+        checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
+        checkpoint_every=int(config.get("checkpoint_every", 1000)),
+    )
     shape = (k, s)
     return {
         "step_train_90": res.step_train_90.astype(np.int32).reshape(shape),
@@ -145,8 +158,9 @@ def ratio_point(config: dict, shard: dict, checkpoint: Path | None = None) -> di
     """
     ratio = 10.0 ** float(config["log10_ratios"][int(shard["point"])])
     lr_enc = float(config["lr_enc"])
-    out = _train_settings(config, config["relation"], lr_enc, lr_enc * ratio, 0.0, float(shard["init_scale"]),
-                          checkpoint)
+    out = _train_settings(
+        config, config["relation"], lr_enc, lr_enc * ratio, 0.0, float(shard["init_scale"]), checkpoint
+    )
     return {**out, "ratio": np.array([ratio], np.float32)}
 
 
@@ -171,15 +185,28 @@ def network_curve(config: dict, shard: dict, checkpoint: Path | None = None) -> 
     n, fractions = int(config["n"]), np.asarray(config["fractions"], float)
     seeds = np.arange(int(config["seeds"])) + int(config.get("seed_offset", 0))
     masks = split_masks(n, fractions, seeds)
-    network = {"mode": shard["mode"], "depth": int(shard["depth"]), "width": int(shard["width"]),
-               "embed_dim": int(shard["embed_dim"])}
-    res = train_models(relation_matrix(shard["relation"], n), masks, **network, lr_enc=config["lr"],
-                       lr_dec=config["lr"], init_scale=float(config["init_scale"]), steps=int(config["steps"]),
-                       seeds=np.tile(seeds, len(fractions)),  # one init per seed at every fraction (paired)
-                       eval_every=int(config["eval_every"]), test_every=int(config["eval_every"]), early_stop=False,
-                       plateau_patience=config.get("patience"),
-                       checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
-                       checkpoint_every=int(config.get("checkpoint_every", 1000)))
+    network = {
+        "mode": shard["mode"],
+        "depth": int(shard["depth"]),
+        "width": int(shard["width"]),
+        "embed_dim": int(shard["embed_dim"]),
+    }
+    res = train_models(
+        relation_matrix(shard["relation"], n),
+        masks,
+        **network,
+        lr_enc=config["lr"],
+        lr_dec=config["lr"],
+        init_scale=float(config["init_scale"]),
+        steps=int(config["steps"]),
+        seeds=np.tile(seeds, len(fractions)),  # one init per seed at every fraction (paired)
+        eval_every=int(config["eval_every"]),
+        test_every=int(config["eval_every"]),
+        early_stop=False,
+        plateau_patience=config.get("patience"),
+        checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
+        checkpoint_every=int(config.get("checkpoint_every", 1000)),
+    )
     shape = (len(fractions), len(seeds))
     return {
         "full_acc": res.full_acc.astype(np.float32).reshape(shape),

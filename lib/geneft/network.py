@@ -24,6 +24,7 @@ s = sigmoid(2u) (one vectorised sigmoid is three times cheaper than torch's tanh
 folds the factors 2 and -1 into the next matmul's alpha and bias, so that no pass over the
 activations is spent on them; tanh'(u) = 4 s (1 - s) is one fused `sigmoid_backward`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -72,8 +73,17 @@ def input_dim(mode: str, embed_dim: int) -> int:
     return 2 * embed_dim if mode == "concat" else embed_dim
 
 
-def init_stack(seeds, n: int, *, mode: str, depth: int, width: int, embed_dim: int,
-               init_scale: float, dtype: torch.dtype = torch.float32) -> Stack:
+def init_stack(
+    seeds,
+    n: int,
+    *,
+    mode: str,
+    depth: int,
+    width: int,
+    embed_dim: int,
+    init_scale: float,
+    dtype: torch.dtype = torch.float32,
+) -> Stack:
     """Initialise len(seeds) models, model m from `torch.Generator().manual_seed(seeds[m])`."""
     if depth < 0 or width < 1 or embed_dim < 1 or n < 2:
         raise ValueError(f"need depth >= 0, width >= 1, embed_dim >= 1, n >= 2; got {depth}, {width}, {embed_dim}, {n}")
@@ -83,7 +93,7 @@ def init_stack(seeds, n: int, *, mode: str, depth: int, width: int, embed_dim: i
         g = torch.Generator().manual_seed(int(seed))
         embeds.append(torch.randn(n, embed_dim, generator=g, dtype=dtype) * init_scale)
         for layer, (fan_in, fan_out) in enumerate(itertools.pairwise(dims)):
-            bound = init_scale / fan_in ** 0.5
+            bound = init_scale / fan_in**0.5
             weights[layer].append((torch.rand(fan_in, fan_out, generator=g, dtype=dtype) * 2 - 1) * bound)
             biases[layer].append((torch.rand(1, fan_out, generator=g, dtype=dtype) * 2 - 1) * bound)
     leaf = lambda ts: torch.stack(ts).requires_grad_(True)
@@ -219,8 +229,9 @@ def _gather(embed: torch.Tensor, pairs: Pairs, ws: Workspace) -> tuple[torch.Ten
     return ei.view(m, rows, d), ej.view(m, rows, d), torch.stack([gi, gj])
 
 
-def forward(flat: torch.Tensor, layout: Layout, pairs: Pairs, mode: str,
-            ws: Workspace | None = None) -> tuple[torch.Tensor, dict]:
+def forward(
+    flat: torch.Tensor, layout: Layout, pairs: Pairs, mode: str, ws: Workspace | None = None
+) -> tuple[torch.Tensor, dict]:
     """Logits (M, R) of the rows `pairs` (the same function as `logits`), and what `backward` needs."""
     ws = Workspace() if ws is None else ws
     embed, weights, biases = layout.views(flat)
@@ -244,8 +255,9 @@ def forward(flat: torch.Tensor, layout: Layout, pairs: Pairs, mode: str,
     return z, {"x": x, "ei": ei, "ej": ej, "index": index, "acts": acts, "ws": ws}
 
 
-def backward(flat: torch.Tensor, layout: Layout, mode: str, cache: dict, dz: torch.Tensor,
-             out: torch.Tensor | None = None) -> torch.Tensor:
+def backward(
+    flat: torch.Tensor, layout: Layout, mode: str, cache: dict, dz: torch.Tensor, out: torch.Tensor | None = None
+) -> torch.Tensor:
     """Gradient (M, P) of sum_{m, r} dz[m, r] * z[m, r] for the first R' = dz.shape[1] rows of
     the `forward` that made `cache` (rows beyond R' get no gradient: put the training rows first);
     written into `out` if given."""

@@ -12,6 +12,7 @@ Conventions where the paper is loose:
 - random_graph: an Erdos-Renyi graph G(n, 1/2), symmetric, no self-loops, drawn with `seed`
   (not in the paper; a generic graph with a trivial automorphism group, for Section III).
 """
+
 from __future__ import annotations
 
 from typing import Sequence

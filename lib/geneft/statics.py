@@ -11,6 +11,7 @@ distances of a measured fraction from eq. (4)'s p_c, and whether a decoder can e
 - `fit_all_pairs`: train on all n^2 pairs and report the best train accuracy over seeds: a decoder
   that stays below 1 cannot express the relation (Fig. 7's shallow end is a matter of expressivity).
 """
+
 from __future__ import annotations
 
 import math
@@ -24,8 +25,9 @@ from lib.stats import CONFIDENCE, Estimate
 # ----------------------------------------------------------------------------------------------
 
 
-def difference_per_fraction(network_curves, bound_curves, *, confidence: float = CONFIDENCE,
-                            seed: int = 0) -> list[Estimate]:
+def difference_per_fraction(
+    network_curves, bound_curves, *, confidence: float = CONFIDENCE, seed: int = 0
+) -> list[Estimate]:
     """Mean network accuracy - mean bound at each fraction, percentile bootstrap (scipy) resampling the
     seeds and the samplings independently at `confidence`: resampled means stay within [0, 1], so
     where the bound is 1 the interval never rises above 0 (a t interval would). A fraction where
@@ -45,11 +47,25 @@ def difference_per_fraction(network_curves, bound_curves, *, confidence: float =
         if len(a) < 2 or len(b) < 2 or (np.ptp(a) == 0 and np.ptp(b) == 0):
             out.append(Estimate(d, d, d, len(a), "difference of means, no spread"))
             continue
-        ci = bootstrap((a, b), diff, vectorized=True, paired=False, confidence_level=confidence,
-                       method="percentile", n_resamples=1999, random_state=np.random.default_rng(seed)
-                       ).confidence_interval
-        out.append(Estimate(d, float(ci.low), float(ci.high), len(a),
-                            f"difference of means, bootstrap percentile over seeds and samplings {confidence:.1%}"))
+        ci = bootstrap(
+            (a, b),
+            diff,
+            vectorized=True,
+            paired=False,
+            confidence_level=confidence,
+            method="percentile",
+            n_resamples=1999,
+            random_state=np.random.default_rng(seed),
+        ).confidence_interval
+        out.append(
+            Estimate(
+                d,
+                float(ci.low),
+                float(ci.high),
+                len(a),
+                f"difference of means, bootstrap percentile over seeds and samplings {confidence:.1%}",
+            )
+        )
     return out
 
 
@@ -62,9 +78,13 @@ def excess_over_bound(network_curves, bound_curves, *, confidence: float = CONFI
     f = np.atleast_2d(np.asarray(network_curves)).shape[1]
     per = difference_per_fraction(network_curves, bound_curves, confidence=1 - (1 - confidence) / f, seed=seed)
     top = largest(per)
-    return Estimate(top.value, top.low, top.high, top.n,
-                    f"max over {f} fractions of mean network - mean bound, bootstrap percentile, Bonferroni "
-                    f"{confidence:.0%}")
+    return Estimate(
+        top.value,
+        top.low,
+        top.high,
+        top.n,
+        f"max over {f} fractions of mean network - mean bound, bootstrap percentile, Bonferroni {confidence:.0%}",
+    )
 
 
 def largest(estimates: list[Estimate]) -> Estimate:
@@ -72,8 +92,13 @@ def largest(estimates: list[Estimate]) -> Estimate:
     the maximum's interval lies above the largest lower end and below the largest upper end)."""
     if not estimates:
         raise ValueError("largest() needs at least one estimate")
-    return Estimate(max(e.value for e in estimates), max(e.low for e in estimates), max(e.high for e in estimates),
-                    min(e.n for e in estimates), f"largest of {len(estimates)} estimates (ends taken separately)")
+    return Estimate(
+        max(e.value for e in estimates),
+        max(e.low for e in estimates),
+        max(e.high for e in estimates),
+        min(e.n for e in estimates),
+        f"largest of {len(estimates)} estimates (ends taken separately)",
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -117,8 +142,19 @@ def abs_log2_ratio(estimate: Estimate, reference: float, *, at_most: float | Non
 # ----------------------------------------------------------------------------------------------
 
 
-def fit_all_pairs(relation: str, n: int, *, mode: str, depth: int, width: int, embed_dim: int, lr: float,
-                  steps: int, seeds, init_scale: float = 1.0) -> np.ndarray:
+def fit_all_pairs(
+    relation: str,
+    n: int,
+    *,
+    mode: str,
+    depth: int,
+    width: int,
+    embed_dim: int,
+    lr: float,
+    steps: int,
+    seeds,
+    init_scale: float = 1.0,
+) -> np.ndarray:
     """Train accuracy after training on all n^2 pairs (no test set), one per seed: whether the
     decoder can express the relation at all (1.0 reached by some seed) within `steps`."""
     from lib.geneft.relations import relation_matrix
@@ -126,7 +162,20 @@ def fit_all_pairs(relation: str, n: int, *, mode: str, depth: int, width: int, e
 
     seeds = np.asarray(list(seeds))
     masks = np.ones((len(seeds), n, n), dtype=bool)
-    res = train_models(relation_matrix(relation, n), masks, mode=mode, depth=depth, width=width,
-                       embed_dim=embed_dim, lr_enc=lr, lr_dec=lr, init_scale=init_scale, steps=steps, seeds=seeds,
-                       eval_every=max(1, steps // 20), early_stop=False, plateau_patience=5)
+    res = train_models(
+        relation_matrix(relation, n),
+        masks,
+        mode=mode,
+        depth=depth,
+        width=width,
+        embed_dim=embed_dim,
+        lr_enc=lr,
+        lr_dec=lr,
+        init_scale=init_scale,
+        steps=steps,
+        seeds=seeds,
+        eval_every=max(1, steps // 20),
+        early_stop=False,
+        plateau_patience=5,
+    )
     return res.train_acc

@@ -4,6 +4,7 @@ Each function derives one step from the previous one and returns True when sympy
 difference between the derived and the paper's expression to zero. Matrices are explicit
 2 x 2 (decoder output and embedding dimension 2) with symbolic entries.
 """
+
 from __future__ import annotations
 
 import sympy as sp
@@ -72,10 +73,10 @@ def reduced_system_from_ansatz(A0: sp.Matrix | None = None) -> bool:
         A0 = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]]) * sp.diag(1, lam)
     A, r = a * A0 + bb * A0 * r0 * r0.T, c * r0
     a2 = a + bb
-    flow = {a.diff(t): 0, bb.diff(t): -2 * eta_A * c ** 2 * a2, c.diff(t): -eta_x * a2 ** 2 * c}
+    flow = {a.diff(t): 0, bb.diff(t): -2 * eta_A * c**2 * a2, c.diff(t): -eta_x * a2**2 * c}
     res_A = (A.diff(t) + 2 * eta_A * A * r * r.T).subs(flow)
     res_r = (r.diff(t) + eta_x * A.T * A * r).subs(flow)
-    da2 = a2.diff(t).subs(flow) + 2 * eta_A * c ** 2 * a2
+    da2 = a2.diff(t).subs(flow) + 2 * eta_A * c**2 * a2
     return _is_zero(res_A) and _is_zero(res_r) and _is_zero(da2)
 
 
@@ -89,8 +90,8 @@ def ansatz_needs_the_eigenvector_condition() -> bool:
 def conserved_quantity() -> bool:
     """dC/dt = 0 along eq. (10) for C = a_2^2 / (2 eta_A) - c^2 / eta_x (eq. 11)."""
     a2, c = sp.symbols("a_2 c", real=True)
-    da2, dc = -2 * eta_A * c ** 2 * a2, -eta_x * a2 ** 2 * c
-    C = a2 ** 2 / (2 * eta_A) - c ** 2 / eta_x
+    da2, dc = -2 * eta_A * c**2 * a2, -eta_x * a2**2 * c
+    C = a2**2 / (2 * eta_A) - c**2 / eta_x
     return _is_zero(sp.diff(C, a2) * da2 + sp.diff(C, c) * dc)
 
 
@@ -107,7 +108,7 @@ def arctan_integral() -> bool:
     """
     rho, phi = sp.symbols("rho phi", positive=True)
     k, sa, sc = sp.symbols("k sigma_a sigma_c", positive=True)
-    radial = sp.integrate(rho * sp.exp(-rho ** 2 / 2), (rho, 0, sp.oo))
+    radial = sp.integrate(rho * sp.exp(-(rho**2) / 2), (rho, 0, sp.oo))
     angular = 4 * sp.integrate(1, (phi, 0, sp.atan(k * sa / sc)))
     p = radial * angular / (2 * sp.pi)
     return _is_zero(p - 2 / sp.pi * sp.atan(k * sa / sc)) and _is_zero(radial - 1)
@@ -122,15 +123,18 @@ def n_repon_boundary() -> bool:
     """
     a, s, N = sp.symbols("a s N", positive=True)
     xs = [s * N / (N + 1)] + [-s / (N + 1)]  # lone repon, one cluster member (N of them)
-    loss = sp.Rational(1, 2) * a ** 2 * (xs[0] ** 2 + N * xs[1] ** 2)
+    loss = sp.Rational(1, 2) * a**2 * (xs[0] ** 2 + N * xs[1] ** 2)
     da = -eta_A * sp.diff(loss, a)
-    ds = -eta_x * a ** 2 * (xs[0] - xs[1])  # each x_i moves by -eta_x dl_i/dx_i = -eta_x a^2 x_i
-    kappa = sp.simplify(-da / (a * s ** 2))
-    C = a ** 2 / kappa - s ** 2 / eta_x
+    ds = -eta_x * a**2 * (xs[0] - xs[1])  # each x_i moves by -eta_x dl_i/dx_i = -eta_x a^2 x_i
+    kappa = sp.simplify(-da / (a * s**2))
+    C = a**2 / kappa - s**2 / eta_x
     conserved = _is_zero(sp.diff(C, a) * da + sp.diff(C, s) * ds)
     c_over_a = sp.sqrt(eta_x / kappa) / 2  # C = 0 at s / a = sqrt(eta_x / kappa), c = s / 2
-    return conserved and _is_zero(kappa - eta_A * N / (N + 1)) and \
-        _is_zero(c_over_a - sp.sqrt(eta_x * (1 + 1 / N) / (4 * eta_A)))
+    return (
+        conserved
+        and _is_zero(kappa - eta_A * N / (N + 1))
+        and _is_zero(c_over_a - sp.sqrt(eta_x * (1 + 1 / N) / (4 * eta_A)))
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -172,26 +176,34 @@ def eq12_signed_region() -> dict[str, bool]:
     K = sp.Symbol("K", positive=True)
     phi = sp.Symbol("phi", real=True)
     # angles with tan(phi) < K: (-pi/2, atan K) for a > 0 and (pi/2, pi + atan K) for a < 0
-    signed = (sp.integrate(1, (phi, -sp.pi / 2, sp.atan(K))) + sp.integrate(1, (phi, sp.pi / 2, sp.pi + sp.atan(K)))) / (2 * sp.pi)
+    signed = (
+        sp.integrate(1, (phi, -sp.pi / 2, sp.atan(K))) + sp.integrate(1, (phi, sp.pi / 2, sp.pi + sp.atan(K)))
+    ) / (2 * sp.pi)
     absolute = 4 * sp.integrate(1, (phi, 0, sp.atan(K))) / (2 * sp.pi)
     law = 2 / sp.pi * sp.atan(K)
     sa, sc = sp.symbols("sigma_a sigma_c", positive=True)
     a, c = sp.symbols("a c", real=True)
-    density = sp.exp(-(a / sa) ** 2 / 2 - (c / sc) ** 2 / 2) / (2 * sp.pi * sa * sc)
+    density = sp.exp(-((a / sa) ** 2) / 2 - (c / sc) ** 2 / 2) / (2 * sp.pi * sa * sc)
     normalised = sp.integrate(density, (a, -sp.oo, sp.oo), (c, -sp.oo, sp.oo))
-    return {"signed_is_half_plus": _is_zero(signed - (sp.Rational(1, 2) + sp.atan(K) / sp.pi)),
-            "signed_differs_from_law": not _is_zero(signed - law),
-            "absolute_is_law": _is_zero(absolute - law),
-            "sigma_c_normalises": _is_zero(normalised - 1)}
+    return {
+        "signed_is_half_plus": _is_zero(signed - (sp.Rational(1, 2) + sp.atan(K) / sp.pi)),
+        "signed_differs_from_law": not _is_zero(signed - law),
+        "absolute_is_law": _is_zero(absolute - law),
+        "sigma_c_normalises": _is_zero(normalised - 1),
+    }
 
 
 def all_checks() -> dict[str, bool]:
     """Every check of this module by name (each True when the derivation holds)."""
     eq14, eq12 = eq14_bias_factor(), eq12_signed_region()
-    return {**{f"app_c_{k}": v for k, v in pair_flow_from_loss().items()},
-            "eq10_from_ansatz": reduced_system_from_ansatz(),
-            "eq10_needs_eigenvector": ansatz_needs_the_eigenvector_condition(), "eq11_conserved": conserved_quantity(),
-            "eq12_arctan": arctan_integral(), "eq13_n_repons": n_repon_boundary(),
-            "matrix_M_conserved": matrix_conserved_quantity(),
-            "eq14_printed_is_a_typo": not eq14["printed_solves_stated_b"] and eq14["corrected_solves_stated_b"],
-            "eq12_needs_abs_and_sigma_c": all(eq12.values())}
+    return {
+        **{f"app_c_{k}": v for k, v in pair_flow_from_loss().items()},
+        "eq10_from_ansatz": reduced_system_from_ansatz(),
+        "eq10_needs_eigenvector": ansatz_needs_the_eigenvector_condition(),
+        "eq11_conserved": conserved_quantity(),
+        "eq12_arctan": arctan_integral(),
+        "eq13_n_repons": n_repon_boundary(),
+        "matrix_M_conserved": matrix_conserved_quantity(),
+        "eq14_printed_is_a_typo": not eq14["printed_solves_stated_b"] and eq14["corrected_solves_stated_b"],
+        "eq12_needs_abs_and_sigma_c": all(eq12.values()),
+    }

@@ -26,6 +26,7 @@ whose outcome is the final accuracy). With `checkpoint`, the state is saved atom
 `checkpoint_every` steps and at the end (tensors only, loaded with `weights_only=True`); a later
 call with the same inputs and the same code (`lib.fingerprint.code_fingerprint`) resumes from it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -93,8 +94,16 @@ def _per_model(x, m: int, name: str) -> np.ndarray:
     return arr.copy()
 
 
-def adamw_step(flat: torch.Tensor, grad: torch.Tensor, exp_avg: torch.Tensor, exp_avg_sq: torch.Tensor,
-               lr: torch.Tensor, decay: torch.Tensor, t: int, ws: Workspace | None = None) -> None:
+def adamw_step(
+    flat: torch.Tensor,
+    grad: torch.Tensor,
+    exp_avg: torch.Tensor,
+    exp_avg_sq: torch.Tensor,
+    lr: torch.Tensor,
+    decay: torch.Tensor,
+    t: int,
+    ws: Workspace | None = None,
+) -> None:
     """One in-place AdamW step (torch.optim.AdamW's rule) on (M, P) buffers; `lr` (M, P) and
     `decay` = 1 - lr * weight_decay (M, P) per parameter; `t` the step count from 1."""
     bc1, bc2 = 1 - BETAS[0] ** t, 1 - BETAS[1] ** t
@@ -102,7 +111,7 @@ def adamw_step(flat: torch.Tensor, grad: torch.Tensor, exp_avg: torch.Tensor, ex
     exp_avg.lerp_(grad, 1 - BETAS[0])
     exp_avg_sq.mul_(BETAS[1]).addcmul_(grad, grad, value=1 - BETAS[1])
     denom = (ws or Workspace()).take("adam", flat.shape, flat.dtype)
-    torch.sqrt(exp_avg_sq, out=denom).div_(bc2 ** 0.5).add_(EPS)
+    torch.sqrt(exp_avg_sq, out=denom).div_(bc2**0.5).add_(EPS)
     flat.sub_(torch.div(exp_avg, denom, out=denom).mul_(lr), alpha=1 / bc1)
 
 
@@ -111,8 +120,15 @@ def adamw_step(flat: torch.Tensor, grad: torch.Tensor, exp_avg: torch.Tensor, ex
 # ----------------------------------------------------------------------------------------------
 
 
-def _model_tensors(labels: np.ndarray, masks: np.ndarray, layout: Layout, stack_flat: torch.Tensor,
-                   lr_e: np.ndarray, lr_d: np.ndarray, wd_d: np.ndarray) -> dict[str, torch.Tensor]:
+def _model_tensors(
+    labels: np.ndarray,
+    masks: np.ndarray,
+    layout: Layout,
+    stack_flat: torch.Tensor,
+    lr_e: np.ndarray,
+    lr_d: np.ndarray,
+    wd_d: np.ndarray,
+) -> dict[str, torch.Tensor]:
     """Everything indexed by model, so that leaving the stack is one `[keep]` per entry."""
     m, n = masks.shape[0], labels.shape[0]
     flat_masks = masks.reshape(m, -1)
@@ -123,18 +139,24 @@ def _model_tensors(labels: np.ndarray, masks: np.ndarray, layout: Layout, stack_
     lr = np.concatenate([np.repeat(lr_e[:, None], enc, 1), np.repeat(lr_d[:, None], layout.size - enc, 1)], 1)
     wd = np.concatenate([np.zeros((m, enc)), np.repeat(wd_d[:, None], layout.size - enc, 1)], 1)
     return {
-        "ids": torch.arange(m), "flat": stack_flat, "exp_avg": torch.zeros_like(stack_flat),
-        "exp_avg_sq": torch.zeros_like(stack_flat), "lr": torch.tensor(lr, dtype=stack_flat.dtype),
+        "ids": torch.arange(m),
+        "flat": stack_flat,
+        "exp_avg": torch.zeros_like(stack_flat),
+        "exp_avg_sq": torch.zeros_like(stack_flat),
+        "lr": torch.tensor(lr, dtype=stack_flat.dtype),
         "decay": torch.tensor(1 - lr * wd, dtype=stack_flat.dtype),
-        "first": torch.from_numpy(order // n), "second": torch.from_numpy(order % n),
+        "first": torch.from_numpy(order // n),
+        "second": torch.from_numpy(order % n),
         "y": torch.tensor(labels.reshape(-1)[order], dtype=stack_flat.dtype),
-        "train_row": torch.from_numpy(rows), "n_train": torch.from_numpy(np.maximum(n_train, 1)),
+        "train_row": torch.from_numpy(rows),
+        "n_train": torch.from_numpy(np.maximum(n_train, 1)),
         "n_test": torch.from_numpy(np.maximum(n * n - n_train, 1)),
     }
 
 
-def _step_pass(t: dict[str, torch.Tensor], layout: Layout, mode: str, chunk: int, ws: Workspace,
-               all_pairs: bool) -> tuple[torch.Tensor, torch.Tensor]:
+def _step_pass(
+    t: dict[str, torch.Tensor], layout: Layout, mode: str, chunk: int, ws: Workspace, all_pairs: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Logits (M, n^2) and the gradient (M, P) of each model's mean training loss. Without
     `all_pairs`, only each chunk's first rows up to its largest training set are evaluated (the
     other logits are left stale: read only a model's training rows then)."""
@@ -157,11 +179,27 @@ def _step_pass(t: dict[str, torch.Tensor], layout: Layout, mode: str, chunk: int
 # ----------------------------------------------------------------------------------------------
 
 
-def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "concat", depth: int = 3,
-                 width: int = 50, embed_dim: int = 2, lr_enc=1e-3, lr_dec=1e-3, weight_decay_dec=0.0,
-                 init_scale: float = 1.0, steps: int = 10_000, seeds=None, eval_every: int = 100,
-                 early_stop: bool = True, plateau_patience: int | None = None, test_every: int = 1,
-                 checkpoint: str | Path | None = None, checkpoint_every: int = 1000) -> TrainResult:
+def train_models(
+    labels: np.ndarray,
+    train_masks: np.ndarray,
+    *,
+    mode: str = "concat",
+    depth: int = 3,
+    width: int = 50,
+    embed_dim: int = 2,
+    lr_enc=1e-3,
+    lr_dec=1e-3,
+    weight_decay_dec=0.0,
+    init_scale: float = 1.0,
+    steps: int = 10_000,
+    seeds=None,
+    eval_every: int = 100,
+    early_stop: bool = True,
+    plateau_patience: int | None = None,
+    test_every: int = 1,
+    checkpoint: str | Path | None = None,
+    checkpoint_every: int = 1000,
+) -> TrainResult:
     """Train M = len(train_masks) models on `labels` (n, n) 0/1; see the module docstring."""
     labels = np.asarray(labels)
     masks = np.asarray(train_masks, dtype=bool)
@@ -177,20 +215,41 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
     chunk = max(1, CHUNK_ACTIVATIONS // (n * n * max(width, input_dim(mode, embed_dim))))
 
     eval_steps = np.arange(0, steps + 1, eval_every)
-    key = _fingerprint(code_fingerprint("lib.geneft.train"), labels, masks, mode, depth, width, embed_dim,
-                       lr_e, lr_d, wd_d, init_scale, steps, seeds, eval_every, early_stop,
-                       -1 if plateau_patience is None else plateau_patience, test_every)
+    key = _fingerprint(
+        code_fingerprint("lib.geneft.train"),
+        labels,
+        masks,
+        mode,
+        depth,
+        width,
+        embed_dim,
+        lr_e,
+        lr_d,
+        wd_d,
+        init_scale,
+        steps,
+        seeds,
+        eval_every,
+        early_stop,
+        -1 if plateau_patience is None else plateau_patience,
+        test_every,
+    )
     s = _load(checkpoint, key)
     if s is None:
         stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
         t = _model_tensors(labels, masks, layout, flatten(stack), lr_e, lr_d, wd_d)
         by_size = torch.from_numpy(np.argsort(masks.reshape(m_all, -1).sum(1), kind="stable"))
         s = {  # the whole state, so that a checkpoint is one dict
-            "step": 0, "models": {k: v[by_size] for k, v in t.items()},
-            "step_train": np.full(m_all, -1), "step_test": np.full(m_all, -1), "stopped": np.full(m_all, steps),
-            "final": np.full((3, m_all), np.nan), "embed": np.zeros((m_all, n, embed_dim), np.float32),
+            "step": 0,
+            "models": {k: v[by_size] for k, v in t.items()},
+            "step_train": np.full(m_all, -1),
+            "step_test": np.full(m_all, -1),
+            "stopped": np.full(m_all, steps),
+            "final": np.full((3, m_all), np.nan),
+            "embed": np.zeros((m_all, n, embed_dim), np.float32),
             "hist": np.full((3, m_all, len(eval_steps)), np.nan),
-            "last_full": np.full(m_all, -1.0), "last_change": np.zeros(m_all, dtype=np.int64),
+            "last_full": np.full(m_all, -1.0),
+            "last_change": np.zeros(m_all, dtype=np.int64),
         }
 
     ws = Workspace()
@@ -201,10 +260,13 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
         z, grad = _step_pass(tm, layout, mode, chunk, ws, all_pairs=tested)
         correct = (z > 0) == tm["y"].bool()
         n_right, n_right_train = correct.sum(1), (correct & tm["train_row"]).sum(1)
-        acc = torch.stack([n_right_train / tm["n_train"], (n_right - n_right_train) / tm["n_test"],
-                           n_right / (n * n)]).float().numpy()
+        acc = (
+            torch.stack([n_right_train / tm["n_train"], (n_right - n_right_train) / tm["n_test"], n_right / (n * n)])
+            .float()
+            .numpy()
+        )
         ids = tm["ids"].numpy()
-        for first, a in ((s["step_train"], acc[0]), (s["step_test"], acc[1]))[:2 if tested else 1]:
+        for first, a in ((s["step_train"], acc[0]), (s["step_test"], acc[1]))[: 2 if tested else 1]:
             first[ids] = np.where((first[ids] < 0) & (a > ACC_LEVEL), t, first[ids])
         if t % eval_every == 0:
             loss = F.binary_cross_entropy_with_logits(z, tm["y"], reduction="none")
@@ -236,10 +298,17 @@ def train_models(labels: np.ndarray, train_masks: np.ndarray, *, mode: str = "co
     bar.close()
     if checkpoint is not None:  # the finished grid too: a rerun with the same inputs costs nothing
         _save(checkpoint, key, s)
-    return TrainResult(train_acc=s["final"][0], test_acc=s["final"][1], full_acc=s["final"][2],
-                       step_train_90=s["step_train"], step_test_90=s["step_test"], stopped_at=s["stopped"],
-                       eval_steps=eval_steps, embed=s["embed"],
-                       history={"train_acc": s["hist"][0], "test_acc": s["hist"][1], "train_loss": s["hist"][2]})
+    return TrainResult(
+        train_acc=s["final"][0],
+        test_acc=s["final"][1],
+        full_acc=s["final"][2],
+        step_train_90=s["step_train"],
+        step_test_90=s["step_test"],
+        stopped_at=s["stopped"],
+        eval_steps=eval_steps,
+        embed=s["embed"],
+        history={"train_acc": s["hist"][0], "test_acc": s["hist"][1], "train_loss": s["hist"][2]},
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -251,8 +320,11 @@ def _fingerprint(*inputs) -> str:
     """Hash of everything that determines a run, so that a checkpoint is only reused for the same run."""
     h = hashlib.sha256()
     for x in inputs:
-        h.update(np.asarray(x.numpy() if isinstance(x, torch.Tensor) else x).tobytes() if not isinstance(x, str)
-                 else x.encode())
+        h.update(
+            np.asarray(x.numpy() if isinstance(x, torch.Tensor) else x).tobytes()
+            if not isinstance(x, str)
+            else x.encode()
+        )
         h.update(b"|")
     return h.hexdigest()
 

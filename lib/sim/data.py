@@ -9,6 +9,7 @@ point in the open orthant of the test point (all concept coordinates > 0), i.e. 
 cluster that faces x_hat. The paper calls sigma a standard deviation; the authors' code uses it as
 a variance: `sigma_is_variance=True` follows the code.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -21,14 +22,14 @@ import numpy as np
 class SIMData:
     """A sampled SIM training set and its OOD test points, all in input (possibly rotated) space."""
 
-    x: np.ndarray                 # (N, d) training inputs (also the targets: identity mapping)
-    cluster: np.ndarray           # (N,) cluster index in 0..s-1, or -1 for the origin cluster
-    test_point: np.ndarray        # (d,) x_hat = sum_p mu_p e_p, rotated
-    combo_points: np.ndarray      # (2^s, d) sum_p b_p mu_p e_p for b in {0,1}^s, rotated
-    combos: np.ndarray            # (2^s, s) the 0/1 patterns b of `combo_points`
-    rotation: np.ndarray          # (d, d) orthogonal Q; inputs are Q z for concept-space z
-    mu: np.ndarray                # (s,)
-    std: np.ndarray               # (s,) standard deviations actually used
+    x: np.ndarray  # (N, d) training inputs (also the targets: identity mapping)
+    cluster: np.ndarray  # (N,) cluster index in 0..s-1, or -1 for the origin cluster
+    test_point: np.ndarray  # (d,) x_hat = sum_p mu_p e_p, rotated
+    combo_points: np.ndarray  # (2^s, d) sum_p b_p mu_p e_p for b in {0,1}^s, rotated
+    combos: np.ndarray  # (2^s, s) the 0/1 patterns b of `combo_points`
+    rotation: np.ndarray  # (d, d) orthogonal Q; inputs are Q z for concept-space z
+    mu: np.ndarray  # (s,)
+    std: np.ndarray  # (s,) standard deviations actually used
 
     @property
     def d(self) -> int:
@@ -55,8 +56,10 @@ def setting_error(mu, sigma, d: int) -> str | None:
     """Why (mu, sigma, d) is no SIM setting (Sec. 2.1: one sigma per cluster, s = len(mu) <= d), or None."""
     s, k = len(mu), len(sigma)
     if k != s or s > d:
-        return (f"sigma needs one entry per cluster and s = len(mu) must not exceed d (need s <= d): "
-                f"got len(mu) = {s}, len(sigma) = {k}, d = {d}")
+        return (
+            f"sigma needs one entry per cluster and s = len(mu) must not exceed d (need s <= d): "
+            f"got len(mu) = {s}, len(sigma) = {k}, d = {d}"
+        )
     return None
 
 
@@ -82,8 +85,17 @@ def random_rotation(d: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def sim_dataset(
-    mu, sigma, d: int, n: int, *, sigma_is_variance: bool = False, origin_cluster: bool = False,
-    rotate: bool = False, truncate_radius: float | None = None, truncate_orthant: bool = False, seed: int = 0,
+    mu,
+    sigma,
+    d: int,
+    n: int,
+    *,
+    sigma_is_variance: bool = False,
+    origin_cluster: bool = False,
+    rotate: bool = False,
+    truncate_radius: float | None = None,
+    truncate_orthant: bool = False,
+    seed: int = 0,
 ) -> SIMData:
     """Sample the SIM training set: n points per cluster (Section 2.1).
 
@@ -98,7 +110,9 @@ def sim_dataset(
         raise ValueError(error)
     s = len(mu)
     rng = np.random.default_rng(seed)
-    resample_rng = np.random.default_rng([seed, 1])  # own stream: a truncated set keeps the full set's other points and rotation
+    resample_rng = np.random.default_rng(
+        [seed, 1]
+    )  # own stream: a truncated set keeps the full set's other points and rotation
     means = np.zeros((s + int(origin_cluster), d))
     means[np.arange(s), np.arange(s)] = mu
     labels = np.append(np.arange(s), [-1] * int(origin_cluster)).astype(int)
@@ -116,7 +130,9 @@ def sim_dataset(
                     break
                 pts[bad] = mean + resample_rng.standard_normal((bad.sum(), d)) * noise_scale
             else:
-                raise ValueError(f"truncation (radius {truncate_radius}, orthant {truncate_orthant}) leaves almost no mass in a cluster")
+                raise ValueError(
+                    f"truncation (radius {truncate_radius}, orthant {truncate_orthant}) leaves almost no mass in a cluster"
+                )
         blocks.append(pts)
     x = np.concatenate(blocks)
     cluster = np.repeat(labels, n)
@@ -125,8 +141,14 @@ def sim_dataset(
     combo_points[:, :s] = combos * mu
     q = random_rotation(d, rng) if rotate else np.eye(d)
     return SIMData(
-        x=x @ q.T, cluster=cluster, test_point=q @ test, combo_points=combo_points @ q.T,
-        combos=combos, rotation=q, mu=mu, std=std,
+        x=x @ q.T,
+        cluster=cluster,
+        test_point=q @ test,
+        combo_points=combo_points @ q.T,
+        combos=combos,
+        rotation=q,
+        mu=mu,
+        std=std,
     )
 
 

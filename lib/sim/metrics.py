@@ -4,6 +4,7 @@ All functions take trajectories in concept coordinates (see `SIMData.to_concept`
 trajectory is an array (T, d) of outputs at the test point x_hat = (mu, 0, ..., 0), one row
 per logged SGD step.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -27,6 +28,7 @@ def fraction_near_test(data: SIMData, radius: float) -> float:
     """Fraction of training points within `radius` of the test point (those App. F.3 truncates)."""
     return float(np.mean(np.linalg.norm(data.x - data.test_point, axis=1) < radius))
 
+
 def moment_shift(full: SIMData, other: SIMData) -> dict[str, float]:
     """How much a change of the training set moves what a linear network sees of it.
 
@@ -35,6 +37,7 @@ def moment_shift(full: SIMData, other: SIMData) -> dict[str, float]:
     with the same (m, A) give the same gradient-descent trajectory. Returns the relative changes
     ||dm|| / ||x_hat|| and ||dA||_F / ||A||_F, and the fraction of points that differ.
     """
+
     def moments(ds):
         return ds.x.mean(0), ds.x.T @ ds.x / len(ds.x)
 
@@ -44,6 +47,7 @@ def moment_shift(full: SIMData, other: SIMData) -> dict[str, float]:
         "second_moment_shift": float(np.linalg.norm(a1 - a0) / np.linalg.norm(a0)),
         "points_changed": float(np.mean(np.any(full.x != other.x, axis=1))),
     }
+
 
 # ----------------------------------------------------------------------------------------------
 # Generalization order (Section 3.1)

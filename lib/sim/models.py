@@ -7,6 +7,7 @@ one computation. Initialisation follows PyTorch's `nn.Linear` default (the autho
 weight and bias ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)), optionally multiplied by an init scale
 (the theory of Section 4 assumes a small initialisation; scale 1 is the authors' code).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -62,14 +63,13 @@ def init_mlp(shape: MLPShape, seeds: list[int], init_scale: float = 1.0) -> Para
         gen = torch.Generator().manual_seed(int(seed))
         layers = []
         for fan_in, fan_out in zip(shape.dims[:-1], shape.dims[1:]):
-            bound = init_scale * fan_in ** -0.5
+            bound = init_scale * fan_in**-0.5
             w = (torch.rand(fan_out, fan_in, generator=gen) * 2 - 1) * bound
             b = (torch.rand(fan_out, generator=gen) * 2 - 1) * bound
             layers.append((w, b if shape.bias else None))
         per_model.append(layers)
     return [
-        (torch.stack([m[i][0] for m in per_model]),
-         torch.stack([m[i][1] for m in per_model]) if shape.bias else None)
+        (torch.stack([m[i][0] for m in per_model]), torch.stack([m[i][1] for m in per_model]) if shape.bias else None)
         for i in range(shape.depth)
     ]
 
@@ -97,4 +97,3 @@ def forward(params: Params, x: torch.Tensor, activation: str = "linear") -> torc
         if activation == "relu" and i < len(params) - 1:
             h = torch.relu(h)
     return h
-

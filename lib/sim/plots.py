@@ -1,4 +1,5 @@
 """Figures of the SIM chapters: the task in the concept plane, output trajectories, the hypercube of App. B."""
+
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -35,7 +36,9 @@ def plot_task(ax, data: SIMData, origin_cluster: bool, points: int = 0, grid: in
 # ----------------------------------------------------------------------------------------------
 
 
-def plot_trajectories(ax, trajs: list[np.ndarray], labels: list[str], targets: list[np.ndarray], markers: int = 12) -> None:
+def plot_trajectories(
+    ax, trajs: list[np.ndarray], labels: list[str], targets: list[np.ndarray], markers: int = 12
+) -> None:
     """Concept-plane trajectories (T, >=2), markers at equal time intervals, targets as stars."""
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(trajs)))
     for y, label, target, c in zip(trajs, labels, targets, colors):
@@ -65,8 +68,9 @@ def plot_hypercube(ax, losses: np.ndarray, combos: np.ndarray, vmax: float = 1.0
     labels = ["".join(str(int(b)) for b in c) for c in combos]
     graph = nx.Graph()
     graph.add_nodes_from(labels)
-    graph.add_edges_from((a, b) for i, a in enumerate(labels) for b in labels[i + 1:]
-                         if sum(x != y for x, y in zip(a, b)) == 1)
+    graph.add_edges_from(
+        (a, b) for i, a in enumerate(labels) for b in labels[i + 1 :] if sum(x != y for x, y in zip(a, b)) == 1
+    )
     ones = combos.sum(axis=1)
     pos = {}
     for k in np.unique(ones):
@@ -74,8 +78,9 @@ def plot_hypercube(ax, losses: np.ndarray, combos: np.ndarray, vmax: float = 1.0
         for j, lab in enumerate(level):
             pos[lab] = (k, j - (len(level) - 1) / 2)
     nx.draw_networkx_edges(graph, pos, ax=ax, alpha=0.3)
-    nodes = nx.draw_networkx_nodes(graph, pos, ax=ax, node_color=np.minimum(losses, vmax), cmap="magma_r",
-                                   vmin=0, vmax=vmax, node_size=330)
+    nodes = nx.draw_networkx_nodes(
+        graph, pos, ax=ax, node_color=np.minimum(losses, vmax), cmap="magma_r", vmin=0, vmax=vmax, node_size=330
+    )
     nx.draw_networkx_labels(graph, pos, ax=ax, font_size=5, font_color="tab:cyan")
     ax.set_axis_off()
     return nodes

@@ -7,6 +7,7 @@ straight path (`metrics.detour`). `topological_runs` does the same for the 2^s c
 of App. B (eq. B.2). The `*_estimates` functions turn per-seed numbers into `lib.stats.Estimate`s
 (bootstrap medians, Wilson fractions). `swing_block` and `topological_block` are evidence shards.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -48,8 +49,8 @@ class Protocol:
     origin_cluster: bool = True
     sigma_is_variance: bool = True
     init_scale: float = 1.0
-    truncation: str = "none"          # "none" | "radius" (App. F.3) | "orthant" (reviewers' stronger version)
-    truncate_fraction: float = 0.5   # radius = truncate_fraction * min(mu)
+    truncation: str = "none"  # "none" | "radius" (App. F.3) | "orthant" (reviewers' stronger version)
+    truncate_fraction: float = 0.5  # radius = truncate_fraction * min(mu)
     stop_tol: float | None = 0.01
 
     def __post_init__(self) -> None:
@@ -77,13 +78,28 @@ class Protocol:
     def dataset(self, seed: int) -> SIMData:
         """Seed `seed`'s training set (the truncated twin of the full set shares its other points)."""
         radius = self.truncate_fraction * min(self.mu) if self.truncation == "radius" else None
-        return sim_dataset(self.mu, self.sigma, self.d, self.n, sigma_is_variance=self.sigma_is_variance,
-                           origin_cluster=self.origin_cluster, rotate=self.rotate, truncate_radius=radius,
-                           truncate_orthant=self.truncation == "orthant", seed=seed)
+        return sim_dataset(
+            self.mu,
+            self.sigma,
+            self.d,
+            self.n,
+            sigma_is_variance=self.sigma_is_variance,
+            origin_cluster=self.origin_cluster,
+            rotate=self.rotate,
+            truncate_radius=radius,
+            truncate_orthant=self.truncation == "orthant",
+            seed=seed,
+        )
 
     def sgd(self) -> dict:
-        return {"lr": self.lr, "batch": self.batch, "epochs": self.epochs, "loss": self.loss, "stop_tol": self.stop_tol,
-                "init_scale": self.init_scale}
+        return {
+            "lr": self.lr,
+            "batch": self.batch,
+            "epochs": self.epochs,
+            "loss": self.loss,
+            "stop_tol": self.stop_tol,
+            "init_scale": self.init_scale,
+        }
 
 
 def block_seeds(seed: int, block: int, size: int) -> list[int]:
@@ -105,15 +121,15 @@ def _subsample(length: int, keep: int) -> np.ndarray:
 class SwingRuns:
     """Per-seed numbers of M runs of one protocol, and subsampled curves for figures."""
 
-    seeds: np.ndarray        # (M,)
-    turn_back: np.ndarray    # (M, s) retreat of each concept coordinate from its running maximum, in mu_k
-    loss_rise: np.ndarray    # (M,) largest rise of the OOD loss above its running minimum, / initial loss
-    bulge: np.ndarray        # (M,) largest in-plane distance from the straight path, / ||x_hat||
-    toward: np.ndarray       # (M,) component of the bulge toward the strongest cluster at its largest
+    seeds: np.ndarray  # (M,)
+    turn_back: np.ndarray  # (M, s) retreat of each concept coordinate from its running maximum, in mu_k
+    loss_rise: np.ndarray  # (M,) largest rise of the OOD loss above its running minimum, / initial loss
+    bulge: np.ndarray  # (M,) largest in-plane distance from the straight path, / ||x_hat||
+    toward: np.ndarray  # (M,) component of the bulge toward the strongest cluster at its largest
     final_distance: np.ndarray  # (M,) ||f(x_hat) - x_hat|| / ||x_hat|| at the end of training (learned?)
-    epoch: np.ndarray        # (K,) training time of the kept points, epochs
-    outputs: np.ndarray      # (K, M, s) concept-plane outputs at the test point, kept points
-    ood: np.ndarray          # (K, M) OOD loss at the kept points
+    epoch: np.ndarray  # (K,) training time of the kept points, epochs
+    outputs: np.ndarray  # (K, M, s) concept-plane outputs at the test point, kept points
+    ood: np.ndarray  # (K, M) OOD loss at the kept points
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {k: np.asarray(v, np.float32) if v.dtype.kind == "f" else v for k, v in asdict(self).items()}
@@ -122,7 +138,7 @@ class SwingRuns:
 def _measure(y: np.ndarray, epoch: np.ndarray, protocol: Protocol, seeds: list[int], keep: int) -> SwingRuns:
     """Per-seed numbers of concept-space outputs y (T, M, 1, d) at the test point."""
     s, mu = len(protocol.mu), np.asarray(protocol.mu)
-    target = np.r_[mu, np.zeros(y.shape[-1] - s)]                 # x_hat in concept coordinates
+    target = np.r_[mu, np.zeros(y.shape[-1] - s)]  # x_hat in concept coordinates
     turn, rise, bulge, toward, final, ood = [], [], [], [], [], []
     for i in range(len(seeds)):
         out = y[:, i, 0]
@@ -136,8 +152,14 @@ def _measure(y: np.ndarray, epoch: np.ndarray, protocol: Protocol, seeds: list[i
         ood.append(loss)
     idx = _subsample(len(y), keep)
     return SwingRuns(
-        seeds=np.asarray(seeds), turn_back=np.array(turn), loss_rise=np.array(rise), bulge=np.array(bulge),
-        toward=np.array(toward), final_distance=np.array(final), epoch=epoch[idx], outputs=y[idx, :, 0, :s],
+        seeds=np.asarray(seeds),
+        turn_back=np.array(turn),
+        loss_rise=np.array(rise),
+        bulge=np.array(bulge),
+        toward=np.array(toward),
+        final_distance=np.array(final),
+        epoch=epoch[idx],
+        outputs=y[idx, :, 0, :s],
         ood=np.stack(ood, 1)[idx],
     )
 
@@ -149,8 +171,12 @@ def swing_runs(protocol: Protocol, seeds: list[int], keep: int = 300) -> SwingRu
     return _measure(y, traj.epoch_of(np.arange(len(y))), protocol, seeds, keep)
 
 
-def truncation_pairs(protocol: Protocol, seeds: list[int], truncation: str, keep: int = 300,
-                     ) -> tuple[SwingRuns, SwingRuns, np.ndarray]:
+def truncation_pairs(
+    protocol: Protocol,
+    seeds: list[int],
+    truncation: str,
+    keep: int = 300,
+) -> tuple[SwingRuns, SwingRuns, np.ndarray]:
     """Each seed trained on its full and on its truncated training set in one batched run (same
     initialisation and minibatch order; only the resampled points differ, App. F.3, Fig. 16).
 
@@ -165,8 +191,9 @@ def truncation_pairs(protocol: Protocol, seeds: list[int], truncation: str, keep
     return _measure(y[:, :m], epoch, full, seeds, keep), _measure(y[:, m:], epoch, cut, seeds, keep), deviation
 
 
-def swing_estimates(turn_back: np.ndarray, loss_rise: np.ndarray, bulge: np.ndarray, rise_tol: float,
-                    seed: int = 0) -> dict[str, Estimate]:
+def swing_estimates(
+    turn_back: np.ndarray, loss_rise: np.ndarray, bulge: np.ndarray, rise_tol: float, seed: int = 0
+) -> dict[str, Estimate]:
     """Estimates over seeds: median turn-back (largest over concepts), median loss rise, fraction of
     seeds whose loss rises by more than `rise_tol` of its initial value, median bulge."""
     turn = np.asarray(turn_back).reshape(len(loss_rise), -1).max(axis=1)
@@ -178,8 +205,14 @@ def swing_estimates(turn_back: np.ndarray, loss_rise: np.ndarray, bulge: np.ndar
     }
 
 
-def truncation_effect(full_turn: np.ndarray, cut_turn: np.ndarray, full_rise: np.ndarray, cut_rise: np.ndarray,
-                      deviation: np.ndarray, seed: int = 0) -> dict[str, Estimate]:
+def truncation_effect(
+    full_turn: np.ndarray,
+    cut_turn: np.ndarray,
+    full_rise: np.ndarray,
+    cut_rise: np.ndarray,
+    deviation: np.ndarray,
+    seed: int = 0,
+) -> dict[str, Estimate]:
     """What a truncation does to the dynamics, over paired seeds (same init and minibatch order):
     mean change of the turn-back (largest over concepts) and of the loss rise, truncated minus full
     (paired t interval, `lib.stats.paired_difference`), and the median largest distance between the
@@ -208,10 +241,23 @@ def median_ratio(low: np.ndarray, high: np.ndarray, seed: int = 0, confidence: f
 
     value = float(ratio(low, high))
     with np.errstate(divide="ignore", invalid="ignore"):
-        ci = bootstrap((low, high), ratio, paired=False, vectorized=True, confidence_level=confidence,
-                       method="percentile", n_resamples=4999, random_state=np.random.default_rng(seed)).confidence_interval
-    return Estimate(value, float(ci.low), float(ci.high), int(min(low.size, high.size)),
-                    f"bootstrap percentile ratio of medians {confidence:.0%} (n = {low.size}, {high.size})")
+        ci = bootstrap(
+            (low, high),
+            ratio,
+            paired=False,
+            vectorized=True,
+            confidence_level=confidence,
+            method="percentile",
+            n_resamples=4999,
+            random_state=np.random.default_rng(seed),
+        ).confidence_interval
+    return Estimate(
+        value,
+        float(ci.low),
+        float(ci.high),
+        int(min(low.size, high.size)),
+        f"bootstrap percentile ratio of medians {confidence:.0%} (n = {low.size}, {high.size})",
+    )
 
 
 def swing_block(config: dict, shard: dict, checkpoint: pathlib.Path | None = None) -> dict[str, np.ndarray]:
@@ -222,14 +268,19 @@ def swing_block(config: dict, shard: dict, checkpoint: pathlib.Path | None = Non
     Returns the `SwingRuns` arrays (float32); with a truncation, the full runs' arrays, the
     truncated twins' arrays prefixed "cut_" and "max_deviation" (`truncation_pairs`).
     """
-    protocol = replace(Protocol.from_dict(config["protocols"][shard["protocol"]]), init_scale=float(shard["init_scale"]))
+    protocol = replace(
+        Protocol.from_dict(config["protocols"][shard["protocol"]]), init_scale=float(shard["init_scale"])
+    )
     seeds = block_seeds(int(config["seed"]), int(shard["block"]), int(config["seeds_per_block"]))
     keep = int(config.get("keep", 300))
     if shard["truncation"] == "none":
         return swing_runs(protocol, seeds, keep).arrays()
     full, cut, deviation = truncation_pairs(protocol, seeds, shard["truncation"], keep)
-    return {**full.arrays(), **{f"cut_{k}": v for k, v in cut.arrays().items()},
-            "max_deviation": deviation.astype(np.float32)}
+    return {
+        **full.arrays(),
+        **{f"cut_{k}": v for k, v in cut.arrays().items()},
+        "max_deviation": deviation.astype(np.float32),
+    }
 
 
 # ----------------------------------------------------------------------------------------------
@@ -255,12 +306,12 @@ def two_layer_jacobian_rms(tau: float, width: int) -> float:
 class TopologicalRuns:
     """Per-seed order-homomorphism numbers of App. B at the figure's snapshot epochs and over all steps."""
 
-    seeds: np.ndarray              # (M,)
+    seeds: np.ndarray  # (M,)
     snapshot_violation: np.ndarray  # (M, K) largest l(u) - l(v) over comparable u <= v at each snapshot
-    worst_violation: np.ndarray     # (M,) the same, largest over every logged step
-    order_violations: np.ndarray    # (M,) pairs u <= v where v is learned before u (App. B's learning order)
+    worst_violation: np.ndarray  # (M,) the same, largest over every logged step
+    order_violations: np.ndarray  # (M,) pairs u <= v where v is learned before u (App. B's learning order)
     snapshot_violation_no_origin: np.ndarray  # (M, K) the same without the origin 0...0
-    order_violations_no_origin: np.ndarray    # (M,)
+    order_violations_no_origin: np.ndarray  # (M,)
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {k: np.asarray(v, np.float32) if v.dtype.kind == "f" else v for k, v in asdict(self).items()}
@@ -289,12 +340,14 @@ def topological_runs(protocol: Protocol, seeds: list[int], snapshots: list[float
         worst.append(per_step.max())
         order.append(M.learning_order_violations(losses, ds.combos, learned))
         order_no.append(M.learning_order_violations(losses[:, 1:], ds.combos[1:], learned))
-    return TopologicalRuns(np.asarray(seeds), np.array(snap), np.array(worst), np.array(order), np.array(snap_no),
-                           np.array(order_no))
+    return TopologicalRuns(
+        np.asarray(seeds), np.array(snap), np.array(worst), np.array(order), np.array(snap_no), np.array(order_no)
+    )
 
 
-def topological_estimates(snapshot_violation: np.ndarray, order_violations: np.ndarray, tol: float,
-                          seed: int = 0) -> dict[str, Estimate]:
+def topological_estimates(
+    snapshot_violation: np.ndarray, order_violations: np.ndarray, tol: float, seed: int = 0
+) -> dict[str, Estimate]:
     """Over seeds: fraction with a violation of (B.2) larger than `tol` at some snapshot (one a figure
     with a colour scale 0..1 can show), the median largest violation at the snapshots, and the
     fraction of seeds with any learning-order violation."""

@@ -10,6 +10,7 @@ batch; `"mse"` is PyTorch's `MSELoss` (the mean over batch *and* coordinates, i.
 times 2/d), which the authors' code uses. At d = 64 the two differ by a factor 32 in the
 effective learning rate.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,8 +35,8 @@ _SHUFFLE_STREAM = 1  # numpy seed [seed, 1] shuffles model `seed`'s data; torch 
 class Trajectory:
     """Logged outputs of a batched training run (M models, P probe points, T steps)."""
 
-    outputs: np.ndarray      # (T+1, M, P, d) model outputs at the probes; index 0 is the initialisation
-    train_loss: np.ndarray   # (T, M) minibatch loss at each step
+    outputs: np.ndarray  # (T+1, M, P, d) model outputs at the probes; index 0 is the initialisation
+    train_loss: np.ndarray  # (T, M) minibatch loss at each step
     steps_per_epoch: int
 
     def epoch_of(self, step: np.ndarray | int) -> np.ndarray | float:
@@ -55,8 +56,17 @@ def batch_loss(y: torch.Tensor, x: torch.Tensor, loss: str) -> torch.Tensor:
 
 
 def train_sgd(
-    shape: MLPShape, x: np.ndarray, probes: np.ndarray, seeds: list[int], *,
-    lr: float, batch: int, epochs: float, loss: str = "mse", stop_tol: float | None = None, init_scale: float = 1.0,
+    shape: MLPShape,
+    x: np.ndarray,
+    probes: np.ndarray,
+    seeds: list[int],
+    *,
+    lr: float,
+    batch: int,
+    epochs: float,
+    loss: str = "mse",
+    stop_tol: float | None = None,
+    init_scale: float = 1.0,
 ) -> Trajectory:
     """Train M models (one per seed) on their own data x[m] (M, N, d); log outputs at probes (M, P, d).
 
@@ -84,7 +94,7 @@ def train_sgd(
     for step in progress(range(total), desc="SGD"):
         if step % per_epoch == 0:
             order = torch.as_tensor(np.stack([r.permutation(n) for r in rngs]))
-        idx = order[:, (step % per_epoch) * batch:(step % per_epoch + 1) * batch]
+        idx = order[:, (step % per_epoch) * batch : (step % per_epoch + 1) * batch]
         xb = xt[rows, idx]
         per_model = batch_loss(forward(params, xb, shape.activation), xb, loss)
         grads = torch.autograd.grad(per_model.sum(), leaves)
@@ -96,7 +106,8 @@ def train_sgd(
         if tol is not None and float((outputs[-1] - pt).norm(dim=-1).max()) < tol:
             break
     return Trajectory(
-        outputs=torch.stack(outputs).numpy(), train_loss=torch.stack(losses).numpy() if losses else np.zeros((0, m)),
+        outputs=torch.stack(outputs).numpy(),
+        train_loss=torch.stack(losses).numpy() if losses else np.zeros((0, m)),
         steps_per_epoch=per_epoch,
     )
 
@@ -125,7 +136,11 @@ def stack_data(datasets: list[SIMData], combos: bool = False) -> tuple[np.ndarra
 
 
 def train_datasets(
-    shape: MLPShape, datasets: list[SIMData], seeds: list[int], combos: bool = False, **sgd,
+    shape: MLPShape,
+    datasets: list[SIMData],
+    seeds: list[int],
+    combos: bool = False,
+    **sgd,
 ) -> tuple[Trajectory, np.ndarray]:
     """Train one model per data set as one batched run; return it and its concept-space outputs."""
     x, probes = stack_data(datasets, combos)

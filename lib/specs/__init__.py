@@ -3,6 +3,7 @@
 Chapters are listed in `_toc.yml`; `chapter_ids()` reads them from there so that the
 toc, the Makefile and the runner can never disagree about which chapters exist.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -1,4 +1,5 @@
 """Declaration of the chapter `geneft_statics`: GenEFT Section III and Appendices A, D, E."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from lib.geneft.evidence import (  # numpy only: no torch at import
 )
 
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite", "random_graph")
-BOUNDED = ("mod3", "mod5", "greater_than", "bipartite")      # relations with a Monte Carlo bound (App. D)
+BOUNDED = ("mod3", "mod5", "greater_than", "bipartite")  # relations with a Monte Carlo bound (App. D)
 MODES = ("concat", "difference", "squared_difference")
 
 
@@ -27,33 +28,94 @@ def parse_architecture(text: str) -> tuple[str, int]:
 class GeneftStaticsParameters(Parameters):
     """Parameters of the chapter `geneft_statics` (defaults: the book's run)."""
 
-    n: int = param(30, 'number of elements (paper: 30); the data set is all n^2 ordered pairs', min=6, max=60)
-    relations: list[str] = param(['mod3', 'mod5', 'greater_than', 'bipartite', 'random_graph'], 'relations whose description length b is computed (Table 2)', choices=('mod3', 'mod5', 'greater_than', 'bipartite', 'random_graph'), min_len=1)
-    random_graph_seed: int = param(0, 'seed of the Erdos-Renyi G(n, 1/2) relation', min=0)
-    mc_relations: list[str] = param(['mod3', 'mod5', 'greater_than', 'bipartite'], 'relations of the Monte Carlo bound, Fig. 2', choices=('mod3', 'mod5', 'greater_than', 'bipartite'), min_len=1)
-    fractions: list[float] = param([0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8], 'training fractions of Fig. 2 and Fig. 3', gt=0, max=1, min_len=2)
-    mc_samplings: int = param(20, 'training sets sampled per fraction, equivalence / bipartite (paper: 20)', min=2, max=2000)
-    mc_samplings_order: int = param(3, 'training sets sampled per fraction, total order (paper: 3)', min=2, max=200)
-    mc_orderings: int = param(1000, 'orderings sampled per training set, total order (paper: 1000)', min=10, max=100_000)
-    mc_sweeps: int = param(4, 'rounds (in units of n) of the odd-even transposition chain after the start', min=0, max=1000)
-    seed: int = param(0, 'seed of the Monte Carlo (training sets seed + s, orderings)', min=0)
-    net_relations: list[str] = param(['mod3', 'greater_than'], 'relations learned by the networks of Fig. 3 (paper: mod3, greater_than)', choices=('mod3', 'mod5', 'greater_than', 'bipartite'), min_len=1)
-    architectures: list[str] = param(['concat:1', 'difference:1', 'difference:0', 'squared_difference:1', 'squared_difference:0'], "decoders of Fig. 3 as 'mode:depth' (modes concat, difference, squared_difference; depth = hidden layers)", min_len=1)
-    width: int = param(10, 'hidden width of the Fig. 3 decoders (Table 3: 50; the evidence runs Table 3)', min=1, max=1000)
-    embed_dim: int = param(2, 'embedding dimension (Table 3: 2)', min=1, max=256)
-    seeds: list[int] = param([0, 1], 'seeds of the live network runs (split and initialisation; the evidence has 5)', min=0, min_len=1, max_len=1000)
-    steps: int = param(1000, 'full-batch AdamW steps per network', min=100, max=10_000_000)
-    patience: int | None = param(3, 'stop a network once it fits its training pairs and its accuracy has been flat for this many evaluations (every 100 steps); null trains every network to `steps`', min=1, max=100_000)
-    lr: float = param(0.01, 'learning rate of encoder and decoder of the live networks (Table 3: 1e-3, used by the evidence)', gt=0, max=1.0)
-    init_scale: float = param(1.0, 'scale of the initialisation', gt=0, max=100.0)
-    goldilocks_relation: str = param('mod3', 'relation of Fig. 7 (paper: mod3)', choices=('mod3', 'mod5', 'greater_than', 'bipartite'))
-    goldilocks_mode: str = param('concat', 'decoder input mode of Fig. 7 (paper: default, concat)', choices=('concat', 'difference', 'squared_difference'))
-    goldilocks_depths: list[int] = param([0, 1, 2, 4, 6], 'decoder depths of Fig. 7', min=0, max=64, min_len=3)
-    goldilocks_width: int = param(10, 'decoder width of Fig. 7 (paper: 10)', min=1, max=1000)
-    goldilocks_fraction: float = param(0.3, 'training fraction of Fig. 7 (paper: 0.3)', gt=0, max=1)
-    goldilocks_runs: int = param(4, 'runs (split and initialisation seeds 0..runs-1) per depth of Fig. 7', min=1, max=1000)
-    fit_seeds: int = param(2, 'seeds per depth of the expressivity check: Fig. 7 decoders trained on all n^2 pairs', min=1, max=100)
-    alpha: float = param(0.9, 'accuracy level alpha of eq. (4) and of the 90% crossings (Section III: say 90%)', gt=0.5, lt=1)
+    n: int = param(30, "number of elements (paper: 30); the data set is all n^2 ordered pairs", min=6, max=60)
+    relations: list[str] = param(
+        ["mod3", "mod5", "greater_than", "bipartite", "random_graph"],
+        "relations whose description length b is computed (Table 2)",
+        choices=("mod3", "mod5", "greater_than", "bipartite", "random_graph"),
+        min_len=1,
+    )
+    random_graph_seed: int = param(0, "seed of the Erdos-Renyi G(n, 1/2) relation", min=0)
+    mc_relations: list[str] = param(
+        ["mod3", "mod5", "greater_than", "bipartite"],
+        "relations of the Monte Carlo bound, Fig. 2",
+        choices=("mod3", "mod5", "greater_than", "bipartite"),
+        min_len=1,
+    )
+    fractions: list[float] = param(
+        [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8],
+        "training fractions of Fig. 2 and Fig. 3",
+        gt=0,
+        max=1,
+        min_len=2,
+    )
+    mc_samplings: int = param(
+        20, "training sets sampled per fraction, equivalence / bipartite (paper: 20)", min=2, max=2000
+    )
+    mc_samplings_order: int = param(3, "training sets sampled per fraction, total order (paper: 3)", min=2, max=200)
+    mc_orderings: int = param(
+        1000, "orderings sampled per training set, total order (paper: 1000)", min=10, max=100_000
+    )
+    mc_sweeps: int = param(
+        4, "rounds (in units of n) of the odd-even transposition chain after the start", min=0, max=1000
+    )
+    seed: int = param(0, "seed of the Monte Carlo (training sets seed + s, orderings)", min=0)
+    net_relations: list[str] = param(
+        ["mod3", "greater_than"],
+        "relations learned by the networks of Fig. 3 (paper: mod3, greater_than)",
+        choices=("mod3", "mod5", "greater_than", "bipartite"),
+        min_len=1,
+    )
+    architectures: list[str] = param(
+        ["concat:1", "difference:1", "difference:0", "squared_difference:1", "squared_difference:0"],
+        "decoders of Fig. 3 as 'mode:depth' (modes concat, difference, squared_difference; depth = hidden layers)",
+        min_len=1,
+    )
+    width: int = param(
+        10, "hidden width of the Fig. 3 decoders (Table 3: 50; the evidence runs Table 3)", min=1, max=1000
+    )
+    embed_dim: int = param(2, "embedding dimension (Table 3: 2)", min=1, max=256)
+    seeds: list[int] = param(
+        [0, 1],
+        "seeds of the live network runs (split and initialisation; the evidence has 5)",
+        min=0,
+        min_len=1,
+        max_len=1000,
+    )
+    steps: int = param(1000, "full-batch AdamW steps per network", min=100, max=10_000_000)
+    patience: int | None = param(
+        3,
+        "stop a network once it fits its training pairs and its accuracy has been flat for this many evaluations (every 100 steps); null trains every network to `steps`",
+        min=1,
+        max=100_000,
+    )
+    lr: float = param(
+        0.01,
+        "learning rate of encoder and decoder of the live networks (Table 3: 1e-3, used by the evidence)",
+        gt=0,
+        max=1.0,
+    )
+    init_scale: float = param(1.0, "scale of the initialisation", gt=0, max=100.0)
+    goldilocks_relation: str = param(
+        "mod3", "relation of Fig. 7 (paper: mod3)", choices=("mod3", "mod5", "greater_than", "bipartite")
+    )
+    goldilocks_mode: str = param(
+        "concat",
+        "decoder input mode of Fig. 7 (paper: default, concat)",
+        choices=("concat", "difference", "squared_difference"),
+    )
+    goldilocks_depths: list[int] = param([0, 1, 2, 4, 6], "decoder depths of Fig. 7", min=0, max=64, min_len=3)
+    goldilocks_width: int = param(10, "decoder width of Fig. 7 (paper: 10)", min=1, max=1000)
+    goldilocks_fraction: float = param(0.3, "training fraction of Fig. 7 (paper: 0.3)", gt=0, max=1)
+    goldilocks_runs: int = param(
+        4, "runs (split and initialisation seeds 0..runs-1) per depth of Fig. 7", min=1, max=1000
+    )
+    fit_seeds: int = param(
+        2, "seeds per depth of the expressivity check: Fig. 7 decoders trained on all n^2 pairs", min=1, max=100
+    )
+    alpha: float = param(
+        0.9, "accuracy level alpha of eq. (4) and of the 90% crossings (Section III: say 90%)", gt=0.5, lt=1
+    )
 
     def check(self) -> None:
         for arch in self.architectures:
@@ -68,86 +130,248 @@ class GeneftStaticsParameters(Parameters):
         if len(set(self.goldilocks_depths)) < 3:
             raise ParameterError("goldilocks_depths needs at least 3 different depths to show a zone")
         if self.patience is not None and self.patience * 100 > self.steps:
-            raise ParameterError(f"patience {self.patience} x 100 steps exceeds steps = {self.steps}: no network "
-                                 "could stop early; lower patience or set it to null")
-        if min(self.fractions) * self.n ** 2 < 1:
+            raise ParameterError(
+                f"patience {self.patience} x 100 steps exceeds steps = {self.steps}: no network "
+                "could stop early; lower patience or set it to null"
+            )
+        if min(self.fractions) * self.n**2 < 1:
             raise ParameterError(f"the smallest fraction {min(self.fractions)} gives no training pair at n = {self.n}")
 
     def cost(self) -> Cost:
         """Monte Carlo (orderings dominate) plus network model-steps at the trainer's measured rate."""
         f = len(self.fractions)
-        mc = f * (self.mc_samplings * len(self.mc_relations) * (self.n / 30) ** 3 * 2e-3
-                  + self.mc_samplings_order * self.mc_orderings * (self.mc_sweeps + 1) * (self.n / 30) ** 2 * 2e-4)
+        mc = f * (
+            self.mc_samplings * len(self.mc_relations) * (self.n / 30) ** 3 * 2e-3
+            + self.mc_samplings_order * self.mc_orderings * (self.mc_sweeps + 1) * (self.n / 30) ** 2 * 2e-4
+        )
         nets = 0.0
         for arch in self.architectures:
             mode, depth = parse_architecture(arch)
-            nets += (len(self.net_relations) * f * len(self.seeds) * self.steps
-                     * model_step_seconds(self.n, mode, depth, self.width, self.embed_dim))
+            nets += (
+                len(self.net_relations)
+                * f
+                * len(self.seeds)
+                * self.steps
+                * model_step_seconds(self.n, mode, depth, self.width, self.embed_dim)
+            )
         for depth in self.goldilocks_depths:
             per = model_step_seconds(self.n, self.goldilocks_mode, depth, self.goldilocks_width, self.embed_dim)
             nets += (self.goldilocks_runs + self.fit_seeds) * self.steps * per
         models = len(self.net_relations) * f * len(self.seeds) * len(self.architectures)
-        return Cost(seconds=10 + mc + nets, gigabytes=0.5 + models * self.n ** 2 * max(self.width, 8) * 4e-9 * 12)
+        return Cost(seconds=10 + mc + nets, gigabytes=0.5 + models * self.n**2 * max(self.width, 8) * 4e-9 * 12)
 
 
 CHAPTER = Chapter(
-    id='geneft_statics',
-    title='GenEFT statics: description length, critical data fraction and the inductive gap',
+    id="geneft_statics",
+    title="GenEFT statics: description length, critical data fraction and the inductive gap",
     params=GeneftStaticsParameters,
     claims=(
-        Claim('G-T1', statement='b = log2(n!/|Aut(G)|) reproduces the closed forms (total order log2 n!, K_{a,c}: log2 C(n,a), equivalence classes)',
-              paper_value='exact', metric='b_closed_form_max_abs_error', condition='< 1e-6', basis='single run'),
-        Claim('G-T2', statement="Table 2's approximate description lengths (n log2 k, n, log2 n!) match the exact b up to a constant factor",
-              paper_value="'up to a constant factor'", metric='table2_max_ratio', condition='< 1.5', basis='single run'),
-        Claim('G-1..5', statement='eqs. (1)-(4) follow from the balls-in-buckets model (sympy)',
-              paper_value='eqs. (1)-(4)', metric='eqs_1_to_4_sympy_ok', condition='== true', basis='exact'),
-        Claim('G-2/mc-vs-analytic', statement='Monte Carlo upper bound and analytic eq. (5) roughly agree (Fig. 2; largest gap over relations and fractions)',
-              paper_value='rough agreement', metric='mc_vs_analytic_max_gap', condition='< 0.1', basis='single run'),
-        Claim('G-2/p-star-mod3', statement='p_* = 1/k for equivalence classes (k = 3), read from the whole fraction curve (relative error)',
-              paper_value='1/3', metric='p_star_mod3_rel_error', condition='< 0.15', basis='seeds', expected='does not hold',
-              note='pooled over the 10 fractions and 20 training sets p_* = 0.396 [0.392, 0.401], relative error 0.19 [0.17, 0.20]: the open entries carry partial information as data accumulate and p_* drifts from 1/3 towards 1/2; 1/3 describes the smallest fractions only (0.02: see p_star_first_fraction_mod3)'),
-        Claim('G-2/p-star-greater-than', statement='p_* is about 1/3 for the greater-than relation, read from the whole fraction curve (relative error)',
-              paper_value='~1/3', metric='p_star_greater_than_rel_error', condition='< 0.15', basis='seeds', expected='does not hold',
-              note='pooled over the 10 fractions and 3 training sets (the paper\'s 3) p_* = 0.253 [0.246, 0.264], relative error 0.24 [0.21, 0.26] below 1/3: most open pairs of a partial order are far from even odds'),
-        Claim('G-2/p-star-bipartite', statement='p_* = 1/2 for the complete bipartite graph (relative error)',
-              paper_value='1/2', metric='p_star_bipartite_rel_error', condition='< 0.15', basis='consistency',
-              note='two classes of equal size: every open entry has p = 1/2 by symmetry, so this holds by construction'),
-        Claim('G-1..5/p_c-inferable', statement="Eq. (4)'s p_c is where the inferable fraction reaches alpha (mod 3; within a factor 2: |log2(crossing / p_c)| < 1)",
-              paper_value='f(N p_c) = alpha', metric='p_c_vs_inferred_log2_mod3', condition='< 1', basis='seeds'),
-        Claim('G-1..5/p_c-bound', statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s p_c (mod 3; within a factor 2)",
-              paper_value='p_c: critical fraction at accuracy alpha', metric='p_c_vs_bound_log2_mod3', condition='< 1', basis='seeds'),
-        Claim('G-1..5/p_c-bound-greater-than', statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s p_c (greater-than; within a factor 2)",
-              paper_value='p_c: critical fraction at accuracy alpha', metric='p_c_vs_bound_log2_greater_than', condition='< 1', basis='seeds', expected='does not hold',
-              note="p_c = 0.274 (b = log2 30!), the bound reaches 0.9 at 0.101 [0.087, 0.111] (|log2| = 1.44 [1.30, 1.65]): guessing the open pairs of an order is right far more often than 1/2, which eq. (4) ignores; its inferable fraction reaches 0.9 at 0.275, as eq. (4) says"),
-        Claim('G-1..5/p_c-networks', statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s p_c (mod 3; within a factor 2)",
-              paper_value='p_c: critical fraction at accuracy alpha', metric='p_c_vs_networks_log2_mod3', condition='< 1', basis='evidence', expected='does not hold',
-              note="Table 3's networks reach 0.9 over all pairs at 0.45 [0.38, 0.51] against p_c = 0.100 (|log2| = 2.17 [1.91, 2.34]): eq. (4) counts the bits of the relation, the networks need 4.5 times more data; the Monte Carlo bound reaches 0.9 at 0.063, so the gap is the inductive gap of a decoder without the right bias"),
-        Claim('G-1..5/p_c-networks-greater-than', statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s p_c (greater-than; within a factor 2)",
-              paper_value='p_c: critical fraction at accuracy alpha', metric='p_c_vs_networks_log2_greater_than', condition='< 1', basis='evidence'),
-        Claim('G-3/best-mode-mod3', statement='the smallest inductive gap on mod 3 is for mode 3 (squared difference)',
-              paper_value='squared_difference', metric='best_mode_mod3', condition='== squared_difference', basis='single run'),
-        Claim('G-3/best-mode-greater-than', statement='the smallest inductive gap on greater-than is for mode 2 (difference)',
-              paper_value='difference', metric='best_mode_greater_than', condition='== difference', basis='single run'),
-        Claim('G-3/best-depth', statement='the architecture with the smallest gap has 0 hidden layers (both relations)',
-              paper_value='0', metric='best_depth_max', condition='== 0', basis='single run'),
-        Claim('G-3/under-bound-table3-mod3', statement="Table 3's decoder (concat, 3 x 50, d = 2) is not above the Monte Carlo bound at any training fraction, mod 3 (largest excess <= 0)",
-              paper_value='below the bound', metric='excess_over_bound_table3_mod3', condition='<= 0', basis='evidence'),
-        Claim('G-3/under-bound-table3-greater-than', statement="Table 3's decoder is not above the Monte Carlo bound at any training fraction, greater-than (largest excess <= 0)",
-              paper_value='below the bound', metric='excess_over_bound_table3_greater_than', condition='<= 0', basis='evidence'),
-        Claim('G-3/under-bound-sweep', statement='no decoder of the width (10-100) and embedding-dimension (1-8) sweeps is above the bound at any fraction, both relations (largest excess <= 0)',
-              paper_value='below the bound', metric='excess_over_bound_sweep', condition='<= 0', basis='evidence'),
-        Claim('G-7/goldilocks-interior', statement='test accuracy peaks at an intermediate decoder depth (Goldilocks zone)',
-              paper_value='interior peak', metric='goldilocks_interior', condition='== true', basis='single run'),
-        Claim('G-7/shallow-confusion', statement='too shallow a decoder gives confusion (train accuracy not above 0.9)',
-              paper_value='confusion', metric='goldilocks_shallow_train_acc', condition='< 0.9', basis='single run'),
-        Claim('G-7/deep-memorizes', statement='too deep a decoder memorizes (train above 0.9, test well below the peak)',
-              paper_value='memorization', metric='goldilocks_deep_memorizes', condition='== true', basis='single run'),
-        Claim('G-7/cannot-express', statement='the shallowest decoder of Fig. 7 cannot express the relation: trained on all n^2 pairs, no seed fits them',
-              paper_value='"lacks the ability to correctly decode"', metric='full_fit_train_acc_shallowest', condition='< 1.0', basis='single run'),
-        Claim('G-7/deeper-express', statement='every deeper decoder of Fig. 7 can express the relation: trained on all n^2 pairs, some seed fits them',
-              paper_value='capable of memorizing', metric='full_fit_train_acc_deeper_min', condition='== 1.0', basis='single run'),
+        Claim(
+            "G-T1",
+            statement="b = log2(n!/|Aut(G)|) reproduces the closed forms (total order log2 n!, K_{a,c}: log2 C(n,a), equivalence classes)",
+            paper_value="exact",
+            metric="b_closed_form_max_abs_error",
+            condition="< 1e-6",
+            basis="single run",
+        ),
+        Claim(
+            "G-T2",
+            statement="Table 2's approximate description lengths (n log2 k, n, log2 n!) match the exact b up to a constant factor",
+            paper_value="'up to a constant factor'",
+            metric="table2_max_ratio",
+            condition="< 1.5",
+            basis="single run",
+        ),
+        Claim(
+            "G-1..5",
+            statement="eqs. (1)-(4) follow from the balls-in-buckets model (sympy)",
+            paper_value="eqs. (1)-(4)",
+            metric="eqs_1_to_4_sympy_ok",
+            condition="== true",
+            basis="exact",
+        ),
+        Claim(
+            "G-2/mc-vs-analytic",
+            statement="Monte Carlo upper bound and analytic eq. (5) roughly agree (Fig. 2; largest gap over relations and fractions)",
+            paper_value="rough agreement",
+            metric="mc_vs_analytic_max_gap",
+            condition="< 0.1",
+            basis="single run",
+        ),
+        Claim(
+            "G-2/p-star-mod3",
+            statement="p_* = 1/k for equivalence classes (k = 3), read from the whole fraction curve (relative error)",
+            paper_value="1/3",
+            metric="p_star_mod3_rel_error",
+            condition="< 0.15",
+            basis="seeds",
+            expected="does not hold",
+            note="pooled over the 10 fractions and 20 training sets p_* = 0.396 [0.392, 0.401], relative error 0.19 [0.17, 0.20]: the open entries carry partial information as data accumulate and p_* drifts from 1/3 towards 1/2; 1/3 describes the smallest fractions only (0.02: see p_star_first_fraction_mod3)",
+        ),
+        Claim(
+            "G-2/p-star-greater-than",
+            statement="p_* is about 1/3 for the greater-than relation, read from the whole fraction curve (relative error)",
+            paper_value="~1/3",
+            metric="p_star_greater_than_rel_error",
+            condition="< 0.15",
+            basis="seeds",
+            expected="does not hold",
+            note="pooled over the 10 fractions and 3 training sets (the paper's 3) p_* = 0.253 [0.246, 0.264], relative error 0.24 [0.21, 0.26] below 1/3: most open pairs of a partial order are far from even odds",
+        ),
+        Claim(
+            "G-2/p-star-bipartite",
+            statement="p_* = 1/2 for the complete bipartite graph (relative error)",
+            paper_value="1/2",
+            metric="p_star_bipartite_rel_error",
+            condition="< 0.15",
+            basis="consistency",
+            note="two classes of equal size: every open entry has p = 1/2 by symmetry, so this holds by construction",
+        ),
+        Claim(
+            "G-1..5/p_c-inferable",
+            statement="Eq. (4)'s p_c is where the inferable fraction reaches alpha (mod 3; within a factor 2: |log2(crossing / p_c)| < 1)",
+            paper_value="f(N p_c) = alpha",
+            metric="p_c_vs_inferred_log2_mod3",
+            condition="< 1",
+            basis="seeds",
+        ),
+        Claim(
+            "G-1..5/p_c-bound",
+            statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s p_c (mod 3; within a factor 2)",
+            paper_value="p_c: critical fraction at accuracy alpha",
+            metric="p_c_vs_bound_log2_mod3",
+            condition="< 1",
+            basis="seeds",
+        ),
+        Claim(
+            "G-1..5/p_c-bound-greater-than",
+            statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s p_c (greater-than; within a factor 2)",
+            paper_value="p_c: critical fraction at accuracy alpha",
+            metric="p_c_vs_bound_log2_greater_than",
+            condition="< 1",
+            basis="seeds",
+            expected="does not hold",
+            note="p_c = 0.274 (b = log2 30!), the bound reaches 0.9 at 0.101 [0.087, 0.111] (|log2| = 1.44 [1.30, 1.65]): guessing the open pairs of an order is right far more often than 1/2, which eq. (4) ignores; its inferable fraction reaches 0.9 at 0.275, as eq. (4) says",
+        ),
+        Claim(
+            "G-1..5/p_c-networks",
+            statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s p_c (mod 3; within a factor 2)",
+            paper_value="p_c: critical fraction at accuracy alpha",
+            metric="p_c_vs_networks_log2_mod3",
+            condition="< 1",
+            basis="evidence",
+            expected="does not hold",
+            note="Table 3's networks reach 0.9 over all pairs at 0.45 [0.38, 0.51] against p_c = 0.100 (|log2| = 2.17 [1.91, 2.34]): eq. (4) counts the bits of the relation, the networks need 4.5 times more data; the Monte Carlo bound reaches 0.9 at 0.063, so the gap is the inductive gap of a decoder without the right bias",
+        ),
+        Claim(
+            "G-1..5/p_c-networks-greater-than",
+            statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s p_c (greater-than; within a factor 2)",
+            paper_value="p_c: critical fraction at accuracy alpha",
+            metric="p_c_vs_networks_log2_greater_than",
+            condition="< 1",
+            basis="evidence",
+        ),
+        Claim(
+            "G-3/best-mode-mod3",
+            statement="the smallest inductive gap on mod 3 is for mode 3 (squared difference)",
+            paper_value="squared_difference",
+            metric="best_mode_mod3",
+            condition="== squared_difference",
+            basis="single run",
+        ),
+        Claim(
+            "G-3/best-mode-greater-than",
+            statement="the smallest inductive gap on greater-than is for mode 2 (difference)",
+            paper_value="difference",
+            metric="best_mode_greater_than",
+            condition="== difference",
+            basis="single run",
+        ),
+        Claim(
+            "G-3/best-depth",
+            statement="the architecture with the smallest gap has 0 hidden layers (both relations)",
+            paper_value="0",
+            metric="best_depth_max",
+            condition="== 0",
+            basis="single run",
+        ),
+        Claim(
+            "G-3/under-bound-table3-mod3",
+            statement="Table 3's decoder (concat, 3 x 50, d = 2) is not above the Monte Carlo bound at any training fraction, mod 3 (largest excess <= 0)",
+            paper_value="below the bound",
+            metric="excess_over_bound_table3_mod3",
+            condition="<= 0",
+            basis="evidence",
+        ),
+        Claim(
+            "G-3/under-bound-table3-greater-than",
+            statement="Table 3's decoder is not above the Monte Carlo bound at any training fraction, greater-than (largest excess <= 0)",
+            paper_value="below the bound",
+            metric="excess_over_bound_table3_greater_than",
+            condition="<= 0",
+            basis="evidence",
+        ),
+        Claim(
+            "G-3/under-bound-sweep",
+            statement="no decoder of the width (10-100) and embedding-dimension (1-8) sweeps is above the bound at any fraction, both relations (largest excess <= 0)",
+            paper_value="below the bound",
+            metric="excess_over_bound_sweep",
+            condition="<= 0",
+            basis="evidence",
+        ),
+        Claim(
+            "G-7/goldilocks-interior",
+            statement="test accuracy peaks at an intermediate decoder depth (Goldilocks zone)",
+            paper_value="interior peak",
+            metric="goldilocks_interior",
+            condition="== true",
+            basis="single run",
+        ),
+        Claim(
+            "G-7/shallow-confusion",
+            statement="too shallow a decoder gives confusion (train accuracy not above 0.9)",
+            paper_value="confusion",
+            metric="goldilocks_shallow_train_acc",
+            condition="< 0.9",
+            basis="single run",
+        ),
+        Claim(
+            "G-7/deep-memorizes",
+            statement="too deep a decoder memorizes (train above 0.9, test well below the peak)",
+            paper_value="memorization",
+            metric="goldilocks_deep_memorizes",
+            condition="== true",
+            basis="single run",
+        ),
+        Claim(
+            "G-7/cannot-express",
+            statement="the shallowest decoder of Fig. 7 cannot express the relation: trained on all n^2 pairs, no seed fits them",
+            paper_value='"lacks the ability to correctly decode"',
+            metric="full_fit_train_acc_shallowest",
+            condition="< 1.0",
+            basis="single run",
+        ),
+        Claim(
+            "G-7/deeper-express",
+            statement="every deeper decoder of Fig. 7 can express the relation: trained on all n^2 pairs, some seed fits them",
+            paper_value="capable of memorizing",
+            metric="full_fit_train_acc_deeper_min",
+            condition="== 1.0",
+            basis="single run",
+        ),
     ),
-    smoke={'mc_samplings': 4, 'mc_samplings_order': 2, 'mc_orderings': 200, 'fit_seeds': 1, 'fractions': [0.05, 0.15, 0.3, 0.6], 'architectures': ['concat:1', 'difference:0', 'squared_difference:0'], 'seeds': [0], 'steps': 300, 'goldilocks_depths': [0, 1, 3], 'goldilocks_runs': 2},
+    smoke={
+        "mc_samplings": 4,
+        "mc_samplings_order": 2,
+        "mc_orderings": 200,
+        "fit_seeds": 1,
+        "fractions": [0.05, 0.15, 0.3, 0.6],
+        "architectures": ["concat:1", "difference:0", "squared_difference:0"],
+        "seeds": [0],
+        "steps": 300,
+        "goldilocks_depths": [0, 1, 3],
+        "goldilocks_runs": 2,
+    },
 )
 
 # ----------------------------------------------------------------------------------------------
@@ -156,22 +380,39 @@ CHAPTER = Chapter(
 
 SWEEP_FRACTIONS = [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8]
 TABLE3_DECODER = {"mode": "concat", "depth": 3, "width": 50, "embed_dim": 2}
-SWEEP_DECODERS = [TABLE3_DECODER] + [{**TABLE3_DECODER, "width": w} for w in (10, 25, 100)] \
+SWEEP_DECODERS = (
+    [TABLE3_DECODER]
+    + [{**TABLE3_DECODER, "width": w} for w in (10, 25, 100)]
     + [{**TABLE3_DECODER, "embed_dim": d} for d in (1, 4, 8)]
+)
 
 EVIDENCE = (
     EvidenceSet(
-        chapter="geneft_statics", name="network_sweep",
+        chapter="geneft_statics",
+        name="network_sweep",
         description="G-3: accuracy over all pairs against training fraction for Table 3's decoder (concat, 3 x 50, "
-                    "d = 2, lr 1e-3) and its width (10, 25, 100) and embedding-dimension (1, 4, 8) sweeps, mod 3 and "
-                    "greater-than, 5 seeds per fraction (split and init), up to 4000 AdamW steps, a network stops once "
-                    "it fits its training pairs and its accuracy is flat for 5 evaluations (every 100 steps)",
+        "d = 2, lr 1e-3) and its width (10, 25, 100) and embedding-dimension (1, 4, 8) sweeps, mod 3 and "
+        "greater-than, 5 seeds per fraction (split and init), up to 4000 AdamW steps, a network stops once "
+        "it fits its training pairs and its accuracy is flat for 5 evaluations (every 100 steps)",
         function="lib.geneft.evidence:network_curve",
-        config={"n": 30, "fractions": SWEEP_FRACTIONS, "seeds": 5, "lr": 1e-3, "init_scale": 1.0, "steps": 4000,
-                "eval_every": 100, "patience": 5, "checkpoint_every": 500},
+        config={
+            "n": 30,
+            "fractions": SWEEP_FRACTIONS,
+            "seeds": 5,
+            "lr": 1e-3,
+            "init_scale": 1.0,
+            "steps": 4000,
+            "eval_every": 100,
+            "patience": 5,
+            "checkpoint_every": 500,
+        },
         shards=[{"relation": r, **dec} for dec in SWEEP_DECODERS for r in ("mod3", "greater_than")],
-        smoke={"config": {"n": 12, "fractions": [0.1, 0.5], "seeds": 2, "steps": 200},
-               "shards": [{"relation": "mod3", **TABLE3_DECODER}]},
-        threads=1, minutes=round(shard_minutes(50, 4000, n=30, **{**TABLE3_DECODER, "width": 100}), 1), mem_mb=1000,
+        smoke={
+            "config": {"n": 12, "fractions": [0.1, 0.5], "seeds": 2, "steps": 200},
+            "shards": [{"relation": "mod3", **TABLE3_DECODER}],
+        },
+        threads=1,
+        minutes=round(shard_minutes(50, 4000, n=30, **{**TABLE3_DECODER, "width": 100}), 1),
+        mem_mb=1000,
     ),
 )

@@ -1,9 +1,11 @@
 """Declaration of the chapter `sim_observations`: Swing-by paper, Section 3 and Appendices B, F."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from lib.sim.data import setting_error
+
 MODELS = tuple(f"{depth}-{act}" for depth in (1, 2, 3, 4) for act in ("linear", "relu"))
 from lib.chapter import Chapter, Claim, Cost, Parameters, ParameterError, param
 
@@ -12,45 +14,76 @@ from lib.chapter import Chapter, Claim, Cost, Parameters, ParameterError, param
 class SimObservationsParameters(Parameters):
     """Parameters of the chapter `sim_observations` (defaults: the book's run)."""
 
-    d: int = param(64, 'input dimension of the high-dimensional runs (paper: 64)', min=2)
-    width: int = param(64, 'hidden width of the MLPs (paper: 64)', min=1)
-    n: int = param(5000, 'training points per cluster (paper: 5000)', min=1)
-    batch: int = param(128, 'SGD minibatch size (paper: 128)', min=1)
-    lr: float = param(0.1, 'SGD learning rate (paper: 0.1)', gt=0)
-    epochs: float = param(25.0, 'training epochs of every run but App. B (paper: 40)', gt=0)
-    loss: str = param('mse', "loss scale: 'mse' = PyTorch MSELoss as in the authors' code, 'half_sum' = eq. (2.1)", choices=('mse', 'half_sum'))
+    d: int = param(64, "input dimension of the high-dimensional runs (paper: 64)", min=2)
+    width: int = param(64, "hidden width of the MLPs (paper: 64)", min=1)
+    n: int = param(5000, "training points per cluster (paper: 5000)", min=1)
+    batch: int = param(128, "SGD minibatch size (paper: 128)", min=1)
+    lr: float = param(0.1, "SGD learning rate (paper: 0.1)", gt=0)
+    epochs: float = param(25.0, "training epochs of every run but App. B (paper: 40)", gt=0)
+    loss: str = param(
+        "mse",
+        "loss scale: 'mse' = PyTorch MSELoss as in the authors' code, 'half_sum' = eq. (2.1)",
+        choices=("mse", "half_sum"),
+    )
     rotate: bool = param(True, "random rotation of the input space (App. F.1, authors' code)")
     bias: bool = param(True, "linear layers with bias (authors' code: nn.Linear default)")
     origin_cluster: bool = param(True, "add a training cluster at the origin (authors' code)")
-    sigma_is_variance: bool = param(True, "read sigma as a variance (authors' code) instead of a standard deviation (paper text)")
-    seed: int = param(0, 'first seed; run i uses seed + i for data, init and shuffling', min=0)
-    seeds: int = param(3, 'seeds of the figures of the deep and tiny runs (the claims rest on the evidence sets)', min=1, max=64)
-    stop_tol: float | None = param(0.01, 'stop a batched run once every output is within stop_tol * ||x_hat|| of its target', gt=0)
-    mu: list[float] = param([1.0, 2.0], 'cluster means (mu_1, mu_2) of Fig. 2b, 2c, 3, 15, 16', min=0, min_len=2, max_len=2)
-    sigma: list[float] = param([0.05, 0.05], 'cluster spreads (sigma_1, sigma_2) of Fig. 2a, 2c, 3, 13-16', min=0, min_len=2, max_len=2)
-    mu1_values: list[float] = param([1.0, 2.0, 3.0], 'Fig. 2a: values of mu_1 (mu_2 = mu[1])', min=0, min_len=1)
-    sigma1_values: list[float] = param([0.05, 0.1, 0.5, 1.0, 2.0], 'Fig. 2b: values of sigma_1 (sigma_2 = sigma[1])', min=0, min_len=1)
-    order_models: list[str] = param(['1-linear', '2-linear', '2-relu'], "models of the order sweeps, 'depth-activation' (Fig. 2a/b: 1-linear, Fig. 11: 2-linear, Fig. 12: 2-relu)", choices=('1-linear', '1-relu', '2-linear', '2-relu', '3-linear', '3-relu', '4-linear', '4-relu'), min_len=1)
-    order_seeds: int = param(1, 'seeds per configuration of the order sweeps', min=1)
-    depth: int = param(4, 'layers of the Fig. 2c models (paper: 4)', min=1, max=4)
-    activation: str = param('linear', 'activation of the Fig. 2c models (paper: linear)', choices=('linear', 'relu'))
-    lowdim_d: int = param(2, 'input dimension of the low-dimensional run (paper: 2)', min=2)
+    sigma_is_variance: bool = param(
+        True, "read sigma as a variance (authors' code) instead of a standard deviation (paper text)"
+    )
+    seed: int = param(0, "first seed; run i uses seed + i for data, init and shuffling", min=0)
+    seeds: int = param(
+        3, "seeds of the figures of the deep and tiny runs (the claims rest on the evidence sets)", min=1, max=64
+    )
+    stop_tol: float | None = param(
+        0.01, "stop a batched run once every output is within stop_tol * ||x_hat|| of its target", gt=0
+    )
+    mu: list[float] = param(
+        [1.0, 2.0], "cluster means (mu_1, mu_2) of Fig. 2b, 2c, 3, 15, 16", min=0, min_len=2, max_len=2
+    )
+    sigma: list[float] = param(
+        [0.05, 0.05], "cluster spreads (sigma_1, sigma_2) of Fig. 2a, 2c, 3, 13-16", min=0, min_len=2, max_len=2
+    )
+    mu1_values: list[float] = param([1.0, 2.0, 3.0], "Fig. 2a: values of mu_1 (mu_2 = mu[1])", min=0, min_len=1)
+    sigma1_values: list[float] = param(
+        [0.05, 0.1, 0.5, 1.0, 2.0], "Fig. 2b: values of sigma_1 (sigma_2 = sigma[1])", min=0, min_len=1
+    )
+    order_models: list[str] = param(
+        ["1-linear", "2-linear", "2-relu"],
+        "models of the order sweeps, 'depth-activation' (Fig. 2a/b: 1-linear, Fig. 11: 2-linear, Fig. 12: 2-relu)",
+        choices=("1-linear", "1-relu", "2-linear", "2-relu", "3-linear", "3-relu", "4-linear", "4-relu"),
+        min_len=1,
+    )
+    order_seeds: int = param(1, "seeds per configuration of the order sweeps", min=1)
+    depth: int = param(4, "layers of the Fig. 2c models (paper: 4)", min=1, max=4)
+    activation: str = param("linear", "activation of the Fig. 2c models (paper: linear)", choices=("linear", "relu"))
+    lowdim_d: int = param(2, "input dimension of the low-dimensional run (paper: 2)", min=2)
     lowdim_width: int = param(4, "hidden width of the low-dimensional run (authors' code: 4)", min=1)
     lowdim_lr: float = param(0.01, "learning rate of the low-dimensional and Fig. 13 runs (authors' code: 0.01)", gt=0)
-    truncate_fraction: float = param(0.5, 'truncation radius as a fraction of min(mu) (paper: 1/2)', gt=0)
-    rise_tol: float = param(0.01, 'a loss rise counts if it exceeds this fraction of the initial OOD loss', min=0)
-    tiny_mu_large: list[float] = param([2.0, 4.0], "Fig. 13/14 'large mu' setting (the small one is mu)", min=0, min_len=2, max_len=2)
-    tiny_d: int = param(3, 'input dimension of Fig. 13 (paper: 3)', min=2)
-    tiny_width: int = param(3, 'hidden width of Fig. 13 (paper: 3)', min=1)
-    tiny_depth: int = param(3, 'layers of Fig. 13 (paper: 3)', min=1, max=4)
-    topo_mu: list[float] = param([1.0, 2.0, 3.0, 4.0], 'App. B cluster means (paper: 1, 2, 3, 4)', min=0, min_len=1, max_len=8)
-    topo_sigma: list[float] = param([0.5, 0.5, 0.5, 0.5], 'App. B cluster spreads (paper: 1/2 each)', min=0, min_len=1, max_len=8)
-    topo_depth: int = param(2, 'App. B layers (paper: 2)', min=1, max=4)
-    topo_activation: str = param('relu', 'App. B activation (paper: ReLU)', choices=('linear', 'relu'))
-    topo_epochs: float = param(5.0, 'App. B training epochs', gt=0)
-    topo_snapshots: list[float] = param([1.0, 3.0, 5.0], 'epochs drawn in Fig. 7 (paper: 1, 3, 5)', min=0, min_len=1, max_len=6)
-    topo_visible_tol: float = param(0.05, 'a violation l(u) - l(v) of eq. (B.2) is visible in Fig. 7 (colour scale 0..1) above this', gt=0, lt=1)
-    topo_learned: float = param(0.1, 'a combination point counts as learned once its loss is below this', gt=0)
+    truncate_fraction: float = param(0.5, "truncation radius as a fraction of min(mu) (paper: 1/2)", gt=0)
+    rise_tol: float = param(0.01, "a loss rise counts if it exceeds this fraction of the initial OOD loss", min=0)
+    tiny_mu_large: list[float] = param(
+        [2.0, 4.0], "Fig. 13/14 'large mu' setting (the small one is mu)", min=0, min_len=2, max_len=2
+    )
+    tiny_d: int = param(3, "input dimension of Fig. 13 (paper: 3)", min=2)
+    tiny_width: int = param(3, "hidden width of Fig. 13 (paper: 3)", min=1)
+    tiny_depth: int = param(3, "layers of Fig. 13 (paper: 3)", min=1, max=4)
+    topo_mu: list[float] = param(
+        [1.0, 2.0, 3.0, 4.0], "App. B cluster means (paper: 1, 2, 3, 4)", min=0, min_len=1, max_len=8
+    )
+    topo_sigma: list[float] = param(
+        [0.5, 0.5, 0.5, 0.5], "App. B cluster spreads (paper: 1/2 each)", min=0, min_len=1, max_len=8
+    )
+    topo_depth: int = param(2, "App. B layers (paper: 2)", min=1, max=4)
+    topo_activation: str = param("relu", "App. B activation (paper: ReLU)", choices=("linear", "relu"))
+    topo_epochs: float = param(5.0, "App. B training epochs", gt=0)
+    topo_snapshots: list[float] = param(
+        [1.0, 3.0, 5.0], "epochs drawn in Fig. 7 (paper: 1, 3, 5)", min=0, min_len=1, max_len=6
+    )
+    topo_visible_tol: float = param(
+        0.05, "a violation l(u) - l(v) of eq. (B.2) is visible in Fig. 7 (colour scale 0..1) above this", gt=0, lt=1
+    )
+    topo_learned: float = param(0.1, "a combination point counts as learned once its loss is below this", gt=0)
 
     def check(self) -> None:
         if error := setting_error(self.topo_mu, self.topo_sigma, self.d):
@@ -62,7 +95,9 @@ class SimObservationsParameters(Parameters):
         if self.batch > self.n:
             raise ParameterError(f"batch ({self.batch}) exceeds the n = {self.n} points of one cluster")
         if self.truncate_fraction >= 1:
-            raise ParameterError(f"truncate_fraction must be < 1 (a radius of min(mu) reaches a cluster centre), got {self.truncate_fraction}")
+            raise ParameterError(
+                f"truncate_fraction must be < 1 (a radius of min(mu) reaches a cluster centre), got {self.truncate_fraction}"
+            )
 
     def cost(self) -> Cost:
         """Batched SGD runs of the chapter: steps x (per-step overhead + models x matmul work), 2 cores."""
@@ -76,104 +111,236 @@ class SimObservationsParameters(Parameters):
         configs = len(self.mu1_values) + len(self.sigma1_values)
         n = clusters * self.n
         depths = [int(m.split("-")[0]) for m in self.order_models]
-        seconds = (sum(run(configs * self.order_seeds, self.d, self.width, k, self.epochs, n) for k in depths)
-                   + run(self.seeds, self.d, self.width, self.depth, self.epochs, n)
-                   + run(self.seeds, self.lowdim_d, self.lowdim_width, self.depth, self.epochs, n)
-                   + run(2 * self.seeds, self.tiny_d, self.tiny_width, self.tiny_depth, self.epochs, n)
-                   + run(1, self.d, self.width, self.topo_depth, self.topo_epochs, (len(self.topo_mu) + 1) * self.n))
+        seconds = (
+            sum(run(configs * self.order_seeds, self.d, self.width, k, self.epochs, n) for k in depths)
+            + run(self.seeds, self.d, self.width, self.depth, self.epochs, n)
+            + run(self.seeds, self.lowdim_d, self.lowdim_width, self.depth, self.epochs, n)
+            + run(2 * self.seeds, self.tiny_d, self.tiny_width, self.tiny_depth, self.epochs, n)
+            + run(1, self.d, self.width, self.topo_depth, self.topo_epochs, (len(self.topo_mu) + 1) * self.n)
+        )
         return Cost(seconds=seconds, gigabytes=4 * 4 * n * self.d * (configs * self.order_seeds + 2 * self.seeds) / 1e9)
 
 
 CHAPTER = Chapter(
-    id='sim_observations',
-    title='Observations on the SIM task: order, slow-down, Swing-by detour, topological order',
+    id="sim_observations",
+    title="Observations on the SIM task: order, slow-down, Swing-by detour, topological order",
     params=SimObservationsParameters,
     claims=(
-        Claim('S-1c', statement="the training density at the OOD test point is practically zero (authors' rebuttal)",
-              paper_value='exponentially small', metric='density_ratio_at_test', condition='< 0.001',
-              basis='single run'),
-        Claim('S-2a', statement='1-layer linear: the concept with the stronger signal mu_i is learned first',
-              paper_value='qualitative (Fig. 2a)', metric='stronger_signal_first', condition='== true',
-              basis='single run'),
-        Claim('S-2b', statement='1-layer linear: the more diverse concept (large sigma_1) is learned first',
-              paper_value='qualitative (Fig. 2b)', metric='more_diverse_first', condition='== true',
-              basis='single run'),
-        Claim('S-2a/slowdown', statement='terminal slow-down: closing the last tenth of the distance takes longer than the first',
-              paper_value='qualitative (denser markers)', metric='terminal_slowdown_ratio', condition='> 1',
-              basis='single run'),
-        Claim('S-2c/turn-back', statement='the Swing-by turn-back (a concept coordinate retreating from its running maximum, in units of mu_k) is larger in low (d = 2) than in high (d = 64) dimension',
-              paper_value='qualitative (Fig. 2c)', metric='reversal_ratio_low_high', condition='> 1',
-              basis='evidence', expected='inconclusive',
-              note="ratio of median turn-backs 0.80 [0.39, 1.34] (30 seeds per dimension): the d = 64 model turns back too, by a median 0.12 [0.10, 0.14] of mu_1, the d = 2 one by 0.10 [0.05, 0.16] with a far larger spread; the design resolves ratios outside about [0.4, 1.35], and the paper's much weaker swing in high dimension is not seen"),
-        Claim('S-2c/bulge', statement='secondary: the bulge away from the straight path is larger in low than in high dimension',
-              paper_value='qualitative (Fig. 2c)', metric='bulge_ratio_low_high', condition='> 1',
-              basis='evidence', expected='inconclusive',
-              note='ratio of median bulges 1.11 [0.96, 1.34] (30 seeds each); the bulge is about 0.3 ||x_hat|| in both dimensions, and 0.16 for the one-layer model, which cannot swing'),
-        Claim('S-2c/small-init', statement="the theory's small-initialization regime swings more: turn-back at the smallest init scale minus at the default, d = 2, paired seeds",
-              paper_value='small init assumed (Sec. 4)', metric='lowdim_turn_back_small_minus_default', condition='> 0',
-              basis='evidence', expected='inconclusive',
-              note='0.05 [-0.02, 0.13] (30 paired seeds) at scale 0.25, whose 25-epoch runs stop before learning (median final distance 0.47 ||x_hat||), so their turn-back is a lower bound; at scale 0.5 the median turn-back is 0.28 [0.25, 0.31] against 0.10 at scale 1 (d = 2) and 0.30 against 0.12 (d = 64)'),
-        Claim('S-3/low-dim', statement='low dimension: the OOD loss rises transiently (double-descent-like) in most seeds',
-              paper_value='non-monotonic (Fig. 3)', metric='lowdim_rise_fraction', condition='> 0.5',
-              basis='evidence', expected='inconclusive',
-              note='the loss rises by more than 1% in 0.43 [0.27, 0.61] of 30 seeds at the default init (0.63 [0.46, 0.78] at init scales 0.25 and 0.5): about half of the seeds, not clearly most'),
-        Claim('S-3/high-dim', statement='high dimension: the OOD loss slows down but rises in almost no seed',
-              paper_value='monotonic (Sec. 3.3)', metric='highdim_rise_fraction', condition='< 0.1',
-              basis='evidence', expected='inconclusive',
-              note='0 of 30 seeds rise, but a Wilson interval from 30 seeds reaches 0.114 even at 0 successes: n = 30 cannot place a fraction below 0.1 (at init scale 0.5 the loss rises in 0.57 [0.39, 0.73] of the d = 64 seeds)'),
-        Claim('S-7/variance', statement="eq. (B.2) at Fig. 7's epochs, sigma read as a variance (authors' code): the median seed's largest violation is below what the figure can show (0.05 of its colour scale)",
-              paper_value='0 violations', metric='topo_variance_snapshot_violation', condition='< 0.05',
-              basis='evidence', expected='does not hold',
-              note="median largest violation 0.10 [0.10, 0.11] (30 seeds), visible in every seed; all of it at the origin 0...0, a training cluster in the authors' code, fitted after the strongest clusters (S-7/no-origin-variance holds)"),
-        Claim('S-7/std', statement='the same with sigma read as a standard deviation (the paper)',
-              paper_value='0 violations', metric='topo_std_snapshot_violation', condition='< 0.05',
-              basis='evidence', expected='does not hold',
-              note='median 0.13 [0.12, 0.14] (30 seeds), again at the origin only (S-7/no-origin-std holds)'),
-        Claim('S-7/no-origin-variance', statement='eq. (B.2) among the combination points other than the origin (a training cluster in the authors\' code), sigma a variance',
-              paper_value='0 violations', metric='topo_variance_no_origin_snapshot_violation', condition='< 0.05',
-              basis='evidence'),
-        Claim('S-7/no-origin-std', statement='the same with sigma a standard deviation',
-              paper_value='0 violations', metric='topo_std_no_origin_snapshot_violation', condition='< 0.05',
-              basis='evidence'),
-        Claim('S-7/order', statement='a combination point is learned only after all its predecessors, in most seeds (sigma a variance)',
-              paper_value='0 violations', metric='topo_variance_order_fraction', condition='< 0.5',
-              basis='evidence', expected='does not hold',
-              note='a learning-order violation in 0.97 [0.83, 0.99] of 30 seeds, all involving the origin (without it: 0.03 [0.01, 0.17])'),
-        Claim('S-7/order-no-origin', statement='the same among the points other than the origin',
-              paper_value='0 violations', metric='topo_variance_no_origin_order_fraction', condition='< 0.5',
-              basis='evidence'),
-        Claim('S-11', statement='2-layer linear: stronger signal first (Fig. 11 right)',
-              paper_value='trend preserved', metric='stronger_signal_first_2_linear', condition='== true',
-              basis='single run'),
-        Claim('S-11/sigma', statement='2-layer linear: more diverse first (Fig. 11 left)',
-              paper_value='trend preserved', metric='more_diverse_first_2_linear', condition='== true',
-              basis='single run'),
-        Claim('S-12', statement='2-layer ReLU: stronger signal first (Fig. 12 right)',
-              paper_value='trend preserved', metric='stronger_signal_first_2_relu', condition='== true',
-              basis='single run'),
-        Claim('S-12/sigma', statement='2-layer ReLU: more diverse first (Fig. 12 left)',
-              paper_value='trend preserved', metric='more_diverse_first_2_relu', condition='== true',
-              basis='single run'),
-        Claim('S-13, S-14/fraction', statement='3-layer, 3 hidden units, d = 3: the OOD loss rises in most seeds (both mu settings pooled)',
-              paper_value='significant (Fig. 14)', metric='tiny_rise_fraction', condition='> 0.5',
-              basis='evidence', expected='does not hold',
-              note='the loss rises by more than 1% in 0.22 [0.13, 0.34] of 60 seeds (30 per mu setting)'),
-        Claim('S-13, S-14/median', statement='3-layer, 3 hidden units, d = 3: the median seed\'s OOD loss rises by more than 1% of its initial value (significant)',
-              paper_value='significant (Fig. 14)', metric='tiny_loss_rise', condition='> 0.01',
-              basis='evidence', expected='does not hold',
-              note='median rise 0.0012 [0.0007, 0.0021] of the initial loss over 60 seeds: the swing of Fig. 14 is not typical'),
-        Claim('S-15', statement='no training point is close to the test point',
-              paper_value='none drawn near x_hat', metric='train_fraction_near_test', condition='< 0.05',
-              basis='single run'),
-        Claim('S-16/radius', statement="truncating the training distribution at the paper's radius barely changes the dynamics (median largest twin distance < 0.1 ||x_hat||)",
-              paper_value='little impact (Fig. 16)', metric='radius_max_deviation', condition='< 0.1',
-              basis='consistency',
-              note="holds by construction: the radius min(mu)/2 resamples 0.4% of the points and moves the mean and second moment, all that a linear network sees, by 0.1% and 0.4%"),
-        Claim('S-16/orthant', statement="the reviewers' stronger truncation (no training point in the orthant of x_hat) barely changes the dynamics either",
-              paper_value='not in the paper', metric='orthant_max_deviation', condition='< 0.1',
-              basis='evidence'),
+        Claim(
+            "S-1c",
+            statement="the training density at the OOD test point is practically zero (authors' rebuttal)",
+            paper_value="exponentially small",
+            metric="density_ratio_at_test",
+            condition="< 0.001",
+            basis="single run",
+        ),
+        Claim(
+            "S-2a",
+            statement="1-layer linear: the concept with the stronger signal mu_i is learned first",
+            paper_value="qualitative (Fig. 2a)",
+            metric="stronger_signal_first",
+            condition="== true",
+            basis="single run",
+        ),
+        Claim(
+            "S-2b",
+            statement="1-layer linear: the more diverse concept (large sigma_1) is learned first",
+            paper_value="qualitative (Fig. 2b)",
+            metric="more_diverse_first",
+            condition="== true",
+            basis="single run",
+        ),
+        Claim(
+            "S-2a/slowdown",
+            statement="terminal slow-down: closing the last tenth of the distance takes longer than the first",
+            paper_value="qualitative (denser markers)",
+            metric="terminal_slowdown_ratio",
+            condition="> 1",
+            basis="single run",
+        ),
+        Claim(
+            "S-2c/turn-back",
+            statement="the Swing-by turn-back (a concept coordinate retreating from its running maximum, in units of mu_k) is larger in low (d = 2) than in high (d = 64) dimension",
+            paper_value="qualitative (Fig. 2c)",
+            metric="reversal_ratio_low_high",
+            condition="> 1",
+            basis="evidence",
+            expected="inconclusive",
+            note="ratio of median turn-backs 0.80 [0.39, 1.34] (30 seeds per dimension): the d = 64 model turns back too, by a median 0.12 [0.10, 0.14] of mu_1, the d = 2 one by 0.10 [0.05, 0.16] with a far larger spread; the design resolves ratios outside about [0.4, 1.35], and the paper's much weaker swing in high dimension is not seen",
+        ),
+        Claim(
+            "S-2c/bulge",
+            statement="secondary: the bulge away from the straight path is larger in low than in high dimension",
+            paper_value="qualitative (Fig. 2c)",
+            metric="bulge_ratio_low_high",
+            condition="> 1",
+            basis="evidence",
+            expected="inconclusive",
+            note="ratio of median bulges 1.11 [0.96, 1.34] (30 seeds each); the bulge is about 0.3 ||x_hat|| in both dimensions, and 0.16 for the one-layer model, which cannot swing",
+        ),
+        Claim(
+            "S-2c/small-init",
+            statement="the theory's small-initialization regime swings more: turn-back at the smallest init scale minus at the default, d = 2, paired seeds",
+            paper_value="small init assumed (Sec. 4)",
+            metric="lowdim_turn_back_small_minus_default",
+            condition="> 0",
+            basis="evidence",
+            expected="inconclusive",
+            note="0.05 [-0.02, 0.13] (30 paired seeds) at scale 0.25, whose 25-epoch runs stop before learning (median final distance 0.47 ||x_hat||), so their turn-back is a lower bound; at scale 0.5 the median turn-back is 0.28 [0.25, 0.31] against 0.10 at scale 1 (d = 2) and 0.30 against 0.12 (d = 64)",
+        ),
+        Claim(
+            "S-3/low-dim",
+            statement="low dimension: the OOD loss rises transiently (double-descent-like) in most seeds",
+            paper_value="non-monotonic (Fig. 3)",
+            metric="lowdim_rise_fraction",
+            condition="> 0.5",
+            basis="evidence",
+            expected="inconclusive",
+            note="the loss rises by more than 1% in 0.43 [0.27, 0.61] of 30 seeds at the default init (0.63 [0.46, 0.78] at init scales 0.25 and 0.5): about half of the seeds, not clearly most",
+        ),
+        Claim(
+            "S-3/high-dim",
+            statement="high dimension: the OOD loss slows down but rises in almost no seed",
+            paper_value="monotonic (Sec. 3.3)",
+            metric="highdim_rise_fraction",
+            condition="< 0.1",
+            basis="evidence",
+            expected="inconclusive",
+            note="0 of 30 seeds rise, but a Wilson interval from 30 seeds reaches 0.114 even at 0 successes: n = 30 cannot place a fraction below 0.1 (at init scale 0.5 the loss rises in 0.57 [0.39, 0.73] of the d = 64 seeds)",
+        ),
+        Claim(
+            "S-7/variance",
+            statement="eq. (B.2) at Fig. 7's epochs, sigma read as a variance (authors' code): the median seed's largest violation is below what the figure can show (0.05 of its colour scale)",
+            paper_value="0 violations",
+            metric="topo_variance_snapshot_violation",
+            condition="< 0.05",
+            basis="evidence",
+            expected="does not hold",
+            note="median largest violation 0.10 [0.10, 0.11] (30 seeds), visible in every seed; all of it at the origin 0...0, a training cluster in the authors' code, fitted after the strongest clusters (S-7/no-origin-variance holds)",
+        ),
+        Claim(
+            "S-7/std",
+            statement="the same with sigma read as a standard deviation (the paper)",
+            paper_value="0 violations",
+            metric="topo_std_snapshot_violation",
+            condition="< 0.05",
+            basis="evidence",
+            expected="does not hold",
+            note="median 0.13 [0.12, 0.14] (30 seeds), again at the origin only (S-7/no-origin-std holds)",
+        ),
+        Claim(
+            "S-7/no-origin-variance",
+            statement="eq. (B.2) among the combination points other than the origin (a training cluster in the authors' code), sigma a variance",
+            paper_value="0 violations",
+            metric="topo_variance_no_origin_snapshot_violation",
+            condition="< 0.05",
+            basis="evidence",
+        ),
+        Claim(
+            "S-7/no-origin-std",
+            statement="the same with sigma a standard deviation",
+            paper_value="0 violations",
+            metric="topo_std_no_origin_snapshot_violation",
+            condition="< 0.05",
+            basis="evidence",
+        ),
+        Claim(
+            "S-7/order",
+            statement="a combination point is learned only after all its predecessors, in most seeds (sigma a variance)",
+            paper_value="0 violations",
+            metric="topo_variance_order_fraction",
+            condition="< 0.5",
+            basis="evidence",
+            expected="does not hold",
+            note="a learning-order violation in 0.97 [0.83, 0.99] of 30 seeds, all involving the origin (without it: 0.03 [0.01, 0.17])",
+        ),
+        Claim(
+            "S-7/order-no-origin",
+            statement="the same among the points other than the origin",
+            paper_value="0 violations",
+            metric="topo_variance_no_origin_order_fraction",
+            condition="< 0.5",
+            basis="evidence",
+        ),
+        Claim(
+            "S-11",
+            statement="2-layer linear: stronger signal first (Fig. 11 right)",
+            paper_value="trend preserved",
+            metric="stronger_signal_first_2_linear",
+            condition="== true",
+            basis="single run",
+        ),
+        Claim(
+            "S-11/sigma",
+            statement="2-layer linear: more diverse first (Fig. 11 left)",
+            paper_value="trend preserved",
+            metric="more_diverse_first_2_linear",
+            condition="== true",
+            basis="single run",
+        ),
+        Claim(
+            "S-12",
+            statement="2-layer ReLU: stronger signal first (Fig. 12 right)",
+            paper_value="trend preserved",
+            metric="stronger_signal_first_2_relu",
+            condition="== true",
+            basis="single run",
+        ),
+        Claim(
+            "S-12/sigma",
+            statement="2-layer ReLU: more diverse first (Fig. 12 left)",
+            paper_value="trend preserved",
+            metric="more_diverse_first_2_relu",
+            condition="== true",
+            basis="single run",
+        ),
+        Claim(
+            "S-13, S-14/fraction",
+            statement="3-layer, 3 hidden units, d = 3: the OOD loss rises in most seeds (both mu settings pooled)",
+            paper_value="significant (Fig. 14)",
+            metric="tiny_rise_fraction",
+            condition="> 0.5",
+            basis="evidence",
+            expected="does not hold",
+            note="the loss rises by more than 1% in 0.22 [0.13, 0.34] of 60 seeds (30 per mu setting)",
+        ),
+        Claim(
+            "S-13, S-14/median",
+            statement="3-layer, 3 hidden units, d = 3: the median seed's OOD loss rises by more than 1% of its initial value (significant)",
+            paper_value="significant (Fig. 14)",
+            metric="tiny_loss_rise",
+            condition="> 0.01",
+            basis="evidence",
+            expected="does not hold",
+            note="median rise 0.0012 [0.0007, 0.0021] of the initial loss over 60 seeds: the swing of Fig. 14 is not typical",
+        ),
+        Claim(
+            "S-15",
+            statement="no training point is close to the test point",
+            paper_value="none drawn near x_hat",
+            metric="train_fraction_near_test",
+            condition="< 0.05",
+            basis="single run",
+        ),
+        Claim(
+            "S-16/radius",
+            statement="truncating the training distribution at the paper's radius barely changes the dynamics (median largest twin distance < 0.1 ||x_hat||)",
+            paper_value="little impact (Fig. 16)",
+            metric="radius_max_deviation",
+            condition="< 0.1",
+            basis="consistency",
+            note="holds by construction: the radius min(mu)/2 resamples 0.4% of the points and moves the mean and second moment, all that a linear network sees, by 0.1% and 0.4%",
+        ),
+        Claim(
+            "S-16/orthant",
+            statement="the reviewers' stronger truncation (no training point in the orthant of x_hat) barely changes the dynamics either",
+            paper_value="not in the paper",
+            metric="orthant_max_deviation",
+            condition="< 0.1",
+            basis="evidence",
+        ),
     ),
-    smoke={'n': 1000, 'epochs': 2, 'loss': 'half_sum', 'seeds': 2, 'topo_epochs': 2, 'topo_snapshots': [0.5, 1, 2]},
+    smoke={"n": 1000, "epochs": 2, "loss": "half_sum", "seeds": 2, "topo_epochs": 2, "topo_snapshots": [0.5, 1, 2]},
 )
 
 
@@ -181,9 +348,25 @@ CHAPTER = Chapter(
 from lib.evidence import EvidenceSet  # noqa: E402
 
 _PROTOCOL = {  # lib.sim.sweeps.Protocol fields: Fig. 2c / 3 at d = 64 with the authors' conventions
-    "mu": [1.0, 2.0], "sigma": [0.05, 0.05], "d": 64, "width": 64, "depth": 4, "activation": "linear", "bias": True,
-    "n": 5000, "lr": 0.1, "batch": 128, "epochs": 25.0, "loss": "mse", "rotate": True, "origin_cluster": True,
-    "sigma_is_variance": True, "init_scale": 1.0, "truncation": "none", "truncate_fraction": 0.5, "stop_tol": 0.01,
+    "mu": [1.0, 2.0],
+    "sigma": [0.05, 0.05],
+    "d": 64,
+    "width": 64,
+    "depth": 4,
+    "activation": "linear",
+    "bias": True,
+    "n": 5000,
+    "lr": 0.1,
+    "batch": 128,
+    "epochs": 25.0,
+    "loss": "mse",
+    "rotate": True,
+    "origin_cluster": True,
+    "sigma_is_variance": True,
+    "init_scale": 1.0,
+    "truncation": "none",
+    "truncate_fraction": 0.5,
+    "stop_tol": 0.01,
 }
 _SWING_PROTOCOLS = {
     "high": _PROTOCOL,
@@ -196,38 +379,80 @@ SWING_BLOCKS = 3
 
 EVIDENCE = (
     EvidenceSet(
-        chapter="sim_observations", name="swing",
+        chapter="sim_observations",
+        name="swing",
         description="Swing-by of the SIM MLPs over seeds: turn-back, OOD loss rise and bulge of the 4-layer linear "
-                    "model at d = 2 and d = 64 for four init scales (S-2c, S-3, init scale), the paper's and the "
-                    "orthant truncation at d = 64 (S-16, paired twins), the tiny 3-layer networks (S-13/14); "
-                    "3 blocks of 10 seeds per cell",
+        "model at d = 2 and d = 64 for four init scales (S-2c, S-3, init scale), the paper's and the "
+        "orthant truncation at d = 64 (S-16, paired twins), the tiny 3-layer networks (S-13/14); "
+        "3 blocks of 10 seeds per cell",
         function="lib.sim.sweeps:swing_block",
         config={"protocols": _SWING_PROTOCOLS, "seeds_per_block": 10, "seed": 0, "keep": 300},
-        shards=([{"protocol": p, "init_scale": x, "truncation": "none", "block": b}
-                 for p in ("low", "high") for x in SWING_INIT_SCALES for b in range(SWING_BLOCKS)]
-                + [{"protocol": "high", "init_scale": 1.0, "truncation": t, "block": b}
-                   for t in ("radius", "orthant") for b in range(SWING_BLOCKS)]
-                + [{"protocol": p, "init_scale": 1.0, "truncation": "none", "block": b}
-                   for p in ("tiny", "tiny_large") for b in range(SWING_BLOCKS)]),
-        smoke={"config": {"seeds_per_block": 2, "keep": 50},
-               "shards": [{"protocol": "tiny", "init_scale": 1.0, "truncation": "none", "block": 0}]},
-        threads=1, minutes=0.6, mem_mb=1500,
+        shards=(
+            [
+                {"protocol": p, "init_scale": x, "truncation": "none", "block": b}
+                for p in ("low", "high")
+                for x in SWING_INIT_SCALES
+                for b in range(SWING_BLOCKS)
+            ]
+            + [
+                {"protocol": "high", "init_scale": 1.0, "truncation": t, "block": b}
+                for t in ("radius", "orthant")
+                for b in range(SWING_BLOCKS)
+            ]
+            + [
+                {"protocol": p, "init_scale": 1.0, "truncation": "none", "block": b}
+                for p in ("tiny", "tiny_large")
+                for b in range(SWING_BLOCKS)
+            ]
+        ),
+        smoke={
+            "config": {"seeds_per_block": 2, "keep": 50},
+            "shards": [{"protocol": "tiny", "init_scale": 1.0, "truncation": "none", "block": 0}],
+        },
+        threads=1,
+        minutes=0.6,
+        mem_mb=1500,
     ),
     EvidenceSet(
-        chapter="sim_observations", name="topological",
+        chapter="sim_observations",
+        name="topological",
         description="App. B (eq. B.2, Fig. 7) over seeds under both readings of sigma (variance: the authors' code; "
-                    "standard deviation: the paper): largest violation at the figure's epochs, learning-order "
-                    "violations; 3 blocks of 10 seeds per reading",
+        "standard deviation: the paper): largest violation at the figure's epochs, learning-order "
+        "violations; 3 blocks of 10 seeds per reading",
         function="lib.sim.sweeps:topological_block",
-        config={"protocol": {**_PROTOCOL, "mu": [1.0, 2.0, 3.0, 4.0], "sigma": [0.5, 0.5, 0.5, 0.5], "depth": 2,
-                             "activation": "relu", "epochs": 5.0},
-                "snapshots": [1.0, 3.0, 5.0], "learned": 0.1, "seeds_per_block": 10, "seed": 0},
+        config={
+            "protocol": {
+                **_PROTOCOL,
+                "mu": [1.0, 2.0, 3.0, 4.0],
+                "sigma": [0.5, 0.5, 0.5, 0.5],
+                "depth": 2,
+                "activation": "relu",
+                "epochs": 5.0,
+            },
+            "snapshots": [1.0, 3.0, 5.0],
+            "learned": 0.1,
+            "seeds_per_block": 10,
+            "seed": 0,
+        },
         shards=[{"sigma_is_variance": v, "block": b} for v in (1, 0) for b in range(SWING_BLOCKS)],
-        smoke={"config": {"seeds_per_block": 2,
-                          "protocol": {**_PROTOCOL, "mu": [1.0, 2.0, 3.0, 4.0], "sigma": [0.5, 0.5, 0.5, 0.5],
-                                       "depth": 2, "activation": "relu", "epochs": 1.0, "n": 500},
-                          "snapshots": [0.5, 1.0]},
-               "shards": [{"sigma_is_variance": 1, "block": 0}]},
-        threads=1, minutes=0.4, mem_mb=1500,
+        smoke={
+            "config": {
+                "seeds_per_block": 2,
+                "protocol": {
+                    **_PROTOCOL,
+                    "mu": [1.0, 2.0, 3.0, 4.0],
+                    "sigma": [0.5, 0.5, 0.5, 0.5],
+                    "depth": 2,
+                    "activation": "relu",
+                    "epochs": 1.0,
+                    "n": 500,
+                },
+                "snapshots": [0.5, 1.0],
+            },
+            "shards": [{"sigma_is_variance": 1, "block": 0}],
+        },
+        threads=1,
+        minutes=0.4,
+        mem_mb=1500,
     ),
 )

@@ -1,4 +1,5 @@
 """Declaration of the chapter `two_layer`: the symmetric two-layer theory (Swing-by paper, Sec. 4.2, App. D, E, F.4)."""
+
 from __future__ import annotations
 
 import itertools
@@ -12,8 +13,10 @@ def _d5_error(name: str, mu, sigma) -> str | None:
     """Why (mu, sigma) with d = s breaks a_i > 3 a_j of Assumption D.5, or None."""
     a = sorted(sig**2 + m**2 / len(mu) for m, sig in zip(mu, sigma))
     if any(hi <= 3 * lo for lo, hi in itertools.pairwise(a)):
-        return (f"{name} gives a = {[round(x, 4) for x in a]}: Assumption D.5 needs a_i > 3 a_j for every "
-                "stronger direction i and weaker j")
+        return (
+            f"{name} gives a = {[round(x, 4) for x in a]}: Assumption D.5 needs a_i > 3 a_j for every "
+            "stronger direction i and weaker j"
+        )
     return None
 
 
@@ -21,45 +24,90 @@ def _d5_error(name: str, mu, sigma) -> str | None:
 class TwoLayerParameters(Parameters):
     """Parameters of the chapter `two_layer` (defaults: the book's run)."""
 
-    d: int = param(2, 'input dimension d (rows of U)', min=1, max=64)
+    d: int = param(2, "input dimension d (rows of U)", min=1, max=64)
     width: int = param(2, "hidden width d' of U (d' >= d)", min=1, max=128)
-    mu: list[float] = param([1.0, 2.0], 'cluster means mu_p of the main setting (s = len(mu))', gt=0, min_len=2, max_len=8)
-    sigma: list[float] = param([0.05, 0.05], 'cluster standard deviations sigma_p (one per mu)', min=0, min_len=2, max_len=8)
-    init: str = param('gaussian', "init of U: gaussian N(0, scale^2), or uniform [0, scale) as in the authors' script", choices=('gaussian', 'uniform'))
-    init_scale: float = param(0.05, 'init scale tau of the entries of U', gt=0, max=1)
-    covariance_power: int = param(1, "flow with A (1, the paper) or A^2 (2, the authors' theory script): main setting, sweeps, failure mode", choices=(1, 2))
-    n_seeds: int = param(2000, 'init seeds integrated at once for the main setting', min=10, max=20000)
-    horizon: float = param(60.0, 'paper time tau integrated for the main setting', gt=0, max=1e4)
-    n_times: int = param(400, 'points of the log-spaced time grid', min=50, max=5000)
-    descent_tol: float = param(0.01, 'a descent or rise counts if larger than this fraction of the initial OOD loss', gt=0, max=0.5)
-    figure_seed: int | None = param(None, 'seed drawn in the figures; null: the first seed whose OOD loss is non-monotone', min=0)
-    seed: int = param(0, 'base random seed (inits, data, SGD)', min=0)
-    train_lr: float = param(0.01, 'learning rate of the direct torch training of U (tau = 2 lr steps)', gt=0, max=0.1)
-    train_n: int = param(1000, 'sampled points per cluster for the direct training', min=10, max=100000)
-    train_seeds: int = param(4, 'init seeds trained with torch and compared with the flow (figure)', min=1, max=256)
-    s17_seeds: int = param(200, 'init seeds trained by GD and by SGD for the training-loss monotonicity (S-17)', min=10, max=5000)
-    s17_batch: int = param(32, 'SGD batch size of the S-17 runs', min=1)
+    mu: list[float] = param(
+        [1.0, 2.0], "cluster means mu_p of the main setting (s = len(mu))", gt=0, min_len=2, max_len=8
+    )
+    sigma: list[float] = param(
+        [0.05, 0.05], "cluster standard deviations sigma_p (one per mu)", min=0, min_len=2, max_len=8
+    )
+    init: str = param(
+        "gaussian",
+        "init of U: gaussian N(0, scale^2), or uniform [0, scale) as in the authors' script",
+        choices=("gaussian", "uniform"),
+    )
+    init_scale: float = param(0.05, "init scale tau of the entries of U", gt=0, max=1)
+    covariance_power: int = param(
+        1,
+        "flow with A (1, the paper) or A^2 (2, the authors' theory script): main setting, sweeps, failure mode",
+        choices=(1, 2),
+    )
+    n_seeds: int = param(2000, "init seeds integrated at once for the main setting", min=10, max=20000)
+    horizon: float = param(60.0, "paper time tau integrated for the main setting", gt=0, max=1e4)
+    n_times: int = param(400, "points of the log-spaced time grid", min=50, max=5000)
+    descent_tol: float = param(
+        0.01, "a descent or rise counts if larger than this fraction of the initial OOD loss", gt=0, max=0.5
+    )
+    figure_seed: int | None = param(
+        None, "seed drawn in the figures; null: the first seed whose OOD loss is non-monotone", min=0
+    )
+    seed: int = param(0, "base random seed (inits, data, SGD)", min=0)
+    train_lr: float = param(0.01, "learning rate of the direct torch training of U (tau = 2 lr steps)", gt=0, max=0.1)
+    train_n: int = param(1000, "sampled points per cluster for the direct training", min=10, max=100000)
+    train_seeds: int = param(4, "init seeds trained with torch and compared with the flow (figure)", min=1, max=256)
+    s17_seeds: int = param(
+        200, "init seeds trained by GD and by SGD for the training-loss monotonicity (S-17)", min=10, max=5000
+    )
+    s17_batch: int = param(32, "SGD batch size of the S-17 runs", min=1)
     detour_d: int = param(3, "input dimension d = d' > s of the second cluster-mean detour test (S-18)", min=1, max=64)
-    sweep_d: list[int] = param([2, 3, 4, 6, 8, 12], "input dimensions d (= d') of the frequency sweep", min=1, max=64, min_len=2)
-    sweep_width: list[int] = param([2, 4, 8, 16, 32], "hidden widths d' of the frequency sweep (d fixed)", min=1, max=128, min_len=1)
-    sweep_scale: list[float] = param([0.01, 0.03, 0.1, 0.3], 'init scales of the frequency sweep', gt=0, max=1, min_len=1)
-    sweep_mu1: list[float] = param([0.5, 1.0, 1.5], 'values of mu_1 (others fixed) in the frequency sweep', gt=0, min_len=1)
-    sweep_seeds: int = param(400, 'init seeds per point of the frequency sweeps', min=10, max=20000)
-    script_seeds: int = param(500, "init seeds of the authors' script setting, run under A and A^2 (flow; 2000 in the evidence set)", min=10, max=20000)
-    multi_seeds: int = param(100, 'uniform-init seeds searched per reading for the drawn triple and quadruple descents', min=10, max=50000)
-    multi_horizon: float = param(1000.0, 'paper time integrated in the multiple-descent search', gt=0, max=1e5)
-    failure_seeds: int = param(500, 'init seeds of the failure-mode setting (Fig. 10)', min=10, max=20000)
-    failure_horizon: float = param(400.0, 'paper time integrated in the failure-mode setting', gt=0, max=1e5)
-    sgd_seeds: int = param(64, 'seeds trained by SGD in the failure-mode setting', min=1, max=1024)
-    sgd_lr: float = param(0.05, 'SGD learning rate in the failure-mode setting', gt=0, max=0.2)
-    sgd_batch: int = param(32, 'SGD batch size in the failure-mode setting', min=1)
-    lemma_seeds: int = param(4, 'initializations run through the discrete update (D.1) for the lemma checks', min=1, max=64)
-    lemma_mu: list[float] = param([1.0, 2.0], 'cluster means (mu_1, mu_2) of the lemma checks (d = s = 2)', gt=0, min_len=2, max_len=2)
-    lemma_sigma: list[float] = param([0.05, 0.05], 'cluster standard deviations of the lemma checks', min=0, min_len=2, max_len=2)
-    lemma_beta: float = param(2.0, 'beta of Assumption D.1 (spread of |w_ij(0)|)', gt=1, max=10)
-    lemma_s3_mu: list[float] = param([1.0, 2.0, 4.0], 'cluster means of the lemma check at d = s = 3 (Assumption D.5: a_i > 3 a_j)', gt=0, min_len=3, max_len=3)
-    lemma_s3_seeds: int = param(2, 'initializations of the lemma check at d = s = 3', min=1, max=16)
-    mc_samples: int = param(20000, 'Monte Carlo draws of U per width in the App. E.2 check', min=100, max=10**7)
+    sweep_d: list[int] = param(
+        [2, 3, 4, 6, 8, 12], "input dimensions d (= d') of the frequency sweep", min=1, max=64, min_len=2
+    )
+    sweep_width: list[int] = param(
+        [2, 4, 8, 16, 32], "hidden widths d' of the frequency sweep (d fixed)", min=1, max=128, min_len=1
+    )
+    sweep_scale: list[float] = param(
+        [0.01, 0.03, 0.1, 0.3], "init scales of the frequency sweep", gt=0, max=1, min_len=1
+    )
+    sweep_mu1: list[float] = param(
+        [0.5, 1.0, 1.5], "values of mu_1 (others fixed) in the frequency sweep", gt=0, min_len=1
+    )
+    sweep_seeds: int = param(400, "init seeds per point of the frequency sweeps", min=10, max=20000)
+    script_seeds: int = param(
+        500,
+        "init seeds of the authors' script setting, run under A and A^2 (flow; 2000 in the evidence set)",
+        min=10,
+        max=20000,
+    )
+    multi_seeds: int = param(
+        100, "uniform-init seeds searched per reading for the drawn triple and quadruple descents", min=10, max=50000
+    )
+    multi_horizon: float = param(1000.0, "paper time integrated in the multiple-descent search", gt=0, max=1e5)
+    failure_seeds: int = param(500, "init seeds of the failure-mode setting (Fig. 10)", min=10, max=20000)
+    failure_horizon: float = param(400.0, "paper time integrated in the failure-mode setting", gt=0, max=1e5)
+    sgd_seeds: int = param(64, "seeds trained by SGD in the failure-mode setting", min=1, max=1024)
+    sgd_lr: float = param(0.05, "SGD learning rate in the failure-mode setting", gt=0, max=0.2)
+    sgd_batch: int = param(32, "SGD batch size in the failure-mode setting", min=1)
+    lemma_seeds: int = param(
+        4, "initializations run through the discrete update (D.1) for the lemma checks", min=1, max=64
+    )
+    lemma_mu: list[float] = param(
+        [1.0, 2.0], "cluster means (mu_1, mu_2) of the lemma checks (d = s = 2)", gt=0, min_len=2, max_len=2
+    )
+    lemma_sigma: list[float] = param(
+        [0.05, 0.05], "cluster standard deviations of the lemma checks", min=0, min_len=2, max_len=2
+    )
+    lemma_beta: float = param(2.0, "beta of Assumption D.1 (spread of |w_ij(0)|)", gt=1, max=10)
+    lemma_s3_mu: list[float] = param(
+        [1.0, 2.0, 4.0],
+        "cluster means of the lemma check at d = s = 3 (Assumption D.5: a_i > 3 a_j)",
+        gt=0,
+        min_len=3,
+        max_len=3,
+    )
+    lemma_s3_seeds: int = param(2, "initializations of the lemma check at d = s = 3", min=1, max=16)
+    mc_samples: int = param(20000, "Monte Carlo draws of U per width in the App. E.2 check", min=100, max=10**7)
 
     def check(self) -> None:
         if error := setting_error(self.mu, self.sigma, self.d):
@@ -78,17 +126,25 @@ class TwoLayerParameters(Parameters):
         if self.train_seeds > self.n_seeds:
             raise ParameterError(f"train_seeds = {self.train_seeds} must not exceed n_seeds = {self.n_seeds}")
         if self.s17_batch > s * self.train_n:
-            raise ParameterError(f"s17_batch = {self.s17_batch} exceeds the training set size s * train_n = {s * self.train_n}")
+            raise ParameterError(
+                f"s17_batch = {self.s17_batch} exceeds the training set size s * train_n = {s * self.train_n}"
+            )
         if self.sgd_batch > 3 * self.train_n:
-            raise ParameterError(f"sgd_batch = {self.sgd_batch} exceeds the failure-mode training set 3 * train_n = {3 * self.train_n}")
+            raise ParameterError(
+                f"sgd_batch = {self.sgd_batch} exceeds the failure-mode training set 3 * train_n = {3 * self.train_n}"
+            )
         a_max = max(sig**2 + m**2 / s for m, sig in zip(self.mu, self.sigma)) ** self.covariance_power
         if self.train_lr * 2 * a_max >= 1:
-            raise ParameterError(f"train_lr = {self.train_lr} is too large for the strongest a = {a_max:.3g}: "
-                                 "gradient descent needs 2 lr a < 1 to follow the flow")
+            raise ParameterError(
+                f"train_lr = {self.train_lr} is too large for the strongest a = {a_max:.3g}: "
+                "gradient descent needs 2 lr a < 1 to follow the flow"
+            )
         if len(self.lemma_sigma) != len(self.lemma_mu):
             raise ParameterError("lemma_sigma needs one entry per lemma_mu")
-        for name, mu, sigma in (("lemma_mu, lemma_sigma", self.lemma_mu, self.lemma_sigma),
-                                ("lemma_s3_mu (sigma 0.05)", self.lemma_s3_mu, [0.05] * 3)):
+        for name, mu, sigma in (
+            ("lemma_mu, lemma_sigma", self.lemma_mu, self.lemma_sigma),
+            ("lemma_s3_mu (sigma 0.05)", self.lemma_s3_mu, [0.05] * 3),
+        ):
             if error := _d5_error(name, mu, sigma):
                 raise ParameterError(error)
         if len(set(self.mu)) != s:
@@ -97,116 +153,335 @@ class TwoLayerParameters(Parameters):
     def cost(self) -> Cost:
         """Seed-integrations at ~2000 seed-solves per second over a horizon of 60 (2 cores), torch training and
         the discrete lemma runs (~3e4 steps per second)."""
-        flows = (self.n_seeds * self.horizon / 60 * self.n_times / 400
-                 + self.sweep_seeds * (len(self.sweep_d) + len(self.sweep_width) + len(self.sweep_scale) + len(self.sweep_mu1))
-                 + 4 * self.multi_seeds * self.multi_horizon / 200 + self.failure_seeds * self.failure_horizon / 60
-                 + 4 * self.script_seeds)
-        training = (self.s17_seeds * self.horizon / self.train_lr / 1e5
-                    + self.sgd_seeds * self.failure_horizon / self.sgd_lr / 2e4)
+        flows = (
+            self.n_seeds * self.horizon / 60 * self.n_times / 400
+            + self.sweep_seeds
+            * (len(self.sweep_d) + len(self.sweep_width) + len(self.sweep_scale) + len(self.sweep_mu1))
+            + 4 * self.multi_seeds * self.multi_horizon / 200
+            + self.failure_seeds * self.failure_horizon / 60
+            + 4 * self.script_seeds
+        )
+        training = (
+            self.s17_seeds * self.horizon / self.train_lr / 1e5
+            + self.sgd_seeds * self.failure_horizon / self.sgd_lr / 2e4
+        )
         steps = 4 * 1e5 + 4e5 + self.mc_samples / 1e4
-        return Cost(seconds=flows / 2000 + training + steps / 3e4 + 10,
-                    gigabytes=0.6 + self.n_seeds * self.n_times * self.d**2 * 8 * 4 / 1e9)
+        return Cost(
+            seconds=flows / 2000 + training + steps / 3e4 + 10,
+            gigabytes=0.6 + self.n_seeds * self.n_times * self.d**2 * 8 * 4 / 1e9,
+        )
 
 
-_D5_NOTE = ("outside Assumption D.5: Appendix D does not cover the setting")
+_D5_NOTE = "outside Assumption D.5: Appendix D does not cover the setting"
 
 CHAPTER = Chapter(
-    id='two_layer',
-    title='The symmetric two-layer theory: swing-by, multiple descent, failure modes and the lemmas',
+    id="two_layer",
+    title="The symmetric two-layer theory: swing-by, multiple descent, failure modes and the lemmas",
     params=TwoLayerParameters,
     claims=(
-        Claim('S-4.3/decomposition', statement='(D.2) splits exactly into growth, suppression and noise terms (eq. 4.3)',
-              paper_value='exact', metric='decomposition_exact', condition='== true', basis='exact'),
-        Claim('S-4.3/time-rescaling', statement='gradient flow on U moves W = U U^T by (D.1) = (D.2)',
-              paper_value='factor 1', metric='time_rescaling', condition='== 1', basis='exact', expected='does not hold',
-              note='sympy: -U grad L^T - grad L U^T is exactly 2 x (D.2); the paper time is twice the flow time (errata)'),
-        Claim('S-5/flow-vs-training', statement='the theory flow agrees with training U U^T on sampled SIM data',
-              paper_value='agreement', metric='flow_vs_training_max_dev', condition='< 0.05', basis='single run'),
-        Claim('S-5/nonmonotone', statement='the OOD loss of the symmetric two-layer model can be non-monotone (swing-by)',
-              paper_value='Fig. 5', metric='nonmonotone_fraction', condition='> 0.05', basis='seeds'),
-        Claim('S-5/two-descents', statement='the OOD loss descends at least twice (swing-by, then generalization)',
-              paper_value='Fig. 5', metric='two_descents_fraction', condition='> 0.05', basis='seeds'),
-        Claim('S-5/stage-alignment', statement='each descent aligns with a growth stage and each rise with a suppression stage',
-              paper_value='exact correspondence', metric='stage_alignment_fraction', condition='> 0.9', basis='seeds',
-              expected='does not hold',
-              note='over all non-monotone seeds of the main setting about 78% [74%, 81%] (n = 470) have every descent '
-                   'and rise inside a stage window (half-peak windows of the terms); the rest have a segment outside'),
-        Claim('S-5/low-d', statement='low dimension swings more: the non-monotone fraction falls with d',
-              paper_value='Sec. 3.3, 4.2.2', metric='nonmonotone_drop_with_d', condition='> 0', basis='seeds'),
-        Claim('S-5/sign', statement='swings come from minor entries initialized positive (Sec. 4.2.2)',
-              paper_value='positive minor entries give the illusion', metric='sign_explanation_gap', condition='> 0.1',
-              basis='seeds'),
-        Claim('S-17/gd', statement='the training loss decreases monotonically (gradient descent on sampled data)',
-              paper_value='Fig. 17', metric='train_monotone_gd', condition='> 0.95', basis='seeds'),
-        Claim('S-17/sgd', statement='the training loss decreases monotonically (SGD on sampled data, full training loss)',
-              paper_value='Fig. 17', metric='train_monotone_sgd', condition='> 0.95', basis='seeds'),
-        Claim('S-17/flow', statement='the training loss decreases monotonically under the population flow',
-              paper_value='Fig. 17', metric='train_loss_monotone_flow', condition='== true', basis='consistency'),
-        Claim('S-18/detour', statement="the outputs at the training-cluster means detour off their axes",
-              paper_value='Fig. 18', metric='cluster_detour_ratio', condition='> 2', basis='seeds'),
-        Claim('S-18/stages', statement='the two cluster-mean trajectories are non-regular at different stages (d = s = 2)',
-              paper_value='Fig. 18', metric='cluster_detour_different_stages', condition='> 0.5', basis='seeds',
-              expected='does not hold',
-              note='their off-axis parts are mu_1 w_21 and mu_2 w_12, one entry: the excursions peak together in '
-                   'every seed (0 of n_seeds); see the d > s row'),
-        Claim('S-18/stages-high-d', statement='the two cluster-mean trajectories are non-regular at different stages (d > s)',
-              paper_value='Fig. 18', metric='cluster_detour_different_stages_high_d', condition='> 0.5', basis='seeds',
-              expected='does not hold',
-              note='at d = 3 about 29% of seeds (n = 1000 checked) peak at different stages: a minority'),
-        Claim('S-8/uniform', statement='triple descent in the Fig. 8 setting (paper A, uniform init of the script)',
-              paper_value='exists (seed tuned)', metric='triple_fraction_a_uniform', condition='> 0.01', basis='evidence'),
-        Claim('S-8/gaussian', statement='triple descent in the Fig. 8 setting (paper A, Gaussian init)',
-              paper_value='exists (seed tuned)', metric='triple_fraction_a_gaussian', condition='> 0.01', basis='evidence',
-              expected='does not hold', note='0 of 2000 Gaussian-init seeds descend three times with A (at most 2)'),
-        Claim('S-9/paper', statement='quadruple descent in the Fig. 9 setting (paper A, uniform init)',
-              paper_value='exists (seed tuned)', metric='quadruple_fraction_a_uniform', condition='> 0.01', basis='evidence',
-              expected='does not hold', note='1 of 2000 uniform-init seeds descends four times with A (0.05%, Wilson upper bound 0.3%); '
-                                             'with the script A^2 about 10% do (S-9/script)'),
-        Claim('S-9/script', statement="quadruple descent in the Fig. 9 setting under the script's A^2 and uniform init",
-              paper_value='exists (seed tuned)', metric='quadruple_fraction_a2_uniform', condition='> 0.01', basis='evidence'),
-        Claim('S-10', statement='failure mode: w_11 suppressed early, loss stalls above 0',
-              paper_value='plateau at about mu_1^2/2', metric='failure_plateau_loss', condition='> 0.1', basis='single run'),
-        Claim('S-10/permanence', statement='the failure is permanent: w_11 never grows',
-              paper_value='never grows', metric='failure_permanent_fraction', condition='> 0.5', basis='seeds',
-              expected='does not hold',
-              note='under the exact flow every plateau seed escapes within the horizon (0 of ~140 stuck at tau = 400)'),
-        Claim('S-D', statement='Lemmas D.1-D.8 hold at every step of (D.1) under Assumptions D.1-D.5 (d = s = 2)',
-              paper_value='0 violations', metric='lemma_violations', condition='== 0', basis='single run'),
-        Claim('S-D/s3', statement='Lemmas D.1-D.8 hold at every step of (D.1) under Assumptions D.1-D.5 (d = s = 3)',
-              paper_value='0 violations', metric='lemma_violations_s3', condition='== 0', basis='single run'),
-        Claim('S-D/corollary', statement='Corollary D.1 as printed: |N_ij| <= 2 P gamma alpha d beta^2 omega^2',
-              paper_value='0 violations', metric='corollary_d1_violations', condition='== 0', basis='single run',
-              expected='does not hold', note='the printed bound misses a factor P; with P^2 it holds (corollary_d1_p2_violations)'),
-        Claim('S-D/d61', statement='(D.60) <= -omega alpha / C (D.61) under Assumption D.5',
-              paper_value='factor 1', metric='d61_factor', condition='>= 1', basis='exact', expected='does not hold',
-              note='sympy: at the edge of the assumptions (D.60) is 1/5 of the bound (D.61)'),
-        Claim('S-D/d64', statement='(D.64) follows from Assumptions D.4 and D.5 (noise bound below the suppression margin)',
-              paper_value='ratio < 1', metric='d64_corrected_margin', condition='< 1', basis='exact', expected='does not hold',
-              note='with the margin omega alpha / (5 C) that (D.60) gives, the noise bound is 2.2 times it for constants '
-                   'meeting every assumption'),
-        Claim('S-D/psd', statement='W stays PSD under the recursion (D.1) (used by Lemmas D.4, D.5)',
-              paper_value='PSD', metric='w_recursion_min_eig_rel', condition='>= 0', basis='single run',
-              expected='does not hold',
-              note='a rank-one W(0) meeting every assumption has det W(1) < 0 (exact arithmetic); its w_11 then turns negative'),
-        Claim('S-D/high-d', statement='Assumption D.1 (alpha <= a_k, alpha > 0) admits d > s',
-              paper_value='used for high d (Sec. 4.2.2)', metric='d1_largest_alpha_high_d', condition='> 0', basis='exact',
-              expected='does not hold', note='a_k = 0 for every irrelevant direction k > s (C.13)'),
-        Claim('S-D/fig8', statement='the Fig. 8 setting meets a_i >= 3 a_j of Assumption D.5',
-              paper_value='App. E.1 explains it by App. D', metric='fig8_min_strength_ratio', condition='>= 3', basis='exact',
-              expected='does not hold', note='consecutive ratios 2.24 and 2.15 with A; ' + _D5_NOTE),
-        Claim('S-D/fig9', statement='the Fig. 9 setting meets a_i >= 3 a_j of Assumption D.5',
-              paper_value='App. E.1 explains it by App. D', metric='fig9_min_strength_ratio', condition='>= 3', basis='exact',
-              expected='does not hold', note='consecutive ratios 2.24, 2.15 and 1.71 with A; ' + _D5_NOTE),
-        Claim('S-D/t1', statement='T_1 is defined once (proof of Lemma D.1 and Lemma D.2 agree)',
-              paper_value='one T_1', metric='t1_definition_ratio', condition='== 1', basis='exact', expected='does not hold',
-              note='kappa log P / (2 eta gamma alpha) against log P / (2 eta gamma alpha kappa): a factor kappa^2 = 1.32'),
-        Claim('S-E.2', statement="Gaussian init: E w_ii = d' tau^2, E w_ij = 0 off the diagonal",
-              paper_value='(E.1)', metric='e2_max_error', condition='< 0.05', basis='single run'),
+        Claim(
+            "S-4.3/decomposition",
+            statement="(D.2) splits exactly into growth, suppression and noise terms (eq. 4.3)",
+            paper_value="exact",
+            metric="decomposition_exact",
+            condition="== true",
+            basis="exact",
+        ),
+        Claim(
+            "S-4.3/time-rescaling",
+            statement="gradient flow on U moves W = U U^T by (D.1) = (D.2)",
+            paper_value="factor 1",
+            metric="time_rescaling",
+            condition="== 1",
+            basis="exact",
+            expected="does not hold",
+            note="sympy: -U grad L^T - grad L U^T is exactly 2 x (D.2); the paper time is twice the flow time (errata)",
+        ),
+        Claim(
+            "S-5/flow-vs-training",
+            statement="the theory flow agrees with training U U^T on sampled SIM data",
+            paper_value="agreement",
+            metric="flow_vs_training_max_dev",
+            condition="< 0.05",
+            basis="single run",
+        ),
+        Claim(
+            "S-5/nonmonotone",
+            statement="the OOD loss of the symmetric two-layer model can be non-monotone (swing-by)",
+            paper_value="Fig. 5",
+            metric="nonmonotone_fraction",
+            condition="> 0.05",
+            basis="seeds",
+        ),
+        Claim(
+            "S-5/two-descents",
+            statement="the OOD loss descends at least twice (swing-by, then generalization)",
+            paper_value="Fig. 5",
+            metric="two_descents_fraction",
+            condition="> 0.05",
+            basis="seeds",
+        ),
+        Claim(
+            "S-5/stage-alignment",
+            statement="each descent aligns with a growth stage and each rise with a suppression stage",
+            paper_value="exact correspondence",
+            metric="stage_alignment_fraction",
+            condition="> 0.9",
+            basis="seeds",
+            expected="does not hold",
+            note="over all non-monotone seeds of the main setting about 78% [74%, 81%] (n = 470) have every descent "
+            "and rise inside a stage window (half-peak windows of the terms); the rest have a segment outside",
+        ),
+        Claim(
+            "S-5/low-d",
+            statement="low dimension swings more: the non-monotone fraction falls with d",
+            paper_value="Sec. 3.3, 4.2.2",
+            metric="nonmonotone_drop_with_d",
+            condition="> 0",
+            basis="seeds",
+        ),
+        Claim(
+            "S-5/sign",
+            statement="swings come from minor entries initialized positive (Sec. 4.2.2)",
+            paper_value="positive minor entries give the illusion",
+            metric="sign_explanation_gap",
+            condition="> 0.1",
+            basis="seeds",
+        ),
+        Claim(
+            "S-17/gd",
+            statement="the training loss decreases monotonically (gradient descent on sampled data)",
+            paper_value="Fig. 17",
+            metric="train_monotone_gd",
+            condition="> 0.95",
+            basis="seeds",
+        ),
+        Claim(
+            "S-17/sgd",
+            statement="the training loss decreases monotonically (SGD on sampled data, full training loss)",
+            paper_value="Fig. 17",
+            metric="train_monotone_sgd",
+            condition="> 0.95",
+            basis="seeds",
+        ),
+        Claim(
+            "S-17/flow",
+            statement="the training loss decreases monotonically under the population flow",
+            paper_value="Fig. 17",
+            metric="train_loss_monotone_flow",
+            condition="== true",
+            basis="consistency",
+        ),
+        Claim(
+            "S-18/detour",
+            statement="the outputs at the training-cluster means detour off their axes",
+            paper_value="Fig. 18",
+            metric="cluster_detour_ratio",
+            condition="> 2",
+            basis="seeds",
+        ),
+        Claim(
+            "S-18/stages",
+            statement="the two cluster-mean trajectories are non-regular at different stages (d = s = 2)",
+            paper_value="Fig. 18",
+            metric="cluster_detour_different_stages",
+            condition="> 0.5",
+            basis="seeds",
+            expected="does not hold",
+            note="their off-axis parts are mu_1 w_21 and mu_2 w_12, one entry: the excursions peak together in "
+            "every seed (0 of n_seeds); see the d > s row",
+        ),
+        Claim(
+            "S-18/stages-high-d",
+            statement="the two cluster-mean trajectories are non-regular at different stages (d > s)",
+            paper_value="Fig. 18",
+            metric="cluster_detour_different_stages_high_d",
+            condition="> 0.5",
+            basis="seeds",
+            expected="does not hold",
+            note="at d = 3 about 29% of seeds (n = 1000 checked) peak at different stages: a minority",
+        ),
+        Claim(
+            "S-8/uniform",
+            statement="triple descent in the Fig. 8 setting (paper A, uniform init of the script)",
+            paper_value="exists (seed tuned)",
+            metric="triple_fraction_a_uniform",
+            condition="> 0.01",
+            basis="evidence",
+        ),
+        Claim(
+            "S-8/gaussian",
+            statement="triple descent in the Fig. 8 setting (paper A, Gaussian init)",
+            paper_value="exists (seed tuned)",
+            metric="triple_fraction_a_gaussian",
+            condition="> 0.01",
+            basis="evidence",
+            expected="does not hold",
+            note="0 of 2000 Gaussian-init seeds descend three times with A (at most 2)",
+        ),
+        Claim(
+            "S-9/paper",
+            statement="quadruple descent in the Fig. 9 setting (paper A, uniform init)",
+            paper_value="exists (seed tuned)",
+            metric="quadruple_fraction_a_uniform",
+            condition="> 0.01",
+            basis="evidence",
+            expected="does not hold",
+            note="1 of 2000 uniform-init seeds descends four times with A (0.05%, Wilson upper bound 0.3%); "
+            "with the script A^2 about 10% do (S-9/script)",
+        ),
+        Claim(
+            "S-9/script",
+            statement="quadruple descent in the Fig. 9 setting under the script's A^2 and uniform init",
+            paper_value="exists (seed tuned)",
+            metric="quadruple_fraction_a2_uniform",
+            condition="> 0.01",
+            basis="evidence",
+        ),
+        Claim(
+            "S-10",
+            statement="failure mode: w_11 suppressed early, loss stalls above 0",
+            paper_value="plateau at about mu_1^2/2",
+            metric="failure_plateau_loss",
+            condition="> 0.1",
+            basis="single run",
+        ),
+        Claim(
+            "S-10/permanence",
+            statement="the failure is permanent: w_11 never grows",
+            paper_value="never grows",
+            metric="failure_permanent_fraction",
+            condition="> 0.5",
+            basis="seeds",
+            expected="does not hold",
+            note="under the exact flow every plateau seed escapes within the horizon (0 of ~140 stuck at tau = 400)",
+        ),
+        Claim(
+            "S-D",
+            statement="Lemmas D.1-D.8 hold at every step of (D.1) under Assumptions D.1-D.5 (d = s = 2)",
+            paper_value="0 violations",
+            metric="lemma_violations",
+            condition="== 0",
+            basis="single run",
+        ),
+        Claim(
+            "S-D/s3",
+            statement="Lemmas D.1-D.8 hold at every step of (D.1) under Assumptions D.1-D.5 (d = s = 3)",
+            paper_value="0 violations",
+            metric="lemma_violations_s3",
+            condition="== 0",
+            basis="single run",
+        ),
+        Claim(
+            "S-D/corollary",
+            statement="Corollary D.1 as printed: |N_ij| <= 2 P gamma alpha d beta^2 omega^2",
+            paper_value="0 violations",
+            metric="corollary_d1_violations",
+            condition="== 0",
+            basis="single run",
+            expected="does not hold",
+            note="the printed bound misses a factor P; with P^2 it holds (corollary_d1_p2_violations)",
+        ),
+        Claim(
+            "S-D/d61",
+            statement="(D.60) <= -omega alpha / C (D.61) under Assumption D.5",
+            paper_value="factor 1",
+            metric="d61_factor",
+            condition=">= 1",
+            basis="exact",
+            expected="does not hold",
+            note="sympy: at the edge of the assumptions (D.60) is 1/5 of the bound (D.61)",
+        ),
+        Claim(
+            "S-D/d64",
+            statement="(D.64) follows from Assumptions D.4 and D.5 (noise bound below the suppression margin)",
+            paper_value="ratio < 1",
+            metric="d64_corrected_margin",
+            condition="< 1",
+            basis="exact",
+            expected="does not hold",
+            note="with the margin omega alpha / (5 C) that (D.60) gives, the noise bound is 2.2 times it for constants "
+            "meeting every assumption",
+        ),
+        Claim(
+            "S-D/psd",
+            statement="W stays PSD under the recursion (D.1) (used by Lemmas D.4, D.5)",
+            paper_value="PSD",
+            metric="w_recursion_min_eig_rel",
+            condition=">= 0",
+            basis="single run",
+            expected="does not hold",
+            note="a rank-one W(0) meeting every assumption has det W(1) < 0 (exact arithmetic); its w_11 then turns negative",
+        ),
+        Claim(
+            "S-D/high-d",
+            statement="Assumption D.1 (alpha <= a_k, alpha > 0) admits d > s",
+            paper_value="used for high d (Sec. 4.2.2)",
+            metric="d1_largest_alpha_high_d",
+            condition="> 0",
+            basis="exact",
+            expected="does not hold",
+            note="a_k = 0 for every irrelevant direction k > s (C.13)",
+        ),
+        Claim(
+            "S-D/fig8",
+            statement="the Fig. 8 setting meets a_i >= 3 a_j of Assumption D.5",
+            paper_value="App. E.1 explains it by App. D",
+            metric="fig8_min_strength_ratio",
+            condition=">= 3",
+            basis="exact",
+            expected="does not hold",
+            note="consecutive ratios 2.24 and 2.15 with A; " + _D5_NOTE,
+        ),
+        Claim(
+            "S-D/fig9",
+            statement="the Fig. 9 setting meets a_i >= 3 a_j of Assumption D.5",
+            paper_value="App. E.1 explains it by App. D",
+            metric="fig9_min_strength_ratio",
+            condition=">= 3",
+            basis="exact",
+            expected="does not hold",
+            note="consecutive ratios 2.24, 2.15 and 1.71 with A; " + _D5_NOTE,
+        ),
+        Claim(
+            "S-D/t1",
+            statement="T_1 is defined once (proof of Lemma D.1 and Lemma D.2 agree)",
+            paper_value="one T_1",
+            metric="t1_definition_ratio",
+            condition="== 1",
+            basis="exact",
+            expected="does not hold",
+            note="kappa log P / (2 eta gamma alpha) against log P / (2 eta gamma alpha kappa): a factor kappa^2 = 1.32",
+        ),
+        Claim(
+            "S-E.2",
+            statement="Gaussian init: E w_ii = d' tau^2, E w_ij = 0 off the diagonal",
+            paper_value="(E.1)",
+            metric="e2_max_error",
+            condition="< 0.05",
+            basis="single run",
+        ),
     ),
-    smoke={'n_seeds': 200, 'n_times': 200, 'train_seeds': 2, 'train_n': 300, 'train_lr': 0.02, 's17_seeds': 20,
-           'sweep_d': [2, 4], 'sweep_width': [2, 8], 'sweep_scale': [0.05], 'sweep_mu1': [1.0], 'sweep_seeds': 100,
-           'script_seeds': 100, 'multi_seeds': 40, 'failure_seeds': 100, 'sgd_seeds': 8, 'lemma_seeds': 1,
-           'lemma_s3_seeds': 1, 'mc_samples': 500},
+    smoke={
+        "n_seeds": 200,
+        "n_times": 200,
+        "train_seeds": 2,
+        "train_n": 300,
+        "train_lr": 0.02,
+        "s17_seeds": 20,
+        "sweep_d": [2, 4],
+        "sweep_width": [2, 8],
+        "sweep_scale": [0.05],
+        "sweep_mu1": [1.0],
+        "sweep_seeds": 100,
+        "script_seeds": 100,
+        "multi_seeds": 40,
+        "failure_seeds": 100,
+        "sgd_seeds": 8,
+        "lemma_seeds": 1,
+        "lemma_s3_seeds": 1,
+        "mc_samples": 500,
+    },
 )
 
 # ----------------------------------------------------------------------------------------------
@@ -216,40 +491,98 @@ from lib.evidence import EvidenceSet
 
 EVIDENCE = (
     EvidenceSet(
-        chapter="two_layer", name="swing_by_d",
+        chapter="two_layer",
+        name="swing_by_d",
         description="non-monotone OOD loss against d (= d'): 4 blocks of 1000 Gaussian-init seeds per d, "
-                    "main setting otherwise (the live sweep has sweep_seeds per d)",
+        "main setting otherwise (the live sweep has sweep_seeds per d)",
         function="lib.theory.two_layer_evidence:swing_block",
-        config={"mu": [1.0, 2.0], "sigma": [0.05, 0.05], "init": "gaussian", "init_scale": 0.05,
-                "covariance_power": 1, "horizon": 60.0, "n_times": 200, "descent_tol": 0.01,
-                "seeds_per_block": 1000, "seed": 1},
+        config={
+            "mu": [1.0, 2.0],
+            "sigma": [0.05, 0.05],
+            "init": "gaussian",
+            "init_scale": 0.05,
+            "covariance_power": 1,
+            "horizon": 60.0,
+            "n_times": 200,
+            "descent_tol": 0.01,
+            "seeds_per_block": 1000,
+            "seed": 1,
+        },
         shards=[{"d": d, "block": b} for d in (2, 3, 4, 6, 8, 12) for b in range(4)],
-        smoke={"config": {"seeds_per_block": 50, "n_times": 100}, "shards": [{"d": 2, "block": 0}, {"d": 3, "block": 0}]},
-        threads=1, minutes=0.1, mem_mb=1000,
+        smoke={
+            "config": {"seeds_per_block": 50, "n_times": 100},
+            "shards": [{"d": 2, "block": 0}, {"d": 3, "block": 0}],
+        },
+        threads=1,
+        minutes=0.1,
+        mem_mb=1000,
     ),
     EvidenceSet(
-        chapter="two_layer", name="a_or_a2",
+        chapter="two_layer",
+        name="a_or_a2",
         description="A (the paper) against A^2 (the authors' theory script), same inits: the script's setting "
-                    "(flow and Euler steps of W), the multiple-descent settings of Figs. 8, 9 (Gaussian and uniform "
-                    "inits) and the failure mode of Fig. 10; 2 blocks of 1000 seeds per cell",
+        "(flow and Euler steps of W), the multiple-descent settings of Figs. 8, 9 (Gaussian and uniform "
+        "inits) and the failure mode of Fig. 10; 2 blocks of 1000 seeds per cell",
         function="lib.theory.script_reading:readings_block",
-        config={"seeds": 1000, "seed": 2333, "descent_tol": 0.01,
-                "script": {"mu": [1.0, 1.5], "sigma": [0.05, 0.05], "d": 3, "init_scale": {"uniform": 0.2}},
-                "triple": {"mu": [1.0, 1.5, 2.2], "sigma": [0.05, 0.05, 0.05], "d": 3, "horizon": 1000.0,
-                           "n_times": 400, "init_scale": {"gaussian": 0.05, "uniform": 0.2}},
-                "quadruple": {"mu": [1.0, 1.5, 2.2, 2.7], "sigma": [0.05, 0.05, 0.05, 0.5], "d": 4,
-                              "horizon": 1000.0, "n_times": 400, "init_scale": {"gaussian": 0.05, "uniform": 0.2}},
-                "failure": {"mu": [0.7, 1.7, 3.0], "sigma": [0.05, 0.05, 0.05], "d": 3, "horizon": 1000.0,
-                            "n_times": 400, "init_scale": {"gaussian": 0.05}}},
-        shards=([{"experiment": "script", "power": p, "init": "uniform", "integrator": i, "block": b}
-                 for p in (1, 2) for i in ("flow", "euler_w") for b in range(2)]
-                + [{"experiment": e, "power": p, "init": k, "integrator": "flow", "block": b}
-                   for e in ("triple", "quadruple") for p in (1, 2) for k in ("gaussian", "uniform") for b in range(2)]
-                + [{"experiment": "failure", "power": p, "init": "gaussian", "integrator": "flow", "block": b}
-                   for p in (1, 2) for b in range(2)]),
-        smoke={"config": {"seeds": 20},
-               "shards": [{"experiment": "script", "power": 2, "init": "uniform", "integrator": "euler_w", "block": 0},
-                          {"experiment": "failure", "power": 1, "init": "gaussian", "integrator": "flow", "block": 0}]},
-        threads=1, minutes=0.5, mem_mb=1500,
+        config={
+            "seeds": 1000,
+            "seed": 2333,
+            "descent_tol": 0.01,
+            "script": {"mu": [1.0, 1.5], "sigma": [0.05, 0.05], "d": 3, "init_scale": {"uniform": 0.2}},
+            "triple": {
+                "mu": [1.0, 1.5, 2.2],
+                "sigma": [0.05, 0.05, 0.05],
+                "d": 3,
+                "horizon": 1000.0,
+                "n_times": 400,
+                "init_scale": {"gaussian": 0.05, "uniform": 0.2},
+            },
+            "quadruple": {
+                "mu": [1.0, 1.5, 2.2, 2.7],
+                "sigma": [0.05, 0.05, 0.05, 0.5],
+                "d": 4,
+                "horizon": 1000.0,
+                "n_times": 400,
+                "init_scale": {"gaussian": 0.05, "uniform": 0.2},
+            },
+            "failure": {
+                "mu": [0.7, 1.7, 3.0],
+                "sigma": [0.05, 0.05, 0.05],
+                "d": 3,
+                "horizon": 1000.0,
+                "n_times": 400,
+                "init_scale": {"gaussian": 0.05},
+            },
+        },
+        shards=(
+            [
+                {"experiment": "script", "power": p, "init": "uniform", "integrator": i, "block": b}
+                for p in (1, 2)
+                for i in ("flow", "euler_w")
+                for b in range(2)
+            ]
+            + [
+                {"experiment": e, "power": p, "init": k, "integrator": "flow", "block": b}
+                for e in ("triple", "quadruple")
+                for p in (1, 2)
+                for k in ("gaussian", "uniform")
+                for b in range(2)
+            ]
+            + [
+                {"experiment": "failure", "power": p, "init": "gaussian", "integrator": "flow", "block": b}
+                for p in (1, 2)
+                for b in range(2)
+            ]
+        ),
+        smoke={
+            "config": {"seeds": 20},
+            "shards": [
+                {"experiment": "script", "power": 2, "init": "uniform", "integrator": "euler_w", "block": 0},
+                {"experiment": "failure", "power": 1, "init": "gaussian", "integrator": "flow", "block": 0},
+            ],
+        },
+        threads=1,
+        minutes=0.5,
+        mem_mb=1500,
     ),
 )

@@ -11,6 +11,7 @@
 5. Two definitions of T_1: kappa log P / (2 eta gamma alpha) in the proof of Lemma D.1,
    log P / (2 eta gamma alpha kappa) in Lemma D.2, a factor kappa^2 apart.
 """
+
 from __future__ import annotations
 
 import math
@@ -99,8 +100,12 @@ def psd_loss_trajectory(c: Constants, a: np.ndarray, w0: np.ndarray, steps: int)
         rel = eig[..., 0] / np.abs(eig).max(-1)
         neg_diag = (np.diagonal(w, axis1=-2, axis2=-1) < 0).any(-1)
     first_neg = np.where(neg_diag.any(0), neg_diag.argmax(0), -1)
-    return {"assumptions": assumption_violations(c, a, w0), "min_eig_rel": rel,
-            "first_negative_diagonal": first_neg, "lemmas": lemma_violations(w, a, c)}
+    return {
+        "assumptions": assumption_violations(c, a, w0),
+        "min_eig_rel": rel,
+        "first_negative_diagonal": first_neg,
+        "lemmas": lemma_violations(w, a, c),
+    }
 
 
 # ----------------------------------------------------------------------------------------------
@@ -114,8 +119,12 @@ def t1_definitions(c: Constants) -> dict[str, float]:
     at the longer T_1 overshoots the initial phase: exp(2 eta T gamma alpha kappa) / P = P^(kappa^2 - 1)."""
     short = math.log(c.P) / (2 * c.eta * c.gamma * c.alpha * c.kappa)
     long = c.kappa * math.log(c.P) / (2 * c.eta * c.gamma * c.alpha)
-    return {"lemma_d2": short, "proof_d1": long, "ratio": long / short,
-            "log10_overshoot_at_long": (c.kappa**2 - 1) * math.log10(c.P)}
+    return {
+        "lemma_d2": short,
+        "proof_d1": long,
+        "ratio": long / short,
+        "log10_overshoot_at_long": (c.kappa**2 - 1) * math.log10(c.P),
+    }
 
 
 def phase_exit_before(w: np.ndarray, c: Constants, t: float) -> np.ndarray:

@@ -6,6 +6,7 @@ taken with a_i > a_j whatever the order of the input. The discrete update is (D.
 W(t+1) = W(t) + eta [W A + A W - 1/2 (A W^2 + W^2 A + 2 W A W)].
 Inequalities are checked with a relative slack of `RTOL` for floating-point rounding.
 """
+
 from __future__ import annotations
 
 import math
@@ -46,26 +47,42 @@ def assumption_violations(c: Constants, a: np.ndarray, w0: np.ndarray) -> list[s
     """Names of the Assumptions D.1-D.5 that (c, a, W(0)) violate; w0 is (n, d, d)."""
     d, bad = len(a), []
     m = np.abs(w0)
-    if not (c.alpha > 0 and c.gamma > 1 and c.beta > 1 and np.all(a >= c.alpha * (1 - RTOL))
-            and np.all(a <= c.gamma * c.alpha * (1 + RTOL))
-            and np.all(m >= c.omega * (1 - RTOL)) and np.all(m <= c.beta * c.omega * (1 + RTOL))):
-        bad.append("D.1")                                                       # (D.7), (D.8)
+    if not (
+        c.alpha > 0
+        and c.gamma > 1
+        and c.beta > 1
+        and np.all(a >= c.alpha * (1 - RTOL))
+        and np.all(a <= c.gamma * c.alpha * (1 + RTOL))
+        and np.all(m >= c.omega * (1 - RTOL))
+        and np.all(m <= c.beta * c.omega * (1 + RTOL))
+    ):
+        bad.append("D.1")  # (D.7), (D.8)
     if not (c.K >= 20 and c.eta <= 1 / (9 * c.K * c.gamma * c.alpha)):
         bad.append("D.2")
     if not (c.P > 0 and c.P * c.omega * c.beta <= 0.4):
         bad.append("D.3")
-    bound = min(c.kappa - 1, 1 - c.kappa ** -0.5) / (c.P * c.K * c.gamma * d * c.beta**2)
-    if not (c.omega <= min(bound, 1 / math.sqrt(2 * c.beta)) and c.kappa > 1.1
-            and c.kappa <= 1 + 0.5 * c.K / c.C and c.P >= 2):
-        bad.append("D.4")                                                       # (D.9)
+    bound = min(c.kappa - 1, 1 - c.kappa**-0.5) / (c.P * c.K * c.gamma * d * c.beta**2)
+    if not (
+        c.omega <= min(bound, 1 / math.sqrt(2 * c.beta))
+        and c.kappa > 1.1
+        and c.kappa <= 1 + 0.5 * c.K / c.C
+        and c.P >= 2
+    ):
+        bad.append("D.4")  # (D.9)
     rhs = math.log(c.P) / (10 * c.kappa**2 * math.log(1 / (c.P * c.beta * c.omega)) + math.log(c.P * c.beta))
-    if not (c.C > 1 and all((a[i] + a[j]) / (2 * a[i]) <= rhs and a[i] - 3 * a[j] >= c.alpha / c.C
-                            for i, j in _strong_weak_pairs(a))):
-        bad.append("D.5")                                                       # (D.10)
+    if not (
+        c.C > 1
+        and all(
+            (a[i] + a[j]) / (2 * a[i]) <= rhs and a[i] - 3 * a[j] >= c.alpha / c.C for i, j in _strong_weak_pairs(a)
+        )
+    ):
+        bad.append("D.5")  # (D.10)
     return bad
 
 
-def choose_constants(a: np.ndarray, beta: float, K: float = 20.0, kappa: float = 1.15, margin: float = 1.01) -> Constants:
+def choose_constants(
+    a: np.ndarray, beta: float, K: float = 20.0, kappa: float = 1.15, margin: float = 1.01
+) -> Constants:
     """Constants meeting Assumptions D.2-D.5 for strengths a (D.1 then constrains the initialization).
 
     alpha = min a, gamma = max a / alpha, eta and C at their largest allowed values, P omega at
@@ -76,12 +93,21 @@ def choose_constants(a: np.ndarray, beta: float, K: float = 20.0, kappa: float =
     d = len(a)
     eta = 1 / (9 * K * gamma * alpha)
     C = 0.5 * K / (kappa - 1)
-    p_omega = min(kappa - 1, 1 - kappa**-0.5) / (K * gamma * d * beta**2) / margin   # P * omega
-    x = math.log(1 / (p_omega * beta))                                                # log 1/(P beta omega)
+    p_omega = min(kappa - 1, 1 - kappa**-0.5) / (K * gamma * d * beta**2) / margin  # P * omega
+    x = math.log(1 / (p_omega * beta))  # log 1/(P beta omega)
     r = max((a[i] + a[j]) / (2 * a[i]) for i, j in _strong_weak_pairs(a))
     log_p = margin * r * (10 * kappa**2 * x + math.log(beta)) / (1 - r)
-    return Constants(alpha=alpha, gamma=gamma, beta=beta, omega=p_omega / math.exp(log_p), eta=eta,
-                     K=K, kappa=kappa, P=math.exp(log_p), C=C)
+    return Constants(
+        alpha=alpha,
+        gamma=gamma,
+        beta=beta,
+        omega=p_omega / math.exp(log_p),
+        eta=eta,
+        K=K,
+        kappa=kappa,
+        P=math.exp(log_p),
+        C=C,
+    )
 
 
 def spread_init(n: int, d: int, beta: float, omega: float, seed: int = 0, min_eig: float = 0.1) -> np.ndarray:
@@ -125,7 +151,9 @@ def discrete_run(w0: np.ndarray, a: np.ndarray, eta, steps: int, record: bool = 
     return out
 
 
-def check_settings(settings: dict[str, tuple[Constants, np.ndarray]], n: int, steps: int, seed: int = 0) -> dict[str, dict]:
+def check_settings(
+    settings: dict[str, tuple[Constants, np.ndarray]], n: int, steps: int, seed: int = 0
+) -> dict[str, dict]:
     """Run (D.1) for every (constants, a) of `settings` in one batched loop and check each.
 
     Returns, per label: the assumptions violated, the lemma violations, the violations of
@@ -139,14 +167,17 @@ def check_settings(settings: dict[str, tuple[Constants, np.ndarray]], n: int, st
         traj = discrete_run(np.concatenate(list(w0.values())), a_all, eta_all, steps)
     out = {}
     for k, (label, (c, a)) in enumerate(settings.items()):
-        w = traj[:, k * n:(k + 1) * n]
-        out[label] = {"assumptions": assumption_violations(c, a, w0[label]),
-                      "lemmas": lemma_violations(w, a, c),
-                      "corollary_p": int(corollary_d1_violations(w, a, c).sum()),
-                      "corollary_p2": int(corollary_d1_violations(w, a, c, p_power=2).sum()),
-                      "final": w[-1],
-                      "offdiag_over_phase": float(np.nanmax(np.abs(w[..., ~np.eye(len(a), dtype=bool)]))
-                                                  / (c.P * c.beta * c.omega))}
+        w = traj[:, k * n : (k + 1) * n]
+        out[label] = {
+            "assumptions": assumption_violations(c, a, w0[label]),
+            "lemmas": lemma_violations(w, a, c),
+            "corollary_p": int(corollary_d1_violations(w, a, c).sum()),
+            "corollary_p2": int(corollary_d1_violations(w, a, c, p_power=2).sum()),
+            "final": w[-1],
+            "offdiag_over_phase": float(
+                np.nanmax(np.abs(w[..., ~np.eye(len(a), dtype=bool)])) / (c.P * c.beta * c.omega)
+            ),
+        }
     return out
 
 
@@ -180,9 +211,9 @@ def _violations(w: np.ndarray, a: np.ndarray, c: Constants) -> dict[str, np.ndar
     t = np.arange(T, dtype=float)[:, None, None, None]
     aij = a[:, None] + a[None, :]
     m0, m = np.abs(w[0]), np.abs(w)
-    diag = np.diagonal(w, axis1=-2, axis2=-1)                 # (T, n, d)
+    diag = np.diagonal(w, axis1=-2, axis2=-1)  # (T, n, d)
     off = ~np.eye(d, dtype=bool)
-    phase = c.P * c.beta * c.omega                            # edge of the initial phase (Def. D.1)
+    phase = c.P * c.beta * c.omega  # edge of the initial phase (Def. D.1)
     slack = 1 + RTOL
     v = {}
 
@@ -192,7 +223,7 @@ def _violations(w: np.ndarray, a: np.ndarray, c: Constants) -> dict[str, np.ndar
 
     # D.2: for t <= T1, |w_ij(t)| >= |w_ij(0)| exp(eta t (a_i + a_j) / kappa), same sign, initial phase   (D.23)
     t1 = math.log(c.P) / (2 * c.eta * c.gamma * c.alpha * c.kappa)
-    early = (t <= t1)
+    early = t <= t1
     low = m0 * np.exp(c.eta * t * aij / c.kappa)
     bad = (m * slack < low) | (w * w[0] <= 0) | (m > phase * slack)
     v["D.2"] = (early & bad).any((-2, -1))
@@ -204,7 +235,7 @@ def _violations(w: np.ndarray, a: np.ndarray, c: Constants) -> dict[str, np.ndar
     v["D.3"] = ((tt <= t1i) & bad).any(-1)
 
     # D.4: from t0 (w_ii >= P beta omega) while w_ii < lambda: w_ii(t0 + t) >= w_ii(t0) exp(2 eta t a_i (1 - lambda) / kappa)   (D.36)
-    t0 = _first_true(diag >= phase)                           # (n, d)
+    t0 = _first_true(diag >= phase)  # (n, d)
     steps = np.arange(T)[:, None, None]
     w_t0 = np.take_along_axis(diag, np.minimum(t0, T - 1)[None], 0)
     v["D.4"] = np.zeros((T, diag.shape[1]), bool)
@@ -225,7 +256,7 @@ def _violations(w: np.ndarray, a: np.ndarray, c: Constants) -> dict[str, np.ndar
     # D.7: for a_i > a_j, after the first t0 with w_ii > 0.8: |w_ij(t)| <= max(|w_ij(t0)|, omega)   (D.57)
     v["D.7"] = np.zeros((T, diag.shape[1]), bool)
     for i, j in _strong_weak_pairs(a):
-        t0 = _first_true(diag[:, :, i] > 0.8)                 # (n,)
+        t0 = _first_true(diag[:, :, i] > 0.8)  # (n,)
         ref = np.abs(w[np.minimum(t0, T - 1), np.arange(len(t0)), i, j])
         cap = np.maximum(ref, c.omega) * slack
         v["D.7"] |= (steps[..., 0] >= t0) & (np.abs(w[:, :, i, j]) > cap)

@@ -10,6 +10,7 @@ are linear in W - I, so two of the three ways to train have exact solutions:
 Time is matched as t = lr * k. Arrays follow the convention (..., d) for points and
 (..., d, d) for weights, with any leading batch axes (settings, seeds).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -73,9 +74,9 @@ def growth_and_noise(w0: np.ndarray, a: np.ndarray, z: np.ndarray, t: np.ndarray
     equals the paper's sum over i <= s whenever z vanishes off the first s axes (the test points).
     The indicator 1{k <= s} of (4.2) is automatic: a_k = 0 for k > s.
     """
-    shape = np.broadcast_shapes(w0.shape[:-1], np.shape(a), np.shape(z))                # (..., d)
+    shape = np.broadcast_shapes(w0.shape[:-1], np.shape(a), np.shape(z))  # (..., d)
     a, z = np.broadcast_to(a, shape), np.broadcast_to(z, shape)
-    decay = np.exp(-np.multiply.outer(t, a)) * z                                         # (T, ..., d)
+    decay = np.exp(-np.multiply.outer(t, a)) * z  # (T, ..., d)
     growth = z - decay
     noise = np.einsum("...ki,t...i->t...k", w0, decay)
     return growth, noise
@@ -94,7 +95,7 @@ def flow_output(w0: np.ndarray, A: np.ndarray, z: np.ndarray, t: np.ndarray) -> 
     approximates by the population A = diag(a).
     """
     lam, vec = np.linalg.eigh(A)
-    decay = (np.exp(-np.outer(t, lam)) * (vec.T @ z)) @ vec.T                            # e^{-A t} z
+    decay = (np.exp(-np.outer(t, lam)) * (vec.T @ z)) @ vec.T  # e^{-A t} z
     return z - decay @ (np.eye(len(z)) - w0).T
 
 
@@ -156,12 +157,18 @@ def gd_outputs(x: np.ndarray, w0: np.ndarray, probe: np.ndarray, lr: float, step
 class SGDRun:
     """Outputs at the probes after every step and the minibatch loss of every step."""
 
-    outputs: np.ndarray      # (steps+1, B, d); index 0 is the initialisation
-    train_loss: np.ndarray   # (steps, B) minibatch value of (2.1)
+    outputs: np.ndarray  # (steps+1, B, d); index 0 is the initialisation
+    train_loss: np.ndarray  # (steps, B) minibatch value of (2.1)
 
 
 def sgd_outputs(
-    x: np.ndarray, w0: np.ndarray, probe: np.ndarray, lr: float, batch: int, steps: int, seeds: list[int],
+    x: np.ndarray,
+    w0: np.ndarray,
+    probe: np.ndarray,
+    lr: float,
+    batch: int,
+    steps: int,
+    seeds: list[int],
 ) -> SGDRun:
     """Plain SGD on 1/2 ||W x - x||^2 averaged over minibatches, B settings at once (App. F.1).
 
@@ -182,8 +189,8 @@ def sgd_outputs(
     for step in progress(range(steps), desc="SGD"):
         if step % per_epoch == 0:
             order = torch.stack([torch.randperm(n, generator=g) for g in gens])
-        xb = xt[rows, order[:, (step % per_epoch) * batch:(step % per_epoch + 1) * batch]]
-        residual = torch.bmm(xb, w.transpose(1, 2)) - xb                       # (B, b, d): W x - x
+        xb = xt[rows, order[:, (step % per_epoch) * batch : (step % per_epoch + 1) * batch]]
+        residual = torch.bmm(xb, w.transpose(1, 2)) - xb  # (B, b, d): W x - x
         losses.append(0.5 * (residual**2).sum(-1).mean(-1))
         w -= lr * torch.bmm(residual.transpose(1, 2), xb) / xb.shape[1]
         outputs.append(torch.einsum("bij,bj->bi", w, pt))
@@ -262,7 +269,7 @@ def ood_loss_flow(w0: np.ndarray, a: np.ndarray, z: np.ndarray, t: np.ndarray) -
     idx = np.flatnonzero(z)
     c = (np.eye(w0.shape[-1]) - w0)[..., :, idx]
     gram = np.swapaxes(c, -1, -2) @ c
-    v = np.exp(-np.multiply.outer(t, a[idx])) * z[idx]                                   # (T, s)
+    v = np.exp(-np.multiply.outer(t, a[idx])) * z[idx]  # (T, s)
     return 0.5 * np.einsum("ti,...ij,tj->t...", v, gram, v, optimize=True)
 
 

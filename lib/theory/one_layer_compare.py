@@ -5,6 +5,7 @@ once (full-batch GD and the paper's SGD protocol) and evaluates the closed forms
 initialisation, everything at the OOD test point and in concept coordinates (rotation undone).
 `order_map` asks, over a grid of (mu_1, sigma_1), which concept the trained model learns first.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,20 +46,28 @@ def _seed(seed: int, *keys: int) -> int:
 class Comparison:
     """Outputs at the test point in concept coordinates, (T, B, d) for B settings and T = steps + 1."""
 
-    t: np.ndarray          # (T,) gradient-flow time lr * k
-    a: np.ndarray          # (B, d) population A = diag(a) (eq. C.13)
-    a_hat: np.ndarray      # (B, d, d) empirical second moment of the sample (eq. 4.1 before n -> inf)
-    z: np.ndarray          # (B, d) test point x_hat = sum_p mu_p e_p
-    w0: np.ndarray         # (B, d, d) initialisation
-    theory: np.ndarray     # Theorem 4.1 (gradient flow, population A)
-    discrete: np.ndarray   # exact GD solution with the population A: (1 - lr a_k)^k
-    gd: np.ndarray         # full-batch GD on the sampled data
-    sgd: np.ndarray        # the paper's SGD protocol on the sampled data
+    t: np.ndarray  # (T,) gradient-flow time lr * k
+    a: np.ndarray  # (B, d) population A = diag(a) (eq. C.13)
+    a_hat: np.ndarray  # (B, d, d) empirical second moment of the sample (eq. 4.1 before n -> inf)
+    z: np.ndarray  # (B, d) test point x_hat = sum_p mu_p e_p
+    w0: np.ndarray  # (B, d, d) initialisation
+    theory: np.ndarray  # Theorem 4.1 (gradient flow, population A)
+    discrete: np.ndarray  # exact GD solution with the population A: (1 - lr a_k)^k
+    gd: np.ndarray  # full-batch GD on the sampled data
+    sgd: np.ndarray  # the paper's SGD protocol on the sampled data
 
 
 def compare(
-    settings: list[Setting], *, d: int, n: int, lr: float, batch: int, steps: int, seed: int,
-    rotate: bool, origin_cluster: bool,
+    settings: list[Setting],
+    *,
+    d: int,
+    n: int,
+    lr: float,
+    batch: int,
+    steps: int,
+    seed: int,
+    rotate: bool,
+    origin_cluster: bool,
 ) -> Comparison:
     """Sample, train (GD and SGD, all settings in one batched run) and evaluate the closed forms.
 
@@ -73,15 +82,20 @@ def compare(
     probe = np.stack([ds.test_point for ds in data])
     q = np.stack([ds.rotation for ds in data])
     qt = np.swapaxes(q, 1, 2)
-    w0c = qt @ w0 @ q                                                   # W(0) in concept coordinates
+    w0c = qt @ w0 @ q  # W(0) in concept coordinates
     a = np.stack([population_second_moment(st.mu, st.std, d, origin_cluster) for st in settings])
-    z = np.stack([np.r_[st.mu, np.zeros(d - len(st.mu))] for st in settings])   # = Q^T probe, exactly
+    z = np.stack([np.r_[st.mu, np.zeros(d - len(st.mu))] for st in settings])  # = Q^T probe, exactly
     t = lr * np.arange(steps + 1)
-    def to_concept(f: np.ndarray) -> np.ndarray:                        # Q^T f, per setting
+
+    def to_concept(f: np.ndarray) -> np.ndarray:  # Q^T f, per setting
         return np.einsum("bji,tbj->tbi", q, f)
 
     return Comparison(
-        t=t, a=a, a_hat=qt @ second_moment(x) @ q, z=z, w0=w0c,
+        t=t,
+        a=a,
+        a_hat=qt @ second_moment(x) @ q,
+        z=z,
+        w0=w0c,
         theory=closed_form_output(w0c, a, z, t),
         discrete=discrete_output(w0c, np.eye(d) * a[:, None, :], z, lr, steps),
         gd=to_concept(gd_outputs(x, w0, probe, lr, steps)),
@@ -114,13 +128,13 @@ class RateRefinement:
     GD at lr / f for several f and extrapolating linearly in lr to 0 gives the flow's rate, to be
     compared with a_k; the finite sample adds |a_hat_kk - a_k| (`a_hat`)."""
 
-    lrs: np.ndarray            # (F,) learning rates lr / f
-    rates: np.ndarray          # (F, s) rates fitted to GD at each learning rate
-    flow_limit: np.ndarray     # (s,) linear extrapolation of the fitted rates to lr -> 0
-    flow: np.ndarray           # (s,) rates fitted to the gradient flow of the sampled loss itself
-    a: np.ndarray              # (s,) population a_k (eq. C.13)
-    a_hat: np.ndarray          # (s,) diagonal of the sample's second moment (concept coordinates)
-    discrete: np.ndarray       # (F, s) discrete rates -ln(1 - lr a_k)/lr at each learning rate
+    lrs: np.ndarray  # (F,) learning rates lr / f
+    rates: np.ndarray  # (F, s) rates fitted to GD at each learning rate
+    flow_limit: np.ndarray  # (s,) linear extrapolation of the fitted rates to lr -> 0
+    flow: np.ndarray  # (s,) rates fitted to the gradient flow of the sampled loss itself
+    a: np.ndarray  # (s,) population a_k (eq. C.13)
+    a_hat: np.ndarray  # (s,) diagonal of the sample's second moment (concept coordinates)
+    discrete: np.ndarray  # (F, s) discrete rates -ln(1 - lr a_k)/lr at each learning rate
 
     @property
     def flow_limit_rel_error(self) -> float:
@@ -143,12 +157,17 @@ def rate_refinement(c: Comparison, index: int, factors=(1, 2, 4, 8), decades: fl
         gd = discrete_output(w0, A, z, step, steps * f)
         rates.append(fit_rates(step * np.arange(steps * f + 1), gd[:, :s], z[:s], decades))
     rates = np.array(rates)
-    slope_intercept = np.polyfit(lrs, rates, 1)                          # (2, s): rate ~ intercept + slope lr
+    slope_intercept = np.polyfit(lrs, rates, 1)  # (2, s): rate ~ intercept + slope lr
     t = lr * np.arange(steps * max(factors) + 1) / max(factors)
     flow = fit_rates(t, flow_output(w0, A, z, t)[:, :s], z[:s], decades)
     return RateRefinement(
-        lrs=lrs, rates=rates, flow_limit=slope_intercept[1], flow=flow, a=c.a[index, :s],
-        a_hat=np.diagonal(A)[:s].copy(), discrete=np.stack([discrete_rates(c.a[index, :s], x) for x in lrs]),
+        lrs=lrs,
+        rates=rates,
+        flow_limit=slope_intercept[1],
+        flow=flow,
+        a=c.a[index, :s],
+        a_hat=np.diagonal(A)[:s].copy(),
+        discrete=np.stack([discrete_rates(c.a[index, :s], x) for x in lrs]),
     )
 
 
@@ -162,9 +181,9 @@ class Convention:
     """How sigma, the loss and the data set are read: the paper's text or the authors' code."""
 
     name: str
-    sigma_is_variance: bool   # the code passes sigma as a variance; the paper calls it a standard deviation
-    loss_scaling: str         # "half_sum" (eq. 2.1) or "mse" (PyTorch MSELoss: lr x 2/d)
-    origin_cluster: bool      # the code adds a training cluster at the origin
+    sigma_is_variance: bool  # the code passes sigma as a variance; the paper calls it a standard deviation
+    loss_scaling: str  # "half_sum" (eq. 2.1) or "mse" (PyTorch MSELoss: lr x 2/d)
+    origin_cluster: bool  # the code adds a training cluster at the origin
 
 
 PAPER = Convention("paper", sigma_is_variance=False, loss_scaling="half_sum", origin_cluster=False)
@@ -176,15 +195,16 @@ class ConventionView:
     """Fig. 2a/2b settings under one convention: what Theorem 4.1 predicts for each."""
 
     convention: Convention
-    settings: list[Setting]   # standard deviations actually used
-    a: np.ndarray             # (B, s) a_k = std_k^2 + mu_k^2 / (s or s + 1)
-    first: np.ndarray         # (B,) concept learned first, argmax_k a_k (0-based)
-    eta: float                # step on W per unit gradient of (2.1)
-    half_steps: np.ndarray    # (B, s) steps for coordinate k to cover half its way from W(0) = 0 (discrete map)
+    settings: list[Setting]  # standard deviations actually used
+    a: np.ndarray  # (B, s) a_k = std_k^2 + mu_k^2 / (s or s + 1)
+    first: np.ndarray  # (B,) concept learned first, argmax_k a_k (0-based)
+    eta: float  # step on W per unit gradient of (2.1)
+    half_steps: np.ndarray  # (B, s) steps for coordinate k to cover half its way from W(0) = 0 (discrete map)
 
 
-def fig2_conventions(mu, sigma, *, fig2a_mu1, fig2b_sigma1, d: int, lr: float,
-                     conventions=(PAPER, AUTHORS)) -> list[ConventionView]:
+def fig2_conventions(
+    mu, sigma, *, fig2a_mu1, fig2b_sigma1, d: int, lr: float, conventions=(PAPER, AUTHORS)
+) -> list[ConventionView]:
     """The settings of Fig. 2a (mu_1 varied) and 2b (sigma_1 varied) under each convention.
 
     The same numbers `sigma`, `fig2b_sigma1` are read as standard deviations or as variances, the
@@ -197,8 +217,9 @@ def fig2_conventions(mu, sigma, *, fig2a_mu1, fig2b_sigma1, d: int, lr: float,
         s = len(mu)
         a = np.stack([population_second_moment(st.mu, st.std, s, conv.origin_cluster) for st in settings])
         eta = effective_lr(lr, conv.loss_scaling, d)
-        views.append(ConventionView(conv, settings, a, np.argmax(a, axis=1), eta,
-                                    np.log(2) / discrete_rates(a, eta) / eta))
+        views.append(
+            ConventionView(conv, settings, a, np.argmax(a, axis=1), eta, np.log(2) / discrete_rates(a, eta) / eta)
+        )
     return views
 
 
@@ -208,7 +229,12 @@ def fig2_conventions(mu, sigma, *, fig2a_mu1, fig2b_sigma1, d: int, lr: float,
 
 
 def monotonicity_sweep(
-    a: np.ndarray, z: np.ndarray, scales, draws: int, t: np.ndarray, seed: int,
+    a: np.ndarray,
+    z: np.ndarray,
+    scales,
+    draws: int,
+    t: np.ndarray,
+    seed: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each init scale: the fraction of random W(0) whose monotonicity certificate holds
     (`monotonicity_margin` > 0) and the fraction whose OOD loss under the flow rises somewhere on t.
@@ -232,13 +258,13 @@ def monotonicity_sweep(
 class OrderMap:
     """First-learned concept (0-based, by `half_times`) on a grid: rows mu_1, columns sigma_1."""
 
-    mu1: np.ndarray             # (P,)
-    std1: np.ndarray            # (Q,)
-    a: np.ndarray               # (P, Q, s) population a_k
-    a_hat: np.ndarray           # (P, Q, s) diagonal of the empirical second moment of each cell's sample
-    first_theory: np.ndarray    # (P, Q) argmax_k a_k (Theorem 4.1: larger a_k converges faster)
-    first_sim: np.ndarray       # (P, Q) first coordinate to cover half its way under GD
-    steps: int                  # GD steps until every cell was decided
+    mu1: np.ndarray  # (P,)
+    std1: np.ndarray  # (Q,)
+    a: np.ndarray  # (P, Q, s) population a_k
+    a_hat: np.ndarray  # (P, Q, s) diagonal of the empirical second moment of each cell's sample
+    first_theory: np.ndarray  # (P, Q) argmax_k a_k (Theorem 4.1: larger a_k converges faster)
+    first_sim: np.ndarray  # (P, Q) first coordinate to cover half its way under GD
+    steps: int  # GD steps until every cell was decided
 
     @property
     def near_boundary(self) -> np.ndarray:
@@ -246,7 +272,7 @@ class OrderMap:
         holds more than one argmax_k a_k. The map cannot place the flip more finely than that."""
         padded = np.pad(self.first_theory, 1, mode="edge")
         p, q = self.first_theory.shape
-        shifts = [padded[i:i + p, j:j + q] for i in range(3) for j in range(3)]
+        shifts = [padded[i : i + p, j : j + q] for i in range(3) for j in range(3)]
         return np.any([sh != self.first_theory for sh in shifts], axis=0)
 
     @property
@@ -256,8 +282,17 @@ class OrderMap:
 
 
 def order_map(
-    mu, std, mu1: np.ndarray, std1: np.ndarray, *, n: int, lr: float, init_scale: float, seed: int,
-    origin_cluster: bool, max_steps: int = 1_000_000,
+    mu,
+    std,
+    mu1: np.ndarray,
+    std1: np.ndarray,
+    *,
+    n: int,
+    lr: float,
+    init_scale: float,
+    seed: int,
+    origin_cluster: bool,
+    max_steps: int = 1_000_000,
 ) -> OrderMap:
     """Full-batch GD on a sampled data set per cell; stop as soon as every cell's order is decided.
 
@@ -269,10 +304,12 @@ def order_map(
     mu, std, s = np.asarray(mu, float), np.asarray(std, float), len(mu)
     cells = [(np.r_[m, mu[1:]], np.r_[sd, std[1:]]) for m in mu1 for sd in std1]
     a = np.stack([population_second_moment(m, sd, s, origin_cluster) for m, sd in cells])
-    A = np.stack([
-        second_moment(sim_dataset(m, sd, s, n, origin_cluster=origin_cluster, seed=_seed(seed, i, 3)).x)
-        for i, (m, sd) in enumerate(cells)
-    ])
+    A = np.stack(
+        [
+            second_moment(sim_dataset(m, sd, s, n, origin_cluster=origin_cluster, seed=_seed(seed, i, 3)).x)
+            for i, (m, sd) in enumerate(cells)
+        ]
+    )
     z = np.stack([m for m, _ in cells])
     c = np.eye(s) - random_init((len(cells), s, s), init_scale, _seed(seed, 4))
     u, traj = z.copy(), []
@@ -286,7 +323,9 @@ def order_map(
     traj = np.stack(traj)
     shape = (len(mu1), len(std1))
     return OrderMap(
-        mu1=np.asarray(mu1), std1=np.asarray(std1), a=a.reshape(*shape, s),
+        mu1=np.asarray(mu1),
+        std1=np.asarray(std1),
+        a=a.reshape(*shape, s),
         a_hat=np.diagonal(A, axis1=1, axis2=2).reshape(*shape, s),
         first_theory=np.argmax(a, -1).reshape(shape),
         first_sim=np.argmin(half_times(lr * np.arange(len(traj)), traj, z), axis=-1).reshape(shape),

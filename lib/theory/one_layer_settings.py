@@ -3,6 +3,7 @@
 `effective_lr` is the step on W per unit gradient of the loss (2.1) under either loss scaling;
 `Setting` and `vary_first` name the SIM configurations of Figs. 2a and 2b.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,5 +33,6 @@ def vary_first(mu, std, init_scale: float, *, mu1=(), std1=()) -> list[Setting]:
     """Settings that change concept 1 only: one per mu_1 in `mu1`, then one per sigma_1 in `std1`
     (Fig. 2a varies mu_1, Fig. 2b varies sigma_1; the other concepts keep mu and std)."""
     mu, std = tuple(map(float, mu)), tuple(map(float, std))
-    return ([Setting((float(m),) + mu[1:], std, init_scale) for m in mu1]
-            + [Setting(mu, (float(x),) + std[1:], init_scale) for x in std1])
+    return [Setting((float(m),) + mu[1:], std, init_scale) for m in mu1] + [
+        Setting(mu, (float(x),) + std[1:], init_scale) for x in std1
+    ]

@@ -7,6 +7,7 @@ uniform on [0, 0.2), at mu = (1, 1.5), d = 3. Here both covariance powers run fr
 by both integrators: "flow" (the paper: exact flow, integrated on U so W stays PSD, sampled on the
 script's time grid) and "euler_w" (the script: Euler steps of W itself).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ class ScriptSetting:
     init_scale: float = 0.2
     step: float = 0.01
     n_steps: int = 2000
-    descent_tol: float = 0.01        # a descent or rise counts above this fraction of the mean initial OOD loss
+    descent_tol: float = 0.01  # a descent or rise counts above this fraction of the mean initial OOD loss
 
     @property
     def times(self) -> np.ndarray:
@@ -65,7 +66,9 @@ def euler_w(w0: np.ndarray, a: np.ndarray, step: float, n_steps: int, mu) -> tup
     return loss, low
 
 
-def script_run(setting: ScriptSetting, covariance_power: int, integrator: str, n: int, seed: int = 0) -> dict[str, np.ndarray]:
+def script_run(
+    setting: ScriptSetting, covariance_power: int, integrator: str, n: int, seed: int = 0
+) -> dict[str, np.ndarray]:
     """n seeds (all in one batch) of the script's setting under one reading.
 
     Returns loss (n_steps + 1, n), descents (n,), bump (n,), min_eig (n,): the smallest eigenvalue
@@ -92,8 +95,9 @@ def script_run(setting: ScriptSetting, covariance_power: int, integrator: str, n
 # ----------------------------------------------------------------------------------------------
 
 
-def compare_readings(setting: ScriptSetting, n: int, seed: int = 0,
-                     integrators: tuple[str, ...] = INTEGRATORS) -> dict[str, dict]:
+def compare_readings(
+    setting: ScriptSetting, n: int, seed: int = 0, integrators: tuple[str, ...] = INTEGRATORS
+) -> dict[str, dict]:
     """For covariance_power 1 (A, the paper) and 2 (A^2, the script) and every integrator, from the same
     n inits: estimates (Wilson) of the non-monotone fraction, the fraction with two or more descents,
     the fraction whose W left the PSD cone; and the paired difference A^2 - A of the non-monotone
@@ -106,7 +110,10 @@ def compare_readings(setting: ScriptSetting, n: int, seed: int = 0,
         for p, r in runs.items():
             swing = tl.swing_fractions(r["descents"], r["bump"])
             out[f"{'A' if p == 1 else 'A2'}/{integrator}"] = {
-                **swing, "psd_lost": fraction(r["min_eig"] < 0), "diverged": fraction(r["diverged"])}
+                **swing,
+                "psd_lost": fraction(r["min_eig"] < 0),
+                "diverged": fraction(r["diverged"]),
+            }
         flags = [(runs[p]["bump"] > 0).astype(float) for p in (2, 1)]
         out[f"A2-A/{integrator}"] = {"nonmonotone": paired_difference(*flags).estimate}
     return out
@@ -131,15 +138,42 @@ def readings_block(config: dict, shard: dict, checkpoint=None) -> dict[str, np.n
     spec, n, seed = config[exp], int(config["seeds"]), int(config["seed"]) + block
     scale = float(spec["init_scale"][init])
     if exp == "script":
-        setting = ScriptSetting(mu=tuple(spec["mu"]), sigma=tuple(spec["sigma"]), d=spec["d"], width=spec["d"],
-                                init=init, init_scale=scale, descent_tol=config["descent_tol"])
+        setting = ScriptSetting(
+            mu=tuple(spec["mu"]),
+            sigma=tuple(spec["sigma"]),
+            d=spec["d"],
+            width=spec["d"],
+            init=init,
+            init_scale=scale,
+            descent_tol=config["descent_tol"],
+        )
         r = script_run(setting, power, shard["integrator"], n, seed)
-        return {"descents": r["descents"].astype(np.int16), "bump": r["bump"].astype(np.float32),
-                "min_eig": r["min_eig"].astype(np.float32), "diverged": r["diverged"]}
-    run = tl.ensemble(spec["mu"], spec["sigma"], spec["d"], spec["d"], scale, init, n, spec["horizon"],
-                      spec["n_times"], config["descent_tol"], power, seed)
+        return {
+            "descents": r["descents"].astype(np.int16),
+            "bump": r["bump"].astype(np.float32),
+            "min_eig": r["min_eig"].astype(np.float32),
+            "diverged": r["diverged"],
+        }
+    run = tl.ensemble(
+        spec["mu"],
+        spec["sigma"],
+        spec["d"],
+        spec["d"],
+        scale,
+        init,
+        n,
+        spec["horizon"],
+        spec["n_times"],
+        config["descent_tol"],
+        power,
+        seed,
+    )
     out = {"descents": run["descents"].astype(np.int16), "bump": run["bump"].astype(np.float32)}
     if exp == "failure":
         fail = tl.failure_summary(run["w"], run["times"], spec["mu"])
-        out |= {"suppressed": fail["suppressed"], "plateau": fail["plateau"], "escape": fail["escape"].astype(np.float32)}
+        out |= {
+            "suppressed": fail["suppressed"],
+            "plateau": fail["plateau"],
+            "escape": fail["escape"].astype(np.float32),
+        }
     return out

@@ -7,6 +7,7 @@
 
 Each returns the sympy objects a chapter displays and a boolean `holds` computed by sympy.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -54,11 +55,11 @@ def loss_identity(d: int, samples: int = 2) -> Result:
     """
     w, eye = weight_matrix(d), sp.eye(d)
     xs = [_vector(d, f"x^{{({k + 1})}}", real=True) for k in range(samples)]
-    mse = sum(((w - eye) * x).norm() ** 2 for x in xs) / (2 * samples)                    # (C.1)
+    mse = sum(((w - eye) * x).norm() ** 2 for x in xs) / (2 * samples)  # (C.1)
     second = sum((x * x.T for x in xs), sp.zeros(d, d)) / samples
-    trace_form = ((w - eye).T * (w - eye) * second).trace() / 2                          # (C.4)
+    trace_form = ((w - eye).T * (w - eye) * second).trace() / 2  # (C.4)
     b = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"b_{{{min(i, j) + 1}{max(i, j) + 1}}}", real=True))
-    frob = ((w - eye) * b).norm() ** 2 / 2                                                # (C.6), A = B^2
+    frob = ((w - eye) * b).norm() ** 2 / 2  # (C.6), A = B^2
     frob_as_trace = ((w - eye).T * (w - eye) * b * b).trace() / 2
     holds = _equal(mse, trace_form) and _equal(frob, frob_as_trace)
     return Result(derived=sp.expand(mse), expected=trace_form, holds=holds)
@@ -88,7 +89,7 @@ def population_A(s: int, d: int) -> Result:
     xi = [sp.Symbol(f"xi_{i + 1}", real=True) for i in range(d)]
     noise = sp.Matrix([sigma[i] * xi[i] for i in range(d)])
     total = sp.zeros(d, d)
-    for p in range(s):                                                                    # E over eta
+    for p in range(s):  # E over eta
         x = noise.copy()
         x[p] += mu[p]
         total += (x * x.T).applyfunc(lambda e: _gaussian_expectation(e, xi))
@@ -121,10 +122,10 @@ def theorem_4_1(s: int, d: int) -> Result:
     a = [sp.Symbol(f"a_{i + 1}", positive=True) for i in range(s)] + [sp.Integer(0)] * (d - s)
     w0, z = weight_matrix(d, "w^{(0)}"), _vector(d, "z", real=True)
     decay = sp.diag(*[sp.exp(-ai * t) for ai in a])
-    w_t = sp.eye(d) - (sp.eye(d) - w0) * decay                                            # (C.17)
+    w_t = sp.eye(d) - (sp.eye(d) - w0) * decay  # (C.17)
     solves = _equal(w_t.diff(t), -(w_t - sp.eye(d)) * sp.diag(*a)) and _equal(w_t.subs(t, 0), w0)
     derived = w_t * z
     growth = sp.Matrix([(1 - sp.exp(-a[k] * t)) * z[k] if k < s else 0 for k in range(d)])
     noise = sp.Matrix([sum(sp.exp(-a[i] * t) * w0[k, i] * z[i] for i in range(d)) for k in range(d)])
-    expected = growth + noise                                                             # (4.2)/(C.21)
+    expected = growth + noise  # (4.2)/(C.21)
     return Result(derived=derived, expected=expected, holds=solves and _equal(derived, expected))

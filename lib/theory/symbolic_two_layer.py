@@ -5,6 +5,7 @@ Two facts are derived, not assumed:
    exactly twice the right-hand side of (D.2) (so the paper's time is twice the flow time);
 2. entry by entry, the right-hand side of (D.2) equals G - S - N (eqs. D.3-D.6).
 """
+
 from __future__ import annotations
 
 import sympy as sp
@@ -40,7 +41,7 @@ def flow_of_w(d: int, width: int) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
     a = strengths(d)
     w = u * u.T
     e = w - sp.eye(d)
-    loss = (e * a * e.T).trace() / 2                       # 1/2 ||(W - I) A^{1/2}||_F^2 (eq. C.6)
+    loss = (e * a * e.T).trace() / 2  # 1/2 ||(W - I) A^{1/2}||_F^2 (eq. C.6)
     grad = sp.Matrix(d, width, lambda i, j: sp.diff(loss, u[i, j]))
     dw = -(grad * u.T + u * grad.T)
     return dw, w, a
@@ -67,10 +68,14 @@ def decomposition(d: int) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
     a, w = strengths(d), symmetric_w(d)
     av = [a[k, k] for k in range(d)]
     g = sp.Matrix(d, d, lambda i, j: w[i, j] * (av[i] + av[j]))
-    s = sp.Matrix(d, d, lambda i, j: w[i, j] * (w[i, i] * (3 * av[i] + av[j])
-                                                 + (w[j, j] * (3 * av[j] + av[i]) if i != j else 0)) / 2)
-    n = sp.Matrix(d, d, lambda i, j: sum(w[k, i] * w[k, j] * (av[i] + av[j] + 2 * av[k])
-                                         for k in range(d) if k not in (i, j)) / 2)
+    s = sp.Matrix(
+        d,
+        d,
+        lambda i, j: w[i, j] * (w[i, i] * (3 * av[i] + av[j]) + (w[j, j] * (3 * av[j] + av[i]) if i != j else 0)) / 2,
+    )
+    n = sp.Matrix(
+        d, d, lambda i, j: sum(w[k, i] * w[k, j] * (av[i] + av[j] + 2 * av[k]) for k in range(d) if k not in (i, j)) / 2
+    )
     return d2_rhs(w, a), g, s, n
 
 

@@ -7,6 +7,7 @@ Stepping U keeps W positive semi-definite; stepping W directly does not.
 
 Everything is batched over init seeds: U has shape (n, d, d'), W has shape (..., n, d, d).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -60,7 +61,7 @@ def suppression_term(w: np.ndarray, a: np.ndarray) -> np.ndarray:
 def noise_term(w: np.ndarray, a: np.ndarray) -> np.ndarray:
     """N_ij = 1/2 sum_{k != i, j} w_ki w_kj (a_i + a_j + 2 a_k) (eq. D.6)."""
     d = len(a)
-    keep = 1.0 - np.eye(d)[:, :, None] - np.eye(d)[:, None, :]       # (k, i, j): 0 where k == i or k == j
+    keep = 1.0 - np.eye(d)[:, :, None] - np.eye(d)[:, None, :]  # (k, i, j): 0 where k == i or k == j
     keep = np.clip(keep, 0.0, 1.0)
     weight = a[None, :, None] + a[None, None, :] + 2 * a[:, None, None]
     return 0.5 * np.einsum("...ki,...kj,kij->...ij", w, w, keep * weight)
@@ -118,8 +119,15 @@ def integrate(u0: np.ndarray, a: np.ndarray, times: np.ndarray, rtol: float = 1e
     def fun(_t, y):
         return u_rhs(y.reshape(shape), a).ravel()
 
-    sol = solve_ivp(fun, (0.0, float(times[-1])), u0.ravel(), method="DOP853", t_eval=times,
-                    rtol=tight, atol=1e-6 * tight * float(np.abs(u0).max()))
+    sol = solve_ivp(
+        fun,
+        (0.0, float(times[-1])),
+        u0.ravel(),
+        method="DOP853",
+        t_eval=times,
+        rtol=tight,
+        atol=1e-6 * tight * float(np.abs(u0).max()),
+    )
     if not sol.success:
         raise RuntimeError(f"flow integration failed: {sol.message}")
     return gram(sol.y.T.reshape((len(times),) + shape))
@@ -174,13 +182,13 @@ def turning_points(curve: np.ndarray, tol: float) -> list[int]:
     """
     points, direction, ext = [0], 0, 0
     for i in range(1, len(curve)):
-        if direction == 0:                      # not yet moved by more than tol from the start
+        if direction == 0:  # not yet moved by more than tol from the start
             if abs(curve[i] - curve[0]) > tol:
                 direction, ext = (1 if curve[i] > curve[0] else -1), i
         elif (curve[i] - curve[ext]) * direction >= 0:
-            ext = i                             # the current run goes on
+            ext = i  # the current run goes on
         elif abs(curve[i] - curve[ext]) > tol:
-            points.append(ext)                  # confirmed extremum: the curve turned by > tol
+            points.append(ext)  # confirmed extremum: the curve turned by > tol
             direction, ext = -direction, i
     points += sorted({k for k in (ext, len(curve) - 1) if k > points[-1]})
     return points
@@ -210,8 +218,8 @@ def descents_batch(curves: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarr
 
     The zig-zag filter of `turning_points`, stepped through time for all seeds together.
     """
-    prev = curves[0].copy()                  # last confirmed extremum (the start at first)
-    ext = curves[0].copy()                   # running extremum of the current run
+    prev = curves[0].copy()  # last confirmed extremum (the start at first)
+    ext = curves[0].copy()  # running extremum of the current run
     direction = np.zeros(curves.shape[1])
     descents = np.zeros(curves.shape[1], int)
     bump = np.zeros(curves.shape[1])
@@ -244,7 +252,9 @@ def _half_max_window(rate: np.ndarray, times: np.ndarray) -> tuple[float, float]
     return float(times[above[0]]), float(times[above[-1]])
 
 
-def stages(w: np.ndarray, a: np.ndarray, s: int, times: np.ndarray, minor_floor: float) -> list[tuple[str, str, float, float]]:
+def stages(
+    w: np.ndarray, a: np.ndarray, s: int, times: np.ndarray, minor_floor: float
+) -> list[tuple[str, str, float, float]]:
     """Growth and suppression stages of one trajectory w (n_times, d, d), computed from the terms.
 
     Growth stage of major entry p: where its net growth G_pp - S_pp is above half its peak.
@@ -284,11 +294,13 @@ def stage_alignment(curve: np.ndarray, times: np.ndarray, stage_list, tol: float
     return hits / total if total else float("nan")
 
 
-def stage_alignment_all(w: np.ndarray, loss: np.ndarray, a: np.ndarray, s: int, times: np.ndarray, tol: float,
-                        minor_floor: float = 0.05) -> np.ndarray:
+def stage_alignment_all(
+    w: np.ndarray, loss: np.ndarray, a: np.ndarray, s: int, times: np.ndarray, tol: float, minor_floor: float = 0.05
+) -> np.ndarray:
     """`stage_alignment` of every seed: w (n_times, n, d, d), loss (n_times, n) -> (n,), nan where no swing counts."""
-    return np.array([stage_alignment(loss[:, i], times, stages(w[:, i], a, s, times, minor_floor), tol)
-                     for i in range(w.shape[1])])
+    return np.array(
+        [stage_alignment(loss[:, i], times, stages(w[:, i], a, s, times, minor_floor), tol) for i in range(w.shape[1])]
+    )
 
 
 def stage_alignment_fraction(alignment: np.ndarray, among: np.ndarray | None = None):
@@ -323,11 +335,11 @@ def cluster_detours(w: np.ndarray, mu, half: float = 0.5) -> dict[str, np.ndarra
     when irrelevant entries (d > s) move the outputs. `ratio` (n, s): peak over initial excursion.
     """
     s = len(mu)
-    out = cluster_mean_outputs(w, mu)                                     # (T, n, s, d)
+    out = cluster_mean_outputs(w, mu)  # (T, n, s, d)
     off = np.linalg.norm(out * (1.0 - np.eye(s, w.shape[-1])), axis=-1)  # (T, n, s)
-    peak = off.argmax(0)                                                  # (n, s)
-    stage_t = learned_concepts(w, s, half)                                # (T, n)
-    stage = stage_t[peak, np.arange(peak.shape[0])[:, None]]             # (n, s)
+    peak = off.argmax(0)  # (n, s)
+    stage_t = learned_concepts(w, s, half)  # (T, n)
+    stage = stage_t[peak, np.arange(peak.shape[0])[:, None]]  # (n, s)
     distinct = np.array([len(set(row)) for row in stage])
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = off.max(0) / off[0]
@@ -339,8 +351,17 @@ def cluster_detours(w: np.ndarray, mu, half: float = 0.5) -> dict[str, np.ndarra
 # ----------------------------------------------------------------------------------------------
 
 
-def train_u(u0: np.ndarray, mu, sigma, n_per_cluster: int, lr: float, steps: int, record_every: int,
-            batch: int | None = None, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def train_u(
+    u0: np.ndarray,
+    mu,
+    sigma,
+    n_per_cluster: int,
+    lr: float,
+    steps: int,
+    record_every: int,
+    batch: int | None = None,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
     """Train U U^T x on sampled SIM data with torch (full batch, or SGD with `batch` per step).
 
     Loss 1/(2N) sum ||U U^T x - x||^2 (full batch: written through the sample second moment, the same
@@ -352,7 +373,7 @@ def train_u(u0: np.ndarray, mu, sigma, n_per_cluster: int, lr: float, steps: int
     d = u0.shape[1]
     data = sim_dataset(mu, sigma, d, n_per_cluster, seed=seed)
     x = torch.as_tensor(data.x, dtype=torch.float64)
-    second, eye = x.T @ x / len(x), torch.eye(d, dtype=torch.float64)   # 1/(2N) sum ||(W-I)x||^2 = 1/2 tr(E S E^T)
+    second, eye = x.T @ x / len(x), torch.eye(d, dtype=torch.float64)  # 1/(2N) sum ||(W-I)x||^2 = 1/2 tr(E S E^T)
     u = torch.tensor(u0, dtype=torch.float64, requires_grad=True)
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.SGD([u], lr=lr)
@@ -365,12 +386,12 @@ def train_u(u0: np.ndarray, mu, sigma, n_per_cluster: int, lr: float, steps: int
         if step == steps:
             break
         w = u @ u.transpose(1, 2)
-        if batch is None:                          # the full-batch loss through the sample second moment
+        if batch is None:  # the full-batch loss through the sample second moment
             e = w - eye
             loss = 0.5 * torch.einsum("nij,jk,nik->", e, second, e)
         else:
             xb = x[torch.randint(len(x), (u.shape[0], batch), generator=gen)]
-            loss = 0.5 * ((xb @ w - xb) ** 2).sum(-1).mean(-1).sum()      # W symmetric: x W = (W x)^T
+            loss = 0.5 * ((xb @ w - xb) ** 2).sum(-1).mean(-1).sum()  # W symmetric: x W = (W x)^T
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -384,8 +405,17 @@ def empirical_train_loss(w: np.ndarray, x: np.ndarray) -> np.ndarray:
     return 0.5 * np.einsum("...ij,jk,...ik->...", e, second, e)
 
 
-def training_curves(u0: np.ndarray, mu, sigma, n_per_cluster: int, lr: float, steps: int, record_every: int,
-                    batch: int | None = None, seed: int = 0) -> dict[str, np.ndarray]:
+def training_curves(
+    u0: np.ndarray,
+    mu,
+    sigma,
+    n_per_cluster: int,
+    lr: float,
+    steps: int,
+    record_every: int,
+    batch: int | None = None,
+    seed: int = 0,
+) -> dict[str, np.ndarray]:
     """Train every seed of u0 with `train_u` (GD, or SGD with `batch`) and record, per seed, the full
     training loss on the sampled set and the OOD loss: tau (T,), w, train (T, n), ood (T, n)."""
     tau, w = train_u(u0, mu, sigma, n_per_cluster, lr, steps, record_every, batch, seed)
@@ -407,8 +437,20 @@ def monotone_fraction(curves: np.ndarray, tol: float):
 # ----------------------------------------------------------------------------------------------
 
 
-def ensemble(mu, sigma, d: int, width: int, scale: float, kind: str, n: int, horizon: float, n_times: int,
-             tol: float, covariance_power: int = 1, seed: int = 0) -> dict[str, np.ndarray]:
+def ensemble(
+    mu,
+    sigma,
+    d: int,
+    width: int,
+    scale: float,
+    kind: str,
+    n: int,
+    horizon: float,
+    n_times: int,
+    tol: float,
+    covariance_power: int = 1,
+    seed: int = 0,
+) -> dict[str, np.ndarray]:
     """Integrate n init seeds of one setting; OOD loss curves, descents and bumps per seed.
 
     `tol` is relative to the mean initial OOD loss. Returns times, u0, W (n_times, n, d, d),
@@ -423,8 +465,20 @@ def ensemble(mu, sigma, d: int, width: int, scale: float, kind: str, n: int, hor
     return {"times": times, "u0": u0, "w": w, "loss": loss, "descents": desc, "bump": bump, "a": a}
 
 
-def nonmonotone_fraction(mu, sigma, d: int, scale: float, kind: str, n: int, horizon: float, n_times: int,
-                         tol: float, covariance_power: int = 1, seed: int = 0, width: int | None = None):
+def nonmonotone_fraction(
+    mu,
+    sigma,
+    d: int,
+    scale: float,
+    kind: str,
+    n: int,
+    horizon: float,
+    n_times: int,
+    tol: float,
+    covariance_power: int = 1,
+    seed: int = 0,
+    width: int | None = None,
+):
     """Estimate of the fraction of n seeds (width d' = d unless given) whose OOD loss rises by more than `tol`.
 
     Wilson interval (lib.stats.fraction). `covariance_power` 2 is the authors' script (S = A^2).
@@ -467,8 +521,15 @@ def positive_minor(w0: np.ndarray, a: np.ndarray, s: int) -> np.ndarray:
     return (w0[:, rows, q] > 0).any(-1)
 
 
-def failure_summary(w: np.ndarray, times: np.ndarray, mu, shrink: float = 0.5, learned: float = 0.9,
-                    missing: float = 0.1, escaped: float = 0.5) -> dict[str, np.ndarray]:
+def failure_summary(
+    w: np.ndarray,
+    times: np.ndarray,
+    mu,
+    shrink: float = 0.5,
+    learned: float = 0.9,
+    missing: float = 0.1,
+    escaped: float = 0.5,
+) -> dict[str, np.ndarray]:
     """The Fig. 10 failure in every seed: the weakest direction p suppressed while the others are learned.
 
     suppressed: w_pp falls below `shrink` times its initial value before it grows;
@@ -480,14 +541,18 @@ def failure_summary(w: np.ndarray, times: np.ndarray, mu, shrink: float = 0.5, l
     p, s = int(np.argmin(mu)), len(mu)
     diag = np.diagonal(w, axis1=-2, axis2=-1)[..., :s]
     others = np.delete(diag, p, axis=-1)
-    stuck = (others > learned).all(-1) & (diag[..., p] < missing)       # (n_times, n)
+    stuck = (others > learned).all(-1) & (diag[..., p] < missing)  # (n_times, n)
     suppressed = diag[..., p].min(0) < shrink * diag[0, :, p]
     first = stuck.argmax(0)
     loss = ood_loss(w, mu)
     up = diag[..., p] > escaped
     escape = np.where(up.any(0), times[up.argmax(0)], np.inf)
-    return {"suppressed": suppressed, "plateau": suppressed & stuck.any(0),
-            "plateau_loss": loss[first, np.arange(len(first))], "escape": escape}
+    return {
+        "suppressed": suppressed,
+        "plateau": suppressed & stuck.any(0),
+        "plateau_loss": loss[first, np.arange(len(first))],
+        "escape": escape,
+    }
 
 
 def escape_time_median(escape: np.ndarray, horizon: float, seed: int = 0):

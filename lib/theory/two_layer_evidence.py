@@ -4,6 +4,7 @@ One shard integrates one block of init seeds of the flow (D.2) at one d (with d'
 per seed, the number of descents, the largest rise, and whether a minor entry of the strongest
 direction starts positive (Sec. 4.2.2). Blocks of one d pool into the fraction with an interval.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,9 +21,20 @@ def swing_block(config: dict, shard: dict, checkpoint: Path | None = None) -> di
     Returns descents (int16), bump (float32, relative to the mean initial OOD loss), positive_minor (bool).
     """
     d = int(shard["d"])
-    run = tl.ensemble(config["mu"], config["sigma"], d, d, config["init_scale"], config["init"],
-                      config["seeds_per_block"], config["horizon"], config["n_times"], config["descent_tol"],
-                      config["covariance_power"], config["seed"] + int(shard["block"]))
+    run = tl.ensemble(
+        config["mu"],
+        config["sigma"],
+        d,
+        d,
+        config["init_scale"],
+        config["init"],
+        config["seeds_per_block"],
+        config["horizon"],
+        config["n_times"],
+        config["descent_tol"],
+        config["covariance_power"],
+        config["seed"] + int(shard["block"]),
+    )
     w0 = run["w"][0]
     return {
         "descents": run["descents"].astype(np.int16),

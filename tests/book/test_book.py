@@ -1,6 +1,7 @@
 """The built book: every chapter executed, its claims as declared, every page rendered.
 
 Runs after `make book` (see `make test`)."""
+
 import subprocess
 import sys
 
@@ -23,12 +24,15 @@ def test_chapter_executed_and_rendered(chapter_id):
 
 def test_claims_as_declared():
     """`python -m lib claims` over the book's runs: every verdict is the one its chapter declares."""
-    done = subprocess.run([sys.executable, "-m", "lib", "claims", str(RUNS)],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "lib", "claims", str(RUNS)], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_scorecard_and_notes_pages():
-    for page in ("book/generated/scorecard.html", "book/generated/notes.html", "book/generated/errata.html",
-                 "book/bibliography.html"):
+    for page in (
+        "book/generated/scorecard.html",
+        "book/generated/notes.html",
+        "book/generated/errata.html",
+        "book/bibliography.html",
+    ):
         assert (HTML / page).exists(), page

@@ -1,4 +1,5 @@
 """The nbval references are up to date: same code as the chapter source, run at the smoke parameters."""
+
 import jupytext
 import nbformat
 import pytest
@@ -8,8 +9,11 @@ from lib.specs import chapter_ids, load
 
 
 def _code(nb) -> list[str]:
-    return [c.source.strip() for c in nb.cells
-            if c.cell_type == "code" and not {"injected-parameters", "parameters"} & set(c.metadata.get("tags", []))]
+    return [
+        c.source.strip()
+        for c in nb.cells
+        if c.cell_type == "code" and not {"injected-parameters", "parameters"} & set(c.metadata.get("tags", []))
+    ]
 
 
 def _parameters_cell(nb) -> str:

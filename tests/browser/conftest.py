@@ -3,6 +3,4 @@ the built book (``make book``) and Chromium."""
 
 
 def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "browser: opens the built book (_build/html) in headless Chromium"
-    )
+    config.addinivalue_line("markers", "browser: opens the built book (_build/html) in headless Chromium")

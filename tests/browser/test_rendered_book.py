@@ -172,9 +172,7 @@ def _dump_dom(binary: str, url: str) -> str:
     last = None
     for _ in range(2):
         try:
-            proc = _run_chromium(
-                binary, [f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}", "--dump-dom", url]
-            )
+            proc = _run_chromium(binary, [f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}", "--dump-dom", url])
         except subprocess.TimeoutExpired:
             last = f"Chromium timed out after {CHROMIUM_TIMEOUT_S}s"
             continue
@@ -371,8 +369,7 @@ def check_currency(static: BeautifulSoup) -> list[str]:
         tex = span.get_text()
         if tex.startswith("\\(") and tex.endswith("\\)") and CURRENCY_AS_MATH.match(tex[2:-2]):
             problems.append(
-                f"dollar signs read as math \"${tex[2:-2]}$\" in {_where(span.parent)}: "
-                "escape a currency $ as \\$"
+                f'dollar signs read as math "${tex[2:-2]}$" in {_where(span.parent)}: escape a currency $ as \\$'
             )
     return problems
 
@@ -387,8 +384,7 @@ def check_math(soup: BeautifulSoup, limit: int = 10) -> list[str]:
         match = RAW_LATEX.search(text)
         if match:
             raw.append(
-                f"raw LaTeX `{match.group(0)}` in {_where(node.parent)}: "
-                f"\"{_snippet(text, match.start(), match.end())}\""
+                f'raw LaTeX `{match.group(0)}` in {_where(node.parent)}: "{_snippet(text, match.start(), match.end())}"'
             )
     problems += raw[:limit]
     if len(raw) > limit:
@@ -402,21 +398,18 @@ def check_math(soup: BeautifulSoup, limit: int = 10) -> list[str]:
         )
     elif unrendered:
         for tag in unrendered[:limit]:
-            problems.append(
-                f"math not typeset by MathJax in {_where(tag)}: "
-                f"\"{_snippet(tag.get_text(), 0, 0, 60)}\""
-            )
+            problems.append(f'math not typeset by MathJax in {_where(tag)}: "{_snippet(tag.get_text(), 0, 0, 60)}"')
         if len(unrendered) > limit:
             problems.append(f"... and {len(unrendered) - limit} more math elements not typeset")
     for container in soup.find_all("mjx-container"):
         where = _where(container.parent)
         errors = {tag["data-mjx-error"] for tag in container.find_all(attrs={"data-mjx-error": True})}
         for message in sorted(errors):
-            problems.append(f"MathJax TeX error \"{message}\" in {where}")
+            problems.append(f'MathJax TeX error "{message}" in {where}')
         # MathJax's noundefined extension typesets an unknown macro as red text (assistive MathML)
         for mtext in container.find_all("mtext", attrs={"mathcolor": "red"}):
             if mtext.get_text().startswith("\\"):
-                problems.append(f"undefined TeX macro \"{mtext.get_text()}\" in {where}")
+                problems.append(f'undefined TeX macro "{mtext.get_text()}" in {where}')
     return problems
 
 
@@ -582,9 +575,7 @@ def test_page(page, request):
     problems += check_links(soup, page_url, site, fetcher)
     problems += check_errors(soup)
     if problems:
-        pytest.fail(
-            f"{page}: {len(problems)} problem(s)\n  - " + "\n  - ".join(problems), pytrace=False
-        )
+        pytest.fail(f"{page}: {len(problems)} problem(s)\n  - " + "\n  - ".join(problems), pytrace=False)
 
 
 def test_screenshot_index(request):
@@ -605,8 +596,7 @@ def test_screenshot_index(request):
         ],
     )
     assert png.is_file(), (
-        f"Chromium wrote no screenshot (rc {proc.returncode}):\n"
-        + proc.stderr.decode("utf-8", "replace")[-2000:]
+        f"Chromium wrote no screenshot (rc {proc.returncode}):\n" + proc.stderr.decode("utf-8", "replace")[-2000:]
     )
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is not a PNG"

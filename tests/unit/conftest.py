@@ -1,5 +1,6 @@
 """Unit tests run torch on one thread: their matmuls are tiny, and on the shared 2-core machine a
 second thread only adds contention (measured 30x slower under load)."""
+
 import pytest
 import torch
 

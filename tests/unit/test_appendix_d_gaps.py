@@ -1,4 +1,5 @@
 """Tests of lib/theory/appendix_d_gaps.py: each gap of Appendix D reproduced by its computation."""
+
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -40,17 +41,17 @@ def test_assumption_d1_excludes_irrelevant_directions():
 def test_figure_8_and_9_settings_violate_d5():
     assert (g.strength_ratios([1.0, 1.5, 2.2], [0.05] * 3) < 3).all()
     assert (g.strength_ratios([1.0, 1.5, 2.2, 2.7], [0.05, 0.05, 0.05, 0.5]) < 3).all()
-    assert np.allclose(g.strength_ratios([1.0, 2.0], [0.0, 0.0], 2), 16.0)      # A^2 squares the ratios
+    assert np.allclose(g.strength_ratios([1.0, 2.0], [0.0, 0.0], 2), 16.0)  # A^2 squares the ratios
 
 
 def test_w_recursion_leaves_psd_cone_within_assumptions(const):
     w0 = g.rank_one_init(const)
     assert lm.assumption_violations(const, A, w0) == []
-    assert g.first_step_determinant(const, A, w0[0]) < 0                     # exact arithmetic, one step
+    assert g.first_step_determinant(const, A, w0[0]) < 0  # exact arithmetic, one step
     run = g.psd_loss_trajectory(const, A, w0, 30000)
-    assert run["min_eig_rel"][1, 0] < -1e-7                                  # far above rounding
+    assert run["min_eig_rel"][1, 0] < -1e-7  # far above rounding
     assert run["first_negative_diagonal"][0] > 0
-    assert run["lemmas"]["D.5"].any()                                         # 0 <= w_ii fails
+    assert run["lemmas"]["D.5"].any()  # 0 <= w_ii fails
 
 
 def test_well_conditioned_init_stays_psd_one_step(const):

@@ -1,4 +1,5 @@
 """lib/chapter.py: parameters declared once as a dataclass, claims with three-valued verdicts."""
+
 from dataclasses import dataclass
 
 import pytest
@@ -49,12 +50,22 @@ def test_construction_validates_and_widens():
     assert Toy().mu is not Toy().mu  # list defaults are not shared
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"lr": 0.0}, "> 0"), ({"d": 2.5}, "must be int"), ({"d": True}, "boolean"),
-    ({"mu": [0.1, -0.2]}, r"mu\[1\]"), ({"relation": "mod4"}, "one of"), ({"mu": [1.0]}, "at least 2"),
-    ({"lr": float("inf")}, "finite"), ({"d": 1000}, "<= 100"), ({"d": 1}, "d must be >= len"),
-    ({"flag": None}, "must not be null"), ({"relation": "x" * 10_000}, "not a usable string"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"lr": 0.0}, "> 0"),
+        ({"d": 2.5}, "must be int"),
+        ({"d": True}, "boolean"),
+        ({"mu": [0.1, -0.2]}, r"mu\[1\]"),
+        ({"relation": "mod4"}, "one of"),
+        ({"mu": [1.0]}, "at least 2"),
+        ({"lr": float("inf")}, "finite"),
+        ({"d": 1000}, "<= 100"),
+        ({"d": 1}, "d must be >= len"),
+        ({"flag": None}, "must not be null"),
+        ({"relation": "x" * 10_000}, "not a usable string"),
+    ],
+)
 def test_invalid_values(kwargs, message):
     with pytest.raises(ParameterError, match=message):
         Toy(**kwargs)

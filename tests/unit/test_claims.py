@@ -1,4 +1,5 @@
 """lib/claims.py: verdicts as declared, exit codes, unusable metrics files, the Markdown table."""
+
 import json
 from dataclasses import dataclass
 
@@ -14,11 +15,24 @@ class NoParameters(Parameters):
 
 
 def _chapter(expected="holds"):
-    return Chapter(id="toy", title="t", params=NoParameters, claims=(
-        Claim("S-C", "identity", "exact", "err", "< 0.1"),
-        Claim("S-8", "triple descent", "seen", "frac", "> 0.01", basis="seeds", expected=expected,
-              note="" if expected == "holds" else "no seed of 1000 shows it"),
-    ))
+    return Chapter(
+        id="toy",
+        title="t",
+        params=NoParameters,
+        claims=(
+            Claim("S-C", "identity", "exact", "err", "< 0.1"),
+            Claim(
+                "S-8",
+                "triple descent",
+                "seen",
+                "frac",
+                "> 0.01",
+                basis="seeds",
+                expected=expected,
+                note="" if expected == "holds" else "no seed of 1000 shows it",
+            ),
+        ),
+    )
 
 
 def _write(tmp_path, metrics):
@@ -42,9 +56,14 @@ def test_exit_code_follows_the_declaration(tmp_path):
     assert code == 0
 
 
-@pytest.mark.parametrize("content, message", [
-    (b'{"err": 0.0', "not valid JSON"), (b"\xff\xfe", "not UTF-8"), (b"[1, 2]", "expected a JSON object"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b'{"err": 0.0', "not valid JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+        (b"[1, 2]", "expected a JSON object"),
+    ],
+)
 def test_unusable_metrics_files_are_named(tmp_path, content, message):
     (tmp_path / "toy.metrics.json").write_bytes(content)
     with pytest.raises(MetricsError, match=message) as err:

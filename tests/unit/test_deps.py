@@ -1,4 +1,5 @@
 """lib/deps.py: a chapter depends on its notebook, its declaration and the lib modules it imports."""
+
 from lib.deps import chapter_dependencies, make_rule
 from lib.paths import ROOT
 from lib.specs import chapter_ids

@@ -1,4 +1,5 @@
 """requirements.txt (pip) and environment.yml (conda) pin the same versions."""
+
 import yaml
 
 from lib.paths import ROOT

@@ -1,4 +1,5 @@
 """The evidence tier: declarations, atomic shards with provenance, and every refusal of the loader."""
+
 import dataclasses
 import json
 import warnings
@@ -21,9 +22,21 @@ from lib.evidence.status import stale_targets, status
 from lib.evidence.store import ARRAYS, PROVENANCE, shard_dir, write_shard
 
 TINY = EvidenceSet(
-    chapter="two_layer", name="tiny_test_set", function="lib.theory.two_layer_evidence:swing_block",
-    config={"mu": [1.0, 2.0], "sigma": [0.05, 0.05], "init": "gaussian", "init_scale": 0.05, "covariance_power": 1,
-            "horizon": 20.0, "n_times": 50, "descent_tol": 0.01, "seeds_per_block": 8, "seed": 1},
+    chapter="two_layer",
+    name="tiny_test_set",
+    function="lib.theory.two_layer_evidence:swing_block",
+    config={
+        "mu": [1.0, 2.0],
+        "sigma": [0.05, 0.05],
+        "init": "gaussian",
+        "init_scale": 0.05,
+        "covariance_power": 1,
+        "horizon": 20.0,
+        "n_times": 50,
+        "descent_tol": 0.01,
+        "seeds_per_block": 8,
+        "seed": 1,
+    },
     shards=[{"d": 2, "block": 0}, {"d": 2, "block": 1}],
     smoke={"config": {"seeds_per_block": 4}},
 )
@@ -75,8 +88,20 @@ def test_every_declared_set_names_a_shard_function():
 
 def test_shard_has_provenance(tiny):
     provenance = json.loads((shard_dir(TINY, "d-2__block-0", root=tiny) / PROVENANCE).read_text())
-    for key in ("config_hash", "commit", "dirty", "versions", "device", "threads", "wall_seconds", "date", "host",
-                "code_fingerprint", "code_modules", "arrays_sha256"):
+    for key in (
+        "config_hash",
+        "commit",
+        "dirty",
+        "versions",
+        "device",
+        "threads",
+        "wall_seconds",
+        "date",
+        "host",
+        "code_fingerprint",
+        "code_modules",
+        "arrays_sha256",
+    ):
         assert key in provenance
     assert provenance["config_hash"] == config_hash(TINY.config) and provenance["shard"] == {"d": 2, "block": 0}
     assert "lib.theory.two_layer" in provenance["code_modules"]

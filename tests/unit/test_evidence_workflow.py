@@ -1,4 +1,5 @@
 """The Snakemake workflow: the DAG of every declared set resolves, and a stored smoke shard regenerates."""
+
 import os
 import subprocess
 import sys
@@ -9,13 +10,19 @@ from lib.evidence.store import PROVENANCE, shard_dir
 from lib.paths import ROOT
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "workflow" / "Snakefile")]
-SMOKE_SET = ("two_layer", "swing_by_d")       # the set whose first smoke shard make test regenerates
+SMOKE_SET = ("two_layer", "swing_by_d")  # the set whose first smoke shard make test regenerates
 ENV = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def snakemake(tmp_path: Path, *args: str) -> str:
-    result = subprocess.run([*SNAKEMAKE, "--directory", str(tmp_path), *args], check=False, capture_output=True,
-                            text=True, env=ENV, timeout=300)
+    result = subprocess.run(
+        [*SNAKEMAKE, "--directory", str(tmp_path), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return result.stdout + result.stderr
 
@@ -32,9 +39,20 @@ def test_smoke_shard_regenerates_as_stored(tmp_path):
     evidence_set = registry.get(*SMOKE_SET)
     sid = evidence_set.shard_ids("smoke")[0]
     target = shard_dir(evidence_set, sid, "smoke", tmp_path / "evidence") / PROVENANCE
-    snakemake(tmp_path, "--cores", "1", "--config", f"sets={evidence_set.key}", "variant=smoke",
-              f"root={tmp_path / 'evidence'}", "--", str(target))
+    snakemake(
+        tmp_path,
+        "--cores",
+        "1",
+        "--config",
+        f"sets={evidence_set.key}",
+        "variant=smoke",
+        f"root={tmp_path / 'evidence'}",
+        "--",
+        str(target),
+    )
     assert target.is_file()
     problems = compare(*SMOKE_SET, "smoke", tmp_path / "evidence", shard_ids=[sid])
-    assert problems == [], (f"{problems}: after a change of the code or declaration, regenerate and commit the "
-                            f"stored shards: make evidence SETS={evidence_set.key} VARIANT=smoke")
+    assert problems == [], (
+        f"{problems}: after a change of the code or declaration, regenerate and commit the "
+        f"stored shards: make evidence SETS={evidence_set.key} VARIANT=smoke"
+    )

@@ -1,4 +1,5 @@
 """Code fingerprints change with code, not with prose."""
+
 import textwrap
 
 from lib import fingerprint
@@ -17,9 +18,10 @@ def test_stable_and_distinct():
 def test_docstrings_and_comments_do_not_count():
     def digest(src):
         import ast
+
         return ast.dump(fingerprint._strip_docstrings(ast.parse(textwrap.dedent(src))), annotate_fields=False)
 
     a = digest('def f(x):\n    """Doc."""\n    return x + 1  # comment\n')
-    b = digest('def f(x):\n    return x + 1\n')
-    c = digest('def f(x):\n    return x + 2\n')
+    b = digest("def f(x):\n    return x + 1\n")
+    c = digest("def f(x):\n    return x + 2\n")
     assert a == b != c

@@ -1,4 +1,5 @@
 """Tests of lib.geneft.bounds: eqs. (1)-(5) against brute force and sympy, App. D inference and sampling."""
+
 import itertools
 
 import numpy as np
@@ -65,7 +66,7 @@ def set_partitions(items):
     first, rest = items[0], items[1:]
     for part in set_partitions(rest):
         for i in range(len(part)):
-            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+            yield part[:i] + [[first] + part[i]] + part[i + 1 :]
         yield [[first]] + part
 
 
@@ -144,6 +145,7 @@ def test_monte_carlo_bound_ends_and_guess():
 
 def test_inductive_gap_is_mean_gap():
     from lib.geneft.bounds import inductive_gap
+
     x = np.array([0.1, 0.2, 0.4])
     assert inductive_gap(x, np.zeros(3), np.full(3, 0.3)) == pytest.approx(0.3)
     assert inductive_gap(x, np.array([0.0, 0.1, 0.2]), np.array([0.0, 0.2, 0.2])) == pytest.approx(0.05)
@@ -188,8 +190,9 @@ def test_eq4_p_c_beside_the_bound_and_the_inferred_fraction():
     from lib.geneft.bounds import critical_fraction_vs_accuracy
 
     fr = np.linspace(0.02, 0.6, 15)
-    out = critical_fraction_vs_accuracy("mod3", 15, fr, samplings=6,
-                                        network_accuracy=np.clip(np.linspace(0.6, 1.0, 15)[None] + np.zeros((4, 1)), 0, 1))
+    out = critical_fraction_vs_accuracy(
+        "mod3", 15, fr, samplings=6, network_accuracy=np.clip(np.linspace(0.6, 1.0, 15)[None] + np.zeros((4, 1)), 0, 1)
+    )
     assert out["p_c"].method == "exact"
-    assert out["bound"].value < out["inferred"].value   # accuracy 0.9 comes before inferring 90%
+    assert out["bound"].value < out["inferred"].value  # accuracy 0.9 comes before inferring 90%
     assert out["networks"].value == pytest.approx(0.02 + (0.9 - 0.6) / 0.4 * 0.58, rel=1e-6)

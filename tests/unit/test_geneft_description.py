@@ -1,4 +1,5 @@
 """Tests of lib.geneft.description: nauty's |Aut(G)| against brute force and the closed forms."""
+
 import itertools
 import math
 
@@ -6,7 +7,11 @@ import numpy as np
 import pytest
 
 from lib.geneft.description import (
-    closed_form_bits, description_length, log2_automorphisms, log2_factorial, table2_bits,
+    closed_form_bits,
+    description_length,
+    log2_automorphisms,
+    log2_factorial,
+    table2_bits,
 )
 from lib.geneft.relations import RELATIONS, relation_matrix
 
@@ -28,7 +33,7 @@ def test_random_small_digraphs_with_loops(seed):
     n = 6
     r = (rng.random((n, n)) < [0.2, 0.5, 0.5, 0.8, 0.3, 0.5][seed]).astype(int)
     if seed % 2:
-        r = np.triu(r) | np.triu(r).T                  # symmetric case
+        r = np.triu(r) | np.triu(r).T  # symmetric case
     assert log2_automorphisms(r) == pytest.approx(math.log2(brute_force_automorphisms(r)), abs=1e-9)
 
 

@@ -1,5 +1,6 @@
 """lib.geneft.evidence: shard functions of the GenEFT grids (shapes, dtypes, determinism, agreement
 with the trainer called directly, resumable), the cost model, and no torch at import."""
+
 import subprocess
 import sys
 
@@ -10,9 +11,21 @@ from lib.geneft import evidence as ev
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 
-DYN = {"n": 9, "train_fraction": 0.75, "split_seed": 0, "mode": "concat", "depth": 1, "width": 8, "embed_dim": 2,
-       "init_scale": 1.0, "steps": 60, "eval_every": 10, "seeds": 2, "log10_lr_enc": [-2.0, -1.5],
-       "log10_lr_dec": [-2.0, -1.5, -1.0]}
+DYN = {
+    "n": 9,
+    "train_fraction": 0.75,
+    "split_seed": 0,
+    "mode": "concat",
+    "depth": 1,
+    "width": 8,
+    "embed_dim": 2,
+    "init_scale": 1.0,
+    "steps": 60,
+    "eval_every": 10,
+    "seeds": 2,
+    "log10_lr_enc": [-2.0, -1.5],
+    "log10_lr_dec": [-2.0, -1.5, -1.0],
+}
 
 
 def test_phase_row_is_the_trainer_on_one_row():
@@ -20,9 +33,19 @@ def test_phase_row_is_the_trainer_on_one_row():
     assert out["step_test_90"].shape == (3, 2) and out["step_test_90"].dtype == np.int32
     assert out["embed"].shape == (3, 2, 9, 2) and out["embed"].dtype == np.float32
     lr_dec = np.repeat(10.0 ** np.array(DYN["log10_lr_dec"]), 2)
-    ref = train_models(relation_matrix("mod3", 9), np.repeat(split_masks(9, [0.75], [0]), 6, 0), mode="concat",
-                       depth=1, width=8, embed_dim=2, lr_enc=10 ** -1.5, lr_dec=lr_dec, steps=60, seeds=[0, 1] * 3,
-                       eval_every=10)
+    ref = train_models(
+        relation_matrix("mod3", 9),
+        np.repeat(split_masks(9, [0.75], [0]), 6, 0),
+        mode="concat",
+        depth=1,
+        width=8,
+        embed_dim=2,
+        lr_enc=10**-1.5,
+        lr_dec=lr_dec,
+        steps=60,
+        seeds=[0, 1] * 3,
+        eval_every=10,
+    )
     np.testing.assert_array_equal(out["step_train_90"].ravel(), ref.step_train_90)
     np.testing.assert_array_equal(out["step_test_90"].ravel(), ref.step_test_90)
     np.testing.assert_allclose(out["test_acc"].ravel(), ref.test_acc, rtol=1e-6)
@@ -41,8 +64,17 @@ def test_weight_decay_row_and_ratio_point_shapes_and_determinism():
 
 
 def test_network_curve_shapes_and_resume(tmp_path):
-    cfg = {"n": 9, "fractions": [0.3, 0.8], "seeds": 2, "lr": 0.02, "init_scale": 1.0, "steps": 40,
-           "eval_every": 10, "patience": None, "checkpoint_every": 20}
+    cfg = {
+        "n": 9,
+        "fractions": [0.3, 0.8],
+        "seeds": 2,
+        "lr": 0.02,
+        "init_scale": 1.0,
+        "steps": 40,
+        "eval_every": 10,
+        "patience": None,
+        "checkpoint_every": 20,
+    }
     shard = {"relation": "greater_than", "mode": "difference", "depth": 0, "width": 1, "embed_dim": 2}
     out = ev.network_curve(cfg, shard, checkpoint=tmp_path)
     assert out["full_acc"].shape == (2, 2) and out["full_acc"].dtype == np.float32

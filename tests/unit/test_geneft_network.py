@@ -1,4 +1,5 @@
 """lib.geneft.network: the stacked forward pass against a plain per-model torch.nn reference."""
+
 import pytest
 import torch
 
@@ -33,8 +34,11 @@ def _reference(stack, m: int, mode: str) -> torch.Tensor:
     out = torch.empty(N, N)
     for i in range(N):
         for j in range(N):
-            x = {"concat": torch.cat([e[i], e[j]]), "difference": e[i] - e[j],
-                 "squared_difference": (e[i] - e[j]) ** 2}[mode]
+            x = {
+                "concat": torch.cat([e[i], e[j]]),
+                "difference": e[i] - e[j],
+                "squared_difference": (e[i] - e[j]) ** 2,
+            }[mode]
             out[i, j] = net(x)[0]
     return out.reshape(-1)
 
@@ -82,8 +86,7 @@ def test_invalid_mode_and_sizes_fail():
 def test_hand_written_forward_and_backward_match_autograd(mode, depth):
     """forward / backward on the flat buffer, pairs in a per-model order, gradient through the
     first rows only, against autograd through `logits` (float64, so the comparison is tight)."""
-    stack = init_stack([1, 2, 3], N, mode=mode, depth=depth, width=5, embed_dim=3, init_scale=1.0,
-                       dtype=torch.float64)
+    stack = init_stack([1, 2, 3], N, mode=mode, depth=depth, width=5, embed_dim=3, init_scale=1.0, dtype=torch.float64)
     layout, flat = layout_of(stack), flatten(stack)
     g = torch.Generator().manual_seed(0)
     order = torch.stack([torch.randperm(N * N, generator=g) for _ in range(3)])

@@ -1,4 +1,5 @@
 """Tests of lib.geneft.relations: Table 1 relations and the train/test splits."""
+
 import numpy as np
 import pytest
 
@@ -33,7 +34,7 @@ def test_properties():
     n = 31
     eq = relation_matrix("mod3", n)
     assert (eq == eq.T).all() and eq.diagonal().all()
-    assert ((eq @ eq > 0) <= (eq > 0)).all()                      # transitive
+    assert ((eq @ eq > 0) <= (eq > 0)).all()  # transitive
     gt = relation_matrix("greater_than", n)
     assert not (gt & gt.T).any() and (gt + gt.T + np.eye(n, dtype=int) == 1).all()
     assert ((gt @ gt > 0) <= (gt > 0)).all()
@@ -66,9 +67,9 @@ def test_split_counts_order_and_nesting():
     for a, f in enumerate(fr):
         for b in range(2):
             assert m[a * 2 + b].sum() == round(f * 900)
-    assert (m[0] <= m[2]).all() and (m[2] <= m[4]).all()           # nested per seed
+    assert (m[0] <= m[2]).all() and (m[2] <= m[4]).all()  # nested per seed
     assert (m[0] != m[1]).any()
-    assert (split_masks(30, fr, seeds) == m).all()                   # deterministic
+    assert (split_masks(30, fr, seeds) == m).all()  # deterministic
 
 
 def test_split_bad_fraction():

@@ -1,4 +1,5 @@
 """lib.geneft.statics: excess over the bound with intervals, distances from a reference, expressivity."""
+
 import math
 
 import numpy as np

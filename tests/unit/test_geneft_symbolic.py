@@ -1,4 +1,5 @@
 """lib.geneft.symbolic: the checks beyond the paper and the typos the book corrects (errata)."""
+
 from lib.geneft import symbolic
 
 

@@ -1,4 +1,5 @@
 """lib.geneft.train: batched AdamW against torch.optim.AdamW, early stopping, checkpoint resume."""
+
 import numpy as np
 import pytest
 import torch
@@ -17,8 +18,12 @@ KW = {"mode": "concat", "depth": 2, "width": 8, "embed_dim": 2, "init_scale": 1.
 def _torch_adamw(mask, seed, lr_enc, lr_dec, wd, steps):
     """One model trained with torch.optim.AdamW (encoder and decoder parameter groups)."""
     stack = init_stack([seed], N, **KW)
-    opt = torch.optim.AdamW([{"params": stack.encoder, "lr": lr_enc, "weight_decay": 0.0},
-                             {"params": stack.decoder, "lr": lr_dec, "weight_decay": wd}])
+    opt = torch.optim.AdamW(
+        [
+            {"params": stack.encoder, "lr": lr_enc, "weight_decay": 0.0},
+            {"params": stack.decoder, "lr": lr_dec, "weight_decay": wd},
+        ]
+    )
     y = torch.tensor(R.reshape(1, -1), dtype=torch.float32)
     tr = torch.tensor(mask.reshape(1, -1))
     for _ in range(steps):
@@ -32,8 +37,9 @@ def _torch_adamw(mask, seed, lr_enc, lr_dec, wd, steps):
 def test_batched_adamw_matches_torch_adamw_per_model():
     masks = split_masks(N, [0.75], [0, 1])
     lr_enc, lr_dec, wd = np.array([1e-2, 3e-3]), np.array([2e-3, 5e-2]), np.array([0.0, 0.5])
-    res = train_models(R, masks, **KW, lr_enc=lr_enc, lr_dec=lr_dec, weight_decay_dec=wd, steps=30,
-                       seeds=[4, 5], early_stop=False)
+    res = train_models(
+        R, masks, **KW, lr_enc=lr_enc, lr_dec=lr_dec, weight_decay_dec=wd, steps=30, seeds=[4, 5], early_stop=False
+    )
     for m in range(2):
         ref = _torch_adamw(masks[m], [4, 5][m], lr_enc[m], lr_dec[m], wd[m], 30)
         np.testing.assert_allclose(res.embed[m], ref, rtol=1e-4, atol=1e-5)
@@ -108,7 +114,7 @@ def test_plateau_patience_stops_decided_models():
     assert (stopped.train_acc[early] == 1.0).all()
     for m in np.flatnonzero(early):
         hist = stopped.history["train_acc"][m]
-        assert np.isnan(hist[stopped.stopped_at[m] // 20 + 1:]).all()
+        assert np.isnan(hist[stopped.stopped_at[m] // 20 + 1 :]).all()
     # outcomes decided early agree with the full run for most models (a late change is possible: grokking)
     assert np.mean(np.abs(stopped.full_acc - full.full_acc) < 0.05) >= 0.75
 
@@ -121,7 +127,7 @@ def test_mixed_fractions_in_chunks_train_as_alone(monkeypatch):
     monkeypatch.setattr(train_mod, "CHUNK_ACTIVATIONS", 2 * N * N * KW["width"])
     grid = train_models(R, masks, **common, seeds=np.arange(6))
     for m in (0, 3, 4):
-        alone = train_models(R, masks[m:m + 1], **common, seeds=[m])
+        alone = train_models(R, masks[m : m + 1], **common, seeds=[m])
         np.testing.assert_allclose(alone.history["train_loss"][0], grid.history["train_loss"][m], rtol=1e-5)
         np.testing.assert_allclose(alone.embed[0], grid.embed[m], rtol=1e-4, atol=1e-6)
 
@@ -156,8 +162,9 @@ def test_testing_every_k_steps_has_resolution_k():
     """With test_every = k the train crossings stay exact and a test crossing is the first tested
     step above 0.9: at most k - 1 steps after the exact one."""
     masks = split_masks(N, [0.75], [0, 1, 2, 3])
-    kw = dict(**KW, lr_enc=np.array([0.05, 0.03, 0.02, 0.05]), lr_dec=0.02, steps=300, seeds=[0, 1, 2, 3],
-              eval_every=50)
+    kw = dict(
+        **KW, lr_enc=np.array([0.05, 0.03, 0.02, 0.05]), lr_dec=0.02, steps=300, seeds=[0, 1, 2, 3], eval_every=50
+    )
     exact = train_models(R, masks, **kw)
     coarse = train_models(R, masks, **kw, test_every=7)
     np.testing.assert_array_equal(coarse.step_train_90, exact.step_train_90)

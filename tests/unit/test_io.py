@@ -1,4 +1,5 @@
 """lib/io.py: atomic writes leave either the old or the new file, never a partial one."""
+
 import json
 
 import pytest

@@ -1,4 +1,5 @@
 """Tests of lib/theory/lemmas.py: constants meet the assumptions, the checks catch what they should."""
+
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -55,7 +56,7 @@ def test_corollary_d1_needs_p_squared(setting):
 def test_a_broken_bound_is_caught(setting):
     c, _, w = setting
     bad = w.copy()
-    bad[5:, 0, 0, 1] = bad[5:, 0, 1, 0] = 0.5          # an off-diagonal entry leaves the initial phase
+    bad[5:, 0, 0, 1] = bad[5:, 0, 1, 0] = 0.5  # an off-diagonal entry leaves the initial phase
     v = lm.lemma_violations(bad, A, c)
     assert v["D.8"][5:, 0].all() and not v["D.8"][:5].any()
     assert lm.first_failure(v)[1] == 5
@@ -66,7 +67,7 @@ def test_breaking_d5_breaks_suppression(setting):
     a_close = tl.signal_strengths([1.0, 1.3], [0.05, 0.05], 2)
     c2 = lm.broken(c, gamma=float(a_close.max() / a_close.min()))
     out = lm.check_settings({"ok": (c, A), "D.5": (c2, a_close)}, 2, len(w) - 1, seed=0)
-    assert np.allclose(out["ok"]["final"], w[-1])                  # batched settings = separate runs
+    assert np.allclose(out["ok"]["final"], w[-1])  # batched settings = separate runs
     assert out["ok"]["assumptions"] == [] and out["D.5"]["assumptions"] == ["D.5"]
     assert lm.first_failure(out["ok"]["lemmas"]) == (None, None)
     assert lm.first_failure(out["D.5"]["lemmas"])[0] == "D.7"

@@ -1,5 +1,6 @@
 """Property-based tests of validation: any value of any type, for any parameter of any chapter, gives
 either valid parameters (with a finite cost estimate) or a ParameterError with a short message."""
+
 import math
 
 import pytest
@@ -10,8 +11,11 @@ from lib.chapter import ParameterError
 from lib.specs import chapter_ids, load
 
 SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-10**30, max_value=10**30),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=300),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=300),
 )
 VALUES = st.one_of(SCALARS, st.lists(SCALARS, max_size=12), st.dictionaries(st.text(max_size=5), SCALARS, max_size=3))
 
@@ -44,8 +48,12 @@ def test_numbers_near_and_beyond_the_declared_ranges(chapter_id, data):
     chapter = load(chapter_id)
     overrides = {}
     for info in data.draw(st.lists(st.sampled_from(chapter.describe()), max_size=4, unique_by=lambda i: i.name)):
-        scalar = {int: st.integers(-10**12, 10**12), float: st.floats(-1e308, 1e308),
-                  bool: st.booleans(), str: st.text(max_size=20)}[info.base]
+        scalar = {
+            int: st.integers(-(10**12), 10**12),
+            float: st.floats(-1e308, 1e308),
+            bool: st.booleans(),
+            str: st.text(max_size=20),
+        }[info.base]
         if info.bounds["choices"]:
             scalar = st.one_of(scalar, st.sampled_from(info.bounds["choices"]))
         overrides[info.name] = data.draw(st.lists(scalar, max_size=6) if info.is_list else scalar)

@@ -1,4 +1,5 @@
 """lib/runner.py and the CLI: validation before compute, staging, atomic publication, bad inputs."""
+
 import json
 import os
 import subprocess
@@ -14,7 +15,7 @@ from lib.__main__ import parse_overrides, parse_value, split_parameters
 from lib.chapter import Chapter, Claim, ParameterError, Parameters, param
 from lib.paths import ROOT
 
-TOY = '''# ---
+TOY = """# ---
 # jupyter:
 #   kernelspec: {display_name: Python 3, language: python, name: python3}
 # ---
@@ -27,7 +28,7 @@ import os
 from lib.io import atomic_write_json
 atomic_write_json(os.path.join(os.environ["LIB_OUTPUT_DIR"], "toy.metrics.json"), {"k_squared": k ** 2})
 assert not fail, "failing on purpose"
-'''
+"""
 
 
 @dataclass(frozen=True)
@@ -37,20 +38,28 @@ class ToyParameters(Parameters):
 
 
 def _cli(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "lib", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return subprocess.run(
+        [sys.executable, "-m", "lib", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-p", "no_such_parameter", "1"], "unknown parameter"),
-    (["-y", "{seed: -1.5}"], "parameter"),
-    (["-y", "{d: [1, 2"], "malformed YAML"),
-    (["-y", "!!python/object/apply:os.system ['true']"], "malformed YAML"),
-    (["-y", "{1: 2}"], "must be strings"),
-    (["-y", "{d: 3, d: 4}"], "given twice"),
-    (["-y", "a: &x [1, 1]\nb: [*x, *x]"], "aliases"),
-    (["-p", "d", "3", "-y", "{d: 4}"], "given twice"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-p", "no_such_parameter", "1"], "unknown parameter"),
+        (["-y", "{seed: -1.5}"], "parameter"),
+        (["-y", "{d: [1, 2"], "malformed YAML"),
+        (["-y", "!!python/object/apply:os.system ['true']"], "malformed YAML"),
+        (["-y", "{1: 2}"], "must be strings"),
+        (["-y", "{d: 3, d: 4}"], "given twice"),
+        (["-y", "a: &x [1, 1]\nb: [*x, *x]"], "aliases"),
+        (["-p", "d", "3", "-y", "{d: 4}"], "given twice"),
+    ],
+)
 def test_cli_refuses_bad_input_before_compute(tmp_path, args, message):
     start = time.perf_counter()
     done = _cli("run", "two_layer", *args, "--output-dir", str(tmp_path))
@@ -85,10 +94,21 @@ def test_cli_claims_filter_and_missing_folder(tmp_path):
     assert done.returncode == 2 and "one_layer.metrics.json" in done.stderr and "not valid JSON" in done.stderr
 
 
-@pytest.mark.parametrize("raw, value", [
-    ("1e-3", 1e-3), ("-1e-3", -1e-3), ("3", 3), ("True", True), ("None", None), ("[1, 2.5]", [1, 2.5]),
-    ("-.inf", float("-inf")), ("mod3", "mod3"), ("true", True), ("{", "{"),
-])
+@pytest.mark.parametrize(
+    "raw, value",
+    [
+        ("1e-3", 1e-3),
+        ("-1e-3", -1e-3),
+        ("3", 3),
+        ("True", True),
+        ("None", None),
+        ("[1, 2.5]", [1, 2.5]),
+        ("-.inf", float("-inf")),
+        ("mod3", "mod3"),
+        ("true", True),
+        ("{", "{"),
+    ],
+)
 def test_values_are_read_as_papermill_reads_them(raw, value):
     assert parse_value(raw) == value
 

@@ -1,4 +1,5 @@
 """Tests of lib/theory/script_reading.py: the script's Euler steps of W against the flow, A against A^2."""
+
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -26,7 +27,7 @@ def test_flow_and_euler_agree_on_most_seeds():
     euler = sr.script_run(sr.ScriptSetting(), 1, "euler_w", 40, seed=0)
     ok = ~euler["diverged"]
     assert (flow["min_eig"] > -1e-10).all()
-    assert np.abs(flow["loss"][:, ok] - euler["loss"][:, ok]).max() < 0.1          # O(step) Euler error
+    assert np.abs(flow["loss"][:, ok] - euler["loss"][:, ok]).max() < 0.1  # O(step) Euler error
     with pytest.raises(ValueError):
         sr.script_run(SMALL, 1, "rk4", 2)
 

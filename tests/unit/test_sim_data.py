@@ -1,4 +1,5 @@
 """lib/sim/data.py: the SIM generator against its definition (Sec. 2.1, App. B, App. F.3)."""
+
 import numpy as np
 import pytest
 
@@ -15,7 +16,7 @@ def test_shapes_labels_and_test_points():
     assert ds.combo_points.shape == (8, 5) and ds.combos.shape == (8, 3)
     np.testing.assert_array_equal(ds.combo_points[-1], ds.test_point)
     np.testing.assert_array_equal(ds.combo_points[0], np.zeros(5))
-    assert np.all(ds.x[:, 3:] == 0)                          # non-informative directions carry no data
+    assert np.all(ds.x[:, 3:] == 0)  # non-informative directions carry no data
 
 
 def test_cluster_means_and_spreads():
@@ -90,5 +91,5 @@ def test_orthant_truncation_empties_the_test_points_orthant_and_keeps_the_rest()
     z = cut.to_concept(cut.x)
     assert not np.any(np.all(z[:, :2] > 0, axis=1))
     inside = np.all(full.to_concept(full.x)[:, :2] > 0, axis=1)
-    np.testing.assert_array_equal(cut.x[~inside], full.x[~inside])              # only the orthant is resampled
+    np.testing.assert_array_equal(cut.x[~inside], full.x[~inside])  # only the orthant is resampled
     np.testing.assert_array_equal(cut.rotation, full.rotation)

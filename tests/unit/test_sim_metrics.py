@@ -1,4 +1,5 @@
 """lib.sim.metrics against hand-computed values and brute force."""
+
 import itertools
 
 import numpy as np
@@ -38,7 +39,7 @@ def test_fraction_near_test():
 def test_progress_and_learned_first():
     t = np.linspace(0, 1, 101)[:, None]
     mu = np.array([1.0, 2.0])
-    traj = np.hstack([t ** 2 * mu[0], np.sqrt(t) * mu[1]])  # concept 2 runs ahead
+    traj = np.hstack([t**2 * mu[0], np.sqrt(t) * mu[1]])  # concept 2 runs ahead
     assert np.allclose(M.concept_progress(traj, mu)[-1], 1.0)
     assert M.learned_first(traj, mu) == 1
     assert M.learned_first(traj[:, ::-1] * mu / mu[::-1], mu) == 0
@@ -93,24 +94,35 @@ def _combos(s):
 
 def test_comparable_pairs_count_is_3s_minus_2s():
     for s in (1, 2, 3, 4):
-        assert len(M.comparable_pairs(_combos(s))) == 3 ** s - 2 ** s
+        assert len(M.comparable_pairs(_combos(s))) == 3**s - 2**s
 
 
 def test_order_violations_brute_force():
     combos = _combos(3)
     rng = np.random.default_rng(0)
     losses = rng.random((5, 8))
-    brute = [sum(losses[t, u] > losses[t, v] for u in range(8) for v in range(8)
-                 if u != v and np.all(combos[u] <= combos[v])) for t in range(5)]
+    brute = [
+        sum(
+            losses[t, u] > losses[t, v] for u in range(8) for v in range(8) if u != v and np.all(combos[u] <= combos[v])
+        )
+        for t in range(5)
+    ]
     assert M.order_violations(losses, combos).tolist() == brute
     monotone = combos.sum(axis=1)[None] * np.ones((3, 1))
     assert M.order_violations(monotone, combos).sum() == 0
     assert M.order_violations(-monotone, combos).sum() == 3 * 19
     assert M.order_violations(monotone - 0.5 * combos[:, 0], combos, tol=0.6).sum() == 0
     assert M.max_order_violation(monotone, combos) == -1
-    assert np.isclose(M.max_order_violation(losses, combos), max(
-        losses[t, u] - losses[t, v] for t in range(5) for u in range(8) for v in range(8)
-        if u != v and np.all(combos[u] <= combos[v])))
+    assert np.isclose(
+        M.max_order_violation(losses, combos),
+        max(
+            losses[t, u] - losses[t, v]
+            for t in range(5)
+            for u in range(8)
+            for v in range(8)
+            if u != v and np.all(combos[u] <= combos[v])
+        ),
+    )
 
 
 def test_learning_order_violations():
@@ -131,9 +143,9 @@ def test_turn_back_measures_the_retreat_from_the_running_peak_above_the_start():
     mu = np.array([1.0, 2.0])
     straight = np.linspace([0, 0], [1, 2], 50)
     np.testing.assert_array_equal(turn_back(straight, mu), [0, 0])
-    swing = np.array([[0, 0], [0.6, 0.5], [0.3, 1.5], [1.0, 2.0]])       # toward x_hat, back toward (0, 2), return
+    swing = np.array([[0, 0], [0.6, 0.5], [0.3, 1.5], [1.0, 2.0]])  # toward x_hat, back toward (0, 2), return
     np.testing.assert_allclose(turn_back(swing, mu), [0.3, 0.0])
-    offset = np.array([[0.4, 0], [0.1, 1.0], [1.0, 2.0]])               # starts high: an init offset, no turn-back
+    offset = np.array([[0.4, 0], [0.1, 1.0], [1.0, 2.0]])  # starts high: an init offset, no turn-back
     np.testing.assert_allclose(turn_back(offset, mu), [0.0, 0.0])
 
 
@@ -144,7 +156,7 @@ def test_moment_shift_of_truncations():
     full = sim_dataset([1.0, 2.0], [0.2, 0.2], 3, 4000, seed=0)
     radius = moment_shift(full, sim_dataset([1.0, 2.0], [0.2, 0.2], 3, 4000, truncate_radius=0.5, seed=0))
     orthant = moment_shift(full, sim_dataset([1.0, 2.0], [0.2, 0.2], 3, 4000, truncate_orthant=True, seed=0))
-    assert 0 < radius["points_changed"] < 0.01                                   # the tail of cluster 2 within 0.5 of x_hat
+    assert 0 < radius["points_changed"] < 0.01  # the tail of cluster 2 within 0.5 of x_hat
     assert radius["mean_shift"] < 0.002
-    assert orthant["points_changed"] == pytest.approx(0.5, abs=0.03)            # the half of each cluster facing x_hat
+    assert orthant["points_changed"] == pytest.approx(0.5, abs=0.03)  # the half of each cluster facing x_hat
     assert orthant["mean_shift"] > 0.03 and orthant["second_moment_shift"] > 0.003

@@ -1,4 +1,5 @@
 """lib.sim.models: stacked MLPs against torch.nn reference modules."""
+
 import pytest
 import torch
 
@@ -15,8 +16,8 @@ def test_shapes_and_pytorch_default_bounds():
     params = init_mlp(shape, [0, 1])
     assert [tuple(w.shape) for w, _ in params] == [(2, 7, 5), (2, 7, 7), (2, 5, 7)]
     for (w, b), fan_in in zip(params, shape.dims[:-1]):
-        assert w.abs().max() <= fan_in ** -0.5 and b.abs().max() <= fan_in ** -0.5
-        assert w.abs().max() > 0.8 * fan_in ** -0.5  # uniform over the whole range, not a narrower one
+        assert w.abs().max() <= fan_in**-0.5 and b.abs().max() <= fan_in**-0.5
+        assert w.abs().max() > 0.8 * fan_in**-0.5  # uniform over the whole range, not a narrower one
 
 
 def test_no_bias():

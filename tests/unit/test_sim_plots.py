@@ -1,4 +1,5 @@
 """lib.sim.plots: the figures draw what they claim to (graph structure, layers), without a display."""
+
 import itertools
 
 import matplotlib.pyplot as plt
@@ -15,7 +16,7 @@ def test_hypercube_has_all_nodes_and_hamming_edges():
     assert len(nodes.get_offsets()) == 16
     assert np.allclose(nodes.get_array(), np.minimum(np.linspace(0, 2, 16), 1.0))  # clipped at vmax
     edges = ax.collections[0]
-    assert len(edges.get_segments()) == 4 * 2 ** 3  # a 4-cube has s 2^(s-1) edges
+    assert len(edges.get_segments()) == 4 * 2**3  # a 4-cube has s 2^(s-1) edges
     plt.close(fig)
 
 

@@ -1,11 +1,21 @@
 """lib/sim/sweeps.py: seed sweeps of the SIM MLPs (turn-back, loss rise, truncation, App. B) and their estimates."""
+
 import numpy as np
 import pytest
 
 from lib.sim.models import MLPShape, end_to_end_rms
 from lib.sim.sweeps import (
-    Protocol, block_seeds, median_ratio, swing_block, swing_estimates, swing_runs, topological_block,
-    topological_estimates, truncation_effect, truncation_pairs, two_layer_jacobian_rms,
+    Protocol,
+    block_seeds,
+    median_ratio,
+    swing_block,
+    swing_estimates,
+    swing_runs,
+    topological_block,
+    topological_estimates,
+    truncation_effect,
+    truncation_pairs,
+    two_layer_jacobian_rms,
 )
 from lib.theory.two_layer import gram, init_u
 
@@ -19,7 +29,7 @@ def test_swing_runs_shapes_determinism_and_batch_independence():
     assert a.turn_back.shape == (3, 2) and a.loss_rise.shape == (3,) and a.outputs.shape[1:] == (3, 2)
     assert len(a.epoch) <= 20 and a.ood.shape == (len(a.epoch), 3)
     assert np.all(a.turn_back >= 0) and np.all(a.loss_rise >= 0) and np.all(a.final_distance >= 0)
-    alone = swing_runs(TINY, [1], keep=20)                       # a seed gives the same run in any batch
+    alone = swing_runs(TINY, [1], keep=20)  # a seed gives the same run in any batch
     np.testing.assert_allclose(alone.turn_back[0], a.turn_back[1], atol=1e-5)
 
 
@@ -37,7 +47,7 @@ def test_median_ratio_interval_contains_the_ratio_and_separates_different_sample
     low, high = 2 + rng.random(30), 1 + rng.random(30)
     r = median_ratio(low, high)
     assert r.low <= r.value <= r.high and r.value == pytest.approx(np.median(low) / np.median(high))
-    assert r.low > 1                                              # medians 2.5 vs 1.5
+    assert r.low > 1  # medians 2.5 vs 1.5
     same = median_ratio(low, low + 0.0)
     assert same.low < 1 < same.high
 
@@ -45,7 +55,7 @@ def test_median_ratio_interval_contains_the_ratio_and_separates_different_sample
 def test_init_scale_multiplies_the_initialisation():
     shape = MLPShape(4, 5, 3)
     base, small = end_to_end_rms(shape, [0, 1]), end_to_end_rms(shape, [0, 1], 0.5)
-    assert small == pytest.approx(base * 0.5**3, rel=1e-5)        # three linear layers, bias left out
+    assert small == pytest.approx(base * 0.5**3, rel=1e-5)  # three linear layers, bias left out
     with pytest.raises(ValueError, match="linear"):
         end_to_end_rms(MLPShape(4, 5, 3, "relu"), [0])
 
@@ -59,7 +69,7 @@ def test_two_layer_jacobian_rms_matches_monte_carlo():
 def test_truncation_pairs_share_init_and_orthant_moves_the_data():
     p = Protocol(d=3, width=3, depth=2, n=200, lr=0.05, epochs=1, batch=32, sigma=(0.3, 0.3))
     full, cut, dev = truncation_pairs(p, [0, 1], "orthant", keep=10)
-    np.testing.assert_allclose(full.outputs[0], cut.outputs[0], atol=1e-6)   # same initialisation
+    np.testing.assert_allclose(full.outputs[0], cut.outputs[0], atol=1e-6)  # same initialisation
     assert dev.shape == (2,) and np.all(dev > 0)
     ref = swing_runs(p, [0, 1], keep=10)
     np.testing.assert_allclose(full.turn_back, ref.turn_back, atol=1e-5)
@@ -76,9 +86,23 @@ def test_shards_are_deterministic_and_compact():
     assert a["turn_back"].dtype == np.float32
     cut = swing_block(config, {**shard, "truncation": "radius"})
     assert {"cut_turn_back", "max_deviation"} <= set(cut)
-    topo = {"protocol": Protocol(mu=(1.0, 2.0, 3.0), sigma=(0.5, 0.5, 0.5), d=4, width=6, depth=2, activation="relu",
-                                 n=100, epochs=1, batch=50).as_dict(),
-            "snapshots": [0.5, 1.0], "learned": 0.1, "seeds_per_block": 2, "seed": 0}
+    topo = {
+        "protocol": Protocol(
+            mu=(1.0, 2.0, 3.0),
+            sigma=(0.5, 0.5, 0.5),
+            d=4,
+            width=6,
+            depth=2,
+            activation="relu",
+            n=100,
+            epochs=1,
+            batch=50,
+        ).as_dict(),
+        "snapshots": [0.5, 1.0],
+        "learned": 0.1,
+        "seeds_per_block": 2,
+        "seed": 0,
+    }
     out = topological_block(topo, {"sigma_is_variance": 1, "block": 0})
     assert out["snapshot_violation"].shape == (2, 2)
     est = topological_estimates(out["snapshot_violation"], out["order_violations"], tol=0.05)

@@ -1,4 +1,5 @@
 """lib.sim.train: the batched SGD protocol against closed forms and single runs."""
+
 import numpy as np
 import pytest
 import torch
@@ -21,7 +22,9 @@ def test_loss_scalings():
     y, x = torch.randn(2, 5, 8), torch.randn(2, 5, 8)
     half = batch_loss(y, x, "half_sum")
     assert torch.allclose(half, 0.5 * ((y - x) ** 2).sum(-1).mean(-1))
-    assert torch.allclose(batch_loss(y, x, "mse"), torch.stack([torch.nn.functional.mse_loss(y[i], x[i]) for i in range(2)]))
+    assert torch.allclose(
+        batch_loss(y, x, "mse"), torch.stack([torch.nn.functional.mse_loss(y[i], x[i]) for i in range(2)])
+    )
     assert torch.allclose(batch_loss(y, x, "mse"), half * 2 / 8)
 
 
@@ -48,7 +51,7 @@ def test_batched_sweep_equals_single_runs():
     shape = MLPShape(4, 6, 2, "relu")
     _, together = train_datasets(shape, data, [0, 1, 2], lr=0.1, batch=16, epochs=2)
     for i in range(3):
-        _, alone = train_datasets(shape, data[i:i + 1], [i], lr=0.1, batch=16, epochs=2)
+        _, alone = train_datasets(shape, data[i : i + 1], [i], lr=0.1, batch=16, epochs=2)
         assert np.allclose(together[:, i], alone[:, 0], atol=1e-5)
 
 
@@ -64,8 +67,9 @@ def test_deterministic_and_logged_every_step():
 def test_stop_tol_ends_a_decided_run():
     data = _data([0])
     full, _ = train_datasets(MLPShape(4, 4, 1), data, [0], lr=0.5, batch=128, epochs=300, loss="half_sum")
-    stopped, _ = train_datasets(MLPShape(4, 4, 1), data, [0], lr=0.5, batch=128, epochs=300, loss="half_sum",
-                                stop_tol=0.01)
+    stopped, _ = train_datasets(
+        MLPShape(4, 4, 1), data, [0], lr=0.5, batch=128, epochs=300, loss="half_sum", stop_tol=0.01
+    )
     assert len(stopped.outputs) < len(full.outputs)
     last = stopped.outputs[-1, 0, 0]
     assert np.linalg.norm(last - data[0].test_point) < 0.01 * np.linalg.norm(data[0].test_point)

@@ -1,4 +1,5 @@
 """The toc, the notebooks and the declarations name the same chapters."""
+
 import re
 
 from lib.paths import NOTEBOOKS, ROOT
@@ -24,7 +25,7 @@ def _catalogue_ids(text: str) -> set[str]:
             if ".." in first:  # "G-1..5" and "S-11..S-16" ranges
                 prefix, last = first.split("..")
                 stem = prefix.rstrip("0123456789")
-                lo, hi = int(prefix[len(stem):]), int(last.lstrip("SG-"))
+                lo, hi = int(prefix[len(stem) :]), int(last.lstrip("SG-"))
                 ids |= {f"{stem}{k}" for k in range(lo, hi + 1)}
     return ids
 
@@ -49,8 +50,10 @@ def test_validation_does_not_wait_on_torch():
     import subprocess
     import sys
 
-    code = ("import sys; from lib.specs import chapter_ids, load\n"
-            "for c in chapter_ids(): load(c).validate({})\n"
-            "print('torch' in sys.modules)")
+    code = (
+        "import sys; from lib.specs import chapter_ids, load\n"
+        "for c in chapter_ids(): load(c).validate({})\n"
+        "print('torch' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False", "a declaration imports torch (move the import into a function)"

@@ -1,4 +1,5 @@
 """Estimates and their intervals."""
+
 import math
 
 import numpy as np

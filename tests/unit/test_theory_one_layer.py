@@ -1,13 +1,30 @@
 """lib/theory/one_layer.py and one_layer_compare.py against closed forms, brute force and each other."""
+
 import numpy as np
 import pytest
 import torch
 
 from lib.sim.data import population_second_moment, sim_dataset
 from lib.theory.one_layer import (
-    closed_form_output, discrete_output, discrete_rates, effective_lr, fit_rates, flow_output, gd_outputs,
-    gradient_flow_numeric, growth_and_noise, half_times, is_monotone, matrix_loss, monotonicity_margin,
-    ood_loss, ood_loss_flow, random_init, sampled_loss, second_moment, sgd_outputs,
+    closed_form_output,
+    discrete_output,
+    discrete_rates,
+    effective_lr,
+    fit_rates,
+    flow_output,
+    gd_outputs,
+    gradient_flow_numeric,
+    growth_and_noise,
+    half_times,
+    is_monotone,
+    matrix_loss,
+    monotonicity_margin,
+    ood_loss,
+    ood_loss_flow,
+    random_init,
+    sampled_loss,
+    second_moment,
+    sgd_outputs,
 )
 from lib.theory.one_layer_compare import Setting, compare, lr_refinement, monotonicity_sweep, order_map, vary_first
 
@@ -55,7 +72,7 @@ def test_growth_and_noise_terms_by_hand():
     k, i = 0, np.arange(S)
     np.testing.assert_allclose(growth[:, k], (1 - np.exp(-A[k] * T)) * Z[k])
     np.testing.assert_allclose(noise[:, 3], (np.exp(-np.outer(T, A[i])) * W0[3, i] * Z[i]).sum(-1))
-    assert np.all(growth[:, 2:] == 0)                       # k > s: no growth (indicator of eq. 4.2)
+    assert np.all(growth[:, 2:] == 0)  # k > s: no growth (indicator of eq. 4.2)
     np.testing.assert_allclose(growth[0] + noise[0], W0 @ Z)  # t = 0: the initial output
     np.testing.assert_allclose(growth[-1] + noise[-1], Z, atol=0.1 * np.exp(-A[0] * T[-1]) * 10)
 
@@ -123,7 +140,7 @@ def test_half_times_closed_form_and_offset():
     t = np.linspace(0, 10, 100001)
     f = Z[:S] * (1 - np.exp(-np.outer(t, A[:S])))
     np.testing.assert_allclose(half_times(t, f, Z[:S]), np.log(2) / A[:S], rtol=1e-6)
-    shifted = f + 0.3 * np.exp(-np.outer(t, A[:S]))       # an initial offset decaying at the same rate
+    shifted = f + 0.3 * np.exp(-np.outer(t, A[:S]))  # an initial offset decaying at the same rate
     np.testing.assert_allclose(half_times(t, shifted, Z[:S]), np.log(2) / A[:S], rtol=1e-6)
     assert np.isinf(half_times(t[:3], f[:3], Z[:S])).all()
 
@@ -145,8 +162,8 @@ def test_certificate_at_zero_init_is_min_a_and_implies_monotone_loss():
     a, z, t = A[:S], Z[:S], np.linspace(0, 20, 4001)
     certified = monotonicity_margin(w0, a) > 0
     monotone = is_monotone(ood_loss_flow(w0, a, z, t))
-    assert certified.any() and (~monotone).any()            # both cases occur at this scale
-    assert np.all(monotone[certified])                      # the certificate is sufficient
+    assert certified.any() and (~monotone).any()  # both cases occur at this scale
+    assert np.all(monotone[certified])  # the certificate is sufficient
 
 
 def test_certificate_fails_for_a_correlated_example():
@@ -166,20 +183,42 @@ def test_certificate_fails_for_a_correlated_example():
 def test_compare_small_run_is_consistent():
     settings = vary_first([1.0, 2.0], [0.05, 0.05], 0.01, mu1=[1.5], std1=[0.5])
     assert settings[0].mu == (1.5, 2.0) and settings[1].std == (0.5, 0.05)
-    c = compare(settings + [Setting((1.0, 2.0), (0.05, 0.05), 0.3)], d=6, n=400, lr=0.05, batch=64, steps=60,
-                seed=0, rotate=True, origin_cluster=False)
+    c = compare(
+        settings + [Setting((1.0, 2.0), (0.05, 0.05), 0.3)],
+        d=6,
+        n=400,
+        lr=0.05,
+        batch=64,
+        steps=60,
+        seed=0,
+        rotate=True,
+        origin_cluster=False,
+    )
     assert c.theory.shape == c.gd.shape == c.sgd.shape == (61, 3, 6)
-    np.testing.assert_allclose(c.a, np.stack([population_second_moment(st.mu, st.std, 6) for st in
-                                               settings + [Setting((1.0, 2.0), (0.05, 0.05), 0.3)]]))
+    np.testing.assert_allclose(
+        c.a,
+        np.stack(
+            [population_second_moment(st.mu, st.std, 6) for st in settings + [Setting((1.0, 2.0), (0.05, 0.05), 0.3)]]
+        ),
+    )
     np.testing.assert_allclose(c.gd, discrete_output(c.w0, c.a_hat, c.z, 0.05, 60), atol=1e-10)
-    assert np.abs(c.discrete - c.gd).max() < 0.05            # finite n only
+    assert np.abs(c.discrete - c.gd).max() < 0.05  # finite n only
     lrs, errors = lr_refinement(c, 0, factors=(1, 2))
     assert lrs[1] == pytest.approx(0.025) and errors[1] < errors[0]
 
 
 def test_order_map_follows_a_off_the_boundary():
-    om = order_map([1.0, 2.0], [0.05, 0.05], np.linspace(0.5, 3, 6), np.linspace(0, 2, 6), n=2000, lr=0.1,
-                   init_scale=0.01, seed=0, origin_cluster=False)
+    om = order_map(
+        [1.0, 2.0],
+        [0.05, 0.05],
+        np.linspace(0.5, 3, 6),
+        np.linspace(0, 2, 6),
+        n=2000,
+        lr=0.1,
+        init_scale=0.01,
+        seed=0,
+        origin_cluster=False,
+    )
     assert om.first_sim.shape == (6, 6) and om.matches_theory
     assert om.first_theory[0, 0] == 1 and om.first_theory[-1, -1] == 0
     assert om.near_boundary.any() and not om.near_boundary.all()
@@ -206,12 +245,21 @@ def test_flow_output_for_a_general_symmetric_a():
 def test_rate_refinement_tends_to_a_in_the_flow_limit():
     from lib.theory.one_layer_compare import rate_refinement
 
-    c = compare([Setting((1.0, 2.0), (0.05, 0.05), 0.01)], d=4, n=4000, lr=0.1, batch=128, steps=200, seed=1,
-                rotate=True, origin_cluster=False)
+    c = compare(
+        [Setting((1.0, 2.0), (0.05, 0.05), 0.01)],
+        d=4,
+        n=4000,
+        lr=0.1,
+        batch=128,
+        steps=200,
+        seed=1,
+        rotate=True,
+        origin_cluster=False,
+    )
     r = rate_refinement(c, 0, factors=(1, 2, 4))
     assert r.rates.shape == (3, 2) and r.discrete.shape == (3, 2)
     err = np.abs(r.rates / r.a - 1).max(axis=1)
-    assert err[0] > 0.08 and np.all(np.diff(err) < 0)            # lr a_2 = 0.2: the discrete rate is ~12% off
+    assert err[0] > 0.08 and np.all(np.diff(err) < 0)  # lr a_2 = 0.2: the discrete rate is ~12% off
     np.testing.assert_allclose(r.rates[0], r.discrete[0], rtol=0.03)
     assert r.flow_limit_rel_error < 0.02 and r.sampling_rel_error < 0.02
     np.testing.assert_allclose(r.flow_limit, r.flow, rtol=0.02)
@@ -222,7 +270,7 @@ def test_fig2_conventions_read_sigma_loss_and_origin_differently():
 
     paper, authors = fig2_conventions([1.0, 2.0], [0.05, 0.05], fig2a_mu1=[3.0], fig2b_sigma1=[0.5], d=64, lr=0.1)
     assert paper.convention == PAPER and authors.convention == AUTHORS
-    np.testing.assert_allclose(paper.a[1], [0.25 + 0.5, 0.0025 + 2.0])            # std 0.5, mu^2 / s
-    np.testing.assert_allclose(authors.a[1], [0.5 + 1 / 3, 0.05 + 4 / 3])          # variance 0.5, mu^2 / (s + 1)
+    np.testing.assert_allclose(paper.a[1], [0.25 + 0.5, 0.0025 + 2.0])  # std 0.5, mu^2 / s
+    np.testing.assert_allclose(authors.a[1], [0.5 + 1 / 3, 0.05 + 4 / 3])  # variance 0.5, mu^2 / (s + 1)
     assert authors.eta == pytest.approx(0.1 * 2 / 64) and paper.eta == 0.1
     assert list(paper.first) == [0, 1] and np.all(authors.half_steps > paper.half_steps)

@@ -1,4 +1,5 @@
 """lib/theory/symbolic_one_layer.py: the sympy derivations hold, and they would notice a wrong claim."""
+
 import sympy as sp
 
 from lib.theory import symbolic_one_layer as sym

@@ -1,4 +1,5 @@
 """Tests of lib/theory/two_layer.py and lib/theory/symbolic_two_layer.py against closed forms and sympy."""
+
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -67,7 +68,7 @@ def test_batched_equals_one_by_one():
     u0 = tl.init_u(4, 2, 2, 0.05, seed=3)
     times = tl.time_grid(30.0, 60)
     batch = tl.integrate(u0, a, times)
-    single = np.concatenate([tl.integrate(u0[i:i + 1], a, times) for i in range(4)], axis=1)
+    single = np.concatenate([tl.integrate(u0[i : i + 1], a, times) for i in range(4)], axis=1)
     assert np.abs(batch - single).max() < 1e-4
 
 
@@ -110,7 +111,7 @@ def test_descents_ignore_noise_below_tolerance():
 
 def test_descents_count_swings():
     t = np.linspace(0, 3 * np.pi, 1000)
-    curve = np.cos(t) + 0.01 * t         # down, up, down
+    curve = np.cos(t) + 0.01 * t  # down, up, down
     assert tl.count_descents(curve, 0.1) == 2
     assert np.isclose(tl.max_bump(curve, 0.1), 2 + 0.01 * np.pi, atol=1e-2)
     assert tl.turning_points(curve, 0.1)[0] == 0
@@ -140,7 +141,7 @@ def test_failure_summary_on_a_hand_made_trajectory():
     out = tl.failure_summary(w, times, [0.5, 2.0])
     assert out["suppressed"][0] and out["plateau"][0]
     assert out["escape"][0] == 7.0
-    assert np.isclose(out["plateau_loss"][0], 0.5 * ((0.5 * 0.99) ** 2 + (2 * 0.05) ** 2))   # at tau = 2
+    assert np.isclose(out["plateau_loss"][0], 0.5 * ((0.5 * 0.99) ** 2 + (2 * 0.05) ** 2))  # at tau = 2
 
 
 def test_gaussian_init_moments():
@@ -178,7 +179,7 @@ def test_nonmonotone_fraction_is_an_estimate_and_power_changes_it():
     one = tl.nonmonotone_fraction([1.0, 1.5], [0.05, 0.05], 3, 0.2, "uniform", 200, 20.0, 200, 0.01, 1, seed=0)
     two = tl.nonmonotone_fraction([1.0, 1.5], [0.05, 0.05], 3, 0.2, "uniform", 200, 20.0, 200, 0.01, 2, seed=0)
     assert one.n == 200 and two.high > 0 and one.low < one.value < one.high
-    assert two.low > one.high                                                   # A^2 swings far more often
+    assert two.low > one.high  # A^2 swings far more often
 
 
 def test_stage_alignment_over_all_seeds():
@@ -195,7 +196,7 @@ def test_stage_alignment_over_all_seeds():
 def test_cluster_detours_coincide_in_two_dimensions():
     r = tl.ensemble([1.0, 2.0], [0.05, 0.05], 2, 2, 0.05, "gaussian", 40, 60.0, 200, 0.01)
     det = tl.cluster_detours(r["w"], [1.0, 2.0])
-    assert (det["peak_time"][:, 0] == det["peak_time"][:, 1]).all()         # both are |w_12|
+    assert (det["peak_time"][:, 0] == det["peak_time"][:, 1]).all()  # both are |w_12|
     assert not det["different_stages"].any()
     assert tl.learned_concepts(np.eye(3)[None], 2)[0] == 2
 
