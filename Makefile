@@ -66,6 +66,8 @@ $(HTML_STAMP): $(EXECUTED) book/generated/scorecard.md $(BOOK_SOURCES)
 
 # ---- tests, references, benchmarks ------------------------------------------------------------
 test: $(ENV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest tests/unit -q
 	$(MAKE) book
 	$(PY) -m pytest --nbval-lax tests/notebooks tests/book tests/browser -q
