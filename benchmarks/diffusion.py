@@ -5,6 +5,7 @@ per variant), so that a load that changes during the call hits every variant ali
 costs behind the choice of image size and the CPU set's cost model (CPU seconds, one thread):
 training per image at 16, 24 and 32 pixels, sampling per image and step, a classifier step.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -35,7 +36,7 @@ def benchmark(rounds: int = 3, steps: int = 4) -> dict[str, float]:
         torch.set_num_threads(threads)
         runs[name] = Run(replace(base, **overrides), run_seeds(0, 0))
         start = time.perf_counter()
-        runs[name].step()                     # warm-up (compilation for the compiled variants)
+        runs[name].step()  # warm-up (compilation for the compiled variants)
         out[f"warmup_s_{name}"] = time.perf_counter() - start
     seconds = {name: [] for name in VARIANTS}
     for _ in range(rounds):
@@ -72,12 +73,21 @@ def unit_costs(steps: int = 3) -> dict[str, float]:
     run = Run(base, run_seeds(0, 0))
     start = time.process_time()
     run.sample(base.prompts(), 4)
-    out["sample_ms_per_image_step"] = 1e3 * (time.process_time() - start) / (4 * len(base.prompts()) * base.sampler_steps)
+    out["sample_ms_per_image_step"] = (
+        1e3 * (time.process_time() - start) / (4 * len(base.prompts()) * base.sampler_steps)
+    )
     start = time.process_time()
     train_classifier(base.dgp, 10, 0)
     out["classifier_s_per_step"] = (time.process_time() - start) / 10
-    out["cpu_shard_minutes_estimate"] = shard_cpu_seconds(CPU, out[f"train_ms_per_image_{base.resolution}px"],
-                                                          out["sample_ms_per_image_step"], out["classifier_s_per_step"]) / 60
+    out["cpu_shard_minutes_estimate"] = (
+        shard_cpu_seconds(
+            CPU,
+            out[f"train_ms_per_image_{base.resolution}px"],
+            out["sample_ms_per_image_step"],
+            out["classifier_s_per_step"],
+        )
+        / 60
+    )
     return out
 
 

@@ -9,6 +9,7 @@ a sample without a disc stays in place, marked (`present` False), never dropped.
 
 Every summary over seeds or samples is a `lib.stats.Estimate` (value, interval, n, method).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -21,9 +22,9 @@ from lib.diffusion.segment import concept_coordinates
 from lib.stats import Estimate, bootstrap_mean, paired_difference
 
 UNSEEN_PROMPT = 3
-TARGET = np.array([1.0, 1.0])        # concept coordinates of (blue, small)
-LEARNED_LEVEL = 0.75                 # a coordinate "learned" when it first reaches this
-TRANSIT = (0.45, 0.85)               # progress (colour + size) / 2 between which the bend is measured
+TARGET = np.array([1.0, 1.0])  # concept coordinates of (blue, small)
+LEARNED_LEVEL = 0.75  # a coordinate "learned" when it first reaches this
+TRANSIT = (0.45, 0.85)  # progress (colour + size) / 2 between which the bend is measured
 CONFIDENCE = 0.95
 
 # ----------------------------------------------------------------------------------------------
@@ -33,9 +34,10 @@ CONFIDENCE = 0.95
 
 def stack_seeds(shards: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """Shards of one contrast (one per seed, same configuration) stacked on a new first axis."""
-    return {k: np.stack([s[k] for s in shards]) for k in ("present", "radius", "colour", "classifier", "loss_diffusion",
-                                                           "loss_prior", "loss_recon", "gamma")} | {
-        "eval_steps": shards[0]["eval_steps"]}
+    return {
+        k: np.stack([s[k] for s in shards])
+        for k in ("present", "radius", "colour", "classifier", "loss_diffusion", "loss_prior", "loss_recon", "gamma")
+    } | {"eval_steps": shards[0]["eval_steps"]}
 
 
 def coordinates(runs: dict[str, np.ndarray], dgp: Circles) -> np.ndarray:
@@ -47,7 +49,7 @@ def coordinates(runs: dict[str, np.ndarray], dgp: Circles) -> np.ndarray:
 def trajectory(coords: np.ndarray) -> np.ndarray:
     """Mean coordinates over disc samples: (..., S, 2) -> (..., 2) (NaN where every sample is blank)."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # all-blank checkpoints: NaN, as documented
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-blank checkpoints: NaN, as documented
         return np.nanmean(coords, axis=-2)
 
 
@@ -86,9 +88,13 @@ def mean_over_seeds(values: np.ndarray, lo: float = -np.inf, hi: float = np.inf)
     value = float(x.mean())
     if x.size < 2 or np.all(x == x[0]):
         low, high = (value, value) if x.size >= 2 else (lo, hi)
-        return Estimate(value, max(low, lo), min(high, hi), int(x.size), "t over seeds, no spread" if x.size >= 2 else "one seed")
+        return Estimate(
+            value, max(low, lo), min(high, hi), int(x.size), "t over seeds, no spread" if x.size >= 2 else "one seed"
+        )
     ci = ttest_1samp(x, 0.0).confidence_interval(CONFIDENCE)
-    return Estimate(value, max(float(ci.low), lo), min(float(ci.high), hi), int(x.size), f"t over seeds {CONFIDENCE:.0%}")
+    return Estimate(
+        value, max(float(ci.low), lo), min(float(ci.high), hi), int(x.size), f"t over seeds {CONFIDENCE:.0%}"
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -137,9 +143,9 @@ def largest_rise(err: np.ndarray, steps: np.ndarray) -> Rise:
     its interval and z are corrected for having searched all K'(K'-1)/2 pairs."""
     from scipy.stats import norm
 
-    units = err[:, 1:].transpose(1, 0, 2).reshape(err.shape[1] - 1, -1)     # (K', seeds * S)
+    units = err[:, 1:].transpose(1, 0, 2).reshape(err.shape[1] - 1, -1)  # (K', seeds * S)
     k_count = units.shape[0]
-    diff = units[None, :, :] - units[:, None, :]                             # [k, l] = err_l - err_k
+    diff = units[None, :, :] - units[:, None, :]  # [k, l] = err_l - err_k
     mean, sd = diff.mean(-1), diff.std(-1, ddof=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         t = np.where(sd > 0, mean / (sd / np.sqrt(units.shape[1])), 0.0)
@@ -169,11 +175,11 @@ def decay_curve(t: np.ndarray, floor: float, amplitude: float, rate: float) -> n
 class DecayFit:
     """Least-squares fit of decay_curve to a distance curve from its peak on (t relative to the peak)."""
 
-    rate: Estimate          # per step, interval from the fit's covariance (t quantile)
+    rate: Estimate  # per step, interval from the fit's covariance (t quantile)
     amplitude: float
     floor: float
     r2: float
-    start: int              # step of the peak
+    start: int  # step of the peak
     points: int
 
 
@@ -201,7 +207,9 @@ def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
     r2 = float(1 - (resid**2).sum() / total) if total > 0 else float("nan")
     se = float(np.sqrt(cov[2, 2])) if np.isfinite(cov[2, 2]) else float("inf")
     q = student.ppf(0.5 + CONFIDENCE / 2, max(len(d) - 3, 1))
-    rate = Estimate(float(p[2]), float(p[2] - q * se), float(p[2] + q * se), len(d), f"curve_fit covariance, t {CONFIDENCE:.0%}")
+    rate = Estimate(
+        float(p[2]), float(p[2] - q * se), float(p[2] + q * se), len(d), f"curve_fit covariance, t {CONFIDENCE:.0%}"
+    )
     return DecayFit(rate, float(p[1]), float(p[0]), r2, int(steps[ok][start]), len(d))
 
 
@@ -219,7 +227,9 @@ def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tupl
     from scipy.stats import bootstrap
 
     def r2_of(idx) -> float:
-        fit = fit_decay(steps, distance_to_target(trajectory(traj_by_seed[np.asarray(idx, dtype=int)].transpose(1, 0, 2))))
+        fit = fit_decay(
+            steps, distance_to_target(trajectory(traj_by_seed[np.asarray(idx, dtype=int)].transpose(1, 0, 2)))
+        )
         return fit.r2 if fit is not None else np.nan
 
     fit = fit_decay(steps, distance_to_target(trajectory(traj_by_seed.transpose(1, 0, 2))))
@@ -229,11 +239,20 @@ def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tupl
     if n < 3:
         return Estimate(fit.r2, 0.0, 1.0, n, "fewer than 3 seeds: no interval"), fit
     with np.errstate(all="ignore"):
-        res = bootstrap((np.arange(n),), r2_of, vectorized=False, method="percentile", n_resamples=999,
-                        confidence_level=CONFIDENCE, random_state=np.random.default_rng(seed))
+        res = bootstrap(
+            (np.arange(n),),
+            r2_of,
+            vectorized=False,
+            method="percentile",
+            n_resamples=999,
+            confidence_level=CONFIDENCE,
+            random_state=np.random.default_rng(seed),
+        )
     ci = res.confidence_interval
     low, high = (float(ci.low), float(ci.high)) if np.isfinite(ci.low) and np.isfinite(ci.high) else (0.0, 1.0)
-    return Estimate(fit.r2, min(low, fit.r2), max(high, fit.r2), n, f"bootstrap percentile over seeds {CONFIDENCE:.0%}"), fit
+    return Estimate(
+        fit.r2, min(low, fit.r2), max(high, fit.r2), n, f"bootstrap percentile over seeds {CONFIDENCE:.0%}"
+    ), fit
 
 
 # ----------------------------------------------------------------------------------------------
@@ -258,7 +277,7 @@ def bend(traj_by_seed: np.ndarray, concept: str, window: tuple[float, float] = T
     inside = (progress >= window[0]) & (progress <= window[1])
     off = np.where(inside, offset_toward(t, concept), np.nan)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # no checkpoint in the window: NaN
+        warnings.simplefilter("ignore", RuntimeWarning)  # no checkpoint in the window: NaN
         return np.nanmean(off, axis=1)
 
 
@@ -282,7 +301,7 @@ def colour_lead(traj_by_seed: np.ndarray, steps: np.ndarray, level: float = LEAR
 
 
 def order_reversed(lead_low: Estimate, lead_high: Estimate) -> str:
-    """"holds" when the colour lead's interval excludes 0 with opposite signs at the lowest and the
+    """ "holds" when the colour lead's interval excludes 0 with opposite signs at the lowest and the
     highest contrast, "does not hold" when both exclude 0 with the same sign, else "inconclusive"."""
     side = lambda e: 1 if e.low > 0 else (-1 if e.high < 0 else 0)
     a, b = side(lead_low), side(lead_high)
@@ -324,23 +343,33 @@ def contrast_key(contrast: float) -> str:
     return f"{contrast:g}".replace(".", "_")
 
 
-def analyse_contrast(runs: dict[str, np.ndarray], dgp: Circles, level: float = LEARNED_LEVEL,
-                     window: tuple[float, float] = TRANSIT) -> dict:
+def analyse_contrast(
+    runs: dict[str, np.ndarray], dgp: Circles, level: float = LEARNED_LEVEL, window: tuple[float, float] = TRANSIT
+) -> dict:
     """Trajectories (seeds, K, P, 2), blank fractions, success, the largest MSE rise, the decay fit,
     the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds."""
     steps = runs["eval_steps"]
     coords = coordinates(runs, dgp)
-    traj = trajectory(coords)                                   # (seeds, K, P, 2)
+    traj = trajectory(coords)  # (seeds, K, P, 2)
     unseen = traj[:, :, UNSEEN_PROMPT]
-    err = sample_error(coords[:, :, UNSEEN_PROMPT])             # (seeds, K, S)
+    err = sample_error(coords[:, :, UNSEEN_PROMPT])  # (seeds, K, S)
     stronger = stronger_concept(dgp)
     r2, fit = decay_r2(unseen, steps)
     return {
-        "steps": steps, "coords": coords, "traj": traj, "traj_pooled": trajectory(coords.transpose(1, 2, 0, 3, 4).reshape(
-            *coords.shape[1:3], -1, 2)), "blank": blank_fraction(runs["present"]).mean(0),
-        "mse": err.mean((0, 2)), "mse_by_seed": err.mean(2), "stronger": stronger,
-        "success": success_rate(coords), "rise": largest_rise(err, steps), "r2": r2, "fit": fit,
-        "bend": mean_over_seeds(bend(unseen, stronger, window)), "lead": mean_over_seeds(colour_lead(unseen, steps, level)),
+        "steps": steps,
+        "coords": coords,
+        "traj": traj,
+        "traj_pooled": trajectory(coords.transpose(1, 2, 0, 3, 4).reshape(*coords.shape[1:3], -1, 2)),
+        "blank": blank_fraction(runs["present"]).mean(0),
+        "mse": err.mean((0, 2)),
+        "mse_by_seed": err.mean(2),
+        "stronger": stronger,
+        "success": success_rate(coords),
+        "rise": largest_rise(err, steps),
+        "r2": r2,
+        "fit": fit,
+        "bend": mean_over_seeds(bend(unseen, stronger, window)),
+        "lead": mean_over_seeds(colour_lead(unseen, steps, level)),
         "agreement": readout_agreement(coords, runs["classifier"]),
         "classifier_traj": runs["classifier"][..., :2].mean((0, 3)),
     }
@@ -351,9 +380,11 @@ def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], see
 
     noise_readouts: each contrast's classifier on pure noise, (n, 3) arrays (calibration_noise_readout)."""
     pooled = np.concatenate(noise_readouts)
-    out: dict = {"classifier_p_blue_on_noise": classifier_bias_on_noise(noise_readouts).as_dict(),
-                 "classifier_p_disc_on_noise": bootstrap_mean(pooled[:, 2]).as_dict(),
-                 "evidence_seeds_per_contrast": int(seeds)}
+    out: dict = {
+        "classifier_p_blue_on_noise": classifier_bias_on_noise(noise_readouts).as_dict(),
+        "classifier_p_disc_on_noise": bootstrap_mean(pooled[:, 2]).as_dict(),
+        "evidence_seeds_per_contrast": int(seeds),
+    }
     for c, r in sorted(results.items()):
         key = contrast_key(c)
         out[f"success_rate_{key}"] = r["success"].as_dict()
@@ -370,7 +401,7 @@ def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], see
 
 
 def format_estimate(e: dict | None, digits: int = 2) -> str:
-    """"value [low, high]" of an estimate dict; "n/a" for a missing or non-finite one."""
+    """ "value [low, high]" of an estimate dict; "n/a" for a missing or non-finite one."""
     if not e or any(not isinstance(e.get(k), (int, float)) or not np.isfinite(e[k]) for k in ("value", "low", "high")):
         return "n/a"
     return f"{e['value']:.{digits}f} [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
@@ -381,11 +412,54 @@ def prose(results: dict[float, dict], metrics: dict) -> dict[str, str]:
     keys = {c: contrast_key(c) for c in sorted(results)}
     return {
         "success_list": "; ".join(format_estimate(metrics[f"success_rate_{k}"]) for k in keys.values()),
-        "bend_list": "; ".join(f"{format_estimate(metrics[f'bend_toward_stronger_{k}'])} (toward {results[c]['stronger']})"
-                               for c, k in keys.items()),
+        "bend_list": "; ".join(
+            f"{format_estimate(metrics[f'bend_toward_stronger_{k}'])} (toward {results[c]['stronger']})"
+            for c, k in keys.items()
+        ),
         "lead_list": "; ".join(format_estimate(metrics[f"colour_lead_{k}"], 0) for k in keys.values()),
-        "rise_list": "; ".join(f"{format_estimate(metrics[f'mse_rise_{k}'], 3)} (steps {results[c]['rise'].steps[0]} to "
-                               f"{results[c]['rise'].steps[1]})" for c, k in keys.items()),
+        "rise_list": "; ".join(
+            f"{format_estimate(metrics[f'mse_rise_{k}'], 3)} (steps {results[c]['rise'].steps[0]} to "
+            f"{results[c]['rise'].steps[1]})"
+            for c, k in keys.items()
+        ),
         "rise_z_list": ", ".join(f"{results[c]['rise'].z:.1f}" for c in keys),
         "r2_list": "; ".join(format_estimate(metrics[f"speed_decay_r2_{k}"]) for k in keys.values()),
     }
+
+
+# ----------------------------------------------------------------------------------------------
+# While the evidence set is incomplete
+# ----------------------------------------------------------------------------------------------
+
+# The range each S-6 metric can take: an undecided metric spans it, so its claim is inconclusive.
+METRIC_RANGES = {
+    "classifier_p_disc_on_noise": (0.0, 1.0),
+    "success_rate_": (0.0, 1.0),
+    "mse_rise_": (-1.0, 1.0),
+    "speed_decay_r2_": (0.0, 1.0),
+    "bend_toward_stronger_": (-1.0, 1.0),
+    "colour_lead_": (-1e6, 1e6),
+}
+
+
+def pending_metrics(metrics: dict, contrasts: list[float], reason: str) -> dict:
+    """The S-6 metrics when the evidence cannot decide them (an incomplete set, read through its smoke
+    variant): every metric of METRIC_RANGES, for every contrast of the full set, becomes an estimate
+    spanning that range with `reason` in its method (n = 0 where the smoke variant lacks the
+    contrast), so that every claim on it is inconclusive rather than decided by test-size runs."""
+    names = {"classifier_p_disc_on_noise"} | {
+        f"{prefix}{contrast_key(c)}" for c in contrasts for prefix in METRIC_RANGES if prefix.endswith("_")
+    }
+    out = dict(metrics)
+    for name in names:
+        low, high = next(r for prefix, r in METRIC_RANGES.items() if name.startswith(prefix))
+        value = metrics.get(name)
+        keep = isinstance(value, dict) and isinstance(value.get("value"), (int, float)) and np.isfinite(value["value"])
+        out[name] = {
+            "value": value["value"] if keep else (low + high) / 2,
+            "low": low,
+            "high": high,
+            "n": value.get("n", 0) if isinstance(value, dict) else 0,
+            "method": f"undecided: {reason}",
+        }
+    return out

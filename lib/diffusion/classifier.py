@@ -10,6 +10,7 @@ A third output says whether a disc is there at all (faded discs: their opacity; 
 images: 0); colour and size are learned from disc images only. `calibration` measures how well
 the trained classifier meets these targets, and its bias on pure noise.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,10 +31,14 @@ class ConceptClassifier(nn.Module):
     def __init__(self, width: int = 32):
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(3, width, 3, padding=1), nn.GELU(),
-            nn.Conv2d(width, width, 3, padding=1), nn.GELU(),
-            nn.Conv2d(width, width, 3, padding=1, stride=2), nn.GELU(),
-            nn.Conv2d(width, width, 3, padding=1), nn.GELU(),
+            nn.Conv2d(3, width, 3, padding=1),
+            nn.GELU(),
+            nn.Conv2d(width, width, 3, padding=1),
+            nn.GELU(),
+            nn.Conv2d(width, width, 3, padding=1, stride=2),
+            nn.GELU(),
+            nn.Conv2d(width, width, 3, padding=1),
+            nn.GELU(),
         )
         self.head = nn.Sequential(nn.Linear(width, width), nn.GELU(), nn.Linear(width, 3))
 
@@ -57,8 +62,14 @@ def noise_images(n: int, resolution: int, rng: np.random.Generator) -> np.ndarra
     return np.clip(0.5 + std * rng.standard_normal((n, 3, resolution, resolution)), 0, 1).astype(np.float32)
 
 
-def transit_discs(dgp: Circles, colour: np.ndarray, small: np.ndarray, rng: np.random.Generator,
-                  opacity: np.ndarray | float = 1.0, noise_std: np.ndarray | float = 0.0) -> np.ndarray:
+def transit_discs(
+    dgp: Circles,
+    colour: np.ndarray,
+    small: np.ndarray,
+    rng: np.random.Generator,
+    opacity: np.ndarray | float = 1.0,
+    noise_std: np.ndarray | float = 0.0,
+) -> np.ndarray:
     """Discs whose colour is a fraction `colour` of the way from the red to the blue mean and whose
     radius is a fraction `small` of the way from the big to the small mean (jittered as the data),
     with `opacity` and extra Gaussian pixel noise of std `noise_std`; random centre and background."""
@@ -103,8 +114,9 @@ def classifier_loss(model: ConceptClassifier, x: torch.Tensor, y: torch.Tensor) 
     return bce[:, 2].mean() + (bce[:, :2].sum(1) * disc).sum() / disc.sum().clamp(min=1)
 
 
-def train_classifier(dgp: Circles, steps: int, seed: np.random.SeedSequence | int, batch: int = 128,
-                     lr: float = 2e-3) -> ConceptClassifier:
+def train_classifier(
+    dgp: Circles, steps: int, seed: np.random.SeedSequence | int, batch: int = 128, lr: float = 2e-3
+) -> ConceptClassifier:
     """Train on fresh transit images every step (the DGP is known, so data is unlimited, App. G.3).
 
     Initialised from its own seed inside `torch.random.fork_rng`: the global torch RNG is left as it was.
@@ -132,8 +144,9 @@ def train_classifier(dgp: Circles, steps: int, seed: np.random.SeedSequence | in
 # ----------------------------------------------------------------------------------------------
 
 
-def calibration(model: ConceptClassifier, dgp: Circles, seed: int = 999, n: int = 64, levels: int = 11
-                ) -> dict[str, np.ndarray]:
+def calibration(
+    model: ConceptClassifier, dgp: Circles, seed: int = 999, n: int = 64, levels: int = 11
+) -> dict[str, np.ndarray]:
     """Mean read-outs on images of known concept values (fresh images, fixed seed).
 
     colour_curve (levels,): mean P(blue) on full discs a fraction `grid` of the way to blue (size at
@@ -145,10 +158,12 @@ def calibration(model: ConceptClassifier, dgp: Circles, seed: int = 999, n: int 
     rng = np.random.default_rng(seed)
     grid = np.linspace(0, 1, levels)
     read = lambda x: model.concepts(torch.from_numpy(x)).numpy()
-    colour_curve = np.array([read(transit_discs(dgp, np.full(n, a), rng.integers(0, 2, n).astype(float), rng))[:, 0].mean()
-                             for a in grid])
-    size_curve = np.array([read(transit_discs(dgp, rng.integers(0, 2, n).astype(float), np.full(n, b), rng))[:, 1].mean()
-                           for b in grid])
+    colour_curve = np.array(
+        [read(transit_discs(dgp, np.full(n, a), rng.integers(0, 2, n).astype(float), rng))[:, 0].mean() for a in grid]
+    )
+    size_curve = np.array(
+        [read(transit_discs(dgp, rng.integers(0, 2, n).astype(float), np.full(n, b), rng))[:, 1].mean() for b in grid]
+    )
     class_readout, class_accuracy = [], []
     for c in CLASSES:
         x, _ = sample_images(dgp, np.tile(c, (n, 1)), rng)
@@ -156,7 +171,12 @@ def calibration(model: ConceptClassifier, dgp: Circles, seed: int = 999, n: int 
         class_readout.append(p.mean(0))
         class_accuracy.append(np.mean((p[:, 2] > 0.5) & np.all((p[:, :2] > 0.5) == np.array(c, dtype=bool), axis=1)))
     blanks, _ = sample_images(dgp, np.zeros((n, 2), dtype=int), rng, disc=0.0)
-    return {"grid": grid.astype(np.float32), "colour_curve": colour_curve.astype(np.float32),
-            "size_curve": size_curve.astype(np.float32), "class_readout": np.array(class_readout, dtype=np.float32),
-            "class_accuracy": np.array(class_accuracy, dtype=np.float32),
-            "noise_readout": read(noise_images(n, dgp.resolution, rng)), "blank_readout": read(blanks)}
+    return {
+        "grid": grid.astype(np.float32),
+        "colour_curve": colour_curve.astype(np.float32),
+        "size_curve": size_curve.astype(np.float32),
+        "class_readout": np.array(class_readout, dtype=np.float32),
+        "class_accuracy": np.array(class_accuracy, dtype=np.float32),
+        "noise_readout": read(noise_images(n, dgp.resolution, rng)),
+        "blank_readout": read(blanks),
+    }

@@ -5,28 +5,66 @@ image (lib.diffusion.data). PAPER: the paper's configuration (App. G.2-G.3: 32 x
 [64, 128, 256] with two residual blocks, batch 128, 20k steps, 100 sampling steps, a classifier
 trained 10k steps, 5 seeds, contrasts 0.2 to 0.7), computed where a GPU is at hand.
 """
+
 from __future__ import annotations
 
 CPU = {
-    "contrasts": [0.2, 0.35, 0.5, 0.7], "seeds": [0, 1, 2, 3, 4],
-    "resolution": 24, "size_mean": 0.45, "size_signal": 0.4, "blur": 2 / 31, "n_per_class": 2048,
-    "channels": [16, 32, 64], "blocks": 1, "heads": 4, "dropout": 0.1,
-    "gamma_min": -5.0, "gamma_max": 10.0, "data_noise": 1e-3, "learn_schedule": True,
-    "lr": 1e-3, "weight_decay": 0.01, "batch_size": 64, "grad_clip": 1.0, "ema_decay": 0.995,
-    "steps": 2400, "eval_every": 150, "samples": 32, "sampler_steps": 50, "nudges": [],
-    "classifier_steps": 600, "channels_last": False, "compile": False,
+    "contrasts": [0.2, 0.35, 0.5, 0.7],
+    "seeds": [0, 1, 2, 3, 4],
+    "resolution": 24,
+    "size_mean": 0.45,
+    "size_signal": 0.4,
+    "blur": 2 / 31,
+    "n_per_class": 2048,
+    "channels": [16, 32, 64],
+    "blocks": 1,
+    "heads": 4,
+    "dropout": 0.1,
+    "gamma_min": -5.0,
+    "gamma_max": 10.0,
+    "data_noise": 1e-3,
+    "learn_schedule": True,
+    "lr": 1e-3,
+    "weight_decay": 0.01,
+    "batch_size": 64,
+    "grad_clip": 1.0,
+    "ema_decay": 0.995,
+    "steps": 2400,
+    "eval_every": 150,
+    "samples": 32,
+    "sampler_steps": 50,
+    "nudges": [],
+    "classifier_steps": 600,
+    "channels_last": False,
+    "compile": False,
 }
 
 PAPER = CPU | {
-    "contrasts": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7], "resolution": 32, "channels": [64, 128, 256], "blocks": 2,
-    "batch_size": 128, "steps": 20000, "eval_every": 500, "sampler_steps": 100, "classifier_steps": 10000,
+    "contrasts": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7],
+    "resolution": 32,
+    "channels": [64, 128, 256],
+    "blocks": 2,
+    "batch_size": 128,
+    "steps": 20000,
+    "eval_every": 500,
+    "sampler_steps": 100,
+    "classifier_steps": 10000,
     "ema_decay": 0.999,
 }
 
 # a shard in well under 30 s on one core; two contrasts and two seeds, so that every statistic runs
 SMOKE = {
-    "contrasts": [0.2, 0.7], "seeds": [0, 1], "resolution": 16, "channels": [8, 16], "heads": 2,
-    "n_per_class": 128, "steps": 40, "eval_every": 20, "samples": 8, "sampler_steps": 8, "classifier_steps": 30,
+    "contrasts": [0.2, 0.7],
+    "seeds": [0, 1],
+    "resolution": 16,
+    "channels": [8, 16],
+    "heads": 2,
+    "n_per_class": 128,
+    "steps": 40,
+    "eval_every": 20,
+    "samples": 8,
+    "sampler_steps": 8,
+    "classifier_steps": 30,
 }
 
 
@@ -35,12 +73,17 @@ def shards(config: dict) -> list[dict]:
     return [{"contrast": c, "seed": s} for s in config["seeds"] for c in config["contrasts"]]
 
 
-def shard_cpu_seconds(config: dict, train_ms_per_image: float, sample_ms_per_image_step: float,
-                      classifier_s_per_step: float) -> float:
+def shard_cpu_seconds(
+    config: dict, train_ms_per_image: float, sample_ms_per_image_step: float, classifier_s_per_step: float
+) -> float:
     """One shard's CPU seconds from measured unit costs (benchmarks/diffusion.py measures them):
     training steps x batch, sampling checkpoints x prompts x samples x sampler steps, classifier steps."""
-    checkpoints = len(range(0, config["steps"] + 1, config["eval_every"])) + (config["steps"] % config["eval_every"] > 0)
+    checkpoints = len(range(0, config["steps"] + 1, config["eval_every"])) + (
+        config["steps"] % config["eval_every"] > 0
+    )
     prompts = 4 + len(config["nudges"])
-    return (config["steps"] * config["batch_size"] * train_ms_per_image / 1e3
-            + checkpoints * prompts * config["samples"] * config["sampler_steps"] * sample_ms_per_image_step / 1e3
-            + config["classifier_steps"] * classifier_s_per_step)
+    return (
+        config["steps"] * config["batch_size"] * train_ms_per_image / 1e3
+        + checkpoints * prompts * config["samples"] * config["sampler_steps"] * sample_ms_per_image_step / 1e3
+        + config["classifier_steps"] * classifier_s_per_step
+    )

@@ -7,6 +7,7 @@ Units: every length (radius, blur, centre) is in units of the half-side of the i
 grid is linspace(-1, 1) in both axes), so the picture is the same at every resolution and only
 its sampling changes. Park et al.'s one-pixel blur at 32 x 32 is 2/31 of these units.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -38,8 +39,8 @@ class Circles:
     size_mean: float = 0.45
     size_signal: float = 0.4
     resolution: int = 16
-    pixel_noise: float = 1e-3   # variance of the pixel noise N(0, 0.001) (Park et al.'s code)
-    blur: float = 2 / 31        # std of the Gaussian blur, half-side units (one pixel at 32 x 32)
+    pixel_noise: float = 1e-3  # variance of the pixel noise N(0, 0.001) (Park et al.'s code)
+    blur: float = 2 / 31  # std of the Gaussian blur, half-side units (one pixel at 32 x 32)
 
     def colour_mean(self, colour: int) -> np.ndarray:
         s = self.colour_signal
@@ -59,9 +60,16 @@ class Circles:
 # ----------------------------------------------------------------------------------------------
 
 
-def render(cond: np.ndarray, centre: np.ndarray, background: np.ndarray, resolution: int,
-           noise_var: float, rng: np.random.Generator, disc: bool | np.ndarray = True, blur: float = 2 / 31
-           ) -> np.ndarray:
+def render(
+    cond: np.ndarray,
+    centre: np.ndarray,
+    background: np.ndarray,
+    resolution: int,
+    noise_var: float,
+    rng: np.random.Generator,
+    disc: bool | np.ndarray = True,
+    blur: float = 2 / 31,
+) -> np.ndarray:
     """Images (n, 3, R, R) in [0, 1] for conditioning rows (size, r, g, b): a blurred disc.
 
     The blur of a sharp disc edge by a Gaussian of std `blur` (half-side units) is applied
@@ -89,8 +97,9 @@ def sample_conditions(dgp: Circles, classes: np.ndarray, rng: np.random.Generato
     return np.concatenate([np.maximum(size, 0.1)[:, None], colour], axis=1).astype(np.float32)
 
 
-def sample_images(dgp: Circles, classes: np.ndarray, rng: np.random.Generator, disc: bool | np.ndarray = True
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def sample_images(
+    dgp: Circles, classes: np.ndarray, rng: np.random.Generator, disc: bool | np.ndarray = True
+) -> tuple[np.ndarray, np.ndarray]:
     """(images, conditions) for class rows: random centre in U(-0.5, 0.5)^2, background in U(0.8, 1)^3."""
     cond = sample_conditions(dgp, classes, rng)
     centre = rng.uniform(-0.5, 0.5, (len(classes), 2))

@@ -9,6 +9,7 @@ The classifier of a contrast is trained from SeedSequence((contrast index, CLASS
 the same for every seed of that contrast, and its calibration on images in transit is stored with
 the shard. The shard checkpoints after every evaluation under `checkpoint` and resumes there.
 """
+
 from __future__ import annotations
 
 from dataclasses import fields
@@ -22,8 +23,8 @@ from lib.diffusion.segment import segment
 from lib.diffusion.train import Run, RunConfig, run_seeds, train
 from lib.io import atomic_save
 
-CLASSIFIER_STREAM = 2**31 - 1   # second word of the classifier's SeedSequence (seeds are smaller)
-KEEP_IMAGES = 4                 # samples of the unseen prompt kept as images at every checkpoint
+CLASSIFIER_STREAM = 2**31 - 1  # second word of the classifier's SeedSequence (seeds are smaller)
+KEEP_IMAGES = 4  # samples of the unseen prompt kept as images at every checkpoint
 
 # ----------------------------------------------------------------------------------------------
 # Configuration (the sets' configurations: lib.diffusion.configs)
@@ -77,11 +78,14 @@ def contrast_seed_run(config: dict, shard: dict, checkpoint: Path | None = None)
     def evaluate(run: Run) -> dict[str, np.ndarray]:
         x = run.sample(prompts, n).float().cpu()
         seg = segment(x.numpy())
-        unseen = x[3 * n:3 * n + KEEP_IMAGES]
-        return {"present": seg["present"].reshape(n_prompts, n), "radius": seg["radius"].reshape(n_prompts, n),
-                "colour": seg["colour"].reshape(n_prompts, n),
-                "classifier": clf.concepts(x).numpy().reshape(n_prompts, n, 3).astype(np.float32),
-                "images": (unseen.numpy() * 255).round().astype(np.uint8)}
+        unseen = x[3 * n : 3 * n + KEEP_IMAGES]
+        return {
+            "present": seg["present"].reshape(n_prompts, n),
+            "radius": seg["radius"].reshape(n_prompts, n),
+            "colour": seg["colour"].reshape(n_prompts, n),
+            "classifier": clf.concepts(x).numpy().reshape(n_prompts, n, 3).astype(np.float32),
+            "images": (unseen.numpy() * 255).round().astype(np.uint8),
+        }
 
     records = train(Run(cfg, run_seeds(contrast_index, seed), device), evaluate, checkpoint)
     records.pop("seconds_this_call")

@@ -1,5 +1,6 @@
 """Figures of the diffusion chapter: the data, the read-outs' calibration, Fig. 6 in concept units,
 per-seed trajectories, the loss and schedule, and samples over training."""
+
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -24,7 +25,9 @@ def data_grid(dgps: list[Circles], per_class: int = 2, seed: int = 0):
             ax.imshow(x[k].transpose(1, 2, 0), interpolation="nearest")
             ax.set_xticks([]), ax.set_yticks([])
             if k % per_class == 0:
-                ax.set_title(NAMES[CLASSES[k // per_class]] + ("\n(held out)" if k // per_class == 3 else ""), fontsize=7)
+                ax.set_title(
+                    NAMES[CLASSES[k // per_class]] + ("\n(held out)" if k // per_class == 3 else ""), fontsize=7
+                )
         row[0].set_ylabel(f"$s_c$ = {dgp.colour_signal:g}", fontsize=8)
     fig.tight_layout()
     return fig
@@ -59,8 +62,15 @@ def fig6(results: dict[float, dict]):
         lab = f"$s_c$ = {contrast:g} ({r['stronger']} stronger)"
         for p in range(r["traj_pooled"].shape[1]):
             bold = p == UNSEEN_PROMPT
-            a.plot(*r["traj_pooled"][:, p].T, "-o" if bold else "-", color=col, ms=2.5, lw=1.8 if bold else 0.7,
-                   alpha=1 if bold else 0.6, label=lab if bold else None)
+            a.plot(
+                *r["traj_pooled"][:, p].T,
+                "-o" if bold else "-",
+                color=col,
+                ms=2.5,
+                lw=1.8 if bold else 0.7,
+                alpha=1 if bold else 0.6,
+                label=lab if bold else None,
+            )
         steps = r["steps"]
         b.plot(steps, r["mse"], color=col, label=lab)
         b.fill_between(steps, r["mse_by_seed"].min(0), r["mse_by_seed"].max(0), color=col, alpha=0.15)
@@ -69,14 +79,25 @@ def fig6(results: dict[float, dict]):
         f = r["fit"]
         if f is not None:
             t = steps[steps >= f.start]
-            c.semilogy(t, decay_curve(t - f.start, f.floor, f.amplitude, f.rate.value), "--", color=col,
-                       label=f"$s_c$ = {contrast:g}: $R^2$ = {f.r2:.2f}")
+            c.semilogy(
+                t,
+                decay_curve(t - f.start, f.floor, f.amplitude, f.rate.value),
+                "--",
+                color=col,
+                label=f"$s_c$ = {contrast:g}: $R^2$ = {f.r2:.2f}",
+            )
     for (x, y), name in zip(CLASSES, NAMES.values()):
-        a.annotate(name, (x, y), fontsize=7, ha="center", va="bottom" if y else "top",
-                   color="k" if (x, y) != (1, 1) else "C3")
+        a.annotate(
+            name, (x, y), fontsize=7, ha="center", va="bottom" if y else "top", color="k" if (x, y) != (1, 1) else "C3"
+        )
     a.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
-    a.set(xlabel="colour (red 0, blue 1)", ylabel="size (big 0, small 1)", xlim=(-0.15, 1.15), ylim=(-0.15, 1.2),
-          title="(a) trajectories in concept units")
+    a.set(
+        xlabel="colour (red 0, blue 1)",
+        ylabel="size (big 0, small 1)",
+        xlim=(-0.15, 1.15),
+        ylim=(-0.15, 1.2),
+        title="(a) trajectories in concept units",
+    )
     b.set(xlabel="training step", ylabel="concept-space MSE (blank = 1)", title="(b) MSE of (blue, small)")
     c.set(xlabel="training step", ylabel="distance to (blue, small)", title="(c) approach to the target")
     for ax in (a, b, c):
@@ -92,8 +113,12 @@ def seed_trajectories(results: dict[float, dict]):
         for s, col in zip(range(r["traj"].shape[0]), plt.cm.tab10.colors):
             ax.plot(*r["traj"][s, 1:, UNSEEN_PROMPT].T, "-o", ms=2, lw=0.8, color=col, label=f"seed {s}")
         ax.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
-        ax.set(title=f"$s_c$ = {contrast:g} ({r['stronger']} stronger)", xlabel="colour", xlim=(-0.15, 1.15),
-               ylim=(-0.15, 1.2))
+        ax.set(
+            title=f"$s_c$ = {contrast:g} ({r['stronger']} stronger)",
+            xlabel="colour",
+            xlim=(-0.15, 1.15),
+            ylim=(-0.15, 1.2),
+        )
     axes[0, 0].set_ylabel("size")
     axes[0, 0].legend(fontsize=6)
     fig.tight_layout()

@@ -17,6 +17,7 @@ Concept coordinates map these to the paper's concept space with the data's own c
 trained model): colour (b - r) / (2 s_c) + 1/2 (red 0, blue 1), size (r_big - r) / (r_big - r_small)
 (big 0, small 1).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,9 +25,9 @@ from scipy import ndimage
 
 from lib.diffusion.data import Circles
 
-THRESHOLD = 0.7       # channel mean: discs below ~0.6, backgrounds above 0.8
-MIN_RADIUS = 0.1      # the data's floor on the radius
-MAX_RADIUS = 0.95     # above the data's largest radius (0.8 at the default sizes)
+THRESHOLD = 0.7  # channel mean: discs below ~0.6, backgrounds above 0.8
+MIN_RADIUS = 0.1  # the data's floor on the radius
+MAX_RADIUS = 0.95  # above the data's largest radius (0.8 at the default sizes)
 MIN_COMPACTNESS = 0.8
 
 
@@ -51,8 +52,12 @@ def segment(x: np.ndarray, threshold: float = THRESHOLD) -> dict[str, np.ndarray
         diff = x[:, 2] - x[:, 0]
         colour = (diff * core).sum((1, 2)) / core.sum((1, 2))
     present = (radius >= MIN_RADIUS) & (radius <= MAX_RADIUS) & (np.nan_to_num(compact) >= MIN_COMPACTNESS)
-    return {"present": present, "radius": radius.astype(np.float32), "colour": colour.astype(np.float32),
-            "centre": np.stack([cx, cy], 1).astype(np.float32)}
+    return {
+        "present": present,
+        "radius": radius.astype(np.float32),
+        "colour": colour.astype(np.float32),
+        "centre": np.stack([cx, cy], 1).astype(np.float32),
+    }
 
 
 def concept_coordinates(colour: np.ndarray, radius: np.ndarray, dgp: Circles) -> np.ndarray:

@@ -12,6 +12,7 @@ Kingma et al.'s VDM. The gradient-norm clip applies to the U-Net only: the recon
 gradient on the schedule's lower end is thousands of times larger (exp(gamma_0) / data_noise^2)
 and would otherwise set the U-Net's step size.
 """
+
 from __future__ import annotations
 
 import time
@@ -170,9 +171,15 @@ class Run:
         return float(g(torch.zeros(()))), float(g(torch.ones(())))
 
     def state_dict(self) -> dict:
-        return {"model": self.model.state_dict(), "ema": self.ema.state_dict(), "opt": self.opt.state_dict(),
-                "noise": self.noise.get_state(), "batches": self.batches.get_state(),
-                "global": torch.get_rng_state(), "step": self.step_count}
+        return {
+            "model": self.model.state_dict(),
+            "ema": self.ema.state_dict(),
+            "opt": self.opt.state_dict(),
+            "noise": self.noise.get_state(),
+            "batches": self.batches.get_state(),
+            "global": torch.get_rng_state(),
+            "step": self.step_count,
+        }
 
     def load_state_dict(self, state: dict) -> None:
         self.model.load_state_dict(state["model"])
@@ -189,8 +196,12 @@ class Run:
 # ----------------------------------------------------------------------------------------------
 
 
-def train(run: Run, evaluate: Callable[[Run], dict[str, np.ndarray]], checkpoint: Path | None = None,
-          stop_after: int | None = None) -> dict[str, np.ndarray] | None:
+def train(
+    run: Run,
+    evaluate: Callable[[Run], dict[str, np.ndarray]],
+    checkpoint: Path | None = None,
+    stop_after: int | None = None,
+) -> dict[str, np.ndarray] | None:
     """Train `run` to cfg.steps, calling `evaluate(run)` at every checkpoint of cfg.eval_steps().
 
     Returns the evaluations stacked along a first axis (one row per checkpoint) plus `loss_<term>`
@@ -217,8 +228,11 @@ def train(run: Run, evaluate: Callable[[Run], dict[str, np.ndarray]], checkpoint
                 records.setdefault(k, []).append(np.asarray(v))
             running = {}
             if path is not None:
-                state = {"run": run.state_dict(), "records": {k: torch.from_numpy(np.stack(v)) for k, v in records.items()},
-                         "running": {}}
+                state = {
+                    "run": run.state_dict(),
+                    "records": {k: torch.from_numpy(np.stack(v)) for k, v in records.items()},
+                    "running": {},
+                }
                 atomic_save(path, lambda p, state=state: torch.save(state, p))
         if run.step_count >= cfg.steps:
             break

@@ -5,6 +5,7 @@ at the bottleneck, a sinusoidal time embedding and a 2-layer MLP of the conditio
 both added inside every residual block; zero-initialised output convolution. The "time" input is
 the noise level gamma_t rescaled to [0, 1] (Kingma et al.'s reference implementation).
 """
+
 from __future__ import annotations
 
 import math
@@ -69,8 +70,15 @@ class UNet(nn.Module):
     The VDM passes gamma_t rescaled by the schedule's initial endpoints as the level (vdm.VDM.eps_hat).
     """
 
-    def __init__(self, channels: list[int], blocks: int = 2, heads: int = 4, dropout: float = 0.1,
-                 cond_dim: int = 4, time_dim: int = 64):
+    def __init__(
+        self,
+        channels: list[int],
+        blocks: int = 2,
+        heads: int = 4,
+        dropout: float = 0.1,
+        cond_dim: int = 4,
+        time_dim: int = 64,
+    ):
         super().__init__()
         emb = 4 * channels[0]
         self.time_dim = time_dim
@@ -84,14 +92,25 @@ class UNet(nn.Module):
             c = ch
             last = i == len(channels) - 1
             self.downsample.append(nn.Identity() if last else nn.Conv2d(ch, ch, 3, stride=2, padding=1))
-        self.mid1, self.attn, self.mid2 = ResBlock(c, c, emb, dropout), Attention(c, heads), ResBlock(c, c, emb, dropout)
+        self.mid1, self.attn, self.mid2 = (
+            ResBlock(c, c, emb, dropout),
+            Attention(c, heads),
+            ResBlock(c, c, emb, dropout),
+        )
         self.up, self.upsample = nn.ModuleList(), nn.ModuleList()
         for i, ch in reversed(list(enumerate(channels))):
-            self.up.append(nn.ModuleList([ResBlock((c + ch) if j == 0 else ch, ch, emb, dropout) for j in range(blocks)]))
+            self.up.append(
+                nn.ModuleList([ResBlock((c + ch) if j == 0 else ch, ch, emb, dropout) for j in range(blocks)])
+            )
             c = ch
             first = i == 0
-            self.upsample.append(nn.Identity() if first else nn.Sequential(
-                nn.Upsample(scale_factor=2, mode="nearest"), nn.Conv2d(ch, channels[i - 1], 3, padding=1)))
+            self.upsample.append(
+                nn.Identity()
+                if first
+                else nn.Sequential(
+                    nn.Upsample(scale_factor=2, mode="nearest"), nn.Conv2d(ch, channels[i - 1], 3, padding=1)
+                )
+            )
             c = ch if first else channels[i - 1]
         self.out = nn.Sequential(norm(c), nn.GELU(), nn.Conv2d(c, 3, 3, padding=1))
         nn.init.zeros_(self.out[-1].weight)

@@ -13,6 +13,7 @@ on gamma_t, the network's input keeps its meaning (the diffusion loss is invaria
 schedule between its endpoints, Kingma et al. Sec. 5.1), so the drift of the schedule does not
 change what the network has learned about a noise level.
 """
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """Chapter diffusion: Swing-by paper Section 5 and Appendix G (catalogue row S-6)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,11 +17,15 @@ class DiffusionParameters(Parameters):
     the live part only recomputes one smoke shard and checks it against the stored one.
     """
 
-    evidence_variant: str = param("full", "evidence variant the claims read: full (the CPU set) or smoke (test size)",
-                                  choices=("full", "smoke"))
-    learned_level: float = param(0.75, "a concept counts as learned when its coordinate first reaches this", gt=0.5, lt=1)
-    transit_low: float = param(0.45, "lower end of the progress (colour + size) / 2 over which the bend is averaged",
-                               gt=0, lt=1)
+    evidence_variant: str = param(
+        "full", "evidence variant the claims read: full (the CPU set) or smoke (test size)", choices=("full", "smoke")
+    )
+    learned_level: float = param(
+        0.75, "a concept counts as learned when its coordinate first reaches this", gt=0.5, lt=1
+    )
+    transit_low: float = param(
+        0.45, "lower end of the progress (colour + size) / 2 over which the bend is averaged", gt=0, lt=1
+    )
     transit_high: float = param(0.85, "upper end of that progress window", gt=0, lt=1)
     live_check: bool = param(True, "recompute the first smoke shard live and compare it with the stored one")
     figure_seed: int = param(0, "seed whose samples the image figure shows (claims use every seed)", min=0, max=4)
@@ -35,26 +40,64 @@ class DiffusionParameters(Parameters):
         return Cost(seconds=20.0 + 30.0 * self.live_check, gigabytes=1.0)
 
 
+# The full CPU set (20 shards of about 20 minutes each on this machine) was not complete when these
+# verdicts were declared: the chapter then reads nothing from it and every S-6 claim is inconclusive.
+PENDING = (
+    "the evidence set diffusion/cpu is incomplete (the chapter says how many of its shards are stored); "
+    "the chapter shows its smoke variant and decides nothing from it. Complete it with "
+    "`make evidence SETS=diffusion/cpu` and declare the verdicts it gives"
+)
+
+
 def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
     claims = []
     for c in contrasts:
         key = f"{c:g}".replace(".", "_")
         claims += [
-            Claim(f"S-6/generalises-{key}", statement=f"at colour contrast {c:g}, the unseen prompt (blue, small) is generated "
-                  "(fraction of final samples read as a (blue, small) disc, mean over seeds)",
-                  paper_value="converges to the correct class (Sec. 5)", metric=f"success_rate_{key}", condition="> 0.5",
-                  basis="evidence"),
-            Claim(f"S-6b/rise-{key}", statement=f"at contrast {c:g}, the concept-space MSE of the unseen prompt rises between "
-                  "two checkpoints (largest paired rise, Bonferroni-corrected interval over all pairs)",
-                  paper_value="double-descent-like (Fig. 6b)", metric=f"mse_rise_{key}", condition="> 0", basis="evidence"),
-            Claim(f"S-6c/decay-{key}", statement=f"at contrast {c:g}, the distance to (blue, small) decays exponentially "
-                  "from its peak (R^2 of the fit, bootstrap over seeds)",
-                  paper_value="broadly exponential (Fig. 6c)", metric=f"speed_decay_r2_{key}", condition=">= 0.8",
-                  basis="evidence"),
-            Claim(f"S-6a/bend-{key}", statement=f"at contrast {c:g}, the unseen prompt's trajectory swings toward the training "
-                  "corner of the concept with the stronger signal while in transit (mean offset, t over seeds)",
-                  paper_value="qualitative (Fig. 6a)", metric=f"bend_toward_stronger_{key}", condition="> 0",
-                  basis="evidence"),
+            Claim(
+                f"S-6/generalises-{key}",
+                statement=f"at colour contrast {c:g}, the unseen prompt (blue, small) is generated "
+                "(fraction of final samples read as a (blue, small) disc, mean over seeds)",
+                paper_value="converges to the correct class (Sec. 5)",
+                metric=f"success_rate_{key}",
+                condition="> 0.5",
+                basis="evidence",
+                expected="inconclusive",
+                note=PENDING,
+            ),
+            Claim(
+                f"S-6b/rise-{key}",
+                statement=f"at contrast {c:g}, the concept-space MSE of the unseen prompt rises between "
+                "two checkpoints (largest paired rise, Bonferroni-corrected interval over all pairs)",
+                paper_value="double-descent-like (Fig. 6b)",
+                metric=f"mse_rise_{key}",
+                condition="> 0",
+                basis="evidence",
+                expected="inconclusive",
+                note=PENDING,
+            ),
+            Claim(
+                f"S-6c/decay-{key}",
+                statement=f"at contrast {c:g}, the distance to (blue, small) decays exponentially "
+                "from its peak (R^2 of the fit, bootstrap over seeds)",
+                paper_value="broadly exponential (Fig. 6c)",
+                metric=f"speed_decay_r2_{key}",
+                condition=">= 0.8",
+                basis="evidence",
+                expected="inconclusive",
+                note=PENDING,
+            ),
+            Claim(
+                f"S-6a/bend-{key}",
+                statement=f"at contrast {c:g}, the unseen prompt's trajectory swings toward the training "
+                "corner of the concept with the stronger signal while in transit (mean offset, t over seeds)",
+                paper_value="qualitative (Fig. 6a)",
+                metric=f"bend_toward_stronger_{key}",
+                condition="> 0",
+                basis="evidence",
+                expected="inconclusive",
+                note=PENDING,
+            ),
         ]
     return tuple(claims)
 
@@ -64,20 +107,47 @@ CHAPTER = Chapter(
     title="A conditional diffusion model swings by on unseen concept combinations",
     params=DiffusionParameters,
     claims=(
-        Claim("S-6/read-out-noise", statement="the calibrated classifier reads pure-noise images as no disc",
-              paper_value="a perfect classifier (App. G.3)", metric="classifier_p_disc_on_noise", condition="< 0.2",
-              basis="evidence"),
-        Claim("S-6/live-equals-evidence", statement="the live recomputation of the first smoke shard equals the stored one",
-              paper_value="-", metric="live_smoke_max_difference", condition="<= 0.0001", basis="consistency"),
+        Claim(
+            "S-6/read-out-noise",
+            statement="the calibrated classifier reads pure-noise images as no disc",
+            paper_value="a perfect classifier (App. G.3)",
+            metric="classifier_p_disc_on_noise",
+            condition="< 0.2",
+            basis="evidence",
+            expected="inconclusive",
+            note=PENDING,
+        ),
+        Claim(
+            "S-6/live-equals-evidence",
+            statement="the live recomputation of the first smoke shard equals the stored one",
+            paper_value="-",
+            metric="live_smoke_max_difference",
+            condition="<= 0.0001",
+            basis="consistency",
+        ),
         *_per_contrast(CPU["contrasts"]),
-        Claim("S-6a/size-first-low", statement=f"at the lowest contrast ({min(CPU['contrasts']):g}), where size has the "
-              "stronger signal, size is learned before colour (colour lead < 0 steps, t over seeds)",
-              paper_value="order set by the concept signal (Fig. 6a)", metric=f"colour_lead_{min(CPU['contrasts']):g}".replace(".", "_"),
-              condition="< 0", basis="evidence"),
-        Claim("S-6a/colour-first-high", statement=f"at the highest contrast ({max(CPU['contrasts']):g}), where colour has "
-              "the stronger signal, colour is learned first (colour lead > 0 steps)",
-              paper_value="order reverses with the contrast (Fig. 6a)",
-              metric=f"colour_lead_{max(CPU['contrasts']):g}".replace(".", "_"), condition="> 0", basis="evidence"),
+        Claim(
+            "S-6a/size-first-low",
+            statement=f"at the lowest contrast ({min(CPU['contrasts']):g}), where size has the "
+            "stronger signal, size is learned before colour (colour lead < 0 steps, t over seeds)",
+            paper_value="order set by the concept signal (Fig. 6a)",
+            metric=f"colour_lead_{min(CPU['contrasts']):g}".replace(".", "_"),
+            condition="< 0",
+            basis="evidence",
+            expected="inconclusive",
+            note=PENDING,
+        ),
+        Claim(
+            "S-6a/colour-first-high",
+            statement=f"at the highest contrast ({max(CPU['contrasts']):g}), where colour has "
+            "the stronger signal, colour is learned first (colour lead > 0 steps)",
+            paper_value="order reverses with the contrast (Fig. 6a)",
+            metric=f"colour_lead_{max(CPU['contrasts']):g}".replace(".", "_"),
+            condition="> 0",
+            basis="evidence",
+            expected="inconclusive",
+            note=PENDING,
+        ),
     ),
     smoke={"evidence_variant": "smoke"},
 )
@@ -91,19 +161,34 @@ _SMOKE = {"config": SMOKE, "shards": shards(CPU | SMOKE)}
 
 EVIDENCE = (
     EvidenceSet(
-        chapter="diffusion", name="cpu",
+        chapter="diffusion",
+        name="cpu",
         description="S-6 at CPU scale: 4 colour contrasts x 5 seeds, one (contrast, seed) run per shard, 24 x 24, "
-                    "widths [16, 32, 64] with one residual block, batch 64, 2400 steps, read-outs every 150 steps",
+        "widths [16, 32, 64] with one residual block, batch 64, 2400 steps, read-outs every 150 steps",
         function="lib.diffusion.evidence:contrast_seed_run",
-        config=CPU, shards=shards(CPU), smoke=_SMOKE,
-        threads=1, minutes=20.0, mem_mb=1500, rtol=1e-4, atol=1e-4,
+        config=CPU,
+        shards=shards(CPU),
+        smoke=_SMOKE,
+        threads=1,
+        minutes=20.0,
+        mem_mb=1500,
+        rtol=1e-4,
+        atol=1e-4,
     ),
     EvidenceSet(
-        chapter="diffusion", name="paper",
+        chapter="diffusion",
+        name="paper",
         description="S-6 at the paper's scale (App. G.2-G.3): 6 contrasts x 5 seeds, 32 x 32, widths [64, 128, 256] "
-                    "with two residual blocks, batch 128, 20k steps, 100 sampling steps, classifier 10k steps; GPU",
+        "with two residual blocks, batch 128, 20k steps, 100 sampling steps, classifier 10k steps; GPU",
         function="lib.diffusion.evidence:contrast_seed_run",
-        config=PAPER, shards=shards(PAPER), smoke=_SMOKE,
-        threads=1, gpu=True, minutes=6000.0, mem_mb=4000, rtol=1e-4, atol=1e-4,
+        config=PAPER,
+        shards=shards(PAPER),
+        smoke=_SMOKE,
+        threads=1,
+        gpu=True,
+        minutes=6000.0,
+        mem_mb=4000,
+        rtol=1e-4,
+        atol=1e-4,
     ),
 )

@@ -1,4 +1,5 @@
 """Statistics of S-6 (lib/diffusion/analysis.py) on planted, known answers."""
+
 import numpy as np
 import pytest
 
@@ -14,7 +15,7 @@ def test_blank_samples_stay_paired_with_the_largest_error():
 def test_largest_rise_finds_a_planted_rise_and_corrects_for_the_search():
     rng = np.random.default_rng(0)
     steps = np.arange(0, 900, 100)
-    curve = np.array([0.9, 0.6, 0.4, 0.3, 0.45, 0.5, 0.3, 0.2, 0.1])        # rises 0.3 -> 0.5
+    curve = np.array([0.9, 0.6, 0.4, 0.3, 0.45, 0.5, 0.3, 0.2, 0.1])  # rises 0.3 -> 0.5
     err = curve[None, :, None] + 0.05 * rng.standard_normal((5, 9, 32))
     rise = an.largest_rise(err, steps)
     assert rise.steps == (300, 500) and rise.estimate.low > 0.1 and rise.z > 5 and rise.seeds_rising == 5
@@ -33,7 +34,7 @@ def test_no_rise_in_a_monotone_curve():
 def test_decay_fit_recovers_the_rate():
     steps = np.arange(0, 2001, 125)
     d = 0.05 + 0.8 * np.exp(-2e-3 * steps) + 0.005 * np.random.default_rng(2).standard_normal(len(steps))
-    d[0] = 0.3                                                             # untrained point is ignored
+    d[0] = 0.3  # untrained point is ignored
     fit = an.fit_decay(steps, d)
     assert fit.r2 > 0.98 and fit.rate.low < 2e-3 < fit.rate.high and fit.start == 125
 
@@ -42,8 +43,12 @@ def test_decay_r2_has_a_seed_bootstrap_interval():
     steps = np.arange(0, 2001, 125)
     rng = np.random.default_rng(3)
     dist = 0.8 * np.exp(-2e-3 * steps)
-    traj = np.stack([np.stack([1 - dist / np.sqrt(2), 1 - dist / np.sqrt(2)], -1)
-                     + 0.01 * rng.standard_normal((len(steps), 2)) for _ in range(5)])
+    traj = np.stack(
+        [
+            np.stack([1 - dist / np.sqrt(2), 1 - dist / np.sqrt(2)], -1) + 0.01 * rng.standard_normal((len(steps), 2))
+            for _ in range(5)
+        ]
+    )
     est, _ = an.decay_r2(traj, steps)
     assert est.n == 5 and est.low <= est.value <= est.high and est.value > 0.95
 
@@ -52,20 +57,22 @@ def test_bend_and_lead_are_measured_apart():
     """A trajectory that goes by (red, small): size ahead (bend toward size) and size learned first."""
     steps = np.arange(0, 1100, 100)
     u = np.linspace(0, 1, 11)
-    colour, size = u**2, np.sqrt(u)                                       # size ahead throughout
+    colour, size = u**2, np.sqrt(u)  # size ahead throughout
     traj = np.stack([np.stack([colour, size], -1)] * 3)
     assert np.all(an.bend(traj, "size") > 0) and np.all(an.bend(traj, "colour") < 0)
-    assert np.all(an.colour_lead(traj, steps) < 0)                        # colour later
+    assert np.all(an.colour_lead(traj, steps) < 0)  # colour later
 
 
 def test_crossing_step_interpolates_and_censors():
     steps = np.array([0, 100, 200, 300])
-    assert an.crossing_step(np.array([0.9, 0.5, 1.0, 1.0]), steps) == pytest.approx(150)   # step 0 ignored
+    assert an.crossing_step(np.array([0.9, 0.5, 1.0, 1.0]), steps) == pytest.approx(150)  # step 0 ignored
     assert an.crossing_step(np.array([0.0, 0.1, 0.2, 0.3]), steps) == 400
 
 
-@pytest.mark.parametrize("low, high, verdict", [
-    ((10, 50), (-60, -5), "holds"), ((10, 50), (5, 60), "does not hold"), ((-10, 50), (-60, -5), "inconclusive")])
+@pytest.mark.parametrize(
+    "low, high, verdict",
+    [((10, 50), (-60, -5), "holds"), ((10, 50), (5, 60), "does not hold"), ((-10, 50), (-60, -5), "inconclusive")],
+)
 def test_order_reversed_is_three_valued(low, high, verdict):
     est = lambda lo, hi: Estimate((lo + hi) / 2, lo, hi, 5, "t")
     assert an.order_reversed(est(*low), est(*high)) == verdict
@@ -73,7 +80,7 @@ def test_order_reversed_is_three_valued(low, high, verdict):
 
 def test_success_rate_is_per_seed_and_bounded():
     coords = np.full((4, 2, 4, 10, 2), 0.9)
-    coords[0, -1, 3, :5] = np.nan                                        # half the samples blank in seed 0
+    coords[0, -1, 3, :5] = np.nan  # half the samples blank in seed 0
     est = an.success_rate(coords)
     assert est.value == pytest.approx(0.875) and est.high <= 1 and est.n == 4
 
@@ -85,3 +92,16 @@ def test_readout_agreement_counts_blanks_as_a_class():
     clf[..., 2] = 1.0
     clf[0, 1, 0, 1, 2] = 0.0
     assert an.readout_agreement(coords, clf) == 1.0
+
+
+def test_pending_metrics_are_undecided_over_their_range():
+    from lib.diffusion.analysis import pending_metrics
+
+    metrics = {
+        "success_rate_0_2": {"value": 0.0, "low": 0.0, "high": 0.0, "n": 2, "method": "wilson"},
+        "evidence_seeds_per_contrast": 1,
+    }
+    out = pending_metrics(metrics, [0.2, 0.5], "incomplete")
+    assert out["mse_rise_0_5"]["n"] == 0 and out["mse_rise_0_5"]["low"] == -1.0
+    assert out["success_rate_0_2"]["low"] == 0.0 and out["success_rate_0_2"]["high"] == 1.0
+    assert out["success_rate_0_2"]["method"] == "undecided: incomplete" and out["evidence_seeds_per_contrast"] == 1

@@ -1,4 +1,5 @@
 """The classifier read-out (lib/diffusion/classifier.py): transit images, soft targets, calibration."""
+
 import numpy as np
 import torch
 
@@ -17,7 +18,7 @@ def test_transit_batch_targets():
     x, y = transit_batch(dgp, 100, np.random.default_rng(0))
     assert x.shape == (100, 3, 16, 16) and y.shape == (100, 3)
     assert torch.all((y >= 0) & (y <= 1))
-    assert torch.all(y[70:, 2] == 0)                  # a tenth blank, a fifth noise: no disc
+    assert torch.all(y[70:, 2] == 0)  # a tenth blank, a fifth noise: no disc
     assert torch.all(y[:70, 2] >= 0.3)
 
 
@@ -28,7 +29,9 @@ def test_transit_discs_have_the_interpolated_concepts():
     for a in (0.25, 0.5, 0.75):
         x = transit_discs(dgp, np.full(300, a), np.full(300, a), rng)
         out = segment(x)
-        np.testing.assert_allclose(np.nanmean(concept_coordinates(out["colour"], out["radius"], dgp), 0), [a, a], atol=0.06)
+        np.testing.assert_allclose(
+            np.nanmean(concept_coordinates(out["colour"], out["radius"], dgp), 0), [a, a], atol=0.06
+        )
 
 
 def test_trained_classifier_is_calibrated_and_flags_noise():

@@ -1,4 +1,5 @@
 """The circles data-generating process (lib/diffusion/data.py) against its definition."""
+
 import numpy as np
 
 from lib.diffusion.data import (

@@ -1,4 +1,5 @@
 """The chapter's declaration (lib/specs/diffusion.py): parameters, claims per contrast, evidence sets."""
+
 import pytest
 
 from lib.chapter import ParameterError
@@ -11,11 +12,14 @@ def test_defaults_and_smoke_are_valid():
     CHAPTER.validate(dict(CHAPTER.smoke))
 
 
-@pytest.mark.parametrize("override, message", [
-    ({"transit_low": 0.9, "transit_high": 0.5}, "transit_low"),
-    ({"evidence_variant": "huge"}, "evidence_variant"),
-    ({"learned_level": 1.5}, "learned_level"),
-])
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ({"transit_low": 0.9, "transit_high": 0.5}, "transit_low"),
+        ({"evidence_variant": "huge"}, "evidence_variant"),
+        ({"learned_level": 1.5}, "learned_level"),
+    ],
+)
 def test_invalid_values_fail_clearly(override, message):
     with pytest.raises(ParameterError, match=message):
         CHAPTER.validate(override)
@@ -33,9 +37,16 @@ def test_paper_set_is_the_papers_configuration():
     100 sampling steps, classifier 10k steps, 5 seeds, contrasts 0.2 to 0.7; on a GPU."""
     paper = next(e for e in EVIDENCE if e.name == "paper")
     assert paper.gpu and paper.config is PAPER
-    assert (PAPER["resolution"], PAPER["channels"], PAPER["blocks"], PAPER["batch_size"], PAPER["steps"],
-            PAPER["sampler_steps"], PAPER["classifier_steps"], len(PAPER["seeds"])) == (32, [64, 128, 256], 2, 128,
-                                                                                     20000, 100, 10000, 5)
+    assert (
+        PAPER["resolution"],
+        PAPER["channels"],
+        PAPER["blocks"],
+        PAPER["batch_size"],
+        PAPER["steps"],
+        PAPER["sampler_steps"],
+        PAPER["classifier_steps"],
+        len(PAPER["seeds"]),
+    ) == (32, [64, 128, 256], 2, 128, 20000, 100, 10000, 5)
     assert min(PAPER["contrasts"]) == 0.2 and max(PAPER["contrasts"]) == 0.7
 
 

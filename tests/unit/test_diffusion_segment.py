@@ -1,4 +1,5 @@
 """The calibration-free read-out (lib/diffusion/segment.py): physical values of real images, blanks and noise."""
+
 import numpy as np
 import pytest
 

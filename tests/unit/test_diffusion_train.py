@@ -1,4 +1,5 @@
 """Training runs (lib/diffusion/train.py, evidence.py): own seeds per run, EMA, exact resume, paired samples."""
+
 import numpy as np
 import torch
 
@@ -6,8 +7,20 @@ from lib.diffusion.configs import CPU, SMOKE, shards
 from lib.diffusion.evidence import contrast_seed_run, run_config
 from lib.diffusion.train import Run, RunConfig, run_seeds, train
 
-TINY = RunConfig(0.5, resolution=8, n_per_class=32, channels=(8, 16), blocks=1, heads=2, steps=6, eval_every=3,
-                 samples=4, sampler_steps=3, classifier_steps=5, batch_size=8)
+TINY = RunConfig(
+    0.5,
+    resolution=8,
+    n_per_class=32,
+    channels=(8, 16),
+    blocks=1,
+    heads=2,
+    steps=6,
+    eval_every=3,
+    samples=4,
+    sampler_steps=3,
+    classifier_steps=5,
+    batch_size=8,
+)
 SMOKE_CONFIG = CPU | SMOKE
 
 
@@ -28,7 +41,7 @@ def test_runs_of_other_contrasts_or_seeds_share_no_random_numbers():
 def test_interrupted_run_resumes_to_the_same_numbers(tmp_path):
     torch.set_num_threads(1)
     whole = train(Run(TINY, run_seeds(0, 0)), readout)
-    assert train(Run(TINY, run_seeds(0, 0)), readout, tmp_path, stop_after=4) is None    # killed after step 4
+    assert train(Run(TINY, run_seeds(0, 0)), readout, tmp_path, stop_after=4) is None  # killed after step 4
     resumed = train(Run(TINY, run_seeds(0, 0)), readout, tmp_path)
     np.testing.assert_array_equal(whole["eval_steps"], [0, 3, 6])
     for key in ("x", "loss_diffusion", "loss_recon", "gamma"):
@@ -38,11 +51,11 @@ def test_interrupted_run_resumes_to_the_same_numbers(tmp_path):
 def test_samples_reuse_their_noise_and_come_from_the_ema():
     run = Run(TINY, run_seeds(0, 0))
     first = run.sample(TINY.prompts(), 2)
-    assert torch.equal(first, run.sample(TINY.prompts(), 2))            # common random numbers
+    assert torch.equal(first, run.sample(TINY.prompts(), 2))  # common random numbers
     run.step()
     ema, live = (dict(m.named_parameters()) for m in (run.ema.module, run.model))
     name = "net.stem.weight"
-    assert not torch.equal(ema[name], live[name])                       # averaged, not a copy
+    assert not torch.equal(ema[name], live[name])  # averaged, not a copy
 
 
 def test_evidence_configuration_and_shards():

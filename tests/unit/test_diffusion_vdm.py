@@ -1,4 +1,5 @@
 """U-Net shapes and the VDM loss and ancestral sampler (lib/diffusion/unet.py, vdm.py) against closed forms."""
+
 import math
 
 import torch
@@ -32,8 +33,10 @@ def test_loss_at_init_matches_closed_form():
     dims = 48
     loss_nats = vdm.loss(x, torch.rand(4096, 4)).item() * math.log(2) * dims
     var1 = torch.sigmoid(torch.tensor(10.0)).item()
-    prior = 0.5 * (torch.sigmoid(torch.tensor(-10.0)).item() * ((2 * x - 1) ** 2).flatten(1).sum(1).mean().item()
-                   + dims * (var1 - 1 - math.log(var1)))
+    prior = 0.5 * (
+        torch.sigmoid(torch.tensor(-10.0)).item() * ((2 * x - 1) ** 2).flatten(1).sum(1).mean().item()
+        + dims * (var1 - 1 - math.log(var1))
+    )
     recon = dims * (0.5 * math.exp(-5) / 1e-6 + math.log(1e-3 * math.sqrt(2 * math.pi)))
     expected = 0.5 * 15 * dims + prior + recon
     assert abs(loss_nats - expected) / (0.5 * 15 * dims) < 0.02
@@ -74,7 +77,7 @@ def test_network_sees_the_noise_level_not_the_time():
     x, c = torch.rand(4, 3, 4, 4), torch.rand(4, 4)
     vdm.loss(x, c, u0=0.25)
     with torch.no_grad():
-        vdm.gamma.b -= 1.0                      # schedule drifts down by 1 at every t
+        vdm.gamma.b -= 1.0  # schedule drifts down by 1 at every t
     vdm.loss(x, c, u0=0.25)
     torch.testing.assert_close(seen[0] - seen[1], torch.full((4,), 1 / 15))
 
@@ -91,5 +94,6 @@ def test_loss_terms_sum_to_the_loss():
 def test_sampler_is_deterministic_given_generator():
     vdm = small_vdm()
     c = torch.full((3, 4), 0.5)
-    assert torch.equal(vdm.sample(c, 8, 5, torch.Generator().manual_seed(1)),
-                       vdm.sample(c, 8, 5, torch.Generator().manual_seed(1)))
+    assert torch.equal(
+        vdm.sample(c, 8, 5, torch.Generator().manual_seed(1)), vdm.sample(c, 8, 5, torch.Generator().manual_seed(1))
+    )
