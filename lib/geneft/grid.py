@@ -10,6 +10,7 @@ stored runs (the evidence shards of `lib.geneft.evidence`) the same way, `stack_
 shards into a grid, and `evidence_mismatch` names the network settings in which a live grid and a
 stored configuration differ (the live grid is compared with the evidence only where none do).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -48,10 +49,26 @@ class PhaseGrid:
         return phases.borderline(self.phase, self.test_acc, self.n_test)
 
 
-def train_phase_grid(relation: str, lr_enc, lr_dec, *, weight_decay=0.0, init_scale=1.0, seeds, n: int,
-                     train_fraction: float, split_seed: int, mode: str, depth: int, width: int, embed_dim: int,
-                     steps: int, threshold_fraction: float = 0.01, eval_every: int = 100,
-                     checkpoint: Path | None = None) -> PhaseGrid:
+def train_phase_grid(
+    relation: str,
+    lr_enc,
+    lr_dec,
+    *,
+    weight_decay=0.0,
+    init_scale=1.0,
+    seeds,
+    n: int,
+    train_fraction: float,
+    split_seed: int,
+    mode: str,
+    depth: int,
+    width: int,
+    embed_dim: int,
+    steps: int,
+    threshold_fraction: float = 0.01,
+    eval_every: int = 100,
+    checkpoint: Path | None = None,
+) -> PhaseGrid:
     """Train len(seeds) networks per setting of the broadcast (lr_enc, lr_dec, weight_decay, init_scale).
 
     Every run uses the split `split_masks(n, [train_fraction], [split_seed])` (the seeds vary the
@@ -61,8 +78,9 @@ def train_phase_grid(relation: str, lr_enc, lr_dec, *, weight_decay=0.0, init_sc
     """
     from lib.geneft.train import train_models
 
-    lr_enc, lr_dec, wd, scale = np.broadcast_arrays(*(np.asarray(v, float) for v in (lr_enc, lr_dec, weight_decay,
-                                                                                          init_scale)))
+    lr_enc, lr_dec, wd, scale = np.broadcast_arrays(
+        *(np.asarray(v, float) for v in (lr_enc, lr_dec, weight_decay, init_scale))
+    )
     seeds = np.asarray(seeds, dtype=np.int64)
     k, s = lr_enc.size, len(seeds)
     split = split_masks(n, [train_fraction], [split_seed])
@@ -72,27 +90,52 @@ def train_phase_grid(relation: str, lr_enc, lr_dec, *, weight_decay=0.0, init_sc
     embed = np.empty((k * s, n, embed_dim), np.float32)
     for sc in np.unique(scale):
         pick = rep(scale) == sc
-        res = train_models(relation_matrix(relation, n), np.repeat(split, pick.sum(), 0), mode=mode, depth=depth,
-                           width=width, embed_dim=embed_dim, lr_enc=rep(lr_enc)[pick], lr_dec=rep(lr_dec)[pick],
-                           weight_decay_dec=rep(wd)[pick], init_scale=float(sc), steps=steps,
-                           seeds=np.tile(seeds, k)[pick], eval_every=eval_every,
-                           checkpoint=None if checkpoint is None else Path(f"{checkpoint}_scale{sc:g}.pt"))
+        res = train_models(
+            relation_matrix(relation, n),
+            np.repeat(split, pick.sum(), 0),
+            mode=mode,
+            depth=depth,
+            width=width,
+            embed_dim=embed_dim,
+            lr_enc=rep(lr_enc)[pick],
+            lr_dec=rep(lr_dec)[pick],
+            weight_decay_dec=rep(wd)[pick],
+            init_scale=float(sc),
+            steps=steps,
+            seeds=np.tile(seeds, k)[pick],
+            eval_every=eval_every,
+            checkpoint=None if checkpoint is None else Path(f"{checkpoint}_scale{sc:g}.pt"),
+        )
         out["test_acc"][pick], out["tr"][pick], out["te"][pick] = res.test_acc, res.step_train_90, res.step_test_90
         embed[pick] = res.embed
     shape = lr_enc.shape + (s,)
-    return grid_from_runs(out["tr"].reshape(shape), out["te"].reshape(shape), out["test_acc"].reshape(shape),
-                          embed.reshape(shape + (n, embed_dim)), n_test=n_test, steps=steps,
-                          threshold_fraction=threshold_fraction)
+    return grid_from_runs(
+        out["tr"].reshape(shape),
+        out["te"].reshape(shape),
+        out["test_acc"].reshape(shape),
+        embed.reshape(shape + (n, embed_dim)),
+        n_test=n_test,
+        steps=steps,
+        threshold_fraction=threshold_fraction,
+    )
 
 
-def grid_from_runs(step_train_90, step_test_90, test_acc, embed, *, n_test: int, steps: int,
-                   threshold_fraction: float = 0.01) -> PhaseGrid:
+def grid_from_runs(
+    step_train_90, step_test_90, test_acc, embed, *, n_test: int, steps: int, threshold_fraction: float = 0.01
+) -> PhaseGrid:
     """A PhaseGrid from stored runs: Table 4 applied to the first 0.9 crossings (-1: never) with the
     grokking threshold at `threshold_fraction` of the `steps` the runs were trained for."""
     threshold = phases.table4_threshold(steps, threshold_fraction)
     tr, te = np.asarray(step_train_90, int), np.asarray(step_test_90, int)
-    return PhaseGrid(phases.classify(tr, te, threshold), np.asarray(test_acc, float), tr, te, np.asarray(embed),
-                     int(n_test), threshold)
+    return PhaseGrid(
+        phases.classify(tr, te, threshold),
+        np.asarray(test_acc, float),
+        tr,
+        te,
+        np.asarray(embed),
+        int(n_test),
+        threshold,
+    )
 
 
 def stack_shards(shards, order: str, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
@@ -103,7 +146,8 @@ def stack_shards(shards, order: str, names=("step_train_90", "step_test_90", "te
     if not shards:
         raise ValueError(f"no shards to stack by {order!r}")
     return {name: np.stack([sh[name] for sh in shards]) for name in names} | {
-        order: np.array([sh.key[order] for sh in shards])}
+        order: np.array([sh.key[order] for sh in shards])
+    }
 
 
 def test_pairs(n: int, train_fraction: float, split_seed: int) -> int:
@@ -111,8 +155,14 @@ def test_pairs(n: int, train_fraction: float, split_seed: int) -> int:
     return int((~split_masks(n, [train_fraction], [split_seed])[0]).sum())
 
 
-def lookup_runs(config: dict, shards, log10_lr_enc, log10_lr_dec, seeds,
-                names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict | None:
+def lookup_runs(
+    config: dict,
+    shards,
+    log10_lr_enc,
+    log10_lr_dec,
+    seeds,
+    names=("step_train_90", "step_test_90", "test_acc", "embed"),
+) -> dict | None:
     """The stored runs of the cells (log10_lr_enc x log10_lr_dec) and seeds of a live grid, arrays
     (len(enc), len(dec), len(seeds), ...), from `phase_row` shards of one relation (their key "row"
     indexes config["log10_lr_enc"]); None when a cell or a seed is not stored."""
@@ -132,6 +182,7 @@ NETWORK_SETTINGS = ("n", "train_fraction", "split_seed", "mode", "depth", "width
 
 def evidence_mismatch(config: dict, live: dict) -> list[str]:
     """The network settings (NETWORK_SETTINGS) in which a stored configuration and a live grid differ."""
+
     def same(a, b) -> bool:
         numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b))
         return bool(np.isclose(a, b, rtol=1e-9, atol=0)) if numbers else a == b

@@ -14,6 +14,7 @@ eta_dec / eta_enc (eq. 12 depends on the ratio only), a straight line of slope 1
 generalization, seeds pooled per cell), so that no single cell decides it; `classification_margin`
 says how far a run's final test accuracy is from Table 4's 0.9 line, in test pairs.
 """
+
 from __future__ import annotations
 
 import math
@@ -155,15 +156,21 @@ class BoundaryFit:
     outcome: str
 
     def as_dict(self) -> dict:
-        return {"slope": self.slope.as_dict(), "intercept": self.intercept.as_dict(), "x_ref": self.x_ref,
-                "separated": self.separated, "separating_slopes": list(self.separating_slopes),
-                "separating_intercepts": list(self.separating_intercepts), "n_cells": self.n_cells,
-                "n_models": self.n_models, "outcome": self.outcome,
-                "coefficients": self.coefficients.tolist()}
+        return {
+            "slope": self.slope.as_dict(),
+            "intercept": self.intercept.as_dict(),
+            "x_ref": self.x_ref,
+            "separated": self.separated,
+            "separating_slopes": list(self.separating_slopes),
+            "separating_intercepts": list(self.separating_intercepts),
+            "n_cells": self.n_cells,
+            "n_models": self.n_models,
+            "outcome": self.outcome,
+            "coefficients": self.coefficients.tolist(),
+        }
 
 
-def fit_boundary(x, y, successes, trials, *, x_ref: float | None = None,
-                 confidence: float = CONFIDENCE) -> BoundaryFit:
+def fit_boundary(x, y, successes, trials, *, x_ref: float | None = None, confidence: float = CONFIDENCE) -> BoundaryFit:
     """Fit logit P(generalize) = b0 + b1 x + b2 y to cells (x_k, y_k) with successes_k of trials_k.
 
     Cells are the grid's (rate, rate) points with the seeds pooled (binomial counts); cells with
@@ -186,8 +193,19 @@ def fit_boundary(x, y, successes, trials, *, x_ref: float | None = None,
     if k.sum() == 0 or k.sum() == t.sum():
         outcome = "none generalize" if k.sum() == 0 else "all generalize"
         none = Estimate(math.nan, math.nan, math.nan, n_models, f"no boundary in the grid: {outcome}")
-        return BoundaryFit(none, none, np.full(3, math.nan), np.full((3, 3), math.nan), x_ref, False,
-                           (math.nan, math.nan), (math.nan, math.nan), n_cells, n_models, outcome)
+        return BoundaryFit(
+            none,
+            none,
+            np.full(3, math.nan),
+            np.full((3, 3), math.nan),
+            x_ref,
+            False,
+            (math.nan, math.nan),
+            (math.nan, math.nan),
+            n_cells,
+            n_models,
+            outcome,
+        )
     X = np.column_stack([np.ones_like(x), x, y])
     separated = _separable(X, k, t)
     slopes, intercepts = _separating_ranges(X, k, t, x_ref) if separated else ((math.nan,) * 2, (math.nan,) * 2)
@@ -206,15 +224,24 @@ def fit_boundary(x, y, successes, trials, *, x_ref: float | None = None,
         method = "logistic GLM: Wald delta method"
     slope, intercept = _delta_boundary(beta, cov, x_ref, confidence)
     if separated:
-        slope = Estimate(slope[0], min(slope[1], slopes[0]), max(slope[2], slopes[1]), n_models,
-                         f"{method} {confidence:.0%}, hull with separating lines")
-        intercept = Estimate(intercept[0], min(intercept[1], intercepts[0]), max(intercept[2], intercepts[1]),
-                             n_models, f"{method} {confidence:.0%}, hull with separating lines")
+        slope = Estimate(
+            slope[0],
+            min(slope[1], slopes[0]),
+            max(slope[2], slopes[1]),
+            n_models,
+            f"{method} {confidence:.0%}, hull with separating lines",
+        )
+        intercept = Estimate(
+            intercept[0],
+            min(intercept[1], intercepts[0]),
+            max(intercept[2], intercepts[1]),
+            n_models,
+            f"{method} {confidence:.0%}, hull with separating lines",
+        )
     else:
         slope = Estimate(*slope, n_models, f"{method} {confidence:.0%}")
         intercept = Estimate(*intercept, n_models, f"{method} {confidence:.0%}")
-    return BoundaryFit(slope, intercept, beta, cov, x_ref, separated, slopes, intercepts, n_cells, n_models,
-                       "boundary")
+    return BoundaryFit(slope, intercept, beta, cov, x_ref, separated, slopes, intercepts, n_cells, n_models, "boundary")
 
 
 def _delta_boundary(beta: np.ndarray, cov: np.ndarray, x_ref: float, confidence: float):
@@ -223,8 +250,8 @@ def _delta_boundary(beta: np.ndarray, cov: np.ndarray, x_ref: float, confidence:
 
     b0, b1, b2 = beta
     z = norm.isf((1 - confidence) / 2)
-    g_slope = np.array([0.0, -1 / b2, b1 / b2 ** 2])
-    g_icpt = np.array([-1 / b2, -x_ref / b2, (b0 + b1 * x_ref) / b2 ** 2])
+    g_slope = np.array([0.0, -1 / b2, b1 / b2**2])
+    g_icpt = np.array([-1 / b2, -x_ref / b2, (b0 + b1 * x_ref) / b2**2])
     out = []
     for value, g in ((-b1 / b2, g_slope), (-(b0 + b1 * x_ref) / b2 - x_ref, g_icpt)):
         se = float(np.sqrt(max(g @ cov @ g, 0.0)))
@@ -252,8 +279,12 @@ def _firth(X: np.ndarray, k: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.
         sign, logdet = np.linalg.slogdet(info)
         return -(loglik + 0.5 * logdet) if sign > 0 else np.inf
 
-    res = minimize(negative, np.zeros(X.shape[1]), method="Nelder-Mead",
-                   options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000, "maxfev": 40000})
+    res = minimize(
+        negative,
+        np.zeros(X.shape[1]),
+        method="Nelder-Mead",
+        options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000, "maxfev": 40000},
+    )
     res = minimize(negative, res.x, method="BFGS")
     b = res.x
     p = expit(Xs @ b)
@@ -288,8 +319,10 @@ def _separating_ranges(X: np.ndarray, k: np.ndarray, t: np.ndarray, x_ref: float
     succ, fail = k > 0, k < t
     for sign in (1.0, -1.0):
         # variables (s, c); constraints written as A_ub @ (s, c) <= b_ub
-        A = np.r_[np.column_stack([-x[succ], -np.ones(succ.sum())]) * sign,
-                  np.column_stack([x[fail], np.ones(fail.sum())]) * sign]
+        A = np.r_[
+            np.column_stack([-x[succ], -np.ones(succ.sum())]) * sign,
+            np.column_stack([x[fail], np.ones(fail.sum())]) * sign,
+        ]
         b = np.r_[-y[succ] * sign, y[fail] * sign]
         ranges = []
         for objective in ([1.0, 0.0], [0.0, 1.0]):
@@ -318,8 +351,13 @@ def distance_from(estimate: Estimate, target: float) -> Estimate:
     `distance_from(fit.slope, 1) < 0.5` and holds only when the whole interval lies within."""
     lo, hi = estimate.low - target, estimate.high - target
     near = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
-    return Estimate(abs(estimate.value - target), near, max(abs(lo), abs(hi)), estimate.n,
-                    f"distance from {target:g}; {estimate.method}")
+    return Estimate(
+        abs(estimate.value - target),
+        near,
+        max(abs(lo), abs(hi)),
+        estimate.n,
+        f"distance from {target:g}; {estimate.method}",
+    )
 
 
 def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
@@ -339,18 +377,27 @@ def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
     used = {k: f for k, f in fits.items() if f.outcome == "boundary" and np.isfinite(f.intercept.value)}
     excluded = {k: f.outcome for k, f in fits.items() if k not in used}
     if len(used) < 2:
-        return {"q": math.nan, "p_value": math.nan, "df": 0, "pooled": None, "used": sorted(used),
-                "excluded": excluded}
+        return {"q": math.nan, "p_value": math.nan, "df": 0, "pooled": None, "used": sorted(used), "excluded": excluded}
     z = norm.isf((1 - CONFIDENCE) / 2)
     eff = np.array([f.intercept.value for f in used.values()])
     var = np.array([((f.intercept.high - f.intercept.low) / (2 * z)) ** 2 for f in used.values()])
     res = combine_effects(eff, var)
     test = res.test_homogeneity()
-    pooled = Estimate(float(res.mean_effect_fe), float(res.mean_effect_fe - z * res.sd_eff_w_fe),
-                      float(res.mean_effect_fe + z * res.sd_eff_w_fe), int(sum(f.n_models for f in used.values())),
-                      "fixed-effect pooled intercept (inverse variance) 95%")
-    return {"q": float(test.statistic), "p_value": float(test.pvalue), "df": int(test.df), "pooled": pooled,
-            "used": sorted(used), "excluded": excluded}
+    pooled = Estimate(
+        float(res.mean_effect_fe),
+        float(res.mean_effect_fe - z * res.sd_eff_w_fe),
+        float(res.mean_effect_fe + z * res.sd_eff_w_fe),
+        int(sum(f.n_models for f in used.values())),
+        "fixed-effect pooled intercept (inverse variance) 95%",
+    )
+    return {
+        "q": float(test.statistic),
+        "p_value": float(test.pvalue),
+        "df": int(test.df),
+        "pooled": pooled,
+        "used": sorted(used),
+        "excluded": excluded,
+    }
 
 
 def intercept_spread(fits: dict[str, BoundaryFit]) -> Estimate | None:
@@ -363,9 +410,13 @@ def intercept_spread(fits: dict[str, BoundaryFit]) -> Estimate | None:
     if len(used) < 2:
         return None
     values = [e.value for e in used]
-    return Estimate(max(values) - min(values), max(0.0, max(e.low for e in used) - min(e.high for e in used)),
-                    max(e.high for e in used) - min(e.low for e in used), int(sum(e.n for e in used)),
-                    "largest difference of intercepts; interval from their intervals")
+    return Estimate(
+        max(values) - min(values),
+        max(0.0, max(e.low for e in used) - min(e.high for e in used)),
+        max(e.high for e in used) - min(e.low for e in used),
+        int(sum(e.n for e in used)),
+        "largest difference of intercepts; interval from their intervals",
+    )
 
 
 def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -> Estimate:
@@ -390,10 +441,16 @@ def rate_spread(successes, trials) -> Estimate:
     t = np.asarray(trials, float).reshape(len(trials), -1).sum(1)
     p = k / t
     hi, lo = int(np.argmax(p)), int(np.argmin(p))
-    low, high = confint_proportions_2indep(k[hi], t[hi], k[lo], t[lo], method="newcomb", compare="diff",
-                                           alpha=1 - CONFIDENCE)
-    return Estimate(float(p[hi] - p[lo]), float(max(low, 0.0)), float(high), int(t[hi] + t[lo]),
-                    f"highest minus lowest of {len(k)} pooled fractions, Newcombe {CONFIDENCE:.0%}")
+    low, high = confint_proportions_2indep(
+        k[hi], t[hi], k[lo], t[lo], method="newcomb", compare="diff", alpha=1 - CONFIDENCE
+    )
+    return Estimate(
+        float(p[hi] - p[lo]),
+        float(max(low, 0.0)),
+        float(high),
+        int(t[hi] + t[lo]),
+        f"highest minus lowest of {len(k)} pooled fractions, Newcombe {CONFIDENCE:.0%}",
+    )
 
 
 def decide(estimate: Estimate | None, low: float, high: float, pending: str | None = None) -> Estimate:

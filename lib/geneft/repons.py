@@ -21,6 +21,7 @@ initialisation (lib.geneft.network), `compare_with_arctan` sets Fig. 6's fractio
 band of eq. (12) that the measured ratio gives, and `repon_collapse` asks whether the final
 embeddings of trained networks collapsed by class as the theory says generalizing ones must.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -42,12 +43,12 @@ def pair_flow(A: np.ndarray, r: np.ndarray, eta_A: float, eta_x: float) -> tuple
 
 def reduced_flow(a2, c, eta_A: float, eta_x: float):
     """Eq. (10): da_2/dt = -2 eta_A c^2 a_2, dc/dt = -eta_x a_2^2 c (elementwise)."""
-    return -2 * eta_A * c ** 2 * a2, -eta_x * a2 ** 2 * c
+    return -2 * eta_A * c**2 * a2, -eta_x * a2**2 * c
 
 
 def conserved(a2, c, eta_A: float, eta_x: float):
     """Eq. (11): C = a_2^2 / (2 eta_A) - c^2 / eta_x, constant along eq. (10)."""
-    return a2 ** 2 / (2 * eta_A) - c ** 2 / eta_x
+    return a2**2 / (2 * eta_A) - c**2 / eta_x
 
 
 def separatrix_slope(eta_A: float, eta_x: float) -> float:
@@ -58,8 +59,7 @@ def separatrix_slope(eta_A: float, eta_x: float) -> float:
 def limit_point(a2, c, eta_A: float, eta_x: float):
     """Where eq. (10) ends (Section IV): C > 0 -> (+-sqrt(2 eta_A C), 0); C < 0 -> (0, +-sqrt(-eta_x C))."""
     C = conserved(np.asarray(a2, float), np.asarray(c, float), eta_A, eta_x)
-    return (np.sign(a2) * np.sqrt(np.clip(2 * eta_A * C, 0, None)),
-            np.sign(c) * np.sqrt(np.clip(-eta_x * C, 0, None)))
+    return (np.sign(a2) * np.sqrt(np.clip(2 * eta_A * C, 0, None)), np.sign(c) * np.sqrt(np.clip(-eta_x * C, 0, None)))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -95,8 +95,9 @@ def _solve_blocks(rhs, z0: np.ndarray, t_max: float, t_eval, rtol: float = 1e-8,
     LSODA's stiff steps cost O(K) instead of a dense (K b)^2 Jacobian.
     """
     b = z0.shape[1]
-    sol = solve_ivp(rhs, (0, t_max), z0.ravel(), method="LSODA", t_eval=t_eval, rtol=rtol, atol=atol,
-                    lband=b - 1, uband=b - 1)
+    sol = solve_ivp(
+        rhs, (0, t_max), z0.ravel(), method="LSODA", t_eval=t_eval, rtol=rtol, atol=atol, lband=b - 1, uband=b - 1
+    )
     if not sol.success:
         raise RuntimeError(f"integration failed: {sol.message}")
     return sol.y.T
@@ -119,8 +120,17 @@ def arctan_law(sigma_ratio, eta_x_over_eta_A, n_cluster: float = 1):
     return 2 / np.pi * np.arctan(np.asarray(sigma_ratio, float) * k)
 
 
-def monte_carlo_reduced(sigma_a: float, sigma_c: float, eta_A: float, eta_x: float, *, samples: int,
-                        seed: int, t_max: float, tol: float = 1e-2) -> float:
+def monte_carlo_reduced(
+    sigma_a: float,
+    sigma_c: float,
+    eta_A: float,
+    eta_x: float,
+    *,
+    samples: int,
+    seed: int,
+    t_max: float,
+    tol: float = 1e-2,
+) -> float:
     """Fraction of Gaussian starts a_2 ~ N(0, sigma_a^2), c ~ N(0, sigma_c^2) whose eq. (10) flow collides."""
     rng = np.random.default_rng(seed)
     a0, c0 = rng.normal(0, sigma_a, samples), rng.normal(0, sigma_c, samples)
@@ -137,8 +147,9 @@ def cluster_gradient_flow(a, x, eta_A: float, eta_x: float):
     return -eta_A * (err * x).sum(1), -eta_x * a[:, None] * err
 
 
-def simulate_cluster(a0: np.ndarray, c0: np.ndarray, n_cluster: int, eta_A: float, eta_x: float, *,
-                     t_max: float) -> np.ndarray:
+def simulate_cluster(
+    a0: np.ndarray, c0: np.ndarray, n_cluster: int, eta_A: float, eta_x: float, *, t_max: float
+) -> np.ndarray:
     """One repon and N clustered ones under a linear decoder; returns |separation(t_max)| / |separation(0)|.
 
     The lone repon starts at 2 c0 N/(N+1), the N others together at -2 c0/(N+1) (half separation
@@ -161,8 +172,18 @@ def simulate_cluster(a0: np.ndarray, c0: np.ndarray, n_cluster: int, eta_A: floa
     return np.exp(z[-1, 1::2] - log_s0)
 
 
-def monte_carlo_cluster(sigma_a: float, sigma_c: float, eta_A: float, eta_x: float, n_cluster: int, *,
-                        samples: int, seed: int, t_max: float, tol: float = 1e-2) -> float:
+def monte_carlo_cluster(
+    sigma_a: float,
+    sigma_c: float,
+    eta_A: float,
+    eta_x: float,
+    n_cluster: int,
+    *,
+    samples: int,
+    seed: int,
+    t_max: float,
+    tol: float = 1e-2,
+) -> float:
     """Fraction of Gaussian starts for which `simulate_cluster` ends with the repons collided."""
     rng = np.random.default_rng(seed)
     a0, c0 = rng.normal(0, sigma_a, samples), rng.normal(0, sigma_c, samples)
@@ -179,14 +200,15 @@ def conserved_matrix(A: np.ndarray, r: np.ndarray, eta_A: float, eta_x: float) -
     return A.swapaxes(-1, -2) @ A / (2 * eta_A) - r[..., :, None] * r[..., None, :] / eta_x
 
 
-def integrate_pair_flow(A0: np.ndarray, r0: np.ndarray, eta_A: float, eta_x: float,
-                        t_max: float) -> tuple[np.ndarray, np.ndarray]:
+def integrate_pair_flow(
+    A0: np.ndarray, r0: np.ndarray, eta_A: float, eta_x: float, t_max: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Eq. (8) for K independent draws at once: A0 (K, m, d), r0 (K, d); returns (A, r) at t_max."""
     K, m, d = A0.shape
 
     def rhs(_, z):
         z = z.reshape(K, m * d + d)
-        A, r = z[:, :m * d].reshape(K, m, d), z[:, m * d:]
+        A, r = z[:, : m * d].reshape(K, m, d), z[:, m * d :]
         Ar = np.einsum("kij,kj->ki", A, r)
         dA = -2 * eta_A * Ar[:, :, None] * r[:, None, :]
         dr = -eta_x * np.einsum("kij,ki->kj", A, Ar)
@@ -194,7 +216,7 @@ def integrate_pair_flow(A0: np.ndarray, r0: np.ndarray, eta_A: float, eta_x: flo
 
     z = _solve_blocks(rhs, np.concatenate([A0.reshape(K, -1), r0], 1), t_max, [t_max], rtol=1e-9, atol=1e-12)
     z = z[-1].reshape(K, m * d + d)
-    return z[:, :m * d].reshape(K, m, d), z[:, m * d:]
+    return z[:, : m * d].reshape(K, m, d), z[:, m * d :]
 
 
 @dataclass(frozen=True)
@@ -218,8 +240,19 @@ class CollisionStudy:
     arctan: float
 
 
-def collision_study(m: int, d: int, *, sigma_a: float = 1.0, sigma_c: float = 1.0, eta_A: float = 1.0,
-                    eta_x: float = 1.0, draws: int, seed: int, t_max: float = 1e4, tol: float = 1e-2) -> CollisionStudy:
+def collision_study(
+    m: int,
+    d: int,
+    *,
+    sigma_a: float = 1.0,
+    sigma_c: float = 1.0,
+    eta_A: float = 1.0,
+    eta_x: float = 1.0,
+    draws: int,
+    seed: int,
+    t_max: float = 1e4,
+    tol: float = 1e-2,
+) -> CollisionStudy:
     """Integrate eq. (8) from `draws` Gaussian starts and compare the outcome with the sign of M."""
     rng = np.random.default_rng(seed)
     A0 = rng.normal(0, sigma_a, (draws, m, d))
@@ -230,12 +263,30 @@ def collision_study(m: int, d: int, *, sigma_a: float = 1.0, sigma_c: float = 1.
     eig = np.linalg.eigvalsh(M)
     min_eig = eig[:, 0] / np.abs(eig).max(1)
     psd = min_eig >= -1e-12
-    return CollisionStudy(m, d, collided, psd, min_eig, fraction(collided), fraction(psd),
-                          fraction(collided == psd), float(arctan_law(sigma_a / sigma_c, eta_x / eta_A)))
+    return CollisionStudy(
+        m,
+        d,
+        collided,
+        psd,
+        min_eig,
+        fraction(collided),
+        fraction(psd),
+        fraction(collided == psd),
+        float(arctan_law(sigma_a / sigma_c, eta_x / eta_A)),
+    )
 
 
-def psd_probability(m: int, d: int, *, sigma_a: float = 1.0, sigma_c: float = 1.0, eta_A: float = 1.0,
-                    eta_x: float = 1.0, draws: int, seed: int) -> Estimate:
+def psd_probability(
+    m: int,
+    d: int,
+    *,
+    sigma_a: float = 1.0,
+    sigma_c: float = 1.0,
+    eta_A: float = 1.0,
+    eta_x: float = 1.0,
+    draws: int,
+    seed: int,
+) -> Estimate:
     """P(M is PSD) over Gaussian draws, from the criterion alone (no integration: many draws are cheap)."""
     rng = np.random.default_rng(seed)
     M = conserved_matrix(rng.normal(0, sigma_a, (draws, m, d)), rng.normal(0, sigma_c, (draws, d)), eta_A, eta_x)
@@ -248,8 +299,9 @@ def psd_probability(m: int, d: int, *, sigma_a: float = 1.0, sigma_c: float = 1.
 # ----------------------------------------------------------------------------------------------
 
 
-def init_repon_moments(seeds, n: int, *, mode: str, depth: int, width: int, embed_dim: int,
-                       init_scale: float) -> tuple[np.ndarray, np.ndarray]:
+def init_repon_moments(
+    seeds, n: int, *, mode: str, depth: int, width: int, embed_dim: int, init_scale: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Per model at initialisation: mean |J_ik|^2 and mean |r_ij|^2 over its pairs, each (M,).
 
     J_ik = d logit(i, k) / d E_i is the decoder's local linear map A seen by repon i against
@@ -273,8 +325,18 @@ def init_repon_moments(seeds, n: int, *, mode: str, depth: int, width: int, embe
     return jac2.numpy().astype(float), r2.numpy().astype(float)
 
 
-def init_sigma_ratio(seeds, n: int, *, mode: str, depth: int, width: int, embed_dim: int, init_scale: float,
-                     confidence: float = CONFIDENCE, seed: int = 0) -> Estimate:
+def init_sigma_ratio(
+    seeds,
+    n: int,
+    *,
+    mode: str,
+    depth: int,
+    width: int,
+    embed_dim: int,
+    init_scale: float,
+    confidence: float = CONFIDENCE,
+    seed: int = 0,
+) -> Estimate:
     """sigma_a / sigma_c of eq. (12) read off the networks' initialisation, with a bootstrap over models.
 
     With a random unit direction r0 of the separation, a_2 = A r0 has variance E|A|^2 / d and
@@ -283,14 +345,23 @@ def init_sigma_ratio(seeds, n: int, *, mode: str, depth: int, width: int, embed_
     """
     from scipy.stats import bootstrap
 
-    jac2, r2 = init_repon_moments(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim,
-                                  init_scale=init_scale)
+    jac2, r2 = init_repon_moments(
+        seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale
+    )
     ratio = lambda a, b, axis=-1: np.sqrt(a.mean(axis) / b.mean(axis))
     value = float(ratio(jac2, r2))
     if len(jac2) < 2:
         return Estimate(value, value, value, len(jac2), "one model, no interval")
-    ci = bootstrap((jac2, r2), ratio, paired=True, vectorized=True, confidence_level=confidence, method="BCa",
-                   n_resamples=4999, random_state=np.random.default_rng(seed)).confidence_interval
+    ci = bootstrap(
+        (jac2, r2),
+        ratio,
+        paired=True,
+        vectorized=True,
+        confidence_level=confidence,
+        method="BCa",
+        n_resamples=4999,
+        random_state=np.random.default_rng(seed),
+    ).confidence_interval
     return Estimate(value, float(ci.low), float(ci.high), len(jac2), f"bootstrap BCa over models {confidence:.0%}")
 
 
@@ -308,9 +379,14 @@ def compare_with_arctan(successes, trials, dec_over_enc, sigma_ratio: Estimate) 
     band_high = arctan_law(sigma_ratio.high, 1 / ratio)
     points = [fraction(int(a), int(b)) for a, b in zip(k, t)]
     above = np.array([p.low > hi for p, hi in zip(points, band_high)])
-    return {"points": points, "band_low": band_low, "band_high": band_high,
-            "law": arctan_law(sigma_ratio.value, 1 / ratio), "above": above,
-            "under_fraction": fraction(int((~above).sum()), len(above))}
+    return {
+        "points": points,
+        "band_low": band_low,
+        "band_high": band_high,
+        "law": arctan_law(sigma_ratio.value, 1 / ratio),
+        "above": above,
+        "under_fraction": fraction(int((~above).sum()), len(above)),
+    }
 
 
 # ----------------------------------------------------------------------------------------------
@@ -347,8 +423,7 @@ def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, thresh
     ratio = repon_collapse(embed, labels)
     gen = np.asarray(generalized, bool).ravel()
     collapsed = ratio < threshold
-    out = {"ratio": ratio, "collapsed": collapsed, "threshold": threshold,
-           "agreement": fraction(collapsed == gen)}
+    out = {"ratio": ratio, "collapsed": collapsed, "threshold": threshold, "agreement": fraction(collapsed == gen)}
     out["collapsed_if_generalized"] = fraction(collapsed[gen]) if gen.any() else None
     out["collapsed_if_not"] = fraction(collapsed[~gen]) if (~gen).any() else None
     if gen.any() and (~gen).any():

@@ -1,11 +1,21 @@
 """lib.geneft.grid: a tiny phase grid (shapes, Table 4 threshold, pooling) and phases.distance_from."""
+
 import numpy as np
 import pytest
 
 from lib.geneft import grid, phases
 from lib.stats import Estimate
 
-NET = {"n": 9, "train_fraction": 0.75, "split_seed": 0, "mode": "concat", "depth": 1, "width": 8, "embed_dim": 2, "steps": 60}
+NET = {
+    "n": 9,
+    "train_fraction": 0.75,
+    "split_seed": 0,
+    "mode": "concat",
+    "depth": 1,
+    "width": 8,
+    "embed_dim": 2,
+    "steps": 60,
+}
 
 
 def test_tiny_grid_shapes_and_pooling():
@@ -42,8 +52,9 @@ class _Shard:
 def test_stored_runs_classified_as_the_live_grid():
     E, D = np.meshgrid([1e-2, 3e-2], [1e-2, 1e-1, 1.0], indexing="ij")
     g = grid.train_phase_grid("mod3", E, D, seeds=[0, 1], **NET)
-    again = grid.grid_from_runs(g.step_train_90, g.step_test_90, g.test_acc, g.embed, n_test=g.n_test,
-                                steps=NET["steps"])
+    again = grid.grid_from_runs(
+        g.step_train_90, g.step_test_90, g.test_acc, g.embed, n_test=g.n_test, steps=NET["steps"]
+    )
     np.testing.assert_array_equal(again.phase, g.phase)
     assert again.threshold == g.threshold and grid.test_pairs(9, 0.75, 0) == g.n_test
 
@@ -51,8 +62,15 @@ def test_stored_runs_classified_as_the_live_grid():
 def test_shards_stacked_in_key_order_and_cells_looked_up():
     config = {"log10_lr_enc": [-3.0, -2.0], "log10_lr_dec": [-3.0, -2.5, -2.0], "seeds": 3}
     names = ("step_train_90", "step_test_90", "test_acc", "embed")
-    arrays = {row: {k: np.full((3, 3) + ((4, 2) if k == "embed" else ()), 10 * row) + np.arange(3)
-                    if k != "embed" else np.full((3, 3, 4, 2), row) for k in names} for row in (0, 1)}
+    arrays = {
+        row: {
+            k: np.full((3, 3) + ((4, 2) if k == "embed" else ()), 10 * row) + np.arange(3)
+            if k != "embed"
+            else np.full((3, 3, 4, 2), row)
+            for k in names
+        }
+        for row in (0, 1)
+    }
     shards = [_Shard({"relation": "mod3", "row": r}, arrays[r]) for r in (1, 0)]
     stacked = grid.stack_shards(shards, "row")
     assert stacked["row"].tolist() == [0, 1] and stacked["step_train_90"].shape == (2, 3, 3)
@@ -60,13 +78,15 @@ def test_shards_stacked_in_key_order_and_cells_looked_up():
     cells = grid.lookup_runs(config, shards, [-2.0], [-2.5, -2.0], [2, 0])
     assert cells["step_train_90"].shape == (1, 2, 2) and cells["step_train_90"][0, 0].tolist() == [12, 10]
     assert cells["embed"].shape == (1, 2, 2, 4, 2)
-    assert grid.lookup_runs(config, shards, [-2.5], [-2.0], [0]) is None      # no such row
-    assert grid.lookup_runs(config, shards, [-2.0], [-2.0], [3]) is None      # no such seed
+    assert grid.lookup_runs(config, shards, [-2.5], [-2.0], [0]) is None  # no such row
+    assert grid.lookup_runs(config, shards, [-2.0], [-2.0], [3]) is None  # no such seed
     assert grid.lookup_runs(config, shards[:1], [-3.0], [-2.0], [0]) is None  # row not stored
 
 
 def test_evidence_mismatch_names_the_settings():
     config = {**NET, "init_scale": 1.0, "steps": 10_000}
     assert grid.evidence_mismatch(config, {**NET, "init_scale": 1, "steps": 10_000}) == []
-    assert grid.evidence_mismatch(config, {**NET, "init_scale": 0.5, "mode": "difference", "steps": 10_000}) == \
-        ["mode", "init_scale"]
+    assert grid.evidence_mismatch(config, {**NET, "init_scale": 0.5, "mode": "difference", "steps": 10_000}) == [
+        "mode",
+        "init_scale",
+    ]

@@ -1,4 +1,5 @@
 """lib.geneft.phases: Table 4 and the boundary fit on phase diagrams with a known boundary."""
+
 import numpy as np
 import pytest
 
@@ -8,10 +9,16 @@ from lib.geneft import phases as ph
 def test_table4_classification():
     tr = np.array([10, 10, 10, -1, -1])
     te = np.array([500, 2000, -1, -1, 30])
-    np.testing.assert_array_equal(ph.classify(tr, te, threshold=1000),
-                                  [ph.GENERALIZATION, ph.GROKKING, ph.MEMORIZATION, ph.CONFUSION, ph.CONFUSION])
-    assert ph.phase_counts(ph.classify(tr, te, 1000)) == {"generalization": 1, "grokking": 1, "memorization": 1,
-                                                         "confusion": 2}
+    np.testing.assert_array_equal(
+        ph.classify(tr, te, threshold=1000),
+        [ph.GENERALIZATION, ph.GROKKING, ph.MEMORIZATION, ph.CONFUSION, ph.CONFUSION],
+    )
+    assert ph.phase_counts(ph.classify(tr, te, 1000)) == {
+        "generalization": 1,
+        "grokking": 1,
+        "memorization": 1,
+        "confusion": 2,
+    }
 
 
 @pytest.mark.parametrize("ratio, slope", [(10.0, 1.0), (3.0, 0.5)])
@@ -56,7 +63,7 @@ def test_margin_flags_a_cell_two_pairs_short_of_0_9():
 
 def grid(sharpness=3.0, seeds=5, seed=0):
     x, y = np.meshgrid(np.linspace(-5, -2, 7), np.linspace(-5, -1, 9), indexing="ij")
-    p = 1 / (1 + np.exp(-sharpness * (x + 1 - y)))          # boundary y = x + 1: ratio 10, slope 1
+    p = 1 / (1 + np.exp(-sharpness * (x + 1 - y)))  # boundary y = x + 1: ratio 10, slope 1
     t = np.full(x.shape, seeds)
     return x, y, np.random.default_rng(seed).binomial(t, p), t
 
@@ -98,8 +105,7 @@ def test_intercepts_compared_across_relations():
     same = {r: ph.fit_boundary(x, y, *grid(seed=i)[2:], x_ref=-3.5) for i, r in enumerate(["a", "b", "c"])}
     res = ph.compare_intercepts(same)
     assert res["df"] == 2 and res["p_value"] > 0.01 and res["used"] == ["a", "b", "c"]
-    shifted = dict(same, d=ph.fit_boundary(x, y + 1.5, k, t, x_ref=-3.5),
-                   e=ph.fit_boundary(x, y, t, t, x_ref=-3.5))
+    shifted = dict(same, d=ph.fit_boundary(x, y + 1.5, k, t, x_ref=-3.5), e=ph.fit_boundary(x, y, t, t, x_ref=-3.5))
     res = ph.compare_intercepts(shifted)
     assert res["p_value"] < 1e-3 and res["excluded"] == {"e": "all generalize"}
     with pytest.raises(ValueError):
@@ -110,8 +116,19 @@ def test_intercept_spread_from_the_intervals():
     from lib.stats import Estimate
 
     def fit(value, low, high, outcome="boundary"):
-        return ph.BoundaryFit(Estimate(1.0, 0.5, 1.5, 9, "t"), Estimate(value, low, high, 9, "t"), np.zeros(3),
-                              np.zeros((3, 3)), 0.0, False, (0, 0), (0, 0), 3, 9, outcome)
+        return ph.BoundaryFit(
+            Estimate(1.0, 0.5, 1.5, 9, "t"),
+            Estimate(value, low, high, 9, "t"),
+            np.zeros(3),
+            np.zeros((3, 3)),
+            0.0,
+            False,
+            (0, 0),
+            (0, 0),
+            3,
+            9,
+            outcome,
+        )
 
     s = ph.intercept_spread({"a": fit(1.0, 0.8, 1.2), "b": fit(1.5, 1.3, 1.7), "c": fit(0, 0, 0, "all generalize")})
     assert s.value == pytest.approx(0.5) and s.low == pytest.approx(0.1) and s.high == pytest.approx(0.9)

@@ -1,4 +1,5 @@
 """lib.geneft.repons and lib.geneft.symbolic: eqs. (8)-(13) against integration, sympy and Monte Carlo."""
+
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
@@ -52,7 +53,9 @@ def test_separatrix_splits_collision_from_no_collision():
 def test_arctan_law_forms():
     ratio, lr = 1.7, 0.3
     assert repons.arctan_law(ratio, lr) == pytest.approx(2 / np.pi * np.arctan(ratio * np.sqrt(lr / 2)))
-    assert repons.arctan_law(ratio, lr, 3) == pytest.approx(2 / np.pi * np.arctan(ratio * np.sqrt(lr / (4 / (1 + 1 / 3)))))
+    assert repons.arctan_law(ratio, lr, 3) == pytest.approx(
+        2 / np.pi * np.arctan(ratio * np.sqrt(lr / (4 / (1 + 1 / 3))))
+    )
     assert repons.arctan_law(1.0, 1e9) == pytest.approx(1.0, abs=1e-4)
 
 
