@@ -24,7 +24,6 @@
 # %% tags=["remove-cell"]
 import numpy as np
 import sympy as sp
-import torch
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 

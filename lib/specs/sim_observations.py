@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
 from lib.sim.data import setting_error
 
 MODELS = tuple(f"{depth}-{act}" for depth in (1, 2, 3, 4) for act in ("linear", "relu"))
-from lib.chapter import Chapter, Claim, Cost, Parameters, ParameterError, param
 
 
 @dataclass(frozen=True)

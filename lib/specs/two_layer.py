@@ -6,6 +6,7 @@ import itertools
 from dataclasses import dataclass
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
+from lib.evidence import EvidenceSet
 from lib.sim.data import setting_error
 
 
@@ -487,7 +488,6 @@ CHAPTER = Chapter(
 # ----------------------------------------------------------------------------------------------
 # Evidence (lib.evidence; computed by `make evidence`, read with lib.evidence.load)
 # ----------------------------------------------------------------------------------------------
-from lib.evidence import EvidenceSet
 
 EVIDENCE = (
     EvidenceSet(

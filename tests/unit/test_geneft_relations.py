@@ -5,7 +5,6 @@ import pytest
 
 from lib.geneft.relations import RELATIONS, class_labels, relation_matrix, split_masks
 
-
 # ----------------------------------------------------------------------------------------------
 # Relation matrices
 # ----------------------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ import pytest
 from lib.sim import metrics as M
 from lib.sim.data import sim_dataset
 
-
 # ----------------------------------------------------------------------------------------------
 # Out-of-distribution test point
 # ----------------------------------------------------------------------------------------------
