@@ -80,6 +80,7 @@ bench: $(ENV_STAMP)
 
 clean:
 	rm -rf _build book/chapters book/generated
+	@echo "kept: recomputable caches in $${LIB_CACHE_DIR:-.cache} (make clean-cache) and the evidence in data/evidence (committed)"
 
 # ---- evidence (README, Evidence): the Snakemake workflow in workflow/, stored in data/evidence ----
 #   make evidence [SETS=chapter/set,...] [VARIANT=smoke] [PROFILE=slurm|gpu|slurm-gpu] [SNAKEMAKE_ARGS=...]
