@@ -190,10 +190,17 @@ def evidence_mismatch(config: dict, live: dict) -> list[str]:
     return [k for k in NETWORK_SETTINGS if k in live and not (k in config and same(config[k], live[k]))]
 
 
-def cell_counts(grid: PhaseGrid) -> tuple[np.ndarray, np.ndarray]:
-    """(generalizing runs, runs) per setting: the seeds of a cell pooled (binomial counts)."""
+def cell_counts(grid: PhaseGrid, exclude_confusion: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(generalizing runs, runs) per setting: the seeds of a cell pooled (binomial counts).
+
+    `exclude_confusion`: count only runs that fit their training pairs (Table 4's generalization,
+    grokking, memorization), for the generalization/memorization boundary of Figs. 5 and 8; a run in
+    confusion is neither side of it."""
     gen = grid.generalized
-    return gen.sum(-1), np.full(gen.shape[:-1], gen.shape[-1])
+    runs = np.full(gen.shape[:-1], gen.shape[-1])
+    if exclude_confusion:
+        runs = runs - (grid.phase == phases.CONFUSION).sum(-1)
+    return gen.sum(-1), runs
 
 
 def majority_phase(grid: PhaseGrid) -> np.ndarray:

@@ -425,8 +425,8 @@ def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -
     replaced by its smoke variant). The value is kept when there is one; `reason` goes into the method."""
     if estimate is None or not np.isfinite(estimate.value):
         return Estimate((low + high) / 2, low, high, 0 if estimate is None else estimate.n, f"undecided: {reason}")
-    lo = min(low, estimate.low) if np.isfinite(estimate.low) else low
-    hi = max(high, estimate.high) if np.isfinite(estimate.high) else high
+    lo = min(low, estimate.value, estimate.low if np.isfinite(estimate.low) else low)
+    hi = max(high, estimate.value, estimate.high if np.isfinite(estimate.high) else high)
     return Estimate(estimate.value, lo, hi, estimate.n, f"undecided: {reason}; {estimate.method}")
 
 

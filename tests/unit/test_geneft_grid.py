@@ -90,3 +90,12 @@ def test_evidence_mismatch_names_the_settings():
         "mode",
         "init_scale",
     ]
+
+
+def test_cell_counts_can_leave_confusion_out():
+    tr = np.array([[[5, -1, 5]]])
+    te = np.array([[[6, -1, -1]]])
+    g = grid.grid_from_runs(tr, te, np.zeros((1, 1, 3)), np.zeros((1, 1, 3, 2, 1)), n_test=10, steps=100)
+    assert [int(v) for v in grid.cell_counts(g)[1].ravel()] == [3]
+    k, t = grid.cell_counts(g, exclude_confusion=True)
+    assert int(k[0, 0]) == 1 and int(t[0, 0]) == 2

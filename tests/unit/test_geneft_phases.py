@@ -163,3 +163,10 @@ def test_rate_spread_between_groups():
     assert s.value == pytest.approx(1 - 2 / 9) and 0 < s.low < s.value < s.high <= 1 and s.n == 18
     same = ph.rate_spread(np.full((2, 4), 5), np.full((2, 4), 10))
     assert same.value == 0 and same.low == 0 and same.high > 0
+
+
+def test_undecided_interval_contains_its_value():
+    from lib.stats import Estimate
+
+    u = ph.undecided(Estimate(22.7, float("-inf"), float("inf"), 40, "t"), 0.0, 10.0, "x")
+    assert u.low <= u.value <= u.high == 22.7
