@@ -15,8 +15,9 @@
 # a collision probability that depends only on their ratio, the *arctan law*, and hence a
 # phase boundary of constant $\eta_\mathrm{dec}/\eta_\mathrm{enc}$. This chapter derives the
 # repon equations symbolically, draws their phase portrait (Fig. 4), checks the arctan law and
-# its $N$-repon form by Monte Carlo, and trains grids of networks for the learning-rate phase
-# diagrams of Figs. 5, 6 and 8, with the phase criteria of {cite:p}`liu2022grokking` (Table 4).
+# its $N$-repon form by Monte Carlo, and reads the learning-rate phase diagrams of Figs. 5, 6 and 8
+# (grids of trained networks, with the phase criteria of {cite:p}`liu2022grokking`, Table 4) from
+# the book's evidence tier, checking a small live grid against it.
 
 # %% tags=["parameters"]
 # Defaults and meaning: lib/specs/geneft_dynamics.py (GeneftDynamicsParameters). Change them with
