@@ -147,8 +147,8 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 # $p_r = \frac{2}{\pi}\arctan\big(\frac{\sigma_a}{\sigma_c}\sqrt{\eta_x(1 + 1/N)/(4\eta_A)}\big)$ (eq. 13).
 # ```
 #
-# The Monte Carlo below draws {glue:text}`mc_samples_text` Gaussian starts per point and
-# integrates {eq}`eq-reduced` to $T$ = {glue:text}`ode_time_text`; for eq. (13) it integrates the
+# The Monte Carlo below draws {glue:text}`param_mc_samples` Gaussian starts per point and
+# integrates {eq}`eq-reduced` to $T$ = {glue:text}`param_ode_time:.0e`; for eq. (13) it integrates the
 # gradient flow of the $(N+1)$-repon loss itself (one embedding dimension, $b = y = 0$, the
 # cluster and the centre of mass being invariant under it). The paper states eq. (13) without
 # derivation; sympy confirms it with $c$ read as half the distance between the lone repon and
