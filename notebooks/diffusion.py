@@ -61,7 +61,6 @@ run.text("evidence_shards", str(summary["shards"]))
 run.text("evidence_hours", summary["wall_seconds"] / 3600)
 run.text("evidence_commits", ", ".join(c[:10] for c in summary["commits"]))
 run.text("contrast_list", ", ".join(f"{c:g}" for c in contrasts))
-run.metric("evidence_seeds_per_contrast", min(len(ev.where(contrast=c)) for c in contrasts))
 
 # %% [markdown]
 # ## The data-generating process
