@@ -473,8 +473,7 @@ run.text("collapse_text", " ".join(
     f"{r}: {c['collapsed_if_generalized'] and fmt(c['collapsed_if_generalized'])} of the generalizing runs and "
     f"{c['collapsed_if_not'] and fmt(c['collapsed_if_not'])} of the others collapsed"
     + (f"; the ratio ranks generalizing runs below the others with probability (AUC) {c['auc']:.2f}." if "auc" in c else ".")
-    for r, c in collapse.items())
-    + " The ratio separates the phases, but a run stops once its phase is decided, before its repons reach the threshold.")
+    for r, c in collapse.items()))
 
 # %% [markdown]
 # ## Probability of generalization against the rate ratio (Fig. 6)
