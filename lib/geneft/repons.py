@@ -389,6 +389,21 @@ def compare_with_arctan(successes, trials, dec_over_enc, sigma_ratio: Estimate) 
     }
 
 
+def sigma_ratio_for_bound(successes, trials, dec_over_enc) -> float:
+    """Fig. 6 read backwards: the smallest sigma_a / sigma_c at which eq. (12) is not below any point.
+
+    Inverts eq. (12), sigma_a / sigma_c = tan(pi p / 2) / sqrt(eta_x / (2 eta_A)), at each point's
+    Wilson lower end p (eta_x = eta_enc, eta_A = eta_dec), and takes the largest: at any larger
+    ratio no point's interval lies wholly above the law. Infinite when a lower end is 1.
+    """
+    k, t = np.asarray(successes).ravel(), np.asarray(trials).ravel()
+    ratio = np.broadcast_to(np.asarray(dec_over_enc, float), np.asarray(successes).shape).ravel()
+    low = np.array([fraction(int(a), int(b)).low for a, b in zip(k, t)])
+    needed = np.tan(np.pi * low / 2) / np.sqrt(1 / (2 * ratio))
+    needed[low >= 1] = np.inf
+    return float(needed.max())
+
+
 # ----------------------------------------------------------------------------------------------
 # Trained networks: did the repons collapse by class?
 # ----------------------------------------------------------------------------------------------

@@ -144,6 +144,19 @@ def test_compare_with_arctan_flags_points_above_the_band():
     assert np.all(res["band_low"] < res["band_high"])
 
 
+def test_sigma_ratio_for_bound_is_where_the_first_point_stops_being_above():
+    from lib.stats import Estimate
+
+    successes, trials, ratio = [30, 20, 2], [30, 30, 30], [1.0, 10.0, 100.0]
+    needed = repons.sigma_ratio_for_bound(successes, trials, ratio)
+    at = repons.compare_with_arctan(successes, trials, ratio, Estimate(needed * 1.001, needed, needed * 1.002, 1, "t"))
+    below = repons.compare_with_arctan(
+        successes, trials, ratio, Estimate(needed * 0.99, needed * 0.98, needed * 0.99, 1, "t")
+    )
+    assert not at["above"].any() and below["above"].sum() == 1
+    assert repons.sigma_ratio_for_bound([0], [30], [1.0]) == 0.0
+
+
 def test_collapse_of_trained_embeddings_against_phase():
     rng = np.random.default_rng(0)
     labels = np.arange(12) % 3
