@@ -93,8 +93,11 @@ class ChapterRun:
         for name, value in params.as_dict().items():
             self._glue(f"param_{name}", value)
 
+    def _with_record(self) -> dict[str, Any]:
+        return {**self.metrics, RUN_KEY: self.record}
+
     def _write(self) -> None:
-        atomic_write_json(self.path, {**self.metrics, RUN_KEY: self.record})
+        atomic_write_json(self.path, self._with_record())
 
     @staticmethod
     def _glue(name: str, value: Any) -> None:
@@ -128,7 +131,7 @@ class ChapterRun:
 
     def verdict(self, claim_id: str) -> str:
         """The verdict sentence of a declared claim on the metrics so far, glued as `verdict_SLUG`."""
-        found = [v for v in verdicts([self.chapter], {self.chapter.id: self.metrics}) if v.claim.id == claim_id]
+        found = [v for v in verdicts([self.chapter], {self.chapter.id: self._with_record()}) if v.claim.id == claim_id]
         if not found:
             raise KeyError(f"chapter {self.chapter.id} declares no claim {claim_id!r}")
         text = sentence(found[0])
@@ -153,7 +156,7 @@ class ChapterRun:
 
         for claim in self.chapter.claims:
             self.verdict(claim.id)
-        return Markdown(claims_markdown([self.chapter], {self.chapter.id: self.metrics}))
+        return Markdown(claims_markdown([self.chapter], {self.chapter.id: self._with_record()}))
 
 
 def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:

@@ -231,6 +231,7 @@ BASES = {
 _INTERVAL_BASES = ("seeds", "evidence")
 
 _CONDITION = re.compile(r"^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$")
+_PARAMETER = re.compile(r"^[A-Za-z_]\w*$")
 _OPS = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
@@ -252,7 +253,9 @@ class Claim:
 
     `id` is the catalogue id (book/catalogue.md) plus a suffix that makes it unique,
     e.g. "S-T4.1/rates". `condition` is an operator and a literal ("< 0.01", ">= 0.5",
-    "== true"). `basis` says what the verdict rests on (see BASES); a claim over seeds or
+    "== true", "== 'concat'") or the name of one of the chapter's parameters
+    ("< topo_visible_tol"), read from the parameters the metrics were computed with, so that a
+    tolerance is declared once. `basis` says what the verdict rests on (see BASES); a claim over seeds or
     evidence needs its metric to be an estimate with an interval. `expected` is the verdict
     the chapter declares; `lib claims` fails when the computed verdict differs. A claim
     expected not to hold, or to be inconclusive, carries its reason in `note`, with numbers
@@ -281,19 +284,30 @@ class Claim:
             raise ValueError(f"claim {self.id}: an exact claim is two-valued, it cannot be inconclusive")
 
     @property
-    def target(self) -> Any:
-        return _parse_literal(_CONDITION.match(self.condition).group(2))
+    def parameter(self) -> str | None:
+        """The parameter the condition compares with, None when it compares with a literal."""
+        text = _CONDITION.match(self.condition).group(2)
+        return text if _PARAMETER.match(text) and text.lower() not in ("true", "false") else None
 
-    def evaluate(self, value: Any) -> tuple[str, str]:
+    def threshold(self, parameters: Mapping[str, Any] | None = None) -> Any:
+        """The right-hand side of the condition: its literal, or the parameter's value (None if absent)."""
+        if self.parameter is None:
+            return _parse_literal(_CONDITION.match(self.condition).group(2))
+        return (parameters or {}).get(self.parameter)
+
+    def evaluate(self, value: Any, parameters: Mapping[str, Any] | None = None) -> tuple[str, str]:
         """(verdict, why) for a metric value: a number, a bool, a string or an estimate dict.
 
         An estimate holds when its whole interval [low, high] meets the condition, does not
         hold when none of it does, and is inconclusive when it straddles. A point value is
-        two-valued. Missing, non-finite and non-scalar values are "not computed".
+        two-valued. Missing, non-finite and non-scalar values are "not computed". `parameters`
+        are the run's, for a condition that names a parameter.
         """
-        op, target = _CONDITION.match(self.condition).group(1), self.target
+        op, target = _CONDITION.match(self.condition).group(1), self.threshold(parameters)
         if value is None:
             return NOT_COMPUTED, "metric not recorded (or not finite)"
+        if target is None:
+            return NOT_COMPUTED, f"parameter {self.parameter} not recorded with the metrics"
         if is_estimate(value):
             bounds = [value.get("low"), value.get("high"), value.get("value")]
             if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in bounds):
@@ -357,6 +371,9 @@ class Chapter:
         clash = self.RESERVED & set(self.params.defaults())
         if clash:
             raise ValueError(f"chapter {self.id}: parameter names {sorted(clash)} are reserved")
+        unknown = {c.id: c.parameter for c in self.claims if c.parameter and c.parameter not in self.params.defaults()}
+        if unknown:
+            raise ValueError(f"chapter {self.id}: conditions name parameters it does not declare: {unknown}")
         self.validate(self.smoke)
 
     @property

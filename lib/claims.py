@@ -31,10 +31,18 @@ class Verdict:
     value: Any
     verdict: str
     why: str
+    threshold: Any = None
 
     @property
     def as_declared(self) -> bool:
         return self.verdict == self.claim.expected
+
+    @property
+    def condition(self) -> str:
+        """The claim's condition, with the value of the parameter it names ("< topo_visible_tol = 0.05")."""
+        if self.claim.parameter is None:
+            return self.claim.condition
+        return f"{self.claim.condition} = {short(self.threshold)}"
 
     @property
     def status(self) -> str:
@@ -70,10 +78,11 @@ def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None])
     out = []
     for chapter in chapters:
         found = metrics.get(chapter.id) or {}
+        parameters = (found.get(RUN_KEY) or {}).get("parameters")
         for claim in chapter.claims:
             value = found.get(claim.metric)
-            verdict, why = claim.evaluate(value)
-            out.append(Verdict(chapter.id, claim, value, verdict, why))
+            verdict, why = claim.evaluate(value, parameters)
+            out.append(Verdict(chapter.id, claim, value, verdict, why, claim.threshold(parameters)))
     return out
 
 
@@ -122,7 +131,7 @@ def reason_text(v: Verdict) -> str:
 def sentence(v: Verdict) -> str:
     """One sentence for the prose, generated from the claim: never typed by hand."""
     value = format_value(v.value)
-    text = f"{v.claim.id} {v.verdict}: {v.claim.metric} = {value}, needs {v.claim.condition} ({basis_text(v)})"
+    text = f"{v.claim.id} {v.verdict}: {v.claim.metric} = {value}, needs {v.condition} ({basis_text(v)})"
     if not v.as_declared:
         text += f"; the chapter declares it {v.claim.expected}"
     return text + "."
@@ -156,7 +165,7 @@ def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] |
                     v.claim.paper_value,
                     format_value(v.value),
                     basis_text(v),
-                    f"`{v.claim.metric} {v.claim.condition}`",
+                    f"`{v.claim.metric} {v.condition}`",
                     reason_text(v),
                 )
             )
@@ -186,7 +195,7 @@ def claims_report(chapters: list[Chapter], directory: Path) -> tuple[str, int]:
         mark = " ok " if v.as_declared else "DIFF"
         lines.append(
             f"[{mark}] {v.claim.id:<22} {v.chapter:<17} {v.claim.metric} = {format_value(v.value)}"
-            f"  (needs {v.claim.condition}; {basis_text(v)}) -> {v.status}"
+            f"  (needs {v.condition}; {basis_text(v)}) -> {v.status}"
         )
     counts = {k: sum(v.verdict == k for v in found) for k in ("holds", "does not hold", "inconclusive", "not computed")}
     lines.append(", ".join(f"{n} {k}" for k, n in counts.items()) + f"; {len(found) - bad} of {len(found)} as declared")

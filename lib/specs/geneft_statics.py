@@ -276,7 +276,7 @@ CHAPTER = Chapter(
             statement="the smallest inductive gap on mod 3 is for mode 3 (squared difference)",
             paper_value="squared_difference",
             metric="best_mode_mod3",
-            condition="== squared_difference",
+            condition="== 'squared_difference'",
             basis="single run",
         ),
         Claim(
@@ -284,7 +284,7 @@ CHAPTER = Chapter(
             statement="the smallest inductive gap on greater-than is for mode 2 (difference)",
             paper_value="difference",
             metric="best_mode_greater_than",
-            condition="== difference",
+            condition="== 'difference'",
             basis="single run",
         ),
         Claim(

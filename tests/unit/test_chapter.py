@@ -137,3 +137,14 @@ def test_declarations(chapter_id):
     chapter.validate(chapter.smoke)
     with pytest.raises(ParameterError, match="unknown parameter"):
         chapter.validate({"no_such_parameter": 1})
+
+
+def test_a_condition_may_name_a_parameter_and_reads_the_runs_value():
+    claim = Claim("x", "", "", "m", "< lr", basis="seeds")
+    assert claim.parameter == "lr" and Claim("x", "", "", "m", "== true").parameter is None
+    assert claim.evaluate(_estimate(0.05, 0.04, 0.06), {"lr": 0.1})[0] == HOLDS
+    assert claim.evaluate(_estimate(0.05, 0.04, 0.06), {"lr": 0.01})[0] == FAILS
+    assert claim.evaluate(_estimate(0.05, 0.04, 0.06))[0] == NOT_COMPUTED
+    Chapter("toy", "Toy", Toy, claims=(claim,))
+    with pytest.raises(ValueError, match="does not declare"):
+        Chapter("toy", "Toy", Toy, claims=(Claim("x", "", "", "m", "< tol"),))

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from lib.chapter import Chapter, Claim, Parameters
-from lib.claims import MetricsError, claims_markdown, claims_report, read_metrics, sentence, slug, verdicts
+from lib.chapter import Chapter, Claim, Parameters, param
+from lib.claims import RUN_KEY, MetricsError, claims_markdown, claims_report, read_metrics, sentence, slug, verdicts
 
 
 @dataclass(frozen=True)
@@ -83,3 +83,16 @@ def test_markdown_sentence_and_slug():
     v = verdicts([_chapter()], metrics)[1]
     assert sentence(v).startswith("S-8 holds: frac = 0.2 [0.1, 0.3], n = 1000")
     assert slug("S-T4.1/rates") == "s_t4_1_rates"
+
+
+def test_a_condition_naming_a_parameter_shows_and_uses_the_runs_value():
+    @dataclass(frozen=True)
+    class Tolerance(Parameters):
+        tol: float = param(0.05, "tolerance", gt=0)
+
+    chapter = Chapter("toy", "t", Tolerance, claims=(Claim("S-7", "s", "p", "m", "< tol", basis="seeds"),))
+    run = {"m": _est(0.1, 0.08, 0.12), RUN_KEY: {"parameters": {"tol": 0.2}}}
+    v = verdicts([chapter], {"toy": run})[0]
+    assert v.verdict == "holds" and v.condition == "< tol = 0.2"
+    assert "needs < tol = 0.2" in sentence(v)
+    assert verdicts([chapter], {"toy": {**run, RUN_KEY: {"parameters": {"tol": 0.05}}}})[0].verdict == "does not hold"
