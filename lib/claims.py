@@ -32,6 +32,7 @@ class Verdict:
     verdict: str
     why: str
     threshold: Any = None
+    note: str = ""
 
     @property
     def as_declared(self) -> bool:
@@ -74,6 +75,23 @@ def chapters_present(directory: Path, chapters: list[Chapter]) -> list[Chapter]:
     return [c for c in chapters if (Path(directory) / f"{c.id}.metrics.json").exists()]
 
 
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
+
+
+def note_metrics(note: str) -> list[str]:
+    """The metric names a note quotes as `{name}`."""
+    return _PLACEHOLDER.findall(note)
+
+
+def fill_note(note: str, metrics: dict[str, Any]) -> str:
+    """A claim's note with each `{name}` replaced by that metric of the run (value [interval], n).
+
+    Notes quote the numbers behind a declared verdict through placeholders, never typed by hand,
+    so that a rerun with other parameters or other evidence cannot contradict its own note.
+    """
+    return _PLACEHOLDER.sub(lambda m: format_value(metrics.get(m.group(1))), note)
+
+
 def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> list[Verdict]:
     out = []
     for chapter in chapters:
@@ -82,7 +100,8 @@ def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None])
         for claim in chapter.claims:
             value = found.get(claim.metric)
             verdict, why = claim.evaluate(value, parameters)
-            out.append(Verdict(chapter.id, claim, value, verdict, why, claim.threshold(parameters)))
+            note = fill_note(claim.note, found)
+            out.append(Verdict(chapter.id, claim, value, verdict, why, claim.threshold(parameters), note))
     return out
 
 
@@ -125,7 +144,7 @@ def basis_text(v: Verdict) -> str:
 
 def reason_text(v: Verdict) -> str:
     """The declared reason (`Claim.note`), and for any verdict but "holds" why the interval decided it."""
-    return " ".join(p for p in (v.claim.note, "" if v.verdict == HOLDS else v.why) if p)
+    return " ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why) if p)
 
 
 def sentence(v: Verdict) -> str:

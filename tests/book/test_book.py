@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
+from lib.claims import note_metrics, read_metrics
 from lib.paths import ROOT
-from lib.specs import chapter_ids
+from lib.specs import chapter_ids, load
 
 RUNS = ROOT / "book" / "chapters"
 HTML = ROOT / "_build" / "html"
@@ -26,6 +27,14 @@ def test_claims_as_declared():
     """`python -m lib claims` over the book's runs: every verdict is the one its chapter declares."""
     done = subprocess.run([sys.executable, "-m", "lib", "claims", str(RUNS)], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("chapter_id", chapter_ids())
+def test_claim_notes_quote_recorded_metrics(chapter_id):
+    """Every `{metric}` a claim's note quotes is a metric its chapter records at default parameters."""
+    recorded = read_metrics(RUNS, chapter_id) or {}
+    missing = {c.id: m for c in load(chapter_id).claims for m in note_metrics(c.note) if m not in recorded}
+    assert not missing, f"notes quote metrics the chapter does not record: {missing}"
 
 
 def test_scorecard_and_notes_pages():

@@ -6,7 +6,18 @@ from dataclasses import dataclass
 import pytest
 
 from lib.chapter import Chapter, Claim, Parameters, param
-from lib.claims import RUN_KEY, MetricsError, claims_markdown, claims_report, read_metrics, sentence, slug, verdicts
+from lib.claims import (
+    RUN_KEY,
+    MetricsError,
+    claims_markdown,
+    claims_report,
+    fill_note,
+    note_metrics,
+    read_metrics,
+    sentence,
+    slug,
+    verdicts,
+)
 
 
 @dataclass(frozen=True)
@@ -96,3 +107,14 @@ def test_a_condition_naming_a_parameter_shows_and_uses_the_runs_value():
     assert v.verdict == "holds" and v.condition == "< tol = 0.2"
     assert "needs < tol = 0.2" in sentence(v)
     assert verdicts([chapter], {"toy": {**run, RUN_KEY: {"parameters": {"tol": 0.05}}}})[0].verdict == "does not hold"
+
+
+def test_notes_quote_metrics_through_placeholders():
+    note = "rises in {frac} of seeds; {err} off; {absent}"
+    assert note_metrics(note) == ["frac", "err", "absent"]
+    filled = fill_note(note, {"frac": _est(0.2, 0.1, 0.3), "err": 0.25})
+    assert filled == "rises in 0.2 [0.1, 0.3], n = 1000 of seeds; 0.25 off; not computed"
+    claim = Claim("S-8", "s", "p", "frac", "> 0.5", basis="seeds", expected="does not hold", note="only {frac}")
+    chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
+    table = claims_markdown([chapter], {"toy": {"frac": _est(0.2, 0.1, 0.3)}})
+    assert "only 0.2 [0.1, 0.3], n = 1000" in table
