@@ -5,9 +5,13 @@ the method that made the interval. Every interval here comes from scipy.stats or
 
 - `fraction`: Wilson (default) or Clopper-Pearson ("beta") score interval of a binomial proportion;
 - `bootstrap_median`, `bootstrap_mean`: scipy's BCa bootstrap (percentile when BCa is degenerate);
+- `bootstrap_interval`: scipy's bootstrap of any vectorized statistic of one or more samples
+  (ratios of medians, pooled ratios, differences of means), the one call behind the others;
 - `paired_difference`: mean of paired differences with Student's t interval (samples that share
   random numbers: seeds, noise draws), plus the z of the paired test;
-- `exact`: a value that is not an estimate (a sympy identity, a closed form), interval zero width.
+- `exact`: a value that is not an estimate (a sympy identity, a closed form), interval zero width;
+- `undecided`, `decide`: an estimate widened to its metric's whole range, for data that cannot
+  decide a claim (an incomplete evidence set read through its smoke variant).
 
 Science packages return `Estimate`s; the book stores `as_dict()` in `ID.metrics.json`.
 """
@@ -60,9 +64,41 @@ def fraction(
     return Estimate(successes / n, float(low), float(high), n, f"{method} {confidence:.0%}")
 
 
-def _bootstrap(samples: Sequence[float], statistic, name: str, seed: int, confidence: float) -> Estimate:
+def bootstrap_interval(
+    samples: tuple[np.ndarray, ...],
+    statistic,
+    *,
+    rng: np.random.Generator,
+    paired: bool = False,
+    vectorized: bool = True,
+    method: str = "percentile",
+    resamples: int = 4999,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float]:
+    """(low, high) of scipy.stats.bootstrap for `statistic(*samples, axis=-1)` (`vectorized`), or
+    `statistic(*samples)` of one resample at a time.
+
+    `paired` resamples the units of all samples together (one unit: a seed, a sampling, a model);
+    otherwise each sample is resampled on its own. Divisions by zero inside resamples are silent
+    (a ratio whose resample has a zero denominator is +-inf or NaN, as scipy then reports).
+    """
     from scipy.stats import bootstrap
 
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ci = bootstrap(
+            samples,
+            statistic,
+            paired=paired,
+            vectorized=vectorized,
+            confidence_level=confidence,
+            method=method,
+            n_resamples=resamples,
+            random_state=rng,
+        ).confidence_interval
+    return float(ci.low), float(ci.high)
+
+
+def _bootstrap(samples: Sequence[float], statistic, name: str, seed: int, confidence: float) -> Estimate:
     x = np.asarray(samples, dtype=float).ravel()
     if x.size == 0 or not np.all(np.isfinite(x)):
         raise ValueError(f"bootstrap {name} needs finite samples, got {x.size} with non-finite ones")
@@ -72,13 +108,9 @@ def _bootstrap(samples: Sequence[float], statistic, name: str, seed: int, confid
     rng = np.random.default_rng(seed)
     for method in ("BCa", "percentile"):
         with np.errstate(all="ignore"):
-            ci = bootstrap(
-                (x,), statistic, confidence_level=confidence, method=method, n_resamples=4999, random_state=rng
-            ).confidence_interval
-        if np.isfinite(ci.low) and np.isfinite(ci.high):
-            return Estimate(
-                value, float(ci.low), float(ci.high), int(x.size), f"bootstrap {method} {name} {confidence:.0%}"
-            )
+            low, high = bootstrap_interval((x,), statistic, rng=rng, method=method, confidence=confidence)
+        if np.isfinite(low) and np.isfinite(high):
+            return Estimate(value, low, high, int(x.size), f"bootstrap {method} {name} {confidence:.0%}")
     raise ValueError(f"bootstrap {name}: no finite interval")
 
 
@@ -124,3 +156,25 @@ def paired_difference(a: Sequence[float], b: Sequence[float], *, confidence: flo
     return PairedDifference(
         Estimate(mean, float(ci.low), float(ci.high), int(a.size), f"paired t {confidence:.0%}"), z, p
     )
+
+
+def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -> Estimate:
+    """An estimate whose interval is widened to [low, high] (the metric's range), so that a claim on it
+    is inconclusive: for a metric computed on data that cannot decide it (an incomplete evidence set
+    replaced by its smoke variant). The value is kept when there is one; `reason` goes into the method."""
+    if estimate is None or not np.isfinite(estimate.value):
+        return Estimate((low + high) / 2, low, high, 0 if estimate is None else estimate.n, f"undecided: {reason}")
+    lo = min(low, estimate.value, estimate.low if np.isfinite(estimate.low) else low)
+    hi = max(high, estimate.value, estimate.high if np.isfinite(estimate.high) else high)
+    return Estimate(estimate.value, lo, hi, estimate.n, f"undecided: {reason}; {estimate.method}")
+
+
+def decide(estimate: Estimate | None, low: float, high: float, pending: str | None = None) -> Estimate:
+    """The estimate a claim reads: `undecided` over the metric's range [low, high] when `pending` says
+    why the data cannot decide it (incomplete evidence), or when there is no estimate or its interval
+    is unbounded (e.g. a phase grid that does not bound a boundary); otherwise the estimate itself."""
+    if pending:
+        return undecided(estimate, low, high, pending)
+    if estimate is None or not all(np.isfinite([estimate.value, estimate.low, estimate.high])):
+        return undecided(estimate, low, high, "no finite estimate: the data do not bound it")
+    return estimate

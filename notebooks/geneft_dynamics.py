@@ -34,7 +34,7 @@ from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic
 from lib.geneft.relations import class_labels
 from lib.paths import cache_dir
-from lib.stats import exact, fraction
+from lib.stats import decide, exact, fraction
 
 run = start_chapter("geneft_dynamics", globals())
 P = run.params
@@ -310,15 +310,15 @@ fits = {}
 for rel, g in grids.items():
     E, D = np.meshgrid(np.log10(rows[rel]), np.log10(lr_dec), indexing="ij")
     fits[rel] = phases.fit_boundary(E, D, *phase_grid.cell_counts(g, exclude_confusion=True), x_ref=x_ref)
-    slope_error = phases.decide(phases.distance_from(fits[rel].slope, 1.0), 0.0, 10.0, pending.get("phase_grid"))
+    slope_error = decide(phases.distance_from(fits[rel].slope, 1.0), 0.0, 10.0, pending.get("phase_grid"))
     run.metric(f"boundary_slope_{rel}", fits[rel].slope)
     run.metric(f"boundary_slope_error_{rel}", slope_error)
     run.metric(f"boundary_intercept_{rel}", fits[rel].intercept)
     run.metric(f"boundary_separated_{rel}", fits[rel].separated)
     run.metric(f"boundary_outcome_{rel}", fits[rel].outcome)
 shared = phases.compare_intercepts(fits)
-spread = phases.decide(phases.intercept_spread(fits), 0.0, 10.0, pending.get("phase_grid"))
-ratio_error = phases.decide(shared["pooled"] and phases.distance_from(shared["pooled"], 1.0), 0.0, 10.0,
+spread = decide(phases.intercept_spread(fits), 0.0, 10.0, pending.get("phase_grid"))
+ratio_error = decide(shared["pooled"] and phases.distance_from(shared["pooled"], 1.0), 0.0, 10.0,
                             pending.get("phase_grid"))
 run.metric("boundary_intercept_homogeneity_p", shared["p_value"])
 run.metric("boundary_intercept_pooled", shared["pooled"])
@@ -329,7 +329,7 @@ for p in phases.PHASES:
     run.metric(f"phase_count_{p}", counts[p])
 run.metric("phase_counts", [counts[p] for p in phases.PHASES])
 seen = exact(sum(counts[p] > 0 for p in ("generalization", "grokking", "memorization")))
-run.metric("phases_seen", phases.decide(seen, 0, 3, pending.get("phase_grid")))
+run.metric("phases_seen", decide(seen, 0, 3, pending.get("phase_grid")))
 run.metric("borderline_runs", int(sum(g.borderline.sum() for g in grids.values())))
 
 # %% tags=["hide-input"]
@@ -417,7 +417,7 @@ if stored is not None:
     run.text("live_text", f"against the {ref.variant} evidence, the phases agree in a fraction {agreement:.3g} of "
              f"{live.phase.size} runs, and the first-crossing steps are {'' if identical else 'not '}identical.")
 else:
-    run.metric("live_evidence_phase_agreement", phases.decide(None, 0.0, 1.0, "no stored run to compare with"))
+    run.metric("live_evidence_phase_agreement", decide(None, 0.0, 1.0, "no stored run to compare with"))
     run.text("live_text", "no stored run has these parameters, cells and seeds ("
              + "; ".join(f"{ev.variant}: differs in {', '.join(phase_grid.evidence_mismatch(ev.config, live_net)) or 'cells or seeds'}"
                          for ev in reference) + "), so there is nothing to compare with.")
@@ -440,7 +440,7 @@ collapse = {r: repons.collapse_vs_phase(grids[r].embed.reshape(-1, cfg5["n"], cf
                                         threshold=P.collapse_threshold)
             for r in class_rels}
 for r, c in collapse.items():
-    run.metric(f"repon_collapse_agreement_{r}", phases.decide(c["agreement"], 0.0, 1.0, pending.get("phase_grid")))
+    run.metric(f"repon_collapse_agreement_{r}", decide(c["agreement"], 0.0, 1.0, pending.get("phase_grid")))
     for key in ("collapsed_if_generalized", "collapsed_if_not"):
         run.metric(f"repon_{key}_{r}", c[key])
     if "auc" in c:
@@ -504,7 +504,7 @@ sigma = {s: repons.init_sigma_ratio(P.seed + np.arange(P.sigma_models), cfg6["n"
 cmp6 = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6[s]), ratio6[s], sigma[s]) for s in scales6}
 above = np.concatenate([c["above"] for c in cmp6.values()])
 under = fraction(~above)
-run.metric("fig6_fraction_under_bound", phases.decide(under, 0.0, 1.0, pending.get("ratio_seeds")))
+run.metric("fig6_fraction_under_bound", decide(under, 0.0, 1.0, pending.get("ratio_seeds")))
 for s in scales6:
     run.metric(f"sigma_ratio_init_{s:g}", sigma[s])
     run.metric(f"fig6_generalized_init_{s:g}", [p.as_dict() for p in cmp6[s]["points"]])
@@ -574,10 +574,10 @@ pos = W8 > 0
 fit8 = phases.fit_boundary(np.log10(W8[pos]), np.log10(D8[pos]), *(c[pos] for c in phase_grid.cell_counts(g8, True)))
 wd_abs = phases.distance_from(fit8.slope, 0.0)
 run.metric("wd_coefficient", fit8.slope)
-run.metric("wd_coefficient_abs", phases.decide(wd_abs, 0.0, 10.0, pending.get("weight_decay")))
+run.metric("wd_coefficient_abs", decide(wd_abs, 0.0, 10.0, pending.get("weight_decay")))
 run.metric("wd_separated", fit8.separated)
 spread8 = phases.rate_spread(k8[wd8 > 0], t8[wd8 > 0])
-run.metric("wd_generalization_spread", phases.decide(spread8, 0.0, 1.0, pending.get("weight_decay")))
+run.metric("wd_generalization_spread", decide(spread8, 0.0, 1.0, pending.get("weight_decay")))
 for w, kk, tt in zip(wd8, k8, t8):
     run.metric(f"wd_generalized_{w:g}", fraction(int(kk.sum()), int(tt.sum())))
 run.metric("wd_outcome", fit8.outcome)

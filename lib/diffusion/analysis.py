@@ -19,13 +19,12 @@ import numpy as np
 
 from lib.diffusion.data import Circles, concept_signals
 from lib.diffusion.segment import concept_coordinates
-from lib.stats import Estimate, bootstrap_mean, paired_difference
+from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, bootstrap_mean, paired_difference, undecided
 
 UNSEEN_PROMPT = 3
 TARGET = np.array([1.0, 1.0])  # concept coordinates of (blue, small)
 LEARNED_LEVEL = 0.75  # a coordinate "learned" when it first reaches this
 TRANSIT = (0.45, 0.85)  # progress (colour + size) / 2 between which the bend is measured
-CONFIDENCE = 0.95
 
 # ----------------------------------------------------------------------------------------------
 # Read-outs in concept units
@@ -224,7 +223,6 @@ def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tupl
 
     traj_by_seed (seeds, K, 2): the unseen prompt's trajectory per seed.
     """
-    from scipy.stats import bootstrap
 
     def r2_of(idx) -> float:
         fit = fit_decay(
@@ -239,17 +237,10 @@ def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tupl
     if n < 3:
         return Estimate(fit.r2, 0.0, 1.0, n, "fewer than 3 seeds: no interval"), fit
     with np.errstate(all="ignore"):
-        res = bootstrap(
-            (np.arange(n),),
-            r2_of,
-            vectorized=False,
-            method="percentile",
-            n_resamples=999,
-            confidence_level=CONFIDENCE,
-            random_state=np.random.default_rng(seed),
+        low, high = bootstrap_interval(
+            (np.arange(n),), r2_of, rng=np.random.default_rng(seed), vectorized=False, resamples=999
         )
-    ci = res.confidence_interval
-    low, high = (float(ci.low), float(ci.high)) if np.isfinite(ci.low) and np.isfinite(ci.high) else (0.0, 1.0)
+    low, high = (low, high) if np.isfinite(low) and np.isfinite(high) else (0.0, 1.0)
     return Estimate(
         fit.r2, min(low, fit.r2), max(high, fit.r2), n, f"bootstrap percentile over seeds {CONFIDENCE:.0%}"
     ), fit
@@ -444,9 +435,9 @@ METRIC_RANGES = {
 
 def pending_metrics(metrics: dict, contrasts: list[float], reason: str) -> dict:
     """The S-6 metrics when the evidence cannot decide them (an incomplete set, read through its smoke
-    variant): every metric of METRIC_RANGES, for every contrast of the full set, becomes an estimate
-    spanning that range with `reason` in its method (n = 0 where the smoke variant lacks the
-    contrast), so that every claim on it is inconclusive rather than decided by test-size runs."""
+    variant): every metric of METRIC_RANGES, for every contrast of the full set, becomes
+    `lib.stats.undecided` over that range with `reason` in its method (n = 0 where the smoke variant
+    lacks the contrast), so that every claim on it is inconclusive rather than decided by test-size runs."""
     names = {"classifier_p_disc_on_noise"} | {
         f"{prefix}{contrast_key(c)}" for c in contrasts for prefix in METRIC_RANGES if prefix.endswith("_")
     }
@@ -454,12 +445,8 @@ def pending_metrics(metrics: dict, contrasts: list[float], reason: str) -> dict:
     for name in names:
         low, high = next(r for prefix, r in METRIC_RANGES.items() if name.startswith(prefix))
         value = metrics.get(name)
-        keep = isinstance(value, dict) and isinstance(value.get("value"), (int, float)) and np.isfinite(value["value"])
-        out[name] = {
-            "value": value["value"] if keep else (low + high) / 2,
-            "low": low,
-            "high": high,
-            "n": value.get("n", 0) if isinstance(value, dict) else 0,
-            "method": f"undecided: {reason}",
-        }
+        estimate = (
+            Estimate(**value) if isinstance(value, dict) and set(value) == set(Estimate.__dataclass_fields__) else None
+        )
+        out[name] = undecided(estimate, low, high, reason).as_dict()
     return out

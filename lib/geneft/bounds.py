@@ -29,7 +29,7 @@ import numpy as np
 import sympy as sp
 
 from lib.geneft.relations import class_labels, relation_matrix
-from lib.stats import CONFIDENCE, Estimate
+from lib.stats import CONFIDENCE, Estimate, bootstrap_interval
 
 # ----------------------------------------------------------------------------------------------
 # Eqs. (1)-(5)
@@ -292,8 +292,6 @@ def p_star_pooled(mc: MonteCarloBound, *, confidence: float = CONFIDENCE, seed: 
     nested masks are one unit). For the complete bipartite graph (two classes of equal size) every
     open entry has p = 1/2 by symmetry: p_* = 1/2 there is a consistency check, not a finding.
     """
-    from scipy.stats import bootstrap
-
     miss, count = mc.open_miss.sum(0).astype(float), mc.open_count.sum(0).astype(float)  # per sampling
     if count.sum() == 0:
         return Estimate(math.nan, math.nan, math.nan, len(count), "no open entry at any fraction")
@@ -301,22 +299,9 @@ def p_star_pooled(mc: MonteCarloBound, *, confidence: float = CONFIDENCE, seed: 
     value = float(ratio(miss, count))
     if len(miss) < 2 or np.allclose(miss / np.maximum(count, 1), value):
         return Estimate(value, value, value, len(miss), "pooled over fractions and samplings, no spread")
-    ci = bootstrap(
-        (miss, count),
-        ratio,
-        paired=True,
-        vectorized=True,
-        confidence_level=confidence,
-        method="percentile",
-        n_resamples=4999,
-        random_state=np.random.default_rng(seed),
-    ).confidence_interval
+    ci = bootstrap_interval((miss, count), ratio, rng=np.random.default_rng(seed), paired=True, confidence=confidence)
     return Estimate(
-        value,
-        float(ci.low),
-        float(ci.high),
-        len(miss),
-        f"pooled over fractions, bootstrap percentile over samplings {confidence:.0%}",
+        value, *ci, len(miss), f"pooled over fractions, bootstrap percentile over samplings {confidence:.0%}"
     )
 
 
@@ -347,8 +332,6 @@ def fraction_at_accuracy(
     mean never reaches `level` counts as +inf (the interval is then open above: high = inf), so
     nothing is dropped. NaN value when the mean curve itself never reaches it within the grid.
     """
-    from scipy.stats import bootstrap
-
     curves = np.atleast_2d(np.asarray(curves, float))
     x = np.asarray(fractions, float)
 
@@ -360,21 +343,11 @@ def fraction_at_accuracy(
     n = curves.shape[0]
     if n < 2:
         return Estimate(value, value, value, n, f"one {what[:-1]}, no interval")
-    ci = bootstrap(
-        (np.arange(n),),
-        statistic,
-        vectorized=True,
-        confidence_level=confidence,
-        method="percentile",
-        n_resamples=1999,
-        random_state=np.random.default_rng(seed),
-    ).confidence_interval
+    ci = bootstrap_interval(
+        (np.arange(n),), statistic, rng=np.random.default_rng(seed), resamples=1999, confidence=confidence
+    )
     return Estimate(
-        value,
-        float(ci.low),
-        float(ci.high),
-        n,
-        f"first crossing of {level:g} (mean curve), bootstrap percentile over {what} {confidence:.0%}",
+        value, *ci, n, f"first crossing of {level:g} (mean curve), bootstrap percentile over {what} {confidence:.0%}"
     )
 
 

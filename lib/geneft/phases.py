@@ -419,17 +419,6 @@ def intercept_spread(fits: dict[str, BoundaryFit]) -> Estimate | None:
     )
 
 
-def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -> Estimate:
-    """An estimate whose interval is widened to [low, high] (the metric's range), so that a claim on it
-    is inconclusive: for a metric computed on data that cannot decide it (an incomplete evidence set
-    replaced by its smoke variant). The value is kept when there is one; `reason` goes into the method."""
-    if estimate is None or not np.isfinite(estimate.value):
-        return Estimate((low + high) / 2, low, high, 0 if estimate is None else estimate.n, f"undecided: {reason}")
-    lo = min(low, estimate.value, estimate.low if np.isfinite(estimate.low) else low)
-    hi = max(high, estimate.value, estimate.high if np.isfinite(estimate.high) else high)
-    return Estimate(estimate.value, lo, hi, estimate.n, f"undecided: {reason}; {estimate.method}")
-
-
 def rate_spread(successes, trials) -> Estimate:
     """Largest difference in the probability of generalization between groups (the first axis: Fig. 8's
     weight decays), each group's cells and seeds pooled: highest minus lowest pooled fraction, with
@@ -451,17 +440,6 @@ def rate_spread(successes, trials) -> Estimate:
         int(t[hi] + t[lo]),
         f"highest minus lowest of {len(k)} pooled fractions, Newcombe {CONFIDENCE:.0%}",
     )
-
-
-def decide(estimate: Estimate | None, low: float, high: float, pending: str | None = None) -> Estimate:
-    """The estimate a claim reads: `undecided` over the metric's range [low, high] when `pending` says
-    why the data cannot decide it (incomplete evidence), or when there is no estimate or its interval
-    is unbounded (a grid that does not limit the boundary); otherwise the estimate itself."""
-    if pending:
-        return undecided(estimate, low, high, pending)
-    if estimate is None or not all(np.isfinite([estimate.value, estimate.low, estimate.high])):
-        return undecided(estimate, low, high, "no finite estimate: the grid does not bound it")
-    return estimate
 
 
 # ----------------------------------------------------------------------------------------------

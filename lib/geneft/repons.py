@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from lib.stats import CONFIDENCE, Estimate, fraction
+from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
 
 # ----------------------------------------------------------------------------------------------
 # The flows: eq. (8), eq. (10), eq. (11)
@@ -343,7 +343,6 @@ def init_sigma_ratio(
     c = r . r0 has variance E|r|^2 / d, so sigma_a / sigma_c = sqrt(E|J|^2 / E|r|^2)
     (`init_repon_moments`). The scale of the loss cancels: scaling eq. (6) rescales time only.
     """
-    from scipy.stats import bootstrap
 
     jac2, r2 = init_repon_moments(
         seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale
@@ -352,17 +351,10 @@ def init_sigma_ratio(
     value = float(ratio(jac2, r2))
     if len(jac2) < 2:
         return Estimate(value, value, value, len(jac2), "one model, no interval")
-    ci = bootstrap(
-        (jac2, r2),
-        ratio,
-        paired=True,
-        vectorized=True,
-        confidence_level=confidence,
-        method="BCa",
-        n_resamples=4999,
-        random_state=np.random.default_rng(seed),
-    ).confidence_interval
-    return Estimate(value, float(ci.low), float(ci.high), len(jac2), f"bootstrap BCa over models {confidence:.0%}")
+    ci = bootstrap_interval(
+        (jac2, r2), ratio, rng=np.random.default_rng(seed), paired=True, method="BCa", confidence=confidence
+    )
+    return Estimate(value, *ci, len(jac2), f"bootstrap BCa over models {confidence:.0%}")
 
 
 def compare_with_arctan(successes, trials, dec_over_enc, sigma_ratio: Estimate) -> dict:

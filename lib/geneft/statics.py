@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from lib.stats import CONFIDENCE, Estimate
+from lib.stats import CONFIDENCE, Estimate, bootstrap_interval
 
 # ----------------------------------------------------------------------------------------------
 # Networks against the bound
@@ -32,7 +32,6 @@ def difference_per_fraction(
     seeds and the samplings independently at `confidence`: resampled means stay within [0, 1], so
     where the bound is 1 the interval never rises above 0 (a t interval would). A fraction where
     both samples are constant gets the exact difference."""
-    from scipy.stats import bootstrap
 
     net, bnd = np.atleast_2d(np.asarray(network_curves, float)), np.atleast_2d(np.asarray(bound_curves, float))
     if net.shape[1] != bnd.shape[1]:
@@ -47,25 +46,9 @@ def difference_per_fraction(
         if len(a) < 2 or len(b) < 2 or (np.ptp(a) == 0 and np.ptp(b) == 0):
             out.append(Estimate(d, d, d, len(a), "difference of means, no spread"))
             continue
-        ci = bootstrap(
-            (a, b),
-            diff,
-            vectorized=True,
-            paired=False,
-            confidence_level=confidence,
-            method="percentile",
-            n_resamples=1999,
-            random_state=np.random.default_rng(seed),
-        ).confidence_interval
-        out.append(
-            Estimate(
-                d,
-                float(ci.low),
-                float(ci.high),
-                len(a),
-                f"difference of means, bootstrap percentile over seeds and samplings {confidence:.1%}",
-            )
-        )
+        ci = bootstrap_interval((a, b), diff, rng=np.random.default_rng(seed), resamples=1999, confidence=confidence)
+        method = f"difference of means, bootstrap percentile over seeds and samplings {confidence:.1%}"
+        out.append(Estimate(d, *ci, len(a), method))
     return out
 
 

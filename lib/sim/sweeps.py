@@ -19,7 +19,7 @@ from lib.sim import metrics as M
 from lib.sim.data import SIMData, sim_dataset
 from lib.sim.models import MLPShape
 from lib.sim.train import train_datasets
-from lib.stats import Estimate, bootstrap_median, fraction
+from lib.stats import Estimate, bootstrap_interval, bootstrap_median, fraction
 
 TRUNCATIONS = ("none", "radius", "orthant")
 
@@ -232,32 +232,16 @@ def median_ratio(low: np.ndarray, high: np.ndarray, seed: int = 0, confidence: f
     (each sample resampled separately; percentile method, BCa needs a one-sample jackknife).
 
     `reversal_ratio_low_high` of S-2c: the median turn-back in low over high dimension."""
-    from scipy.stats import bootstrap
-
     low, high = np.asarray(low, float).ravel(), np.asarray(high, float).ravel()
 
     def ratio(a, b, axis=-1):
         return np.median(a, axis=axis) / np.median(b, axis=axis)
 
-    value = float(ratio(low, high))
     with np.errstate(divide="ignore", invalid="ignore"):
-        ci = bootstrap(
-            (low, high),
-            ratio,
-            paired=False,
-            vectorized=True,
-            confidence_level=confidence,
-            method="percentile",
-            n_resamples=4999,
-            random_state=np.random.default_rng(seed),
-        ).confidence_interval
-    return Estimate(
-        value,
-        float(ci.low),
-        float(ci.high),
-        int(min(low.size, high.size)),
-        f"bootstrap percentile ratio of medians {confidence:.0%} (n = {low.size}, {high.size})",
-    )
+        value = float(ratio(low, high))
+    ci = bootstrap_interval((low, high), ratio, rng=np.random.default_rng(seed), confidence=confidence)
+    method = f"bootstrap percentile ratio of medians {confidence:.0%} (n = {low.size}, {high.size})"
+    return Estimate(value, *ci, int(min(low.size, high.size)), method)
 
 
 def swing_block(config: dict, shard: dict, checkpoint: pathlib.Path | None = None) -> dict[str, np.ndarray]:

@@ -104,4 +104,7 @@ def test_pending_metrics_are_undecided_over_their_range():
     out = pending_metrics(metrics, [0.2, 0.5], "incomplete")
     assert out["mse_rise_0_5"]["n"] == 0 and out["mse_rise_0_5"]["low"] == -1.0
     assert out["success_rate_0_2"]["low"] == 0.0 and out["success_rate_0_2"]["high"] == 1.0
-    assert out["success_rate_0_2"]["method"] == "undecided: incomplete" and out["evidence_seeds_per_contrast"] == 1
+    assert (
+        out["success_rate_0_2"]["method"].startswith("undecided: incomplete")
+        and out["evidence_seeds_per_contrast"] == 1
+    )

@@ -136,26 +136,6 @@ def test_intercept_spread_from_the_intervals():
     assert ph.intercept_spread({"a": fit(1.0, 0.8, 1.2)}) is None
 
 
-def test_undecided_widens_to_the_range():
-    from lib.stats import Estimate
-
-    u = ph.undecided(Estimate(0.2, 0.1, 0.3, 5, "t"), 0.0, 1.0, "incomplete")
-    assert (u.value, u.low, u.high, u.n) == (0.2, 0.0, 1.0, 5) and "incomplete" in u.method
-    inf = ph.undecided(Estimate(0.2, 0.0, float("inf"), 5, "t"), 0.0, 10.0, "x")
-    assert inf.high == 10.0
-    assert ph.undecided(None, 0.0, 1.0, "x").value == 0.5
-
-
-def test_decide_keeps_finite_estimates_and_widens_the_rest():
-    from lib.stats import Estimate
-
-    e = Estimate(0.2, 0.1, 0.3, 5, "t")
-    assert ph.decide(e, 0.0, 1.0) is e
-    assert ph.decide(e, 0.0, 1.0, "incomplete").high == 1.0
-    assert ph.decide(Estimate(0.2, 0.0, float("inf"), 5, "t"), 0.0, 10.0).high == 10.0
-    assert ph.decide(None, 0.0, 1.0).low == 0.0
-
-
 def test_rate_spread_between_groups():
     k = np.array([[2, 0, 0], [3, 3, 3], [1, 1, 0]])
     t = np.full((3, 3), 3)
@@ -163,10 +143,3 @@ def test_rate_spread_between_groups():
     assert s.value == pytest.approx(1 - 2 / 9) and 0 < s.low < s.value < s.high <= 1 and s.n == 18
     same = ph.rate_spread(np.full((2, 4), 5), np.full((2, 4), 10))
     assert same.value == 0 and same.low == 0 and same.high > 0
-
-
-def test_undecided_interval_contains_its_value():
-    from lib.stats import Estimate
-
-    u = ph.undecided(Estimate(22.7, float("-inf"), float("inf"), 40, "t"), 0.0, 10.0, "x")
-    assert u.low <= u.value <= u.high == 22.7

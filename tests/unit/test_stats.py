@@ -5,7 +5,17 @@ import math
 import numpy as np
 import pytest
 
-from lib.stats import Estimate, bootstrap_mean, bootstrap_median, exact, fraction, paired_difference
+from lib.stats import (
+    Estimate,
+    bootstrap_interval,
+    bootstrap_mean,
+    bootstrap_median,
+    decide,
+    exact,
+    fraction,
+    paired_difference,
+    undecided,
+)
 
 
 def test_fraction_wilson_matches_statsmodels_and_contains_value():
@@ -46,3 +56,38 @@ def test_paired_difference_sign_and_interval():
 def test_exact_and_dict():
     assert exact(1.5).as_dict() == {"value": 1.5, "low": 1.5, "high": 1.5, "n": 1, "method": "exact"}
     assert isinstance(exact(1), Estimate)
+
+
+def test_undecided_widens_to_the_range():
+    u = undecided(Estimate(0.2, 0.1, 0.3, 5, "t"), 0.0, 1.0, "incomplete")
+    assert (u.value, u.low, u.high, u.n) == (0.2, 0.0, 1.0, 5) and "incomplete" in u.method
+    inf = undecided(Estimate(0.2, 0.0, float("inf"), 5, "t"), 0.0, 10.0, "x")
+    assert inf.high == 10.0
+    assert undecided(None, 0.0, 1.0, "x").value == 0.5
+
+
+def test_decide_keeps_finite_estimates_and_widens_the_rest():
+    e = Estimate(0.2, 0.1, 0.3, 5, "t")
+    assert decide(e, 0.0, 1.0) is e
+    assert decide(e, 0.0, 1.0, "incomplete").high == 1.0
+    assert decide(Estimate(0.2, 0.0, float("inf"), 5, "t"), 0.0, 10.0).high == 10.0
+    assert decide(None, 0.0, 1.0).low == 0.0
+
+
+def test_undecided_interval_contains_its_value():
+    u = undecided(Estimate(22.7, float("-inf"), float("inf"), 40, "t"), 0.0, 10.0, "x")
+    assert u.low <= u.value <= u.high == 22.7
+
+
+def test_bootstrap_interval_of_a_two_sample_statistic_is_seeded_and_covers_it():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(2.0, 1.0, 40), rng.normal(1.0, 1.0, 40)
+
+    def diff(x, y, axis=-1):
+        return x.mean(axis) - y.mean(axis)
+
+    first = bootstrap_interval((a, b), diff, rng=np.random.default_rng(3))
+    assert first == bootstrap_interval((a, b), diff, rng=np.random.default_rng(3))
+    assert first[0] < diff(a, b) < first[1] and first[1] - first[0] < 1.5
+    paired = bootstrap_interval((a, b), diff, rng=np.random.default_rng(3), paired=True, method="BCa")
+    assert paired[0] < diff(a, b) < paired[1]
