@@ -37,6 +37,7 @@ from lib.evidence import load
 from lib.sim import metrics as M
 from lib.sim.data import sim_dataset
 from lib.sim.models import MLPShape, end_to_end_rms
+from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
 from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
 from lib.sim.train import train_datasets
@@ -132,22 +133,14 @@ for model in P.order_models:
     order[model] = (traj, y[:, :, 0], data)
 
 # %% tags=["remove-cell"]
-def order_verdicts(y, data):
-    """Concept learned first per run (configs x seeds); stronger-signal-first over Fig. 2a, more-diverse-first at the largest sigma_1."""
-    first = np.array([M.learned_first(y[:, i], ds.mu) for i, ds in enumerate(data)]).reshape(len(configs), -1)
-    fig2a = [(f, np.asarray(m)) for f, (m, _) in zip(first[: len(P.mu1_values)], configs) if m[0] != m[1]]
-    strong = all(np.all(f == np.argmax(m)) for f, m in fig2a)
-    widest = len(P.mu1_values) + int(np.argmax(P.sigma1_values))
-    diverse = bool(np.all(first[widest] == np.argmax(data[widest * len(ORDER_SEEDS)].std)))
-    return strong, diverse, (first + 1).ravel().tolist()
-
-
+fig2a = len(P.mu1_values)
+widest = fig2a + int(np.argmax(P.sigma1_values))  # the Fig. 2b setting with the largest sigma_1
 for model, (traj, y, data) in order.items():
-    strong, diverse, first = order_verdicts(y, data)
+    first = np.array([M.learned_first(y[:, i], ds.mu) for i, ds in enumerate(data)]).reshape(len(configs), -1)
     key = "" if model == "1-linear" else "_" + model.replace("-", "_")
-    run.metric("stronger_signal_first" + key, strong)
-    run.metric("more_diverse_first" + key, diverse)
-    run.metric("concept_learned_first" + key, first)
+    run.metric("stronger_signal_first" + key, stronger_signal_first(first[:fig2a], [m for m, _ in configs[:fig2a]]))
+    run.metric("more_diverse_first" + key, more_diverse_first(first[widest], data[widest * len(ORDER_SEEDS)].std))
+    run.metric("concept_learned_first" + key, (first + 1).ravel().tolist())
 
 # %% tags=["hide-input"]
 for model, (traj, y, data) in order.items():
@@ -217,7 +210,8 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 # $\sigma$ = {glue:text}`P_sigma`, in $d$ = {glue:text}`P_d` and in $d$ = {glue:text}`P_lowdim_d`
 # (hidden width {glue:text}`P_lowdim_width` and learning rate {glue:text}`P_lowdim_lr` there,
 # as in the authors' code). The figure shows this run's {glue:text}`P_seeds` seeds; the claims
-# rest on the evidence set `sim_observations/swing` (30 seeds per setting, same protocol, see below).
+# rest on the evidence set `sim_observations/swing` ({glue:text}`lowdim_turn_back_n` seeds per dimension
+# and initialization scale, same protocol, see below).
 #
 # The paper's output moves toward $\hat x$, turns toward the strongest training cluster
 # $\mu_2 \mathbf 1_2$, then returns. What identifies the swing is the **turn-back**: how far a
@@ -273,7 +267,7 @@ run.figure("fig_deep", fig)
 # {numref}`fig-order-1-linear` in the same setting bulges by {glue:text}`onelayer_detour:.3f` and
 # turns back by {glue:text}`onelayer_turn_back:.3f`.
 #
-# **Over 30 seeds (evidence).** The evidence set trains 30 seeds per dimension with the same
+# **Over seeds (evidence).** The evidence set trains {glue:text}`lowdim_turn_back_n` seeds per dimension with the same
 # protocol (intervals: bootstrap of the median, Wilson for fractions; the ratio's interval
 # resamples both dimensions).
 
@@ -352,7 +346,7 @@ run.figure("fig_init_scale", fig)
 # %% [markdown]
 # ```{glue:figure} fig_init_scale
 # :name: fig-init-scale
-# Swing-by against the initialization scale (evidence, 30 seeds per point, 95 % intervals).
+# Swing-by against the initialization scale (evidence, {glue:text}`lowdim_turn_back_n` seeds per point, 95 % intervals).
 # Left: median turn-back; right: fraction of seeds whose OOD loss rises.
 # ```
 #
@@ -372,7 +366,7 @@ run.figure("fig_init_scale", fig)
 # The reviewers' stronger version removes the training density in the orthant of $\hat x$ (every
 # point whose concept coordinates are all positive: the half of each cluster that faces $\hat x$),
 # which moves the mean by {glue:text}`orthant_mean_shift:.3f` $\|\hat x\|$. Both truncations train
-# as twins of the full runs (same seeds, initialization and minibatch order), 30 seeds each.
+# as twins of the full runs (same seeds, initialization and minibatch order), {glue:text}`truncation_seeds_text` seeds each.
 
 # %%
 cut_data = {t: datasets([P.mu], [P.sigma], P.d, SEEDS[:1], truncate_radius=radius if t == "radius" else None,
@@ -388,6 +382,7 @@ for t in ("radius", "orthant"):
                                       deviation, seed=P.seed).items():
         run.metric(f"{t}_{key}", est)
     run.metric(f"{t}_turn_back", bootstrap_median(cut["turn_back"].max(axis=1), seed=P.seed))
+run.text("truncation_seeds_text", str(len(full["turn_back"])))
 twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 
 # %% tags=["hide-input"]

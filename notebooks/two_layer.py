@@ -37,6 +37,7 @@ from lib.theory import lemmas as lm
 from lib.theory import script_reading as sr
 from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
+from lib.theory.flow_vs_training import flow_vs_training
 
 run = start_chapter("two_layer", globals())
 P = run.params
@@ -107,19 +108,12 @@ run.metric("u_stepping_min_eigenvalue", np.linalg.eigvalsh(W).min())
 # ({numref}`fig-flow-vs-training`).
 
 # %%
-def train_vs_flow(lr):
-    steps = int(P.horizon / (2 * lr))
-    u0 = main["u0"][: P.train_seeds]
-    tau, w_train = tl.train_u(u0, P.mu, P.sigma, P.train_n, lr, steps, record_every=max(1, steps // 200), seed=P.seed)
-    w_flow = tl.integrate(u0, main["a"], tau)
-    return tau, w_train, w_flow, np.abs(w_train - w_flow).max()
-
-
-tau_train, W_train, W_flow, dev = train_vs_flow(P.train_lr)
-dev_half = train_vs_flow(P.train_lr / 2)[-1]
+check, check_half = (flow_vs_training(main["u0"][: P.train_seeds], main["a"], P.mu, P.sigma, P.train_n, lr, P.horizon,
+                                      seed=P.seed) for lr in (P.train_lr, P.train_lr / 2))
+tau_train, W_train, W_flow = check.tau, check.w_train, check.w_flow
 run.text("train_n_points", str(P.train_n)); run.text("train_lr_text", f"{P.train_lr:g}")
-run.metric("flow_vs_training_max_dev", dev)
-run.metric("flow_vs_training_dev_ratio_half_lr", dev / dev_half)
+run.metric("flow_vs_training_max_dev", check.max_deviation)
+run.metric("flow_vs_training_dev_ratio_half_lr", check.max_deviation / check_half.max_deviation)
 
 # %% tags=["hide-input"]
 fig, ax = plt.subplots()
