@@ -327,8 +327,13 @@ for name, protocol, width, dim in (("lowdim", "low", P.lowdim_width, P.lowdim_d)
     by_scale[name] = (rms, ests)
     run.metric(f"{name}_turn_back_by_init_scale", [e["turn_back"].as_dict() for e in ests])
     run.metric(f"{name}_rise_fraction_by_init_scale", [e["rise_fraction"].as_dict() for e in ests])
+    for x, e in zip(scales, ests):
+        run.metric(f"{name}_turn_back_init_{x:g}".replace(".", "_"), e["turn_back"])
+        run.metric(f"{name}_rise_fraction_init_{x:g}".replace(".", "_"), e["rise_fraction"])
     small, default = (pooled(protocol, x)["turn_back"].max(axis=1) for x in (scales[0], 1.0))
     run.metric(f"{name}_turn_back_small_minus_default", paired_difference(small, default).estimate)
+    run.metric(f"{name}_final_distance_init_smallest", bootstrap_median(pooled(protocol, scales[0])["final_distance"],
+                                                                        seed=P.seed))
 run.metric("init_scale_smallest", scales[0])
 
 # %% tags=["hide-input"]

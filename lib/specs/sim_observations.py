@@ -166,7 +166,9 @@ CHAPTER = Chapter(
             condition="> 1",
             basis="evidence",
             expected="inconclusive",
-            note="ratio of median turn-backs 0.80 [0.39, 1.34] (30 seeds per dimension): the d = 64 model turns back too, by a median 0.12 [0.10, 0.14] of mu_1, the d = 2 one by 0.10 [0.05, 0.16] with a far larger spread; the design resolves ratios outside about [0.4, 1.35], and the paper's much weaker swing in high dimension is not seen",
+            note="ratio of median turn-backs, d = 2 over d = 64, {reversal_ratio_low_high}: the d = 64 model turns back "
+            "too, by a median {highdim_turn_back} (units of mu_k), the d = 2 one by {lowdim_turn_back} with a far larger "
+            "spread; the paper's much weaker swing in high dimension is not seen",
         ),
         Claim(
             "S-2c/bulge",
@@ -175,8 +177,8 @@ CHAPTER = Chapter(
             metric="bulge_ratio_low_high",
             condition="> 1",
             basis="evidence",
-            expected="inconclusive",
-            note="ratio of median bulges 1.11 [0.96, 1.34] (30 seeds each); the bulge is about 0.3 ||x_hat|| in both dimensions, and 0.16 for the one-layer model, which cannot swing",
+            note="the median bulge is {lowdim_bulge} ||x_hat|| at d = 2, "
+            "{highdim_bulge} at d = 64, and {onelayer_detour} for the one-layer model, which cannot swing",
         ),
         Claim(
             "S-2c/small-init",
@@ -186,7 +188,10 @@ CHAPTER = Chapter(
             condition="> 0",
             basis="evidence",
             expected="inconclusive",
-            note="0.05 [-0.02, 0.13] (30 paired seeds) at scale 0.25, whose 25-epoch runs stop before learning (median final distance 0.47 ||x_hat||), so their turn-back is a lower bound; at scale 0.5 the median turn-back is 0.28 [0.25, 0.31] against 0.10 at scale 1 (d = 2) and 0.30 against 0.12 (d = 64)",
+            note="at the smallest scale the 25-epoch runs stop before learning (median final distance "
+            "{lowdim_final_distance_init_smallest} ||x_hat||), so their turn-back is a lower bound; at scale 0.5 the median "
+            "turn-back is {lowdim_turn_back_init_0_5} against {lowdim_turn_back_init_1} at scale 1 (d = 2), and "
+            "{highdim_turn_back_init_0_5} against {highdim_turn_back_init_1} (d = 64)",
         ),
         Claim(
             "S-3/low-dim",
@@ -196,7 +201,9 @@ CHAPTER = Chapter(
             condition="> 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="the loss rises by more than 1% in 0.43 [0.27, 0.61] of 30 seeds at the default init (0.63 [0.46, 0.78] at init scales 0.25 and 0.5): about half of the seeds, not clearly most",
+            note="the loss rises by more than rise_tol in {lowdim_rise_fraction} of the seeds at the default init "
+            "({lowdim_rise_fraction_init_0_25} and {lowdim_rise_fraction_init_0_5} at init scales 0.25 and 0.5): about "
+            "half of the seeds, not clearly most",
         ),
         Claim(
             "S-3/high-dim",
@@ -205,8 +212,7 @@ CHAPTER = Chapter(
             metric="highdim_rise_fraction",
             condition="< 0.1",
             basis="evidence",
-            expected="inconclusive",
-            note="0 of 30 seeds rise, but a Wilson interval from 30 seeds reaches 0.114 even at 0 successes: n = 30 cannot place a fraction below 0.1 (at init scale 0.5 the loss rises in 0.57 [0.39, 0.73] of the d = 64 seeds)",
+            note="at the default init; at init scale 0.5 the d = 64 loss rises in {highdim_rise_fraction_init_0_5} of the seeds",
         ),
         Claim(
             "S-7/variance",
@@ -216,7 +222,8 @@ CHAPTER = Chapter(
             condition="< topo_visible_tol",
             basis="evidence",
             expected="does not hold",
-            note="median largest violation 0.10 [0.10, 0.11] (30 seeds), visible in every seed; all of it at the origin 0...0, a training cluster in the authors' code, fitted after the strongest clusters (S-7/no-origin-variance holds)",
+            note="visible in a fraction {topo_variance_visible_fraction} of the seeds; all of it at the origin 0...0, "
+            "a training cluster in the authors' code, fitted after the strongest clusters (S-7/no-origin-variance holds)",
         ),
         Claim(
             "S-7/std",
@@ -226,7 +233,7 @@ CHAPTER = Chapter(
             condition="< topo_visible_tol",
             basis="evidence",
             expected="does not hold",
-            note="median 0.13 [0.12, 0.14] (30 seeds), again at the origin only (S-7/no-origin-std holds)",
+            note="visible in {topo_std_visible_fraction} of the seeds, again at the origin only (S-7/no-origin-std holds)",
         ),
         Claim(
             "S-7/no-origin-variance",
@@ -252,7 +259,8 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="does not hold",
-            note="a learning-order violation in 0.97 [0.83, 0.99] of 30 seeds, all involving the origin (without it: 0.03 [0.01, 0.17])",
+            note="all involving the origin; without it, a learning-order violation in {topo_variance_no_origin_order_fraction} "
+            "of the seeds",
         ),
         Claim(
             "S-7/order-no-origin",
@@ -302,7 +310,7 @@ CHAPTER = Chapter(
             condition="> 0.5",
             basis="evidence",
             expected="does not hold",
-            note="the loss rises by more than 1% in 0.22 [0.13, 0.34] of 60 seeds (30 per mu setting)",
+            note="the two mu settings of Fig. 13 and 14 pooled",
         ),
         Claim(
             "S-13, S-14/median",
@@ -312,7 +320,7 @@ CHAPTER = Chapter(
             condition="> rise_tol",
             basis="evidence",
             expected="does not hold",
-            note="median rise 0.0012 [0.0007, 0.0021] of the initial loss over 60 seeds: the swing of Fig. 14 is not typical",
+            note="the swing of Fig. 14 is not typical: the median seed's rise stays well below rise_tol",
         ),
         Claim(
             "S-15",
@@ -329,7 +337,9 @@ CHAPTER = Chapter(
             metric="radius_max_deviation",
             condition="< 0.1",
             basis="consistency",
-            note="holds by construction: the radius min(mu)/2 resamples 0.4% of the points and moves the mean and second moment, all that a linear network sees, by 0.1% and 0.4%",
+            note="holds by construction: the radius min(mu)/2 resamples a fraction {radius_points_changed} of the points "
+            "and moves the mean and the second moment, all that a linear network sees, by {radius_mean_shift} and "
+            "{radius_second_moment_shift} (relative)",
         ),
         Claim(
             "S-16/orthant",

@@ -230,8 +230,8 @@ CHAPTER = Chapter(
             condition="> 0.9",
             basis="seeds",
             expected="does not hold",
-            note="over all non-monotone seeds of the main setting about 78% [74%, 81%] (n = 470) have every descent "
-            "and rise inside a stage window (half-peak windows of the terms); the rest have a segment outside",
+            note="over all non-monotone seeds of the main setting; the rest have a descent or a rise outside every "
+            "stage window (half-peak windows of the terms); over all seeds {stage_alignment_fraction_all}",
         ),
         Claim(
             "S-5/low-d",
@@ -289,8 +289,8 @@ CHAPTER = Chapter(
             condition="> 0.5",
             basis="seeds",
             expected="does not hold",
-            note="their off-axis parts are mu_1 w_21 and mu_2 w_12, one entry: the excursions peak together in "
-            "every seed (0 of n_seeds); see the d > s row",
+            note="their off-axis parts are mu_1 w_21 and mu_2 w_12, one entry: the excursions peak together in every "
+            "seed; see the d > s row",
         ),
         Claim(
             "S-18/stages-high-d",
@@ -300,7 +300,7 @@ CHAPTER = Chapter(
             condition="> 0.5",
             basis="seeds",
             expected="does not hold",
-            note="at d = 3 about 29% of seeds (n = 1000 checked) peak at different stages: a minority",
+            note="at d = 3 a minority of the seeds peak at different stages",
         ),
         Claim(
             "S-8/uniform",
@@ -318,7 +318,8 @@ CHAPTER = Chapter(
             condition="> 0.01",
             basis="evidence",
             expected="does not hold",
-            note="0 of 2000 Gaussian-init seeds descend three times with A (at most 2)",
+            note="Gaussian-init seeds descend at most twice with A (with the script's A^2: "
+            "{triple_fraction_a2_gaussian})",
         ),
         Claim(
             "S-9/paper",
@@ -328,8 +329,8 @@ CHAPTER = Chapter(
             condition="> 0.01",
             basis="evidence",
             expected="does not hold",
-            note="1 of 2000 uniform-init seeds descends four times with A (0.05%, Wilson upper bound 0.3%); "
-            "with the script A^2 about 10% do (S-9/script)",
+            note="uniform-init seeds almost never descend four times with A; with the script's A^2, "
+            "{quadruple_fraction_a2_uniform} do (S-9/script)",
         ),
         Claim(
             "S-9/script",
@@ -355,7 +356,8 @@ CHAPTER = Chapter(
             condition="> 0.5",
             basis="seeds",
             expected="does not hold",
-            note="under the exact flow every plateau seed escapes within the horizon (0 of ~140 stuck at tau = 400)",
+            note="under the exact flow every plateau seed escapes within the horizon (median escape time "
+            "{failure_escape_time_median})",
         ),
         Claim(
             "S-D",
