@@ -75,7 +75,7 @@ def chapters_present(directory: Path, chapters: list[Chapter]) -> list[Chapter]:
     return [c for c in chapters if (Path(directory) / f"{c.id}.metrics.json").exists()]
 
 
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w.]*)\}")
 
 
 def note_metrics(note: str) -> list[str]:
@@ -144,7 +144,7 @@ def basis_text(v: Verdict) -> str:
 
 def reason_text(v: Verdict) -> str:
     """The declared reason (`Claim.note`), and for any verdict but "holds" why the interval decided it."""
-    return " ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why) if p)
+    return "; ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why) if p)
 
 
 def sentence(v: Verdict) -> str:

@@ -157,7 +157,7 @@ CHAPTER = Chapter(
             condition="< 0.05",
             basis="seeds",
             expected="does not hold",
-            note="0.194 [0.171, 0.220] of 1000 integrated draws collide (P(M PSD) = 0.184 [0.183, 0.184] over 1e6 draws) against the law 0.392 at unit ratios",
+            note="{collision_probability_matrix_2x2} of the integrated draws collide, against the arctan law at unit ratios",
         ),
         Claim(
             "G-5/slope-mod3",
@@ -167,7 +167,8 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): slope 1.66 [1.43, 1.89], distance from 1 0.66 [0.43, 0.89], straddling 0.5: the boundary is steeper than a constant ratio (1 lies outside the interval) but the claim's tolerance is not excluded",
+            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): slope {boundary_slope_mod3}: "
+            "the boundary is steeper than a constant ratio (1 lies outside the interval) but the claim's tolerance is not excluded",
         ),
         Claim(
             "G-5/slope-greater-than",
@@ -177,7 +178,7 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): slope 1.81 [1.39, 2.22], distance from 1 0.81 [0.39, 1.22], straddling 0.5",
+            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): slope {boundary_slope_greater_than}",
         ),
         Claim(
             "G-5/slope-bipartite",
@@ -187,7 +188,7 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): slope 1.66 [1.43, 1.88], distance from 1 0.66 [0.43, 0.88], straddling 0.5",
+            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): slope {boundary_slope_bipartite}",
         ),
         Claim(
             "G-5/shared-intercept",
@@ -197,7 +198,9 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): log10 critical ratios at eta_enc = 10^-3.5 are 0.37 [0.21, 0.54] (mod 3), 1.10 [0.82, 1.38] (greater-than), 1.02 [0.86, 1.17] (bipartite); largest difference 0.73 [0.33, 1.17] straddles 0.5, while Cochran's Q rejects one common intercept (p = 7e-9): mod 3 needs a smaller ratio",
+            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): log10 critical ratios at eta_enc = 10^-3.5 are "
+            "{boundary_intercept_mod3} (mod 3), {boundary_intercept_greater_than} (greater-than), {boundary_intercept_bipartite} "
+            "(bipartite); Cochran's Q test of one common intercept gives p = {boundary_intercept_homogeneity_p}",
         ),
         Claim(
             "G-5/ratio-10",
@@ -224,7 +227,8 @@ CHAPTER = Chapter(
             condition="> 0.8",
             basis="evidence",
             expected="does not hold",
-            note="the complete phase_grid evidence (3 relations x 7 x 9 cells x 3 seeds, 1e4 steps): the final embeddings' collapse agrees with the run's phase in 0.57 [0.49, 0.63] of 189 runs (mod 3), well below 0.8; runs stop once their phase is decided, before the repons finish collapsing",
+            note="the complete phase_grid evidence (3 relations x 7 x 9 cells x 3 seeds, 1e4 steps): runs stop once "
+            "their phase is decided, before the repons finish collapsing",
         ),
         Claim(
             "G-Th2/collapse-bipartite",
@@ -234,7 +238,7 @@ CHAPTER = Chapter(
             condition="> 0.8",
             basis="evidence",
             expected="does not hold",
-            note="the same evidence for the complete bipartite relation: agreement 0.44 [0.37, 0.51] of 189 runs",
+            note="the same evidence for the complete bipartite relation",
         ),
         Claim(
             "G-6",
@@ -244,11 +248,11 @@ CHAPTER = Chapter(
             condition="> 0.5",
             basis="evidence",
             expected="does not hold",
-            note="evidence ratio_seeds (mod 3, eta_enc = 1e-3, 1e4 steps, 30 seeds at each of 4 ratios x 2 "
-            "init scales): all 8 points lie above eq. (12) at the measured sigma_a/sigma_c (0.009 at scale 0.5, "
-            "0.055 at scale 1), where the law allows at most 2%; 30 of 30 seeds generalize at ratio 1. "
-            "The law would bound every point only from sigma_a/sigma_c of about 14 (scale 0.5) and 8 (scale 1); "
-            "the probability does fall with the ratio (scale 1: 1.0, 0.93, 0.37, 0.07)",
+            note="evidence ratio_seeds (mod 3, eta_enc = 1e-3, 1e4 steps, 30 seeds at each of 4 ratios x 2 init scales): "
+            "every point lies above eq. (12) at the measured sigma_a/sigma_c ({sigma_ratio_init_0.5} at scale 0.5, "
+            "{sigma_ratio_init_1} at scale 1), where the law allows a few percent; the law would bound every point only "
+            "from sigma_a/sigma_c = {sigma_ratio_for_bound_init_0.5} (scale 0.5) and {sigma_ratio_for_bound_init_1} "
+            "(scale 1); the probability does fall as the ratio grows",
         ),
         Claim(
             "G-8",
