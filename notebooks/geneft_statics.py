@@ -380,6 +380,7 @@ for name in ev_relations:
     run.metric(f"excess_over_bound_table3_{name}", excess[name, table3])
     b = description.description_length(relation_matrix(name, sweep.config["n"]))
     p_c = bounds.critical_fraction(b, sweep.config["n"] ** 2, ALPHA)
+    run.metric(f"p_c_networks_{name}", p_c)  # eq. (4) at the evidence's n
     nets = bounds.fraction_at_accuracy(ev_frac, curves[name, table3], ALPHA, seed=P.seed, what="seeds")
     run.metric(f"fraction_at_90_accuracy_{name}_networks", nets)
     run.metric(f"p_c_vs_networks_log2_{name}", statics.abs_log2_ratio(nets, p_c, at_most=1.0))

@@ -206,7 +206,9 @@ CHAPTER = Chapter(
             condition="< 0.15",
             basis="seeds",
             expected="does not hold",
-            note="pooled over the 10 fractions and 20 training sets p_* = 0.396 [0.392, 0.401], relative error 0.19 [0.17, 0.20]: the open entries carry partial information as data accumulate and p_* drifts from 1/3 towards 1/2; 1/3 describes the smallest fractions only (0.02: see p_star_first_fraction_mod3)",
+            note="pooled over the 10 fractions, the n training sets per fraction resampled: p_* = {p_star_mod3}; the open "
+            "entries carry partial information as data accumulate and p_* drifts from 1/3 towards 1/2; 1/3 describes the "
+            "smallest fractions only (p_* = {p_star_first_fraction_mod3} at 0.02)",
         ),
         Claim(
             "G-2/p-star-greater-than",
@@ -216,7 +218,8 @@ CHAPTER = Chapter(
             condition="< 0.15",
             basis="seeds",
             expected="does not hold",
-            note="pooled over the 10 fractions and 3 training sets (the paper's 3) p_* = 0.253 [0.246, 0.264], relative error 0.24 [0.21, 0.26] below 1/3: most open pairs of a partial order are far from even odds",
+            note="pooled over the 10 fractions, the n training sets per fraction resampled (the paper samples 3): "
+            "p_* = {p_star_greater_than}, below 1/3: most open pairs of a partial order are far from even odds",
         ),
         Claim(
             "G-2/p-star-bipartite",
@@ -251,7 +254,10 @@ CHAPTER = Chapter(
             condition="< 1",
             basis="seeds",
             expected="does not hold",
-            note="p_c = 0.274 (b = log2 30!), the bound reaches 0.9 at 0.101 [0.087, 0.111] (|log2| = 1.44 [1.30, 1.65]): guessing the open pairs of an order is right far more often than 1/2, which eq. (4) ignores; its inferable fraction reaches 0.9 at 0.275, as eq. (4) says",
+            note="p_c = {p_c_alpha90_greater_than} (b = log2 30!), and the bound reaches 0.9 at "
+            "{fraction_at_90_accuracy_greater_than_bound}: guessing the open pairs of an order is right far more often "
+            "than 1/2, which eq. (4) ignores; its inferable fraction reaches 0.9 at {fraction_at_90_inferred_greater_than}, "
+            "as eq. (4) says",
         ),
         Claim(
             "G-1..5/p_c-networks",
@@ -261,7 +267,10 @@ CHAPTER = Chapter(
             condition="< 1",
             basis="evidence",
             expected="does not hold",
-            note="Table 3's networks reach 0.9 over all pairs at 0.45 [0.38, 0.51] against p_c = 0.100 (|log2| = 2.17 [1.91, 2.34]): eq. (4) counts the bits of the relation, the networks need 4.5 times more data; the Monte Carlo bound reaches 0.9 at 0.063, so the gap is the inductive gap of a decoder without the right bias",
+            note="Table 3's networks reach 0.9 over all pairs at {fraction_at_90_accuracy_mod3_networks} seeds, against "
+            "p_c = {p_c_networks_mod3}: eq. (4) counts the bits of the relation, and the networks need 2^|log2| (the "
+            "claim's value) times as much data; the Monte Carlo bound reaches 0.9 at {fraction_at_90_accuracy_mod3_bound}, "
+            "so the gap is the inductive gap of a decoder without the right bias",
         ),
         Claim(
             "G-1..5/p_c-networks-greater-than",
