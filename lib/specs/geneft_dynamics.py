@@ -147,7 +147,9 @@ CHAPTER = Chapter(
             condition="< 0.05",
             basis="seeds",
             expected="does not hold",
-            note="with a 1 x 2 decoder |a x r| is conserved, so exact collisions have probability 0: M is PSD in none of 1000 draws and 2 of 1000 (0.002 [0.0005, 0.007]) fall under the 1% tolerance; the law says 0.39",
+            note="with a 1 x 2 decoder |a x r| is conserved, so exact collisions have probability 0: the fraction of draws "
+            "where M is positive semi-definite is {m_psd_fraction_scalar_2d}, the fraction that fall under the 1% tolerance "
+            "{collision_probability_scalar_2d}, where the arctan law says {arctan_law_unit}",
         ),
         Claim(
             "G-Th3/matrix-2x2",
@@ -157,7 +159,8 @@ CHAPTER = Chapter(
             condition="< 0.05",
             basis="seeds",
             expected="does not hold",
-            note="{collision_probability_matrix_2x2} of the integrated draws collide, against the arctan law at unit ratios",
+            note="a fraction {collision_probability_matrix_2x2} of the integrated draws collide, against "
+            "{arctan_law_unit} from the arctan law at unit ratios",
         ),
         Claim(
             "G-5/slope-mod3",
@@ -228,7 +231,9 @@ CHAPTER = Chapter(
             basis="evidence",
             expected="does not hold",
             note="the complete phase_grid evidence (3 relations x 7 x 9 cells x 3 seeds, 1e4 steps): runs stop once "
-            "their phase is decided, before the repons finish collapsing",
+            "their phase is decided, before the repons finish collapsing: {repon_collapsed_if_generalized_mod3} of the "
+            "runs that generalize and {repon_collapsed_if_not_mod3} of the others are under the collapse threshold, "
+            "though the within/between distance ratio is mostly smaller where they generalize (AUC {repon_collapse_auc_mod3})",
         ),
         Claim(
             "G-Th2/collapse-bipartite",
@@ -238,7 +243,9 @@ CHAPTER = Chapter(
             condition="> 0.8",
             basis="evidence",
             expected="does not hold",
-            note="the same evidence for the complete bipartite relation",
+            note="the same evidence for the complete bipartite relation: {repon_collapsed_if_generalized_bipartite} of the "
+            "runs that generalize and {repon_collapsed_if_not_bipartite} of the others are under the collapse threshold "
+            "(AUC of the within/between distance ratio, smaller where they generalize: {repon_collapse_auc_bipartite})",
         ),
         Claim(
             "G-6",
@@ -264,7 +271,8 @@ CHAPTER = Chapter(
             expected="inconclusive",
             note="evidence weight_decay (mod 3, eta_enc = 1e-4, 1e4 steps, wd 0.1, 1, 10 x 7 decoder rates x 3 seeds, "
             "confusion left out): the runs that fit their training pairs are separated by a line in (log wd, log eta_dec) "
-            "and the separating lines have every slope (Firth: -22.7, unbounded interval, read as [0, 22.7]): "
+            "and the separating lines have every slope (Firth's estimate has no finite interval, so the claim's value "
+            "reads it as [0, |estimate|]): "
             "generalization hardly depends on eta_dec, so there is no eta_dec boundary for wd to move; what changes "
             "is the phase with wd itself (G-8/wd-independent)",
         ),
@@ -276,9 +284,10 @@ CHAPTER = Chapter(
             condition="< 0.2",
             basis="evidence",
             expected="does not hold",
-            note="evidence weight_decay (mod 3, eta_enc = 1e-4, 1e4 steps, 21 runs per weight decay): 18 of 21 generalize (all by grokking) at wd = 1, "
-            "7 of 21 at wd = 0.1, 1 of 21 at wd = 10 (the other 20 never reach 0.9 train accuracy: confusion), 2 of 21 at wd = 0; "
-            "difference 0.81 [0.54, 0.91] (Newcombe). At a tenth of the paper's steps the weight decay decides the phase",
+            note="evidence weight_decay (mod 3, eta_enc = 1e-4, 1e4 steps, 7 decoder rates x 3 seeds per weight decay): "
+            "the fraction that generalizes is {wd_generalized_1} at wd = 1 (all by grokking), {wd_generalized_0.1} at "
+            "wd = 0.1, {wd_generalized_10} at wd = 10 (the others never reach 0.9 train accuracy: confusion) and "
+            "{wd_generalized_0} at wd = 0. At a tenth of the paper's steps the weight decay decides the phase",
         ),
         Claim(
             "G-A4",
