@@ -40,13 +40,16 @@ class DiffusionParameters(Parameters):
         return Cost(seconds=20.0 + 30.0 * self.live_check, gigabytes=1.0)
 
 
-# The full CPU set (20 shards of about 20 minutes each on this machine) was not complete when these
-# verdicts were declared: the chapter then reads nothing from it and every S-6 claim is inconclusive.
-PENDING = (
-    "the evidence set diffusion/cpu is incomplete (the chapter says how many of its shards are stored); "
-    "the chapter shows its smoke variant and decides nothing from it. Complete it with "
-    "`make evidence SETS=diffusion/cpu` and declare the verdicts it gives"
-)
+# Verdicts of the complete CPU set (20 shards, declared 2026-11-24). The run is short: at its end the
+# training prompts are drawn as their own class in under half of the samples and the unseen prompt's
+# MSE is still falling, so the claims about the end state are undecided, and the transient ones are
+# decided only where 5 seeds resolve them. Each note quotes the metrics it rests on.
+HOLDS_ON_CPU = {"S-6a/bend-0_7"}
+
+
+def _declared(claim_id: str) -> str:
+    """The verdict a per-contrast claim is declared with: holds where the CPU set decides it, else inconclusive."""
+    return "holds" if claim_id in HOLDS_ON_CPU else "inconclusive"
 
 
 def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
@@ -56,14 +59,18 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
         claims += [
             Claim(
                 f"S-6/generalises-{key}",
-                statement=f"at colour contrast {c:g}, the unseen prompt (blue, small) is generated "
-                "(fraction of final samples read as a (blue, small) disc, mean over seeds)",
+                statement=f"at colour contrast {c:g}, training converges to the unseen prompt's class: its final "
+                "samples are read as (blue, small) (fraction, mean over seeds), judged only on runs whose "
+                "training prompts are drawn as their own classes (the end state the claim is about)",
                 paper_value="converges to the correct class (Sec. 5)",
-                metric=f"success_rate_{key}",
+                metric=f"generalisation_{key}",
                 condition="> 0.5",
                 basis="evidence",
-                expected="inconclusive",
-                note=PENDING,
+                expected=_declared(f"S-6/generalises-{key}"),
+                note=f"at the end of the CPU run the unseen prompt is read as (blue, small) in {{success_rate_{key}}} of "
+                f"samples, but the training prompts are drawn as their own class only in {{training_success_rate_{key}}} "
+                f"and the unseen prompt's MSE changed by {{mse_late_change_{key}}} over the last quarter of training: the "
+                "run stops before the end state, so a low rate is not evidence against the paper",
             ),
             Claim(
                 f"S-6b/rise-{key}",
@@ -73,8 +80,10 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
                 metric=f"mse_rise_{key}",
                 condition="> 0",
                 basis="evidence",
-                expected="inconclusive",
-                note=PENDING,
+                expected=_declared(f"S-6b/rise-{key}"),
+                note=f"z after correction {{mse_rise_paired_z_{key}}}: the design (5 seeds x 32 paired samples, every "
+                f"pair of checkpoints searched) detects a rise of about {{mse_rise_detectable_{key}}} in MSE, and no "
+                "rise that large is seen",
             ),
             Claim(
                 f"S-6c/decay-{key}",
@@ -84,8 +93,8 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
                 metric=f"speed_decay_r2_{key}",
                 condition=">= 0.8",
                 basis="evidence",
-                expected="inconclusive",
-                note=PENDING,
+                expected=_declared(f"S-6c/decay-{key}"),
+                note="a bootstrap over 5 seeds is too wide to place R^2 on either side of the threshold",
             ),
             Claim(
                 f"S-6a/bend-{key}",
@@ -95,8 +104,9 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
                 metric=f"bend_toward_stronger_{key}",
                 condition="> 0",
                 basis="evidence",
-                expected="inconclusive",
-                note=PENDING,
+                expected=_declared(f"S-6a/bend-{key}"),
+                note=f"the stronger concept is {{stronger_{key}}}; 5 seeds resolve a bend larger than about 2.8 "
+                "standard deviations of the seeds' offsets",
             ),
         ]
     return tuple(claims)
@@ -114,8 +124,6 @@ CHAPTER = Chapter(
             metric="classifier_p_disc_on_noise",
             condition="< 0.2",
             basis="evidence",
-            expected="inconclusive",
-            note=PENDING,
         ),
         Claim(
             "S-6/live-equals-evidence",
@@ -135,7 +143,8 @@ CHAPTER = Chapter(
             condition="< 0",
             basis="evidence",
             expected="inconclusive",
-            note=PENDING,
+            note="the seeds disagree on the order at this contrast; the order reversal with contrast is "
+            "therefore {order_reversed}",
         ),
         Claim(
             "S-6a/colour-first-high",
@@ -145,8 +154,6 @@ CHAPTER = Chapter(
             metric=f"colour_lead_{max(CPU['contrasts']):g}".replace(".", "_"),
             condition="> 0",
             basis="evidence",
-            expected="inconclusive",
-            note=PENDING,
         ),
     ),
     smoke={"evidence_variant": "smoke"},

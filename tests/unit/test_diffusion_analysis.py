@@ -85,6 +85,38 @@ def test_success_rate_is_per_seed_and_bounded():
     assert est.value == pytest.approx(0.875) and est.high <= 1 and est.n == 4
 
 
+def test_training_success_reads_each_prompt_against_its_own_class():
+    from lib.diffusion.data import CLASSES
+
+    coords = np.stack([np.broadcast_to(np.array(c, float) * 0.8 + 0.1, (6, 2)) for c in CLASSES])  # (P, S, 2)
+    coords = np.broadcast_to(coords, (3, 2, *coords.shape)).copy()  # (seeds, K, P, S, 2)
+    assert an.training_success_rate(coords).value == 1.0 and an.success_rate(coords).value == 1.0
+    coords[:, -1, 1] = coords[:, -1, 2]  # prompt (red, small) drawn as (blue, big)
+    coords[0, -1, 0, :3] = np.nan  # half of seed 0's (red, big) samples blank
+    est = an.training_success_rate(coords)
+    assert est.value == pytest.approx((2 * 2 / 3 + 1.5 / 3) / 3) and est.n == 3
+
+
+def test_generalisation_is_judged_only_on_runs_that_draw_their_training_classes():
+    low = Estimate(0.1, 0.05, 0.15, 5, "t")
+    assert an.generalisation(low, Estimate(0.9, 0.8, 1.0, 5, "t")) == low  # trained: a real failure
+    undecided = an.generalisation(low, Estimate(0.45, 0.25, 0.65, 5, "t"))
+    assert (undecided.low, undecided.high, undecided.value) == (
+        0.0,
+        1.0,
+        0.1,
+    ) and "training prompts" in undecided.method
+
+
+def test_late_change_sees_a_run_still_learning():
+    rng = np.random.default_rng(4)
+    steps = np.arange(0, 2401, 150)
+    falling = np.linspace(1.0, 0.4, len(steps))[None, :, None] + 0.05 * rng.standard_normal((5, len(steps), 32))
+    flat = np.full_like(falling, 0.4) + 0.05 * rng.standard_normal(falling.shape)
+    assert an.late_change(falling, steps).high < 0
+    assert an.late_change(flat, steps).low < 0 < an.late_change(flat, steps).high
+
+
 def test_readout_agreement_counts_blanks_as_a_class():
     coords = np.zeros((1, 2, 1, 2, 2))
     coords[0, 1, 0, 1] = np.nan
