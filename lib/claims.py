@@ -114,12 +114,22 @@ def _number(x: Any) -> str:
     return f"{x:.4g}" if isinstance(x, float) else str(x)
 
 
+def _snapped(end: Any, value: Any) -> Any:
+    """An interval end within rounding error (1e-12 relative) of the estimate is shown as the estimate:
+    a Wilson interval for 0 successes has a lower end of about 1e-19, not 0, from floating point."""
+    if isinstance(end, float) and isinstance(value, (int, float)) and abs(end - value) <= 1e-12 * max(1.0, abs(value)):
+        return value
+    return end
+
+
 def format_value(value: Any) -> str:
     """A metric for a table: an estimate as "value [low, high], n = N", lists shortened."""
     if value is None:
         return "not computed"
     if is_estimate(value):
-        return f"{_number(value['value'])} [{_number(value['low'])}, {_number(value['high'])}], n = {value['n']}"
+        v = value["value"]
+        low, high = (_snapped(value[k], v) for k in ("low", "high"))
+        return f"{_number(v)} [{_number(low)}, {_number(high)}], n = {value['n']}"
     if isinstance(value, float):
         return f"{value:.4g}" if math.isfinite(value) else str(value)
     if isinstance(value, list):

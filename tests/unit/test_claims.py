@@ -118,3 +118,12 @@ def test_notes_quote_metrics_through_placeholders():
     chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
     table = claims_markdown([chapter], {"toy": {"frac": _est(0.2, 0.1, 0.3)}})
     assert "only 0.2 [0.1, 0.3], n = 1000" in table
+
+
+def test_interval_ends_within_rounding_of_the_estimate_print_as_it():
+    from lib.claims import format_value
+
+    wilson_zero = {"value": 0.0, "low": 2.1e-19, "high": 0.06, "n": 60, "method": "wilson 95%"}
+    assert format_value(wilson_zero) == "0 [0, 0.06], n = 60"
+    small = {"value": 1e-5, "low": 5e-6, "high": 2e-5, "n": 3, "method": "t"}
+    assert format_value(small) == "1e-05 [5e-06, 2e-05], n = 3"
