@@ -37,13 +37,13 @@
 # %% tags=["remove-cell"]
 
 from lib.book import start_chapter
-from lib.evidence import EvidenceError, load, registry
+from lib.evidence import EvidenceError, load, registry, status
 
 run = start_chapter("diffusion", globals())
 P = run.params
 
 from lib.diffusion import analysis, evidence, figures
-from lib.diffusion.data import Circles, concept_signals
+from lib.diffusion.data import concept_signals
 
 try:
     ev, pending = load("diffusion", "cpu", P.evidence_variant), None
@@ -55,8 +55,9 @@ run.text("evidence_pending", f"Every S-6 verdict below is inconclusive and the f
          f"variant of the CPU set: {pending}." if pending else "")
 cfg = ev.config
 contrasts = [float(c) for c in cfg["contrasts"]]
-runs = {c: analysis.stack_seeds([s.arrays for s in ev.where(contrast=c)]) for c in contrasts}
-dgps = {c: Circles(c, cfg["size_mean"], cfg["size_signal"], cfg["resolution"], blur=cfg["blur"]) for c in contrasts}
+window = (P.transit_low, P.transit_high)
+runs, dgps, results = analysis.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in contrasts}, cfg,
+                                           P.learned_level, window)
 summary = ev.summary()
 run.text("evidence_set", f"diffusion/cpu ({P.evidence_variant})")
 run.text("evidence_shards", str(summary["shards"]))
@@ -153,8 +154,6 @@ run.figure("fig_diffusion_training", figures.training_curves(runs))
 # %% tags=["hide-input"]
 cal = {c: {k.removeprefix("calibration_"): v for k, v in ev.where(contrast=c)[0].arrays.items()
            if k.startswith("calibration_")} for c in contrasts}
-results = {c: analysis.analyse_contrast(runs[c], dgps[c], P.learned_level, (P.transit_low, P.transit_high))
-           for c in contrasts}
 s6 = analysis.s6_metrics(results, [cal[c]["noise_readout"] for c in contrasts],
                         min(len(ev.where(contrast=c)) for c in contrasts))
 full_contrasts = registry.get("diffusion", "cpu").config["contrasts"]
@@ -248,6 +247,48 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 # :name: fig-diffusion-samples
 # One sample of the prompt (blue, small) at every other checkpoint (columns: training step), by
 # colour contrast (rows), drawn from the EMA model with the same noise at every checkpoint.
+# ```
+#
+# ## Carried on to 8000 steps
+#
+# The evidence set `diffusion/cpu_long` continues the runs at the two ends of the contrast range,
+# {glue:text}`long_contrast_list`, to {glue:text}`long_steps` steps. They draw the same random
+# streams as the CPU set, so their first {glue:text}`cpu_steps` steps are the same runs, and what
+# follows shows whether training reaches the end state that the generalisation claim is about.
+# {glue:text}`long_status`
+
+# %% tags=["remove-cell"]
+try:
+    ev_long, long_pending = load("diffusion", "cpu_long", P.evidence_variant), pending
+except EvidenceError as refusal:  # incomplete: its smoke variant for the figure, claims undecided
+    ev_long, long_pending = load("diffusion", "cpu_long", "smoke"), str(refusal).split(". shard ")[0]
+long_contrasts = sorted({s.key["contrast"] for s in ev_long})
+_, _, long_results = analysis.analyse_set({c: [s.arrays for s in ev_long.where(contrast=c)] for c in long_contrasts},
+                                          ev_long.config, P.learned_level, window)
+long_declared = registry.get("diffusion", "cpu_long")
+long_s6 = analysis.s6_metrics(long_results, [ev_long.where(contrast=c)[0]["calibration_noise_readout"]
+                                             for c in long_contrasts],
+                              min(len(ev_long.where(contrast=c)) for c in long_contrasts))
+long_contrast_values = sorted({s["contrast"] for s in long_declared.shards})
+if long_pending:
+    long_s6 = analysis.pending_metrics(long_s6, long_contrast_values, "evidence incomplete")
+for name, value in long_s6.items():  # what the end state is judged on, and the order of learning
+    if name.startswith(("success_rate_", "training_success_rate_", "generalisation_", "mse_late_change_",
+                        "colour_lead_", "order_reversed")):
+        run.metric(f"long_{name}", value)
+run.text("long_contrast_list", " and ".join(f"{c:g}" for c in long_contrast_values))
+run.text("long_steps", f"{long_declared.config['steps']:,}")
+stored = status(long_declared.key)[0]["counts"].get("ok", 0)
+run.text("long_status", f"It is not complete ({stored} of {len(long_declared.shards)} shards stored), so its claims "
+         f"are inconclusive and the figure shows its test-size smoke variant: {long_pending}." if long_pending else
+         f"Its {len(ev_long)} shards took {ev_long.summary()['wall_seconds'] / 3600:.1f} hours of computation.")
+run.figure("fig_diffusion_long", figures.fig6(long_results))
+
+# %% [markdown]
+# ```{glue:figure} fig_diffusion_long
+# :name: fig-diffusion-long
+# Fig. 6 on the runs carried on to {glue:text}`long_steps` steps: (a) trajectories in concept units,
+# (b) the unseen prompt's MSE, (c) its distance to (1, 1) with the exponential fit.
 # ```
 #
 # ## Live consistency check and the paper-scale set

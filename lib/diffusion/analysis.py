@@ -371,6 +371,22 @@ def readout_agreement(coords: np.ndarray, classifier: np.ndarray) -> float:
 # ----------------------------------------------------------------------------------------------
 
 
+def analyse_set(
+    shards_by_contrast: dict[float, list[dict[str, np.ndarray]]],
+    config: dict,
+    level: float = LEARNED_LEVEL,
+    window: tuple[float, float] = TRANSIT,
+) -> tuple[dict[float, dict[str, np.ndarray]], dict[float, Circles], dict[float, dict]]:
+    """An evidence set's runs by contrast (each contrast's shard arrays, one per seed), their
+    data-generating processes from the set's configuration, and `analyse_contrast` of each."""
+    runs = {c: stack_seeds(arrays) for c, arrays in shards_by_contrast.items()}
+    dgps = {
+        c: Circles(c, config["size_mean"], config["size_signal"], config["resolution"], blur=config["blur"])
+        for c in runs
+    }
+    return runs, dgps, {c: analyse_contrast(runs[c], dgps[c], level, window) for c in runs}
+
+
 def contrast_key(contrast: float) -> str:
     """Metric-name suffix of a contrast: 0.35 -> "0_35"."""
     return f"{contrast:g}".replace(".", "_")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
-from lib.diffusion.configs import CPU, PAPER, SMOKE, shards
+from lib.diffusion.configs import CPU, CPU_LONG, CPU_LONG_CONTRASTS, PAPER, SMOKE, shards
 from lib.evidence import EvidenceSet
 
 
@@ -112,6 +112,30 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
+LONG_PENDING = (
+    "the evidence set diffusion/cpu_long is not complete (the chapter says how many of its shards are stored); "
+    "complete it with `make evidence SETS=diffusion/cpu_long` and declare the verdict it gives"
+)
+
+
+def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
+    return tuple(
+        Claim(
+            f"S-6/generalises-long-{key}",
+            statement=f"carried on to {CPU_LONG['steps']} steps, at contrast {c:g} training converges to the unseen "
+            "prompt's class (as S-6/generalises, on the runs of diffusion/cpu_long)",
+            paper_value="converges to the correct class (Sec. 5)",
+            metric=f"long_generalisation_{key}",
+            condition="> 0.5",
+            basis="evidence",
+            expected="inconclusive",
+            note=LONG_PENDING,
+        )
+        for c in contrasts
+        for key in [f"{c:g}".replace(".", "_")]
+    )
+
+
 CHAPTER = Chapter(
     id="diffusion",
     title="A conditional diffusion model swings by on unseen concept combinations",
@@ -134,6 +158,7 @@ CHAPTER = Chapter(
             basis="consistency",
         ),
         *_per_contrast(CPU["contrasts"]),
+        *_long_runs(CPU_LONG_CONTRASTS),
         Claim(
             "S-6a/size-first-low",
             statement=f"at the lowest contrast ({min(CPU['contrasts']):g}), where size has the "
@@ -178,6 +203,21 @@ EVIDENCE = (
         smoke=_SMOKE,
         threads=1,
         minutes=20.0,
+        mem_mb=1500,
+        rtol=1e-4,
+        atol=1e-4,
+    ),
+    EvidenceSet(
+        chapter="diffusion",
+        name="cpu_long",
+        description="the CPU set's runs at contrasts 0.2 and 0.7 carried on to 8000 steps (same streams: their first "
+        "2400 steps are the CPU set's), 5 seeds each, read-outs every 400 steps: whether training reaches the end state",
+        function="lib.diffusion.evidence:contrast_seed_run",
+        config=CPU_LONG,
+        shards=shards(CPU_LONG, CPU_LONG_CONTRASTS),
+        smoke=_SMOKE,
+        threads=1,
+        minutes=60.0,
         mem_mb=1500,
         rtol=1e-4,
         atol=1e-4,

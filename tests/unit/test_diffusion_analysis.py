@@ -140,3 +140,15 @@ def test_pending_metrics_are_undecided_over_their_range():
         out["success_rate_0_2"]["method"].startswith("undecided: incomplete")
         and out["evidence_seeds_per_contrast"] == 1
     )
+
+
+def test_analyse_set_on_the_stored_smoke_variant():
+    from lib.evidence import load
+
+    ev = load("diffusion", "cpu", "smoke")
+    contrasts = sorted({s.key["contrast"] for s in ev})
+    runs, dgps, results = an.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in contrasts}, ev.config)
+    assert set(runs) == set(dgps) == set(results) == set(contrasts)
+    for c in contrasts:
+        assert dgps[c].colour_signal == c and dgps[c].resolution == ev.config["resolution"]
+        assert results[c]["success"].n == len(ev.where(contrast=c)) and results[c]["traj"].shape[-1] == 2
