@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
 from lib.diffusion.configs import CPU, CPU_LONG, CPU_LONG_CONTRASTS, PAPER, SMOKE, shards
@@ -189,53 +190,44 @@ CHAPTER = Chapter(
 # ----------------------------------------------------------------------------------------------
 
 
-_SMOKE = {"config": SMOKE, "shards": shards(CPU | SMOKE)}
+# Every diffusion set: one (contrast, seed) run per shard, the same smoke variant and tolerances.
+_contrast_seed_set = partial(
+    EvidenceSet,
+    chapter="diffusion",
+    function="lib.diffusion.evidence:contrast_seed_run",
+    smoke={"config": SMOKE, "shards": shards(CPU | SMOKE)},
+    threads=1,
+    rtol=1e-4,
+    atol=1e-4,
+)
 
 EVIDENCE = (
-    EvidenceSet(
-        chapter="diffusion",
+    _contrast_seed_set(
         name="cpu",
         description="S-6 at CPU scale: 4 colour contrasts x 5 seeds, one (contrast, seed) run per shard, 24 x 24, "
         "widths [16, 32, 64] with one residual block, batch 64, 2400 steps, read-outs every 150 steps",
-        function="lib.diffusion.evidence:contrast_seed_run",
         config=CPU,
         shards=shards(CPU),
-        smoke=_SMOKE,
-        threads=1,
         minutes=20.0,
         mem_mb=1500,
-        rtol=1e-4,
-        atol=1e-4,
     ),
-    EvidenceSet(
-        chapter="diffusion",
+    _contrast_seed_set(
         name="cpu_long",
         description="the CPU set's runs at contrasts 0.2 and 0.7 carried on to 8000 steps (same streams: their first "
         "2400 steps are the CPU set's), 5 seeds each, read-outs every 400 steps: whether training reaches the end state",
-        function="lib.diffusion.evidence:contrast_seed_run",
         config=CPU_LONG,
         shards=shards(CPU_LONG, CPU_LONG_CONTRASTS),
-        smoke=_SMOKE,
-        threads=1,
         minutes=60.0,
         mem_mb=1500,
-        rtol=1e-4,
-        atol=1e-4,
     ),
-    EvidenceSet(
-        chapter="diffusion",
+    _contrast_seed_set(
         name="paper",
         description="S-6 at the paper's scale (App. G.2-G.3): 6 contrasts x 5 seeds, 32 x 32, widths [64, 128, 256] "
         "with two residual blocks, batch 128, 20k steps, 100 sampling steps, classifier 10k steps; GPU",
-        function="lib.diffusion.evidence:contrast_seed_run",
         config=PAPER,
         shards=shards(PAPER),
-        smoke=_SMOKE,
-        threads=1,
         gpu=True,
         minutes=6000.0,
         mem_mb=4000,
-        rtol=1e-4,
-        atol=1e-4,
     ),
 )

@@ -392,16 +392,30 @@ SWEEP_BLOCKS = 6  # 60 seeds per (dimension, init scale) cell: a fraction of 0 o
 # the larger scales as soon as they have learned, so their runs equal the 25-epoch ones.
 INIT_SCALE_EPOCHS = 400.0
 
-EVIDENCE = (
-    EvidenceSet(
+
+def _swing_set(name: str, protocols: dict, smoke_shard: dict, **fields) -> EvidenceSet:
+    """A set of `lib.sim.sweeps.swing_block` shards: blocks of 10 seeds (2 in the smoke variant, one shard)."""
+    return EvidenceSet(
         chapter="sim_observations",
-        name="swing",
+        name=name,
+        function="lib.sim.sweeps:swing_block",
+        config={"protocols": protocols, "seeds_per_block": 10, "seed": 0, "keep": 300},
+        smoke={"config": {"seeds_per_block": 2, "keep": 50}, "shards": [smoke_shard]},
+        threads=1,
+        mem_mb=1500,
+        **fields,
+    )
+
+
+EVIDENCE = (
+    _swing_set(
+        "swing",
+        _SWING_PROTOCOLS,
+        {"protocol": "tiny", "init_scale": 1.0, "truncation": "none", "block": 0},
         description="Swing-by of the SIM MLPs over seeds: turn-back, OOD loss rise and bulge of the 4-layer linear "
         "model at d = 2 and d = 64 (S-2c, S-3), the paper's and the orthant truncation at d = 64 (S-16, "
         "paired twins), the tiny 3-layer networks (S-13/14); blocks of 10 seeds: 6 per dimension, 3 per "
         "other cell",
-        function="lib.sim.sweeps:swing_block",
-        config={"protocols": _SWING_PROTOCOLS, "seeds_per_block": 10, "seed": 0, "keep": 300},
         shards=(
             [
                 {"protocol": p, "init_scale": 1.0, "truncation": "none", "block": b}
@@ -419,40 +433,22 @@ EVIDENCE = (
                 for b in range(SWING_BLOCKS)
             ]
         ),
-        smoke={
-            "config": {"seeds_per_block": 2, "keep": 50},
-            "shards": [{"protocol": "tiny", "init_scale": 1.0, "truncation": "none", "block": 0}],
-        },
-        threads=1,
         minutes=0.6,
-        mem_mb=1500,
     ),
-    EvidenceSet(
-        chapter="sim_observations",
-        name="init_scale",
+    _swing_set(
+        "init_scale",
+        {p: {**_SWING_PROTOCOLS[p], "epochs": INIT_SCALE_EPOCHS} for p in ("low", "high")},
+        {"protocol": "low", "init_scale": 0.25, "truncation": "none", "block": 0},
         description="Swing-by of the 4-layer linear model against the init scale (0.25, 0.5, 1, 2 times PyTorch's "
         "default, seeds paired across scales) at d = 2 and d = 64, trained until every run has learned "
         f"({INIT_SCALE_EPOCHS:g} epochs with early stopping); blocks of 10 seeds, 6 per (dimension, init scale) cell",
-        function="lib.sim.sweeps:swing_block",
-        config={
-            "protocols": {p: {**_SWING_PROTOCOLS[p], "epochs": INIT_SCALE_EPOCHS} for p in ("low", "high")},
-            "seeds_per_block": 10,
-            "seed": 0,
-            "keep": 300,
-        },
         shards=[
             {"protocol": p, "init_scale": x, "truncation": "none", "block": b}
             for p in ("low", "high")
             for x in SWING_INIT_SCALES
             for b in range(SWEEP_BLOCKS)
         ],
-        smoke={
-            "config": {"seeds_per_block": 2, "keep": 50},
-            "shards": [{"protocol": "low", "init_scale": 0.25, "truncation": "none", "block": 0}],
-        },
-        threads=1,
         minutes=2.5,
-        mem_mb=1500,
     ),
     EvidenceSet(
         chapter="sim_observations",
