@@ -13,7 +13,9 @@
 - `speedup_vs_adam_loop`: a Fig. 5 grid with early stopping, against a loop of single
   nn.Module models trained with torch.optim.Adam that stop once decided, timed in the same call;
   `..._without_early_stop`: against the same loop run to the end (how the public grokking code
-  trains).
+  trains); `adam_loop_fraction_of_matmul_peak`: that loop's nominal rate over the matmul's, the
+  ceiling on any speed-up over it (a loop at a fraction f of the peak cannot be beaten by more than
+  1 / f without doing less arithmetic).
 """
 
 from __future__ import annotations
@@ -153,6 +155,7 @@ def benchmark() -> dict[str, float]:
         "speedup_vs_autograd_batched": autograd / trainer,
         "speedup_vs_adam_loop": loop / batched,
         "speedup_vs_adam_loop_without_early_stop": loop_full / batched,
+        "adam_loop_fraction_of_matmul_peak": E.size * LOOP_STEPS * nominal_flops(N, **net) / 1e9 / loop_full / peak,
         "grid_model_steps_saved_by_early_stop": 1 - res.stopped_at.sum() / (E.size * LOOP_STEPS),
     }
 
