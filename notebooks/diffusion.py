@@ -38,6 +38,7 @@
 
 from lib.book import start_chapter
 from lib.evidence import EvidenceError, load, registry, status
+from lib.evidence.store import check_shard
 
 run = start_chapter("diffusion", globals())
 P = run.params
@@ -255,7 +256,9 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 # {glue:text}`long_contrast_list`, to {glue:text}`long_steps` steps. They draw the same random
 # streams as the CPU set, so their first {glue:text}`cpu_steps` steps are the same runs, and what
 # follows shows whether training reaches the end state that the generalisation claim is about.
-# {glue:text}`long_status`
+# {glue:text}`long_status` On the {glue:text}`long_extends_cpu_shards` long runs stored, the
+# read-outs at step {glue:text}`cpu_steps` differ from the CPU set's by at most
+# {glue:text}`long_extends_cpu_max_difference` (the same runs, a consistency check).
 
 # %% tags=["remove-cell"]
 try:
@@ -283,6 +286,19 @@ run.text("long_status", f"It is not complete ({stored} of {len(long_declared.sha
          f"are inconclusive and the figure shows its test-size smoke variant: {long_pending}." if long_pending else
          f"Its {len(ev_long)} shards took {ev_long.summary()['wall_seconds'] / 3600:.1f} hours of computation.")
 run.figure("fig_diffusion_long", figures.fig6(long_results))
+
+# Same streams: every stored long run must equal its CPU run at the CPU set's last checkpoint.
+stored_long = [state for state in (check_shard(long_declared, sid) for sid in long_declared.shard_ids())
+               if state.status == "ok"]
+if stored_long and not pending:
+    run.metric("long_extends_cpu_max_difference", max(
+        evidence.max_difference(analysis.readouts_at(state.arrays, cfg["steps"]),
+                                analysis.readouts_at(ev.where(**long_declared.shard_by_id(state.sid))[0].arrays,
+                                                     cfg["steps"]))
+        for state in stored_long))
+else:
+    run.metric("long_extends_cpu_max_difference", None)
+run.metric("long_extends_cpu_shards", len(stored_long))
 
 # %% [markdown]
 # ```{glue:figure} fig_diffusion_long

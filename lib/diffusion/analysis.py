@@ -387,6 +387,18 @@ def analyse_set(
     return runs, dgps, {c: analyse_contrast(runs[c], dgps[c], level, window) for c in runs}
 
 
+READOUTS = ("present", "radius", "colour", "classifier")
+
+
+def readouts_at(arrays: dict[str, np.ndarray], step: int) -> dict[str, np.ndarray]:
+    """A shard's read-outs (READOUTS) at its checkpoint `step`, for comparing two runs of the same random
+    streams at a checkpoint they share (lib.diffusion.evidence.max_difference)."""
+    k = np.flatnonzero(arrays["eval_steps"] == step)
+    if k.size != 1:
+        raise ValueError(f"the shard has no checkpoint at step {step} (checkpoints: {arrays['eval_steps'].tolist()})")
+    return {name: arrays[name][k[0]] for name in READOUTS}
+
+
 def contrast_key(contrast: float) -> str:
     """Metric-name suffix of a contrast: 0.35 -> "0_35"."""
     return f"{contrast:g}".replace(".", "_")

@@ -152,3 +152,19 @@ def test_analyse_set_on_the_stored_smoke_variant():
     for c in contrasts:
         assert dgps[c].colour_signal == c and dgps[c].resolution == ev.config["resolution"]
         assert results[c]["success"].n == len(ev.where(contrast=c)) and results[c]["traj"].shape[-1] == 2
+
+
+def test_readouts_at_a_shared_checkpoint():
+    from lib.diffusion.evidence import max_difference
+
+    short = {
+        "eval_steps": np.array([0, 150, 300]),
+        **{k: np.arange(3.0)[:, None] * np.ones((3, 4)) for k in an.READOUTS},
+    }
+    long = {
+        "eval_steps": np.array([0, 100, 200, 300, 400]),
+        **{k: np.array([0, 9, 9, 2, 7.0])[:, None] * np.ones((5, 4)) for k in an.READOUTS},
+    }
+    assert max_difference(an.readouts_at(long, 300), an.readouts_at(short, 300)) == 0
+    with pytest.raises(ValueError, match="no checkpoint at step 150"):
+        an.readouts_at(long, 150)
