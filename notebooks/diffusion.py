@@ -256,9 +256,7 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 # {glue:text}`long_contrast_list`, to {glue:text}`long_steps` steps. They draw the same random
 # streams as the CPU set, so their first {glue:text}`cpu_steps` steps are the same runs, and what
 # follows shows whether training reaches the end state that the generalisation claim is about.
-# {glue:text}`long_status` On the {glue:text}`long_extends_cpu_shards` long runs stored, the
-# read-outs at step {glue:text}`cpu_steps` differ from the CPU set's by at most
-# {glue:text}`long_extends_cpu_max_difference` (the same runs, a consistency check).
+# {glue:text}`long_status` {glue:text}`long_extends_cpu_text`
 
 # %% tags=["remove-cell"]
 try:
@@ -299,6 +297,10 @@ if stored_long and not pending:
 else:
     run.metric("long_extends_cpu_max_difference", None)
 run.metric("long_extends_cpu_shards", len(stored_long))
+difference = run.metrics["long_extends_cpu_max_difference"]
+run.text("long_extends_cpu_text", "No long run is stored yet." if difference is None else
+         f"On the {len(stored_long)} long runs stored, the read-outs at step {cfg['steps']:,} differ from the CPU "
+         f"set's by at most {difference:.2g} (the same runs: a consistency check).")
 
 # %% [markdown]
 # ```{glue:figure} fig_diffusion_long
@@ -311,7 +313,7 @@ run.metric("long_extends_cpu_shards", len(stored_long))
 #
 # The live part recomputes the first shard of the smoke variant (the same function, a tiny
 # configuration) and compares it with its stored copy: the largest difference is
-# {glue:text}`live_smoke_max_difference`. The paper's own configuration (32 × 32, widths
+# {glue:text}`live_smoke_max_difference:.2g`. The paper's own configuration (32 × 32, widths
 # [64, 128, 256] with two residual blocks, batch 128, 20k steps, 100 sampling steps, a classifier
 # trained 10k steps, 5 seeds, contrasts 0.2 to 0.7) is declared as the evidence set
 # `diffusion/paper`, which needs a GPU: `make evidence SETS=diffusion/paper PROFILE=gpu` (or

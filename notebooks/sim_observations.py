@@ -210,8 +210,8 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 # $\sigma$ = {glue:text}`P_sigma`, in $d$ = {glue:text}`P_d` and in $d$ = {glue:text}`P_lowdim_d`
 # (hidden width {glue:text}`P_lowdim_width` and learning rate {glue:text}`P_lowdim_lr` there,
 # as in the authors' code). The figure shows this run's {glue:text}`P_seeds` seeds; the claims
-# rest on the evidence set `sim_observations/swing` ({glue:text}`lowdim_turn_back_n` seeds per dimension
-# and initialization scale, same protocol, see below).
+# rest on the evidence set `sim_observations/swing` ({glue:text}`lowdim_turn_back_n` seeds per dimension,
+# same protocol) and, for the initialization scale, on `sim_observations/init_scale` (see below).
 #
 # The paper's output moves toward $\hat x$, turns toward the strongest training cluster
 # $\mu_2 \mathbf 1_2$, then returns. What identifies the swing is the **turn-back**: how far a
