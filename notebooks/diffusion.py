@@ -285,22 +285,26 @@ run.text("long_status", f"It is not complete ({stored} of {len(long_declared.sha
          f"Its {len(ev_long)} shards took {ev_long.summary()['wall_seconds'] / 3600:.1f} hours of computation.")
 run.figure("fig_diffusion_long", figures.fig6(long_results))
 
-# Same streams: every stored long run must equal its CPU run at the CPU set's last checkpoint.
+# Same streams: a stored long run retraces its CPU run up to the CPU set's last checkpoint.
 stored_long = [state for state in (check_shard(long_declared, sid) for sid in long_declared.shard_ids())
                if state.status == "ok"]
 if stored_long and not pending:
-    run.metric("long_extends_cpu_max_difference", max(
-        evidence.max_difference(analysis.readouts_at(state.arrays, cfg["steps"]),
-                                analysis.readouts_at(ev.where(**long_declared.shard_by_id(state.sid))[0].arrays,
-                                                     cfg["steps"]))
-        for state in stored_long))
+    ratios = []
+    for c in sorted({long_declared.shard_by_id(state.sid)["contrast"] for state in stored_long}):
+        pairs = [(state.arrays, ev.where(**long_declared.shard_by_id(state.sid))[0].arrays) for state in stored_long
+                 if long_declared.shard_by_id(state.sid)["contrast"] == c]
+        at_end = lambda arrays: analysis.prompt_means_at(arrays, dgps[c], cfg["steps"])
+        ratios.append(analysis.continuation_ratio([at_end(a) for a, _ in pairs], [at_end(b) for _, b in pairs],
+                                                  [at_end(s.arrays) for s in ev.where(contrast=c)]))
+    run.metric("long_continuation_ratio", max(ratios))
 else:
-    run.metric("long_extends_cpu_max_difference", None)
-run.metric("long_extends_cpu_shards", len(stored_long))
-difference = run.metrics["long_extends_cpu_max_difference"]
-run.text("long_extends_cpu_text", "No long run is stored yet." if difference is None else
-         f"On the {len(stored_long)} long runs stored, the read-outs at step {cfg['steps']:,} differ from the CPU "
-         f"set's by at most {difference:.2g} (the same runs: a consistency check).")
+    run.metric("long_continuation_ratio", None)
+ratio = run.metrics["long_continuation_ratio"]
+run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None else
+         f"At step {cfg['steps']:,}, the {len(stored_long)} long runs stored lie from their CPU runs at "
+         f"{ratio:.2f} times the mean distance between two seeds (largest over contrasts; concept-space means "
+         "of every prompt). They are not the same numbers: floating-point differences of another machine's "
+         "kernels, about 1e-5 after 40 steps (the live check below), grow through training.")
 
 # %% [markdown]
 # ```{glue:figure} fig_diffusion_long

@@ -399,6 +399,30 @@ def readouts_at(arrays: dict[str, np.ndarray], step: int) -> dict[str, np.ndarra
     return {name: arrays[name][k[0]] for name in READOUTS}
 
 
+def prompt_means_at(arrays: dict[str, np.ndarray], dgp: Circles, step: int) -> np.ndarray:
+    """(P, 2) every prompt's mean concept coordinates over its disc samples at checkpoint `step` of one shard."""
+    return trajectory(coordinates(readouts_at(arrays, step), dgp))
+
+
+def continuation_ratio(continued: list[np.ndarray], originals: list[np.ndarray], references: list[np.ndarray]) -> float:
+    """How closely continued runs retrace the runs they continue, at a checkpoint both have.
+
+    continued[i] and originals[i]: one run's (P, 2) prompt means (`prompt_means_at`) in its
+    continuation and in the original set; references: the original set's runs of every seed. The
+    mean distance within pairs over the mean distance between distinct references: 0 for the same
+    numbers, about 1 for runs no closer than two seeds. Runs on the same random streams differ only
+    by floating-point differences (another machine's kernels), which training may amplify."""
+    within = np.nanmean([np.nanmean(np.linalg.norm(a - b, axis=-1)) for a, b in zip(continued, originals)])
+    between = np.nanmean(
+        [
+            np.nanmean(np.linalg.norm(references[i] - references[j], axis=-1))
+            for i in range(len(references))
+            for j in range(i + 1, len(references))
+        ]
+    )
+    return float(within / between)
+
+
 def contrast_key(contrast: float) -> str:
     """Metric-name suffix of a contrast: 0.35 -> "0_35"."""
     return f"{contrast:g}".replace(".", "_")

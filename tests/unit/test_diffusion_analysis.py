@@ -168,3 +168,28 @@ def test_readouts_at_a_shared_checkpoint():
     assert max_difference(an.readouts_at(long, 300), an.readouts_at(short, 300)) == 0
     with pytest.raises(ValueError, match="no checkpoint at step 150"):
         an.readouts_at(long, 150)
+
+
+def test_continuation_ratio_is_zero_for_the_same_runs_and_about_one_for_other_seeds():
+    rng = np.random.default_rng(5)
+    refs = [rng.uniform(0, 1, (4, 2)) for _ in range(5)]
+    assert an.continuation_ratio(refs[:2], refs[:2], refs) == 0
+    assert 0.01 < an.continuation_ratio([r + 0.01 for r in refs[:2]], refs[:2], refs) < 0.05
+    others = [rng.uniform(0, 1, (4, 2)) for _ in range(2)]
+    assert 0.5 < an.continuation_ratio(others, refs[:2], refs) < 2
+
+
+def test_prompt_means_at_a_checkpoint():
+    from lib.diffusion.data import Circles
+
+    dgp = Circles(0.5, resolution=16)
+    colour = np.full((2, 4, 3), dgp.colour_signal)  # blue: coordinate 1
+    radius = np.full((2, 4, 3), dgp.size_value(1))  # small: coordinate 1
+    arrays = {
+        "eval_steps": np.array([0, 10]),
+        "colour": colour,
+        "radius": radius,
+        "present": np.ones((2, 4, 3), bool),
+        "classifier": np.zeros((2, 4, 3, 3)),
+    }
+    np.testing.assert_allclose(an.prompt_means_at(arrays, dgp, 10), np.ones((4, 2)), atol=1e-6)
