@@ -161,6 +161,15 @@ CHAPTER = Chapter(
         *_per_contrast(CPU["contrasts"]),
         *_long_runs(CPU_LONG_CONTRASTS),
         Claim(
+            "S-6/long-extends-cpu",
+            statement="the runs carried on to 8000 steps retrace the CPU set's runs (same random streams) up to its "
+            "last checkpoint: there they lie closer to their own CPU run than half the mean distance between two seeds",
+            paper_value="-",
+            metric="long_continuation_ratio",
+            condition="< 0.5",
+            basis="consistency",
+        ),
+        Claim(
             "S-6a/size-first-low",
             statement=f"at the lowest contrast ({min(CPU['contrasts']):g}), where size has the "
             "stronger signal, size is learned before colour (colour lead < 0 steps, t over seeds)",
