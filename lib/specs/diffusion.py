@@ -120,7 +120,32 @@ LONG_PENDING = (
 
 
 def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
-    return tuple(
+    low, high = (f"{c:g}".replace(".", "_") for c in (min(contrasts), max(contrasts)))
+    order = (
+        Claim(
+            "S-6a/size-first-low-long",
+            statement=f"carried on to {CPU_LONG['steps']} steps, at the lowest contrast ({min(contrasts):g}) size is "
+            "learned before colour (as S-6a/size-first-low, on the runs of diffusion/cpu_long)",
+            paper_value="order set by the concept signal (Fig. 6a)",
+            metric=f"long_colour_lead_{low}",
+            condition="< 0",
+            basis="evidence",
+            expected="inconclusive",
+            note=LONG_PENDING,
+        ),
+        Claim(
+            "S-6a/colour-first-high-long",
+            statement=f"carried on to {CPU_LONG['steps']} steps, at the highest contrast ({max(contrasts):g}) colour "
+            "is learned first (as S-6a/colour-first-high, on the runs of diffusion/cpu_long)",
+            paper_value="order reverses with the contrast (Fig. 6a)",
+            metric=f"long_colour_lead_{high}",
+            condition="> 0",
+            basis="evidence",
+            expected="inconclusive",
+            note=LONG_PENDING,
+        ),
+    )
+    return order + tuple(
         Claim(
             f"S-6/generalises-long-{key}",
             statement=f"carried on to {CPU_LONG['steps']} steps, at contrast {c:g} training converges to the unseen "
