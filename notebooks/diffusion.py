@@ -256,7 +256,7 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 # {glue:text}`long_contrast_list`, to {glue:text}`long_steps` steps. They draw the same random
 # streams as the CPU set, so their first {glue:text}`cpu_steps` steps are the same runs, and what
 # follows shows whether training reaches the end state that the generalisation claim is about,
-# and times the order of learning at both ends where the CPU runs stop before size is learned.
+# and times the order of learning at both ends over a window in which both concepts can be learned.
 # {glue:text}`long_status` {glue:text}`long_extends_cpu_text`
 
 # %% tags=["remove-cell"]
