@@ -120,30 +120,36 @@ LONG_PENDING = (
 
 
 def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
-    low, high = (f"{c:g}".replace(".", "_") for c in (min(contrasts), max(contrasts)))
-    order = (
+    order = tuple(
         Claim(
-            "S-6a/size-first-low-long",
-            statement=f"carried on to {CPU_LONG['steps']} steps, at the lowest contrast ({min(contrasts):g}) size is "
-            "learned before colour (as S-6a/size-first-low, on the runs of diffusion/cpu_long)",
-            paper_value="order set by the concept signal (Fig. 6a)",
-            metric=f"long_colour_lead_{low}",
-            condition="< 0",
+            f"S-6a/{name}-long",
+            statement=f"carried on to {CPU_LONG['steps']} steps, at the {end} contrast ({c:g}) {what} (as "
+            f"S-6a/{name}, on the runs of diffusion/cpu_long)",
+            paper_value=paper,
+            metric=f"long_colour_lead_{c:g}".replace(".", "_"),
+            condition=condition,
             basis="evidence",
             expected="inconclusive",
             note=LONG_PENDING,
-        ),
-        Claim(
-            "S-6a/colour-first-high-long",
-            statement=f"carried on to {CPU_LONG['steps']} steps, at the highest contrast ({max(contrasts):g}) colour "
-            "is learned first (as S-6a/colour-first-high, on the runs of diffusion/cpu_long)",
-            paper_value="order reverses with the contrast (Fig. 6a)",
-            metric=f"long_colour_lead_{high}",
-            condition="> 0",
-            basis="evidence",
-            expected="inconclusive",
-            note=LONG_PENDING,
-        ),
+        )
+        for name, end, c, what, condition, paper in (
+            (
+                "size-first-low",
+                "lowest",
+                min(contrasts),
+                "size is learned before colour",
+                "< 0",
+                "order set by the concept signal (Fig. 6a)",
+            ),
+            (
+                "colour-first-high",
+                "highest",
+                max(contrasts),
+                "colour is learned first",
+                "> 0",
+                "order reverses with the contrast (Fig. 6a)",
+            ),
+        )
     )
     return order + tuple(
         Claim(
