@@ -290,14 +290,12 @@ run.figure("fig_diffusion_long", figures.fig6(long_results))
 stored_long = [state for state in (check_shard(long_declared, sid) for sid in long_declared.shard_ids())
                if state.status == "ok"]
 if stored_long and not pending:
-    ratios = []
-    for c in sorted({long_declared.shard_by_id(state.sid)["contrast"] for state in stored_long}):
-        pairs = [(state.arrays, ev.where(**long_declared.shard_by_id(state.sid))[0].arrays) for state in stored_long
-                 if long_declared.shard_by_id(state.sid)["contrast"] == c]
-        at_end = lambda arrays: analysis.prompt_means_at(arrays, dgps[c], cfg["steps"])
-        ratios.append(analysis.continuation_ratio([at_end(a) for a, _ in pairs], [at_end(b) for _, b in pairs],
-                                                  [at_end(s.arrays) for s in ev.where(contrast=c)]))
-    run.metric("long_continuation_ratio", max(ratios))
+    long_keys = {state.sid: long_declared.shard_by_id(state.sid) for state in stored_long}
+    long_by_key = {(long_keys[state.sid]["contrast"], long_keys[state.sid]["seed"]): state.arrays
+                   for state in stored_long}
+    cpu_by_key = {(s.key["contrast"], s.key["seed"]): s.arrays for s in ev}
+    run.metric("long_continuation_ratio", analysis.largest_continuation_ratio(long_by_key, cpu_by_key, dgps,
+                                                                              cfg["steps"]))
 else:
     run.metric("long_continuation_ratio", None)
 ratio = run.metrics["long_continuation_ratio"]

@@ -614,12 +614,13 @@ run.figure("fig_wd", fig)
 # %% tags=["remove-cell"]
 run.text("wd_fractions_text", ", ".join(f"{fmt(fraction(int(kk.sum()), int(tt.sum())))} at wd = {w:g}"
                                         for w, kk, tt in zip(wd8, k8, t8)))
-slope_bounded = bool(np.isfinite([fit8.slope.low, fit8.slope.high]).all()) if fit8.outcome == "boundary" else False
-run.text("wd_outcome_text",
-         f"no boundary: {fit8.outcome}" if fit8.outcome != "boundary" else
-         f"slope {fmt(fit8.slope)} decades of eta_dec* per decade of weight decay" if slope_bounded else
-         f"slope {fit8.slope.value:.1f} decades of eta_dec* per decade of weight decay, which the grid does not "
-         "bound: its interval is unbounded")
+if fit8.outcome != "boundary":
+    run.text("wd_outcome_text", f"no boundary: {fit8.outcome}")
+elif np.isfinite([fit8.slope.low, fit8.slope.high]).all():
+    run.text("wd_outcome_text", f"slope {fmt(fit8.slope)} decades of eta_dec* per decade of weight decay")
+else:
+    run.text("wd_outcome_text", f"slope {fit8.slope.value:.1f} decades of eta_dec* per decade of weight decay, "
+             "which the grid does not bound: its interval is unbounded")
 
 # %% [markdown]
 # ## Summary

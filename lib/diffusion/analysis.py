@@ -392,7 +392,7 @@ READOUTS = ("present", "radius", "colour", "classifier")
 
 def readouts_at(arrays: dict[str, np.ndarray], step: int) -> dict[str, np.ndarray]:
     """A shard's read-outs (READOUTS) at its checkpoint `step`, for comparing two runs of the same random
-    streams at a checkpoint they share (lib.diffusion.evidence.max_difference)."""
+    streams at a checkpoint they share."""
     k = np.flatnonzero(arrays["eval_steps"] == step)
     if k.size != 1:
         raise ValueError(f"the shard has no checkpoint at step {step} (checkpoints: {arrays['eval_steps'].tolist()})")
@@ -421,6 +421,30 @@ def continuation_ratio(continued: list[np.ndarray], originals: list[np.ndarray],
         ]
     )
     return float(within / between)
+
+
+def largest_continuation_ratio(
+    continued: dict[tuple[float, int], dict[str, np.ndarray]],
+    originals: dict[tuple[float, int], dict[str, np.ndarray]],
+    dgps: dict[float, Circles],
+    step: int,
+) -> float:
+    """`continuation_ratio` at checkpoint `step` for each contrast that has continued runs, the largest.
+
+    continued: the continued runs' shard arrays by (contrast, seed); originals: every shard of the
+    original set by (contrast, seed), each contrast's seeds serving as its references."""
+    means = lambda arrays, c: prompt_means_at(arrays, dgps[c], step)
+    ratios = []
+    for c in sorted({c for c, _ in continued}):
+        keys = [key for key in continued if key[0] == c]
+        ratios.append(
+            continuation_ratio(
+                [means(continued[key], c) for key in keys],
+                [means(originals[key], c) for key in keys],
+                [means(arrays, c) for (oc, _), arrays in originals.items() if oc == c],
+            )
+        )
+    return max(ratios)
 
 
 def contrast_key(contrast: float) -> str:

@@ -193,3 +193,25 @@ def test_prompt_means_at_a_checkpoint():
         "classifier": np.zeros((2, 4, 3, 3)),
     }
     np.testing.assert_allclose(an.prompt_means_at(arrays, dgp, 10), np.ones((4, 2)), atol=1e-6)
+
+
+def test_largest_continuation_ratio_takes_the_worst_contrast():
+    from lib.diffusion.data import Circles
+
+    rng = np.random.default_rng(6)
+
+    def shard(colour):
+        return {
+            "eval_steps": np.array([0, 10]),
+            "colour": colour,
+            "radius": np.full((2, 4, 3), 0.4),
+            "present": np.ones((2, 4, 3), bool),
+            "classifier": np.zeros((2, 4, 3, 3)),
+        }
+
+    dgps = {c: Circles(c, resolution=16) for c in (0.2, 0.7)}
+    originals = {(c, s): shard(rng.uniform(-0.1, 0.1, (2, 4, 3))) for c in dgps for s in range(4)}
+    same = {key: originals[key] for key in [(0.2, 0), (0.7, 1)]}
+    assert an.largest_continuation_ratio(same, originals, dgps, 10) == 0
+    moved = dict(same) | {(0.7, 1): shard(originals[(0.7, 1)]["colour"] + 0.05)}
+    assert an.largest_continuation_ratio(moved, originals, dgps, 10) > 0
