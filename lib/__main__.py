@@ -18,6 +18,7 @@ always with one line that names it, before any computation.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,9 @@ MAX_YAML_BYTES = 100_000
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """Safe YAML that refuses duplicate keys, non-string keys and aliases (no alias bombs)."""
+    """Safe YAML that refuses duplicate keys, non-string keys and aliases (no alias bombs), and reads
+    exponent floats without a dot (1e-3, [1e-9, 0.5]) as numbers, as YAML 1.2 and Python do (YAML
+    1.1, PyYAML's default, reads them as strings)."""
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -53,6 +56,13 @@ class _StrictLoader(yaml.SafeLoader):
                 raise ParameterError(f"parameter {key!r} is given twice in the YAML")
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
+    list("-+.0123456789"),
+)
 
 
 def parse_yaml(text: str) -> Any:

@@ -53,6 +53,8 @@ def short(value: Any) -> str:
 
 
 _SCALARS = {int: "int", float: "float", bool: "bool", str: "str"}
+MAX_INT = 2**53  # the largest integer every float computation of a check or a cost estimate keeps exact
+MAX_MESSAGE = 400
 
 
 def param(
@@ -146,6 +148,8 @@ class ParamInfo:
         allowed = (int, float) if base is float else (base,)
         if not isinstance(value, allowed):
             raise ParameterError(f"parameter {label!r} must be {kind}, got {short(value)} ({type(value).__name__})")
+        if base is int and abs(value) > MAX_INT:
+            raise ParameterError(f"parameter {label!r}: integers beyond 2^53 are not accepted, got {short(value)}")
         if base is float:
             value = float(value)
             if not math.isfinite(value):
@@ -393,7 +397,21 @@ class Chapter:
         if unknown:
             names = ", ".join(short(k) for k in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
             raise ParameterError(f"unknown parameter(s) for chapter {self.id!r}: {names}. Known: {', '.join(known)}")
-        return self.params(**overrides)
+        try:
+            params = self.params(**overrides)
+            cost = params.cost()
+        except ParameterError as err:
+            message = str(err)
+            raise ParameterError(
+                message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 4] + " ..."
+            ) from None
+        except ArithmeticError as err:  # an overflow in a check or the cost estimate
+            given = ", ".join(short(k) for k in overrides) or "the defaults"
+            raise ParameterError(f"chapter {self.id}: {given}: values out of numerical range ({err})") from None
+        if not (math.isfinite(cost.seconds) and math.isfinite(cost.gigabytes)):
+            given = ", ".join(short(k) for k in overrides) or "the defaults"
+            raise ParameterError(f"chapter {self.id}: {given}: the cost estimate is not finite")
+        return params
 
     def parameters_source(self, values: Mapping[str, Any] | None = None) -> str:
         """The papermill `parameters` cell: one literal assignment per field, below its meaning."""

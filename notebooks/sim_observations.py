@@ -478,7 +478,7 @@ run.figure("fig_tiny", fig)
 # $\ell(u) - \ell(v)$ over comparable pairs at the figure's epochs. This run draws the first seed.
 
 # %% tags=["remove-cell"]
-for name in ("topo_depth", "topo_activation", "topo_mu", "topo_sigma", "topo_epochs", "topo_learned",
+for name in ("topo_depth", "topo_activation", "topo_mu", "topo_sigma", "topo_epochs",
              "topo_visible_tol"):
     run.text(f"P_{name}", str(getattr(P, name)))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
+from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param, short
 from lib.evidence import EvidenceSet
 from lib.geneft.evidence import model_step_seconds, shard_minutes  # numpy only: no torch at import
 
@@ -15,7 +15,7 @@ RELATIONS = ("mod3", "mod5", "greater_than", "bipartite")
 class GeneftDynamicsParameters(Parameters):
     """Parameters of the chapter `geneft_dynamics` (defaults: the book's run)."""
 
-    portrait_eta_ratio: float = param(1.0, "eta_x / eta_A of the Fig. 4 phase portrait (eta_A = 1)", gt=0)
+    portrait_eta_ratio: float = param(1.0, "eta_x / eta_A of the Fig. 4 phase portrait (eta_A = 1)", min=1e-6, max=1e6)
     portrait_grid: int = param(21, "starts per axis of the Fig. 4 grid of initial (a_2, c)", min=3, max=101)
     ode_time: float = param(
         100000.0, "integration time of eq. (10) and of the N-repon flow (units of 1/eta_A)", gt=0, max=1e9
@@ -23,10 +23,10 @@ class GeneftDynamicsParameters(Parameters):
     collision_tol: float = param(0.01, "repons count as collided when |c(T)| < tol |c(0)|", gt=0, max=0.5)
     mc_samples: int = param(10000, "Monte Carlo starts per point of Theorem 3's checks", min=100, max=1_000_000)
     theory_lr_ratios: list[float] = param(
-        [0.01, 0.1, 1.0, 10.0, 100.0], "eta_x / eta_A values for the arctan-law check", gt=0, min_len=1
+        [0.01, 0.1, 1.0, 10.0, 100.0], "eta_x / eta_A values for the arctan-law check", min=1e-6, max=1e6, min_len=1
     )
     sigma_ratios: list[float] = param(
-        [0.5, 1.0, 2.0], "sigma_a / sigma_c values for the arctan-law check", gt=0, min_len=1
+        [0.5, 1.0, 2.0], "sigma_a / sigma_c values for the arctan-law check", min=1e-3, max=1e3, min_len=1
     )
     n_cluster: list[int] = param([1, 2, 4, 16], "cluster sizes N for eq. (13)", min=1, min_len=1)
     seed: int = param(0, "seed of every random draw (splits, inits, Monte Carlo)", min=0)
@@ -50,12 +50,13 @@ class GeneftDynamicsParameters(Parameters):
     live_log10_lr_enc: list[float] = param(
         [-2.0],
         "encoder learning rates of the live grid, log10 (cells of the evidence grid)",
+        min=-8,
         max=0,
         min_len=1,
         max_len=20,
     )
     live_log10_lr_dec: list[float] = param(
-        [-3.0, -2.0, -1.5], "decoder learning rates of the live grid, log10", max=0, min_len=1, max_len=20
+        [-3.0, -2.0, -1.5], "decoder learning rates of the live grid, log10", min=-8, max=0, min_len=1, max_len=20
     )
     seeds_per_cell: int = param(
         3, "initialisations per live cell (seeds seed, seed+1, ...; the evidence: 3)", min=1, max=100
@@ -74,7 +75,7 @@ class GeneftDynamicsParameters(Parameters):
         for name in ("live_log10_lr_enc", "live_log10_lr_dec", "theory_lr_ratios", "sigma_ratios", "n_cluster"):
             v = getattr(self, name)
             if any(b <= a for a, b in zip(v, v[1:])):
-                raise ParameterError(f"parameter {name!r} must be strictly increasing, got {v}")
+                raise ParameterError(f"parameter {name!r} must be strictly increasing, got {short(v)}")
         if round(self.train_fraction * self.n**2) in (0, self.n**2):
             raise ParameterError("train_fraction leaves no training or no test pair at this n")
         if self.grok_threshold_fraction * self.steps < 1:

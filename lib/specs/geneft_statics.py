@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
+from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param, short
 from lib.evidence import EvidenceSet
 from lib.geneft.evidence import (  # numpy only: no torch at import
     model_step_seconds,
@@ -126,7 +126,7 @@ class GeneftStaticsParameters(Parameters):
         if len(set(self.architectures)) != len(self.architectures):
             raise ParameterError(f"architectures has duplicates: {self.architectures}")
         if sorted(self.fractions) != self.fractions or len(set(self.fractions)) != len(self.fractions):
-            raise ParameterError(f"fractions must be strictly increasing, got {self.fractions}")
+            raise ParameterError(f"fractions must be strictly increasing, got {short(self.fractions)}")
         if len(set(self.goldilocks_depths)) < 3:
             raise ParameterError("goldilocks_depths needs at least 3 different depths to show a zone")
         if self.patience is not None and self.patience * 100 > self.steps:
@@ -136,6 +136,10 @@ class GeneftStaticsParameters(Parameters):
             )
         if min(self.fractions) * self.n**2 < 1:
             raise ParameterError(f"the smallest fraction {min(self.fractions)} gives no training pair at n = {self.n}")
+        if round(self.goldilocks_fraction * self.n**2) in (0, self.n**2):
+            raise ParameterError(
+                f"goldilocks_fraction {self.goldilocks_fraction} leaves no training or no test pair at n = {self.n}"
+            )
 
     def cost(self) -> Cost:
         """Monte Carlo (orderings dominate) plus network model-steps at the trainer's measured rate."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
-from lib.sim.data import cluster_stds, population_second_moment, setting_error
-from lib.theory.one_layer_settings import effective_lr, vary_first
+from lib.sim.data import cluster_stds, setting_error
+from lib.theory.one_layer_settings import effective_lr, sharpness, vary_first
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,8 @@ class OneLayerParameters(Parameters):
             self.mu, std(self.sigma), 0.0, mu1=[self.mu[0], *self.fig2a_mu1], std1=std(self.fig2b_sigma1)
         ) + vary_first(corner, std(self.sigma), 0.0, mu1=corner[:1], std1=std([self.map_sigma1_max]))
         lr = effective_lr(self.lr, self.loss_scaling, self.d)
-        top = max(population_second_moment(st.mu, st.std, s, self.origin_cluster).max() for st in settings)
-        if lr * top >= 2:
+        top = max(sharpness(st.mu, st.std, self.origin_cluster) for st in settings)
+        if not lr * top < 2:
             raise ParameterError(
                 f"gradient descent diverges: effective lr * max a_k = {lr:g} * {top:.4g} = {lr * top:.3g} >= 2 "
                 "for some setting of the chapter (main, fig2a_mu1, fig2b_sigma1 or the order map); lower lr"

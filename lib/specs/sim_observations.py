@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
-from lib.sim.data import setting_error
+from lib.sim.data import cluster_stds, setting_error
+from lib.theory.one_layer_settings import effective_lr, sharpness
 
 MODELS = tuple(f"{depth}-{act}" for depth in (1, 2, 3, 4) for act in ("linear", "relu"))
 
@@ -36,7 +37,11 @@ class SimObservationsParameters(Parameters):
         3, "seeds of the figures of the deep and tiny runs (the claims rest on the evidence sets)", min=1, max=64
     )
     stop_tol: float | None = param(
-        0.01, "stop a batched run once every output is within stop_tol * ||x_hat|| of its target", gt=0
+        0.01,
+        "stop a batched run once every output is within stop_tol * ||x_hat|| of its target (below 1/2: "
+        "a looser tolerance stops runs whose output for x_hat is still nearer the origin than x_hat)",
+        gt=0,
+        lt=0.5,
     )
     mu: list[float] = param(
         [1.0, 2.0], "cluster means (mu_1, mu_2) of Fig. 2b, 2c, 3, 15, 16", min=0, min_len=2, max_len=2
@@ -61,7 +66,9 @@ class SimObservationsParameters(Parameters):
     lowdim_width: int = param(4, "hidden width of the low-dimensional run (authors' code: 4)", min=1)
     lowdim_lr: float = param(0.01, "learning rate of the low-dimensional and Fig. 13 runs (authors' code: 0.01)", gt=0)
     truncate_fraction: float = param(0.5, "truncation radius as a fraction of min(mu) (paper: 1/2)", gt=0)
-    rise_tol: float = param(0.01, "a loss rise counts if it exceeds this fraction of the initial OOD loss", min=0)
+    rise_tol: float = param(
+        0.01, "a loss rise counts if it exceeds this fraction of the initial OOD loss", min=0, max=0.5
+    )
     tiny_mu_large: list[float] = param(
         [2.0, 4.0], "Fig. 13/14 'large mu' setting (the small one is mu)", min=0, min_len=2, max_len=2
     )
@@ -83,7 +90,6 @@ class SimObservationsParameters(Parameters):
     topo_visible_tol: float = param(
         0.05, "a violation l(u) - l(v) of eq. (B.2) is visible in Fig. 7 (colour scale 0..1) above this", gt=0, lt=1
     )
-    topo_learned: float = param(0.1, "a combination point counts as learned once its loss is below this", gt=0)
 
     def check(self) -> None:
         if error := setting_error(self.topo_mu, self.topo_sigma, self.d):
@@ -94,10 +100,55 @@ class SimObservationsParameters(Parameters):
             raise ParameterError(f"topo_snapshots {self.topo_snapshots} go beyond topo_epochs = {self.topo_epochs}")
         if self.batch > self.n:
             raise ParameterError(f"batch ({self.batch}) exceeds the n = {self.n} points of one cluster")
+        self._check_learning_rates()
+        self._check_steps()
         if self.truncate_fraction >= 1:
             raise ParameterError(
                 f"truncate_fraction must be < 1 (a radius of min(mu) reaches a cluster centre), got {self.truncate_fraction}"
             )
+
+    def _check_learning_rates(self) -> None:
+        """SGD must be able to settle on the identity map. A linear network of depth L at the balanced
+        identity (every factor I) has sharpness L x `sharpness` (Gauss-Newton: each layer's input is x),
+        and GD, like SGD in expectation, diverges once effective lr x that >= 2. Every setting the
+        chapter trains is checked with the deepest model trained at its learning rate."""
+        first_varied = [([m, *self.mu[1:]], self.sigma) for m in self.mu1_values] + [
+            (self.mu, [x, *self.sigma[1:]]) for x in self.sigma1_values
+        ]
+        order_depth = max(int(m.split("-")[0]) for m in self.order_models)
+        runs = [
+            ("lr", self.lr, self.d, max(order_depth, self.depth), [(self.mu, self.sigma), *first_varied]),
+            ("lr", self.lr, self.d, self.topo_depth, [(self.topo_mu, self.topo_sigma)]),
+            ("lowdim_lr", self.lowdim_lr, self.lowdim_d, self.depth, [(self.mu, self.sigma)]),
+            (
+                "lowdim_lr",
+                self.lowdim_lr,
+                self.tiny_d,
+                self.tiny_depth,
+                [(m, self.sigma) for m in (self.mu, self.tiny_mu_large)],
+            ),
+        ]
+        for name, lr, d, depth, settings in runs:
+            top = depth * max(
+                sharpness(mu, cluster_stds(sigma, self.sigma_is_variance), self.origin_cluster, self.bias)
+                for mu, sigma in settings
+            )
+            limit = 2 / (effective_lr(1.0, self.loss, d) * top)
+            if not lr < limit:  # also when the moments overflow (limit 0)
+                raise ParameterError(
+                    f"{name} = {lr:g} diverges at these cluster means and spreads: a depth-{depth} linear model at the identity (d = {d}) has "
+                    f"sharpness {top:.4g} and needs effective lr x sharpness < 2, i.e. {name} < {limit:.3g}"
+                )
+
+    def _check_steps(self) -> None:
+        clusters = len(self.mu) + int(self.origin_cluster)
+        for name, epochs, points in (
+            ("epochs", self.epochs, clusters * self.n),
+            ("topo_epochs", self.topo_epochs, (len(self.topo_mu) + int(self.origin_cluster)) * self.n),
+        ):
+            steps = epochs * -(-points // self.batch)
+            if steps < 10:
+                raise ParameterError(f"{name} = {epochs:g} gives {steps:.3g} SGD steps: the runs need at least 10")
 
     def cost(self) -> Cost:
         """Batched SGD runs of the chapter: steps x (per-step overhead + models x matmul work), 2 cores."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
+from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param, short
 from lib.evidence import EvidenceSet
 from lib.sim.data import setting_error
 
@@ -117,9 +117,9 @@ class TwoLayerParameters(Parameters):
         if self.width < self.d:
             raise ParameterError(f"width d' = {self.width} must be >= d = {self.d} (Sec. 4.2)")
         if min(self.sweep_d) < s:
-            raise ParameterError(f"every d in sweep_d must be >= s = {s}, got {self.sweep_d}")
+            raise ParameterError(f"every d in sweep_d must be >= s = {s}, got {short(self.sweep_d)}")
         if min(self.sweep_width) < self.d:
-            raise ParameterError(f"every width in sweep_width must be >= d = {self.d}, got {self.sweep_width}")
+            raise ParameterError(f"every width in sweep_width must be >= d = {self.d}, got {short(self.sweep_width)}")
         if self.detour_d <= s:
             raise ParameterError(f"detour_d = {self.detour_d} must exceed s = {s} (the test at d > s)")
         if self.figure_seed is not None and self.figure_seed >= self.n_seeds:
@@ -134,7 +134,9 @@ class TwoLayerParameters(Parameters):
             raise ParameterError(
                 f"sgd_batch = {self.sgd_batch} exceeds the failure-mode training set 3 * train_n = {3 * self.train_n}"
             )
-        a_max = max(sig**2 + m**2 / s for m, sig in zip(self.mu, self.sigma)) ** self.covariance_power
+        a_max = (
+            max(sig * sig + m * m / s for m, sig in zip(self.mu, self.sigma)) ** self.covariance_power
+        )  # inf, not OverflowError
         if self.train_lr * 2 * a_max >= 1:
             raise ParameterError(
                 f"train_lr = {self.train_lr} is too large for the strongest a = {a_max:.3g}: "

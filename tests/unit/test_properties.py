@@ -58,3 +58,43 @@ def test_numbers_near_and_beyond_the_declared_ranges(chapter_id, data):
             scalar = st.one_of(scalar, st.sampled_from(info.bounds["choices"]))
         overrides[info.name] = data.draw(st.lists(scalar, max_size=6) if info.is_list else scalar)
     _outcome(chapter, overrides)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=300))
+def test_any_yaml_text_is_a_value_or_a_one_line_refusal(text):
+    """-y and the YAML reading of -p: nothing but a value or a short ParameterError, whatever the text."""
+    from lib.__main__ import parse_overrides, parse_yaml
+
+    for parse in (parse_yaml, lambda t: parse_overrides([], [t])):
+        try:
+            parse(text)
+        except ParameterError as err:
+            assert 0 < len(str(err)) < 600 and "\n" not in str(err), str(err)
+
+
+@pytest.mark.parametrize("chapter_id", chapter_ids())
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_any_command_line_value_is_a_run_or_a_clear_refusal(chapter_id, data):
+    """`-p NAME VALUE` with VALUE any text (numbers, YAML lists, junk), read as papermill reads it."""
+    from lib.__main__ import parse_value
+
+    chapter = load(chapter_id)
+    name = data.draw(st.sampled_from(sorted(chapter.defaults())))
+    raw = data.draw(st.one_of(st.text(max_size=40), st.floats().map(repr), st.lists(st.floats(), max_size=4).map(str)))
+    _outcome(chapter, {name: parse_value(raw)})
+
+
+@pytest.mark.parametrize("chapter_id", chapter_ids())
+@pytest.mark.parametrize("extreme", [1e300, -1e300, 1e-300, 1e154, 2**62])
+def test_extreme_numbers_in_every_numeric_parameter(chapter_id, extreme):
+    """Every int or float parameter (every entry of a list) at an extreme: never an overflow or a nan
+    slipping through the checks, only a run or a clear refusal."""
+    chapter = load(chapter_id)
+    for info in chapter.describe():
+        if info.base not in (int, float) or info.base is bool:
+            continue
+        value = int(extreme) if info.base is int and abs(extreme) >= 1 else extreme
+        default = info.default if info.default is not None else [value]
+        _outcome(chapter, {info.name: [value] * max(len(default), 1) if info.is_list else value})

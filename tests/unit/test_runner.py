@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 
 import pytest
+import yaml
 
 import lib.chapter
 import lib.runner
@@ -103,6 +104,7 @@ def test_cli_claims_filter_and_missing_folder(tmp_path):
         ("True", True),
         ("None", None),
         ("[1, 2.5]", [1, 2.5]),
+        ("[1e-9, -2E3, .5e1]", [1e-9, -2000.0, 5.0]),
         ("-.inf", float("-inf")),
         ("mod3", "mod3"),
         ("true", True),
@@ -111,6 +113,15 @@ def test_cli_claims_filter_and_missing_folder(tmp_path):
 )
 def test_values_are_read_as_papermill_reads_them(raw, value):
     assert parse_value(raw) == value
+
+
+def test_yaml_reads_exponents_without_a_dot_and_leaves_pyyaml_alone():
+    assert parse_overrides([], ["{lr: 1e-3, fractions: [1e-2, 0.5], name: x1e3}"]) == {
+        "lr": 1e-3,
+        "fractions": [1e-2, 0.5],
+        "name": "x1e3",
+    }
+    assert yaml.safe_load("1e-3") == "1e-3"  # the strict loader's resolver is its own
 
 
 def test_negative_numbers_survive_the_argument_parser():

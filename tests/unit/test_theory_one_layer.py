@@ -274,3 +274,48 @@ def test_fig2_conventions_read_sigma_loss_and_origin_differently():
     np.testing.assert_allclose(authors.a[1], [0.5 + 1 / 3, 0.05 + 4 / 3])  # variance 0.5, mu^2 / (s + 1)
     assert authors.eta == pytest.approx(0.1 * 2 / 64) and paper.eta == 0.1
     assert list(paper.first) == [0, 1] and np.all(authors.half_steps > paper.half_steps)
+
+
+# ----------------------------------------------------------------------------------------------
+# Sharpness: the learning-rate limit behind sim_observations' validation
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_sharpness_times_depth_is_the_hessian_top_eigenvalue_at_the_identity(depth):
+    """A depth-L linear model with bias, every factor I: the Hessian of 1/2 E||f(x) - x||^2 (per output
+    row, a zero-residual point, so Gauss-Newton is exact) has top eigenvalue L x sharpness."""
+    from lib.theory.one_layer_settings import sharpness
+
+    mu, std, d = [1.0, 2.0], [0.3, 0.2], 2
+    x = torch.tensor(sim_dataset(mu, std, d, 4000, origin_cluster=True, seed=1).x, dtype=torch.float64)
+    shapes = [(d, d), (d,)] * depth
+
+    def loss(*flat):
+        y = x
+        for w, b in zip(flat[::2], flat[1::2]):
+            y = y @ (torch.eye(d, dtype=torch.float64) + w).T + b
+        return 0.5 * ((y - x) ** 2).sum(1).mean() / d  # per output row
+
+    zeros = tuple(torch.zeros(s, dtype=torch.float64) for s in shapes)
+    blocks = torch.autograd.functional.hessian(loss, zeros)
+    size = [z.numel() for z in zeros]
+    hessian = torch.cat(
+        [torch.cat([blocks[i][j].reshape(size[i], size[j]) for j in range(len(size))], 1) for i in range(len(size))]
+    )
+    top = torch.linalg.eigvalsh(hessian)[-1].item() * d
+    assert top == pytest.approx(depth * sharpness(mu, std, origin_cluster=True, bias=True), rel=0.05)
+
+
+def test_gradient_descent_diverges_just_above_the_sharpness_limit():
+    from lib.theory.one_layer_settings import sharpness
+
+    mu, std = [1.0, 2.0], [0.3, 0.2]
+    x = sim_dataset(mu, std, 2, 4000, origin_cluster=True, seed=2).x
+    z = np.hstack([x, np.ones((len(x), 1))])
+    limit = 2 / sharpness(mu, std, origin_cluster=True, bias=True)
+    for factor, diverges in ((0.9, False), (1.1, True)):
+        w = np.zeros((2, 3))
+        for _ in range(400):
+            w -= factor * limit * (z @ w.T - x).T @ z / len(x)
+        assert (np.abs(w).max() > 1e3) == diverges
