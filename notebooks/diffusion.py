@@ -276,7 +276,7 @@ if long_pending:
     long_s6 = analysis.pending_metrics(long_s6, long_contrast_values, "evidence incomplete")
 for name, value in long_s6.items():  # what the end state is judged on, and the order of learning
     if name.startswith(("success_rate_", "training_success_rate_", "generalisation_", "mse_late_change_",
-                        "colour_lead_", "order_reversed")):
+                        "colour_lead_", "colour_first_seeds_", "order_reversed")):
         run.metric(f"long_{name}", value)
 run.text("long_contrast_list", " and ".join(f"{c:g}" for c in long_contrast_values))
 run.text("long_steps", f"{long_declared.config['steps']:,}")
@@ -285,6 +285,10 @@ run.text("long_status", f"It is not complete ({stored} of {len(long_declared.sha
          f"are inconclusive and the figure shows its test-size smoke variant: {long_pending}." if long_pending else
          f"Its {len(ev_long)} shards took {ev_long.summary()['wall_seconds'] / 3600:.1f} hours of computation.")
 run.figure("fig_diffusion_long", figures.fig6(long_results))
+for name, text in analysis.prose(long_results, long_s6).items():
+    run.text(f"long_{name}", text)
+run.text("long_colour_first_list", "; ".join(long_s6[f"colour_first_seeds_{analysis.contrast_key(c)}"]
+                                             for c in long_contrast_values))
 
 # Same streams: a stored long run retraces its CPU run up to the CPU set's last checkpoint.
 stored_long = [state for state in (check_shard(long_declared, sid) for sid in long_declared.shard_ids())
@@ -311,6 +315,19 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 # Fig. 6 on the runs carried on to {glue:text}`long_steps` steps: (a) trajectories in concept units,
 # (b) the unseen prompt's MSE, (c) its distance to (1, 1) with the exponential fit.
 # ```
+#
+# **What the longer runs decide.** At {glue:text}`long_steps` steps the training prompts are drawn as
+# their own class in {glue:text}`long_training_success_list` of samples (contrasts
+# {glue:text}`long_contrast_list`), and the unseen prompt's MSE changed by
+# {glue:text}`long_late_change_list` over the last quarter of training: unlike the short runs, these
+# reach the end state the generalisation claim is about. The unseen prompt is then a (blue, small)
+# disc in {glue:text}`long_success_list` of samples:
+# {glue:text}`verdict_s_6_generalises_long_0_2` {glue:text}`verdict_s_6_generalises_long_0_7`
+# The order of learning, timed over a window in which both concepts can be learned: colour lead
+# {glue:text}`long_lead_list` steps, colour first in {glue:text}`long_colour_first_list` seeds; the
+# order reversal on these runs is **{glue:text}`long_order_reversed`** (a t interval over seeds,
+# as for the CPU set; a seed whose unseen prompt never reaches the learned level in a concept
+# counts as learning it one read-out past the end).
 #
 # ## Live consistency check and the paper-scale set
 #

@@ -464,6 +464,7 @@ def analyse_contrast(
     err = sample_error(coords[:, :, UNSEEN_PROMPT])  # (seeds, K, S)
     stronger = stronger_concept(dgp)
     r2, fit = decay_r2(unseen, steps)
+    leads = colour_lead(unseen, steps, level)
     return {
         "steps": steps,
         "coords": coords,
@@ -480,7 +481,8 @@ def analyse_contrast(
         "r2": r2,
         "fit": fit,
         "bend": mean_over_seeds(bend(unseen, stronger, window)),
-        "lead": mean_over_seeds(colour_lead(unseen, steps, level)),
+        "leads": leads,
+        "lead": mean_over_seeds(leads),
         "agreement": readout_agreement(coords, runs["classifier"]),
         "classifier_traj": runs["classifier"][..., :2].mean((0, 3)),
     }
@@ -508,6 +510,7 @@ def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], see
         out[f"speed_decay_r2_{key}"] = r["r2"].as_dict()
         out[f"bend_toward_stronger_{key}"] = r["bend"].as_dict()
         out[f"colour_lead_{key}"] = r["lead"].as_dict()
+        out[f"colour_first_seeds_{key}"] = f"{int(np.sum(r['leads'] > 0))} of {len(r['leads'])}"
         out[f"readout_agreement_{key}"] = r["agreement"]
         out[f"stronger_{key}"] = r["stronger"]
     low, high = results[min(results)], results[max(results)]
@@ -578,4 +581,6 @@ def pending_metrics(metrics: dict, contrasts: list[float], reason: str) -> dict:
             Estimate(**value) if isinstance(value, dict) and set(value) == set(Estimate.__dataclass_fields__) else None
         )
         out[name] = undecided(estimate, low, high, reason).as_dict()
+    for c in contrasts:  # counts over seeds: none from test-size runs
+        out[f"colour_first_seeds_{contrast_key(c)}"] = f"n/a ({reason})"
     return out

@@ -140,6 +140,7 @@ def test_pending_metrics_are_undecided_over_their_range():
         out["success_rate_0_2"]["method"].startswith("undecided: incomplete")
         and out["evidence_seeds_per_contrast"] == 1
     )
+    assert out["colour_first_seeds_0_5"] == "n/a (incomplete)"
 
 
 def test_analyse_set_on_the_stored_smoke_variant():
@@ -152,6 +153,10 @@ def test_analyse_set_on_the_stored_smoke_variant():
     for c in contrasts:
         assert dgps[c].colour_signal == c and dgps[c].resolution == ev.config["resolution"]
         assert results[c]["success"].n == len(ev.where(contrast=c)) and results[c]["traj"].shape[-1] == 2
+    metrics = an.s6_metrics(results, [ev.where(contrast=c)[0]["calibration_noise_readout"] for c in contrasts], 2)
+    for c in contrasts:
+        first = int(np.sum(results[c]["leads"] > 0))
+        assert metrics[f"colour_first_seeds_{an.contrast_key(c)}"] == f"{first} of {len(ev.where(contrast=c))}"
 
 
 def test_readouts_at_a_shared_checkpoint():
