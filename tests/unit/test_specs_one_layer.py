@@ -37,6 +37,8 @@ def test_held_out_settings_validate():
         ({"batch_size": 20000}, "exceeds the training set"),
         ({"loss_scaling": "sum"}, "one of"),
         ({"relation": "mod3"}, "unknown parameter"),
+        ({"init_scale": 1e300}, "must be <= 1000"),
+        ({"init_scales_sweep": [0.1, 1e4]}, "<= 1000"),
     ],
 )
 def test_invalid_values_fail_with_a_clear_message(override, message):
