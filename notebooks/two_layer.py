@@ -33,6 +33,7 @@ from lib.book import start_chapter
 from lib.evidence import load
 from lib.stats import bootstrap_median, fraction
 from lib.theory import appendix_d_gaps as gaps
+from lib.theory import assumptions_d as ad
 from lib.theory import lemmas as lm
 from lib.theory import script_reading as sr
 from lib.theory import symbolic_two_layer as sym
@@ -633,13 +634,13 @@ run.figure("fig_failure", fig)
 
 # %%
 a_main = tl.signal_strengths(P.lemma_mu, P.lemma_sigma, len(P.lemma_mu))
-const = lm.choose_constants(a_main, beta=P.lemma_beta)
+const = ad.choose_constants(a_main, beta=P.lemma_beta)
 a_close = tl.signal_strengths([P.lemma_mu[0], 1.3 * P.lemma_mu[0]], P.lemma_sigma[:2], 2)
 settings_d = {"none": (const, a_main),           # and one assumption broken at a time:
-              "D.2: step 5x too large": (lm.broken(const, eta=5 * const.eta), a_main),
-              "D.4: init 1e40x too large": (lm.broken(const, omega=1e40 * const.omega), a_main),
-              "D.5: mu_2 = 1.3 mu_1": (lm.broken(const, gamma=float(a_close.max() / a_close.min())), a_close)}
-lemma_steps = lm.steps_to_converge(const, a_main)
+              "D.2: step 5x too large": (ad.broken(const, eta=5 * const.eta), a_main),
+              "D.4: init 1e40x too large": (ad.broken(const, omega=1e40 * const.omega), a_main),
+              "D.5: mu_2 = 1.3 mu_1": (ad.broken(const, gamma=float(a_close.max() / a_close.min())), a_close)}
+lemma_steps = ad.steps_to_converge(const, a_main)
 checks = lm.check_settings(settings_d, P.lemma_seeds, lemma_steps, seed=P.seed)
 Markdown("| constant | value |\n|---|---|\n" + "\n".join(f"| {k} | {v:.4g} |" for k, v in vars(const).items())
          + f"\n\nAssumptions violated: {checks['none']['assumptions'] or 'none'}; steps: {lemma_steps}.")
@@ -710,8 +711,8 @@ Markdown("| broken | assumptions violated | first lemma to fail | at step |\n|--
 
 # %%
 a_s3 = tl.signal_strengths(P.lemma_s3_mu, [0.05] * 3, 3)
-const_s3 = lm.choose_constants(a_s3, beta=P.lemma_beta)
-steps_s3 = lm.steps_to_converge(const_s3, a_s3)
+const_s3 = ad.choose_constants(a_s3, beta=P.lemma_beta)
+steps_s3 = ad.steps_to_converge(const_s3, a_s3)
 check_s3 = lm.check_settings({"s3": (const_s3, a_s3)}, P.lemma_s3_seeds, steps_s3, seed=P.seed)["s3"]
 run.metric("lemma_violations_s3", int(sum(v.sum() for v in check_s3["lemmas"].values())) if not check_s3["assumptions"] else None)
 run.metric("lemma_s3_assumptions_violated", len(check_s3["assumptions"]))

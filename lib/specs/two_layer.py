@@ -7,7 +7,13 @@ from dataclasses import dataclass
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param, short
 from lib.evidence import EvidenceSet
-from lib.sim.data import setting_error
+from lib.sim.data import population_second_moment, setting_error
+from lib.theory.assumptions_d import choose_constants, steps_to_converge
+
+# Strongest signal strength a of the default setting: above it, the explicit flow solver's steps grow about
+# in proportion to a (measured, 400 seeds to tau = 60: x4.7 at a = 20, x31 at a = 200).
+FLOW_A_REFERENCE = 2.0
+LEMMA_S3_SIGMA = [0.05] * 3  # cluster spreads of the lemma check at d = s = 3 (notebook: a_s3)
 
 
 def _d5_error(name: str, mu, sigma) -> str | None:
@@ -146,7 +152,7 @@ class TwoLayerParameters(Parameters):
             raise ParameterError("lemma_sigma needs one entry per lemma_mu")
         for name, mu, sigma in (
             ("lemma_mu, lemma_sigma", self.lemma_mu, self.lemma_sigma),
-            ("lemma_s3_mu (sigma 0.05)", self.lemma_s3_mu, [0.05] * 3),
+            ("lemma_s3_mu (sigma 0.05)", self.lemma_s3_mu, LEMMA_S3_SIGMA),
         ):
             if error := _d5_error(name, mu, sigma):
                 raise ParameterError(error)
@@ -154,12 +160,17 @@ class TwoLayerParameters(Parameters):
             raise ParameterError("the mu_p must be distinct (the stages are ordered by signal strength)")
 
     def cost(self) -> Cost:
-        """Seed-integrations at ~2000 seed-solves per second over a horizon of 60 (2 cores), torch training and
-        the discrete lemma runs (~3e4 steps per second)."""
+        """Seed-integrations at ~2000 seed-solves per second over a horizon of 60 at the default strengths
+        (2 cores), slower in proportion to the strongest a above that (DOP853's steps, FLOW_A_REFERENCE),
+        torch training, and the discrete lemma runs (~3e4 steps per second, as many as Lemmas D.3-D.4 need)."""
+        stiffness = lambda mu, sigma: max(
+            1.0, float(population_second_moment(mu, sigma, self.d).max()) ** self.covariance_power / FLOW_A_REFERENCE
+        )
+        main = stiffness(self.mu, self.sigma)
         flows = (
-            self.n_seeds * self.horizon / 60 * self.n_times / 400
-            + self.sweep_seeds
-            * (len(self.sweep_d) + len(self.sweep_width) + len(self.sweep_scale) + len(self.sweep_mu1))
+            self.n_seeds * self.horizon / 60 * self.n_times / 400 * main
+            + self.sweep_seeds * (len(self.sweep_d) + len(self.sweep_width) + len(self.sweep_scale)) * main
+            + self.sweep_seeds * sum(stiffness([m1, *self.mu[1:]], self.sigma) for m1 in self.sweep_mu1)
             + 4 * self.multi_seeds * self.multi_horizon / 200
             + self.failure_seeds * self.failure_horizon / 60
             + 4 * self.script_seeds
@@ -168,7 +179,16 @@ class TwoLayerParameters(Parameters):
             self.s17_seeds * self.horizon / self.train_lr / 1e5
             + self.sgd_seeds * self.failure_horizon / self.sgd_lr / 2e4
         )
-        steps = 4 * 1e5 + 4e5 + self.mc_samples / 1e4
+        steps = (
+            sum(
+                steps_to_converge(choose_constants(a, beta=self.lemma_beta), a)
+                for a in (
+                    population_second_moment(self.lemma_mu, self.lemma_sigma, 2),
+                    population_second_moment(self.lemma_s3_mu, LEMMA_S3_SIGMA, 3),
+                )
+            )
+            + self.mc_samples / 1e4
+        )
         return Cost(
             seconds=flows / 2000 + training + steps / 3e4 + 10,
             gigabytes=0.6 + self.n_seeds * self.n_times * self.d**2 * 8 * 4 / 1e9,

@@ -20,12 +20,8 @@ import numpy as np
 import sympy as sp
 
 from lib.theory import two_layer as tl
-from lib.theory.lemmas import (
-    Constants,
-    assumption_violations,
-    discrete_run,
-    lemma_violations,
-)
+from lib.theory.assumptions_d import Constants, assumption_violations
+from lib.theory.lemmas import discrete_run, lemma_violations
 from lib.theory.symbolic_two_layer import d2_rhs
 
 # ----------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 import sympy as sp
 
 from lib.theory import appendix_d_gaps as g
+from lib.theory import assumptions_d as ad
 from lib.theory import lemmas as lm
 from lib.theory import two_layer as tl
 
@@ -17,7 +18,7 @@ A = tl.signal_strengths([1.0, 2.0], [0.05, 0.05], 2)
 
 @pytest.fixture(scope="module")
 def const():
-    return lm.choose_constants(A, beta=2.0)
+    return ad.choose_constants(A, beta=2.0)
 
 
 def test_d60_loses_a_factor_five():
@@ -33,9 +34,9 @@ def test_d64_does_not_follow_with_the_factor(const):
 def test_assumption_d1_excludes_irrelevant_directions():
     assert g.largest_alpha([1.0, 2.0], [0.05, 0.05], 3) == 0.0
     assert g.largest_alpha([1.0, 2.0], [0.05, 0.05], 2) > 0
-    c = lm.choose_constants(A, beta=2.0)
+    c = ad.choose_constants(A, beta=2.0)
     a3 = tl.signal_strengths([1.0, 2.0], [0.05, 0.05], 3)
-    assert "D.1" in lm.assumption_violations(c, a3, lm.spread_init(1, 3, c.beta, c.omega))
+    assert "D.1" in ad.assumption_violations(c, a3, lm.spread_init(1, 3, c.beta, c.omega))
 
 
 def test_figure_8_and_9_settings_violate_d5():
@@ -46,7 +47,7 @@ def test_figure_8_and_9_settings_violate_d5():
 
 def test_w_recursion_leaves_psd_cone_within_assumptions(const):
     w0 = g.rank_one_init(const)
-    assert lm.assumption_violations(const, A, w0) == []
+    assert ad.assumption_violations(const, A, w0) == []
     assert g.first_step_determinant(const, A, w0[0]) < 0  # exact arithmetic, one step
     run = g.psd_loss_trajectory(const, A, w0, 30000)
     assert run["min_eig_rel"][1, 0] < -1e-7  # far above rounding

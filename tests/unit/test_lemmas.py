@@ -7,6 +7,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 import pytest
 
+from lib.theory import assumptions_d as ad
 from lib.theory import lemmas as lm
 from lib.theory import two_layer as tl
 
@@ -15,15 +16,15 @@ A = tl.signal_strengths([1.0, 2.0], [0.05, 0.05], 2)
 
 @pytest.fixture(scope="module")
 def setting():
-    c = lm.choose_constants(A, beta=2.0)
+    c = ad.choose_constants(A, beta=2.0)
     w0 = lm.spread_init(2, 2, c.beta, c.omega, seed=0)
-    w = lm.discrete_run(w0, A, c.eta, lm.steps_to_converge(c, A))
+    w = lm.discrete_run(w0, A, c.eta, ad.steps_to_converge(c, A))
     return c, w0, w
 
 
 def test_chosen_constants_meet_every_assumption(setting):
     c, w0, _ = setting
-    assert lm.assumption_violations(c, A, w0) == []
+    assert ad.assumption_violations(c, A, w0) == []
 
 
 def test_spread_init_is_psd_and_in_band():
@@ -65,7 +66,7 @@ def test_a_broken_bound_is_caught(setting):
 def test_breaking_d5_breaks_suppression(setting):
     c, w0, w = setting
     a_close = tl.signal_strengths([1.0, 1.3], [0.05, 0.05], 2)
-    c2 = lm.broken(c, gamma=float(a_close.max() / a_close.min()))
+    c2 = ad.broken(c, gamma=float(a_close.max() / a_close.min()))
     out = lm.check_settings({"ok": (c, A), "D.5": (c2, a_close)}, 2, len(w) - 1, seed=0)
     assert np.allclose(out["ok"]["final"], w[-1])  # batched settings = separate runs
     assert out["ok"]["assumptions"] == [] and out["D.5"]["assumptions"] == ["D.5"]

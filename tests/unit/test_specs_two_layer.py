@@ -1,0 +1,37 @@
+"""lib/specs/two_layer.py: the cost estimate follows the flow's stiffness and the lemma checks' step count."""
+
+import pytest
+
+from lib.chapter import ParameterError
+from lib.sim.data import population_second_moment
+from lib.specs.two_layer import CHAPTER, LEMMA_S3_SIGMA
+from lib.theory.assumptions_d import choose_constants, steps_to_converge
+
+
+def test_defaults_cost_about_a_minute():
+    assert 30 < CHAPTER.validate({}).cost().seconds < 300
+
+
+def test_stronger_signals_cost_more():
+    base = CHAPTER.validate({}).cost().seconds
+    assert CHAPTER.validate({"sweep_mu1": [0.5, 1.0, 20.0]}).cost().seconds > base + 10
+    assert CHAPTER.validate({"lemma_mu": [1.0, 20.0]}).cost().seconds > 3 * base
+
+
+def test_lemma_steps_are_those_of_the_notebook():
+    """The cost counts the steps the notebook runs: steps_to_converge of the chosen constants."""
+    a = population_second_moment([1.0, 2.0, 4.0], LEMMA_S3_SIGMA, 3)
+    assert steps_to_converge(choose_constants(a, beta=2.0), a) > 1e5
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ({"sweep_mu1": [1e300]}, "not finite"),
+        ({"lemma_mu": [1e12, 1.0]}, "numerical range"),
+        ({"lemma_sigma": [1e12, 0.1]}, "numerical range"),
+    ],
+)
+def test_unreasonable_strengths_are_refused(override, message):
+    with pytest.raises(ParameterError, match=message):
+        CHAPTER.validate(override)
