@@ -1,7 +1,7 @@
 """The diffusion chapter's evidence configurations as plain data (no torch: the chapter's declaration imports them).
 
 CPU: the set this machine computes (2 cores, about 3 hours); CPU_LONG: its two extreme contrasts
-carried on to 8000 steps; lengths in half-side units of the
+carried on to 8000 steps, and CPU_LONG_EXTRA five more seeds of those; lengths in half-side units of the
 image (lib.diffusion.data). PAPER: the paper's configuration (App. G.2-G.3: 32 x 32, widths
 [64, 128, 256] with two residual blocks, batch 128, 20k steps, 100 sampling steps, a classifier
 trained 10k steps, 5 seeds, contrasts 0.2 to 0.7), computed where a GPU is at hand.
@@ -45,6 +45,8 @@ CPU = {
 # (a stored check), and the rest shows whether training reaches the end state Sec. 5 describes.
 CPU_LONG = CPU | {"steps": 8000, "eval_every": 400}
 CPU_LONG_CONTRASTS = (0.2, 0.7)
+# Five more seeds of the same runs: the first five left the order of learning undecided at both ends.
+CPU_LONG_EXTRA = CPU_LONG | {"seeds": [5, 6, 7, 8, 9]}
 
 PAPER = CPU | {
     "contrasts": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7],

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param
-from lib.diffusion.configs import CPU, CPU_LONG, CPU_LONG_CONTRASTS, PAPER, SMOKE, shards
+from lib.diffusion.configs import CPU, CPU_LONG, CPU_LONG_CONTRASTS, CPU_LONG_EXTRA, PAPER, SMOKE, shards
 from lib.evidence import EvidenceSet
 
 
@@ -278,6 +278,15 @@ EVIDENCE = (
         config=CPU_LONG,
         shards=shards(CPU_LONG, CPU_LONG_CONTRASTS),
         minutes=60.0,
+        mem_mb=1500,
+    ),
+    _contrast_seed_set(
+        name="cpu_long_extra",
+        description="five more seeds (5 to 9) of the cpu_long runs, added because its five seeds left the order of "
+        "learning undecided at both contrasts: pooled with cpu_long (10 seeds per contrast) once complete",
+        config=CPU_LONG_EXTRA,
+        shards=shards(CPU_LONG_EXTRA, CPU_LONG_CONTRASTS),
+        minutes=40.0,
         mem_mb=1500,
     ),
     _contrast_seed_set(
