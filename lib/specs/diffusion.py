@@ -116,12 +116,16 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
 # Verdicts of the complete cpu_long set (10 shards, declared 2026-11-24): at 8000 steps the training
 # prompts are drawn as their own class in about 0.9 of samples at both contrasts, so the end state is
 # reached; generalisation is decided at 0.2 and not at 0.7, the order of learning at neither end.
+# The set cpu_long_extra (five more seeds) is pooled with it once complete: the commit that stores its
+# last shard declares the verdicts of the pooled 10 seeds per contrast.
 LONG_NOTES = {
     "size-first-low": "colour is learned first in {long_colour_first_seeds_0_2} seeds, size in the others, and a t "
-    "interval over 5 seeds this spread crosses 0 (colour lead {long_colour_lead_0_2} steps; a seed whose unseen "
-    "prompt never reaches the learned level in colour counts as learning it one read-out past the end)",
+    "interval over {long_evidence_seeds_per_contrast} seeds this spread crosses 0 (colour lead {long_colour_lead_0_2} "
+    "steps; a seed whose unseen prompt never reaches the learned level in colour counts as learning it one "
+    "read-out past the end)",
     "colour-first-high": "colour is learned first in {long_colour_first_seeds_0_7} seeds, but their leads spread so "
-    "widely that the t interval over 5 seeds crosses 0 (colour lead {long_colour_lead_0_7} steps)",
+    "widely that the t interval over {long_evidence_seeds_per_contrast} seeds crosses 0 (colour lead "
+    "{long_colour_lead_0_7} steps)",
 }
 LONG_GENERALISES = {
     "0_2": (
