@@ -292,10 +292,10 @@ extra_stored = status(extra_declared.key)[0]["counts"].get("ok", 0)
 run.text("long_status", f"It is not complete ({stored} of {len(long_declared.shards)} shards stored), so its claims "
          f"are inconclusive and the figure shows its test-size smoke variant: {long_pending}." if long_pending else
          f"Its {len(ev_long)} shards took {ev_long.summary()['wall_seconds'] / 3600:.1f} hours of computation. " + (
-             f"Five more seeds of the same runs, the set `diffusion/cpu_long_extra` ({len(ev_extra)} shards, "
+             f"Five more seeds of the same runs, the set diffusion/cpu_long_extra ({len(ev_extra)} shards, "
              f"{ev_extra.summary()['wall_seconds'] / 3600:.1f} hours), are pooled with them: "
              f"{run.metrics['long_evidence_seeds_per_contrast']} seeds per contrast." if ev_extra else
-             "Five more seeds of the same runs are declared as the set `diffusion/cpu_long_extra` "
+             "Five more seeds of the same runs are declared as the set diffusion/cpu_long_extra "
              f"({extra_stored} of {len(extra_declared.shards)} shards stored); they join the analysis once it is "
              "complete."))
 run.figure("fig_diffusion_long", figures.fig6(long_results))
