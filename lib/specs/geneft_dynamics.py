@@ -85,13 +85,14 @@ class GeneftDynamicsParameters(Parameters):
             )
 
     def cost(self) -> Cost:
-        """Live grid (every model every step, the trainer's one-thread rate), sigma models, ODE Monte Carlo."""
+        """Live grid (every model every step, the trainer's one-thread rate), sigma models, ODE Monte Carlo; memory
+        of the grid and of eq. (13)'s N + 1 repons, held explicitly for the unit-point rates (a few float64 each)."""
         models = len(self.live_log10_lr_enc) * len(self.live_log10_lr_dec) * self.seeds_per_cell
         per = model_step_seconds(self.n, self.mode, self.depth, self.width, self.embed_dim)
         ode = 4 * self.matrix_draws / 1000 * 3 + self.mc_samples / 20000 * 10 * len(self.theory_lr_ratios) / 5
         return Cost(
             seconds=models * self.steps * per + self.sigma_models * 0.05 + ode + 10,
-            gigabytes=0.5 + models * self.n**2 * self.width * 4e-9 * 8,
+            gigabytes=0.5 + models * self.n**2 * self.width * 4e-9 * 8 + max(self.n_cluster) * 32e-9,
         )
 
 

@@ -135,9 +135,12 @@ class SimObservationsParameters(Parameters):
             )
             limit = 2 / (effective_lr(1.0, self.loss, d) * top)
             if not lr < limit:  # also when the moments overflow (limit 0)
+                bound = (
+                    f"i.e. {name} < {limit:.3g}" if limit > 0 else "which no learning rate meets: the moments overflow"
+                )
                 raise ParameterError(
                     f"{name} = {lr:g} diverges at these cluster means and spreads: a depth-{depth} linear model at the identity (d = {d}) has "
-                    f"sharpness {top:.4g} and needs effective lr x sharpness < 2, i.e. {name} < {limit:.3g}"
+                    f"sharpness {top:.4g} and needs effective lr x sharpness < 2, {bound}"
                 )
 
     def _check_steps(self) -> None:

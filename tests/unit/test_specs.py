@@ -57,3 +57,10 @@ def test_validation_does_not_wait_on_torch():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False", "a declaration imports torch (move the import into a function)"
+
+
+def test_cost_counts_the_repons_held_explicitly():
+    """geneft_dynamics holds eq. (13)'s N + 1 repons as arrays: a cluster of 1e12 cannot fit in memory."""
+    chapter = load("geneft_dynamics")
+    assert chapter.validate({"n_cluster": [1, 10**12]}).cost().gigabytes > 1e4
+    assert chapter.validate({}).cost().gigabytes < 4
