@@ -113,17 +113,16 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
-# Verdicts of the complete cpu_long set (10 shards, declared 2026-11-24): at 8000 steps the training
-# prompts are drawn as their own class in about 0.9 of samples at both contrasts, so the end state is
-# reached; generalisation is decided at 0.2 and not at 0.7, the order of learning at neither end.
-# The set cpu_long_extra (five more seeds) is pooled with it once complete: the commit that stores its
-# last shard declares the verdicts of the pooled 10 seeds per contrast.
+# Verdicts of the long runs, declared 2026-11-24 on cpu_long and cpu_long_extra pooled (10 seeds per
+# contrast): at 8000 steps the training prompts are drawn as their own class in about 0.9 of samples at
+# both contrasts, so the end state is reached; generalisation is decided at 0.2 and not at 0.7, the
+# order of learning at neither end. While cpu_long_extra is incomplete the chapter reads cpu_long alone
+# (5 seeds), which gives the same verdicts.
 LONG_NOTES = {
-    "size-first-low": "colour is learned first in {long_colour_first_seeds_0_2} seeds, size in the others, and a t "
-    "interval over {long_evidence_seeds_per_contrast} seeds this spread crosses 0 (colour lead {long_colour_lead_0_2} "
-    "steps; a seed whose unseen prompt never reaches the learned level in colour counts as learning it one "
-    "read-out past the end)",
-    "colour-first-high": "colour is learned first in {long_colour_first_seeds_0_7} seeds, but their leads spread so "
+    "size-first-low": "colour is learned first in {long_colour_first_seeds_0_2} seeds, and a t interval over "
+    "{long_evidence_seeds_per_contrast} seeds this spread crosses 0 (colour lead {long_colour_lead_0_2} steps; a "
+    "concept the unseen prompt never learns counts as learned one read-out past the end)",
+    "colour-first-high": "colour is learned first in {long_colour_first_seeds_0_7} seeds, but the leads spread so "
     "widely that the t interval over {long_evidence_seeds_per_contrast} seeds crosses 0 (colour lead "
     "{long_colour_lead_0_7} steps)",
 }
@@ -244,6 +243,9 @@ CHAPTER = Chapter(
             metric=f"colour_lead_{max(CPU['contrasts']):g}".replace(".", "_"),
             condition="> 0",
             basis="evidence",
+            note="on 5 seeds up to 2400 steps; the runs carried on to 8000 steps, with "
+            "{long_evidence_seeds_per_contrast} seeds, give {long_colour_lead_0_7} steps at this contrast and do not "
+            "confirm it (S-6a/colour-first-high-long)",
         ),
     ),
     smoke={"evidence_variant": "smoke"},
