@@ -1,6 +1,6 @@
 """Command line of the book (see the README): run, list, claims, plus the build's helpers.
 
-    python -m lib run ID [-p NAME VALUE]... [-y YAML] [--output-dir DIR] [--threads N] [--device D]
+    python -m lib run ID [-p NAME VALUE]... [-y YAML] [--output-dir DIR] [--threads N]
                          [--allow-expensive]
     python -m lib list
     python -m lib claims [DIR] [--chapter ID]...
@@ -144,7 +144,6 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("-y", "--yaml", action="append", default=[], help="parameters as a YAML mapping")
     run.add_argument("--output-dir", type=Path, default=ROOT / "runs")
     run.add_argument("--threads", type=int, default=None, help="torch and BLAS threads (default: 1)")
-    run.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     run.add_argument(
         "--allow-expensive",
         action="store_true",
@@ -191,22 +190,24 @@ def _claims(directory: Path, only: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from lib.claims import MetricsError
+    from lib.runtime import SettingError, check_environment
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        check_environment()
         rest, pairs = split_parameters(argv)
         args = _parser().parse_args(rest)
         if pairs and args.command != "run":
             raise ParameterError("-p is an option of `run`")
         if args.command == "run":
             from lib.runner import run_chapter, validate_run
-            from lib.runtime import Runtime
+            from lib.runtime import Runtime, current
 
             if args.threads is not None and not 1 <= args.threads <= 1024:
                 raise ParameterError(f"--threads must be between 1 and 1024, got {args.threads}")
             overrides = parse_overrides(pairs, args.yaml)
             validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive)  # before imports
-            runtime = Runtime(threads=args.threads or 1, device=args.device)
+            runtime = Runtime(args.threads) if args.threads else current()
             path = run_chapter(
                 args.chapter, overrides, args.output_dir, runtime=runtime, allow_expensive=args.allow_expensive
             )
@@ -241,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
             from lib.specs import chapter_ids
 
             print("\n".join(chapter_ids()))
-    except (ParameterError, MetricsError) as err:
+    except (ParameterError, MetricsError, SettingError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     return 0

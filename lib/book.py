@@ -15,7 +15,6 @@ never typed), and the chapter ends with `run.claims_table()`.
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from lib.chapter import Chapter, Parameters, is_estimate
 from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
 from lib.paths import ROOT
+from lib.runtime import folder_setting
 from lib.specs import load
 
 OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
@@ -31,7 +31,7 @@ DEFAULT_RUNS_DIR = ROOT / "runs"
 
 def output_dir() -> Path:
     """Where metrics go: set by the runner; `runs/` when a notebook is opened by hand."""
-    return Path(os.environ.get(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR))
+    return folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)
 
 
 def to_jsonable(value: Any) -> Any:

@@ -1,0 +1,55 @@
+"""Environment knobs: an empty value is unset, an unusable one is refused in one line naming the variable."""
+
+import pytest
+
+from lib import runtime
+from lib.book import DEFAULT_RUNS_DIR, output_dir
+from lib.paths import cache_dir
+from lib.runtime import SettingError, check_environment, current, folder_setting, threads_setting
+
+
+@pytest.mark.parametrize("value", ["", " ", "\t"])
+def test_empty_thread_count_is_unset(monkeypatch, value):
+    monkeypatch.setenv("LIB_THREADS", value)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert current().threads == 3
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "²", "1.5", "99999", "1e3"])
+def test_bad_thread_count_names_the_variable(monkeypatch, value):
+    monkeypatch.setenv("LIB_THREADS", value)
+    with pytest.raises(SettingError, match="LIB_THREADS") as err:
+        current()
+    assert "\n" not in str(err.value)
+
+
+def test_openmp_lists_fall_back_to_one_thread(monkeypatch):
+    monkeypatch.delenv("LIB_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "4,2")
+    assert current().threads == 1
+
+
+def test_threads_setting_reads_a_count(monkeypatch):
+    monkeypatch.setenv("X_THREADS", " 2 ")
+    assert threads_setting("X_THREADS", 1) == 2
+
+
+def test_empty_folders_are_unset(monkeypatch, tmp_path):
+    monkeypatch.setenv("LIB_OUTPUT_DIR", "")
+    assert output_dir() == DEFAULT_RUNS_DIR
+    monkeypatch.setenv("LIB_CACHE_DIR", "")
+    check_environment()
+    assert cache_dir("x").parent.name == ".cache"
+
+
+def test_folder_that_is_a_file_is_refused(monkeypatch, tmp_path):
+    (tmp_path / "f").write_text("")
+    monkeypatch.setenv("LIB_CACHE_DIR", str(tmp_path / "f"))
+    with pytest.raises(SettingError, match="LIB_CACHE_DIR"):
+        check_environment()
+    assert folder_setting("UNSET_VARIABLE_FOR_TEST", tmp_path) == tmp_path
+
+
+def test_runtime_environment_carries_threads():
+    env = runtime.Runtime(threads=2).environment()
+    assert env["LIB_THREADS"] == "2" and env["OMP_NUM_THREADS"] == "2"
