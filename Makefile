@@ -49,10 +49,11 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 -include $(CHAPTERS:%=_build/deps/%.d)
 endif
 
-# A chapter also depends on its stored evidence (data/evidence/ID/SET/[smoke/]SHARD/provenance.json):
-# a regenerated or newly committed shard re-executes the chapter that reads it.
+# A chapter also depends on its stored evidence (data/evidence/ID/SET/[smoke/]SHARD/{provenance.json,arrays.npz}):
+# a regenerated, newly committed or damaged shard re-executes the chapter that reads it (which refuses a damaged one).
+EVIDENCE_FILES = $(wildcard $(foreach f,provenance.json arrays.npz,data/evidence/$(1)/*/*/$(f) data/evidence/$(1)/*/smoke/*/$(f)))
 .SECONDEXPANSION:
-$(RUNS)/%.ipynb: notebooks/%.py $(ENV_STAMP) $$(wildcard data/evidence/$$*/*/*/provenance.json data/evidence/$$*/*/smoke/*/provenance.json)
+$(RUNS)/%.ipynb: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*)
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
@@ -71,6 +72,9 @@ test: $(ENV_STAMP)
 	$(PY) -m pytest tests/unit -q
 	$(MAKE) book
 	$(PY) -m pytest --nbval-lax tests/notebooks tests/book tests/browser -q
+	@# the checked outputs again under the generic CPU kernels and two threads: a reference that only
+	@# matches the machine that wrote it fails here (CONTRIBUTING, "What a checked cell may print")
+	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 $(PY) -m pytest --nbval-lax tests/notebooks -q
 
 refs: $(ENV_STAMP)
 	$(PY) -m lib refs
@@ -94,7 +98,7 @@ SNAKEMAKE_ARGS ?=
 .PHONY: evidence test-cluster clean-cache
 
 evidence: $(ENV_STAMP)
-	stale="$$($(PY) -m lib.evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke))"; \
+	stale="$$($(PY) -m lib.evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke) $(if $(findstring gpu,$(PROFILE)),--gpu))"; \
 	$(VENV)/bin/snakemake $(if $(PROFILE),--profile workflow/profiles/$(PROFILE)) \
 	  $${stale:+--forcerun $$stale} --config sets=$(SETS) variant=$(VARIANT) $(if $(findstring gpu,$(PROFILE)),gpu=true) \
 	  $(SNAKEMAKE_ARGS)

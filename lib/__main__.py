@@ -18,6 +18,7 @@ always with one line that names it, before any computation.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -211,7 +212,12 @@ def main(argv: list[str] | None = None) -> int:
             path = run_chapter(
                 args.chapter, overrides, args.output_dir, runtime=runtime, allow_expensive=args.allow_expensive
             )
-            print(f"wrote {path} and {path.with_suffix('').with_suffix('')}.metrics.json")
+            metrics_path = path.with_suffix("").with_suffix(".metrics.json")
+            print(f"wrote {path} and {metrics_path}")
+            from lib.book import evidence_notices
+
+            for notice in evidence_notices(json.loads(metrics_path.read_text())):
+                print(notice, file=sys.stderr)
         elif args.command == "list":
             from lib.runner import list_chapters
 

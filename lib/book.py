@@ -15,15 +15,20 @@ never typed), and the chapter ends with `run.claims_table()`.
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lib.chapter import Chapter, Parameters, is_estimate
+from lib.chapter import Chapter, Parameters, is_estimate, meets
 from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
 from lib.paths import ROOT
 from lib.runtime import folder_setting
 from lib.specs import load
+
+if TYPE_CHECKING:
+    from lib.evidence.load import Available
 
 OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 DEFAULT_RUNS_DIR = ROOT / "runs"
@@ -54,13 +59,20 @@ def to_jsonable(value: Any) -> Any:
 
 
 def _rounded(value: Any, digits: int) -> Any:
-    if is_estimate(value):
-        return {k: _rounded(value[k], digits) for k in ("value", "low", "high", "n")}
     if isinstance(value, list):
         return [_rounded(v, digits) for v in value]
     if isinstance(value, float):
         return float(f"{value:.{digits}g}")
     return value
+
+
+def checked_text(value: Any, digits: int) -> str:
+    """A metric as a checked cell prints it: rounded to `digits` significant digits, estimates as
+    "value [low, high], n = N" (never a dict)."""
+    if is_estimate(value):
+        point, low, high = (_rounded(value[k], digits) for k in ("value", "low", "high"))
+        return f"{point} [{low}, {high}], n = {value['n']}"
+    return str(_rounded(value, digits))
 
 
 def chapter_fingerprint(chapter_id: str) -> str:
@@ -118,6 +130,32 @@ class ChapterRun:
             self._glue(name, value)
         return value
 
+    def evidence(self, set_name: str, variant: str = "full") -> Available:
+        """Load this chapter's evidence set `set_name` (README, Evidence), recorded in the metrics' `_run`.
+
+        While shards are still missing the set's smoke variant is returned with `pending` saying so
+        (the runner repeats it on the console, the status page shows it); a corrupt or stale shard
+        stops the chapter with EvidenceError. Shards from another commit with the same code are
+        recorded by commit here instead of a warning in the page.
+        """
+        from lib.evidence import EvidenceCommitWarning, load_or_smoke
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EvidenceCommitWarning)
+            available = load_or_smoke(self.chapter.id, set_name, variant)
+        data = available.data
+        self.record.setdefault("evidence", []).append(
+            {
+                "set": data.evidence_set.key,
+                "variant": data.variant,
+                "shards": len(data),
+                "pending": available.pending,
+                "commits": sorted({str(s.provenance.get("commit", ""))[:12] for s in data}),
+            }
+        )
+        self._write()
+        return available
+
     def text(self, name: str, value: str) -> None:
         """Glue a piece of text for the prose (not a metric: a sentence that depends on the result)."""
         self._glue(name, value)
@@ -138,14 +176,22 @@ class ChapterRun:
         self._glue(f"verdict_{slug(claim_id)}", text)
         return text
 
-    def headline(self, *names: str, digits: int = 3) -> None:
-        """Print recorded metrics rounded to `digits` significant digits, for an nbval-checked cell.
+    def headline(self, *names: str, digits: int = 3, checks: Mapping[str, str] | None = None) -> None:
+        """Print recorded metrics for an nbval-checked cell (`# NBVAL_CHECK_OUTPUT`), machine-independently.
 
-        Mark the cell `# NBVAL_CHECK_OUTPUT`; the smoke-parameter reference notebook in
-        `tests/notebooks/` then pins these numbers.
+        `names` are metrics that are the same on every machine and thread count (exact results,
+        counts, booleans, values derived from stored evidence): printed rounded to `digits`
+        significant digits, estimates as "value [low, high], n = N". `checks` maps the metrics of
+        live floating-point computations to the condition their claim uses ("<= 1e-4", "> 1"):
+        printed as "name <= 1e-4" when it is met, with the value only when it is not, since the
+        digits of a live float vary with the CPU's kernels and the thread count (CONTRIBUTING).
         """
         for name in names:
-            print(f"{name} = {_rounded(self.metrics[name], digits)}")
+            print(f"{name} = {checked_text(self.metrics[name], digits)}")
+        for name, condition in (checks or {}).items():
+            value = self.metrics[name]
+            met = meets(value, condition)
+            print(f"{name} {condition}" if met else f"{name} = {checked_text(value, digits)}, fails {condition}")
 
     def claims_table(self):
         """This chapter's declared claims against the metrics recorded so far (a Markdown table).
@@ -157,6 +203,14 @@ class ChapterRun:
         for claim in self.chapter.claims:
             self.verdict(claim.id)
         return Markdown(claims_markdown([self.chapter], {self.chapter.id: self._with_record()}))
+
+
+def evidence_notices(metrics: Mapping[str, Any]) -> list[str]:
+    """One line per evidence set a run showed through its smoke variant (from the metrics' `_run`)."""
+    used = metrics.get(RUN_KEY, {}).get("evidence", [])
+    return [
+        f"notice: {entry['set']}: {entry['pending']}; its smoke variant is shown" for entry in used if entry["pending"]
+    ]
 
 
 def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:

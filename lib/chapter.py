@@ -340,6 +340,18 @@ class Claim:
             return NOT_COMPUTED, f"cannot compare {short(value)} with {target!r}"
 
 
+def meets(value: Any, condition: str) -> bool:
+    """Whether a point value (an estimate's point, or every entry of a list) meets a literal condition ("< 0.01")."""
+    match = _CONDITION.match(condition)
+    if match is None:
+        raise ValueError(f"condition {condition!r}: expected an operator and a literal")
+    op, target = match.group(1), _parse_literal(match.group(2))
+    if is_estimate(value):
+        value = value["value"]
+    values = value if isinstance(value, list) else [value]
+    return all(v is not None and _OPS[op](v, target) for v in values)
+
+
 def _parse_literal(text: str) -> Any:
     lowered = text.lower()
     if lowered in ("true", "false"):

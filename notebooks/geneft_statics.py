@@ -28,7 +28,6 @@ import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
 from lib.book import start_chapter
-from lib.evidence import load
 from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
@@ -353,7 +352,7 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # tie at 0).
 
 # %%
-sweep = load("geneft_statics", "network_sweep")
+sweep = run.evidence("network_sweep").data
 ev_frac = np.asarray(sweep.config["fractions"], float)
 ev_relations = sorted({shard.key["relation"] for shard in sweep})
 same_grid = sweep.config["n"] == P.n and np.array_equal(ev_frac, frac)

@@ -579,8 +579,8 @@ run.figure("fig_limit", fig)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-run.headline("a", "fitted_rates", "closed_form_max_abs_error_gd", "closed_form_max_abs_error_discrete",
-             "loss_monotone", "order_flip_matches_a", digits=3)
+run.headline("a", "loss_monotone", "order_flip_matches_a", digits=3,
+             checks={"closed_form_max_abs_error_discrete": "< 0.01"})
 
 # %%
 run.claims_table()

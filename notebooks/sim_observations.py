@@ -33,7 +33,6 @@ P = run.params
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lib.evidence import load
 from lib.sim import metrics as M
 from lib.sim.data import sim_dataset
 from lib.sim.models import MLPShape, end_to_end_rms
@@ -272,7 +271,7 @@ run.figure("fig_deep", fig)
 # resamples both dimensions).
 
 # %%
-ev = load("sim_observations", "swing")
+ev = run.evidence("swing").data
 
 
 def pooled(protocol, init_scale=1.0, truncation="none", prefix="", evidence=ev):
@@ -318,7 +317,7 @@ run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn
 # $W = UU^\top$): the two-layer theory's sweep over $\tau$ and this one can be read on one axis.
 
 # %%
-ev_init = load("sim_observations", "init_scale")
+ev_init = run.evidence("init_scale").data
 scales = sorted({shard.key["init_scale"] for shard in ev_init})
 run.text("init_scales_text", ", ".join(f"{x:g}" for x in scales))
 run.text("init_scale_epochs", f"{ev_init.config['protocols']['low']['epochs']:g}")
@@ -488,7 +487,7 @@ topo = [sim_dataset(P.topo_mu, P.topo_sigma, P.d, P.n, sigma_is_variance=P.sigma
 traj_c, y_c = train_datasets(MLPShape(P.d, P.width, P.topo_depth, P.topo_activation, P.bias), topo, SEEDS[:1],
                              combos=True, lr=P.lr, epochs=P.topo_epochs, **SGD)
 losses = M.ood_loss(y_c[:, 0], topo[0].to_concept(topo[0].combo_points))
-ev_topo = load("sim_observations", "topological")
+ev_topo = run.evidence("topological").data
 for reading, flag in (("variance", 1), ("std", 0)):
     for suffix, key in (("", ""), ("_no_origin", "_no_origin")):
         est = topological_estimates(ev_topo.concat("snapshot_violation" + key, sigma_is_variance=flag),
@@ -534,8 +533,8 @@ run.figure("fig_hypercube", fig)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-run.headline("stronger_signal_first", "more_diverse_first", "terminal_slowdown_ratio", "truncated_fraction",
-             digits=2)
+run.headline("stronger_signal_first", "more_diverse_first", "truncated_fraction", digits=2,
+             checks={"terminal_slowdown_ratio": "> 1"})
 
 # %%
 run.claims_table()

@@ -30,7 +30,6 @@ import numpy as np
 from IPython.display import Markdown
 
 from lib.book import start_chapter
-from lib.evidence import load
 from lib.stats import bootstrap_median, fraction
 from lib.theory import appendix_d_gaps as gaps
 from lib.theory import assumptions_d as ad
@@ -399,7 +398,7 @@ run.metric("script_nonmonotone_a", readings["A/flow"]["nonmonotone"])
 run.metric("script_nonmonotone_a2", readings["A2/flow"]["nonmonotone"])
 run.metric("script_nonmonotone_a2_minus_a", readings["A2-A/flow"]["nonmonotone"])
 run.text("script_seeds_text", str(P.script_seeds))
-ev_ab = load("two_layer", "a_or_a2")
+ev_ab = run.evidence("a_or_a2").data
 
 
 def ev_fraction(name, k, **key):

@@ -13,6 +13,7 @@ from lib.evidence.load import (
     Shard,
     compare,
     load,
+    load_or_smoke,
 )
 from lib.evidence.status import status
 
@@ -25,6 +26,7 @@ __all__ = [
     "compare",
     "config_hash",
     "load",
+    "load_or_smoke",
     "shard_id",
     "status",
 ]

@@ -23,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("sets", nargs="?", default=None, help="chapter or chapter/set, comma-separated (default all)")
         sub.add_argument("--smoke", action="store_true", help="the smoke variant")
         sub.add_argument("--root", default=None, help="evidence folder (default data/evidence)")
+        if name == "stale":
+            sub.add_argument("--gpu", action="store_true", help="with 'all': include the sets declared for a GPU")
     shard = commands.add_parser("shard")
     compare = commands.add_parser("compare")
     for sub in (shard, compare):
@@ -58,9 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1 if problems else 0
     elif args.command == "stale":
-        print("\n".join(str(p) for p in stale_targets(args.sets, variant, args.root)))
+        print("\n".join(str(p) for p in stale_targets(args.sets, variant, args.root, args.gpu)))
     elif args.command == "list":
-        for s in registry.select(args.sets):
+        for s in registry.select(args.sets, gpu=True):
             print(
                 f"{s.key:45s} {len(s.variant_shards(variant)):4d} shards  ~{s.estimated_minutes(variant):7.1f} "
                 f"core-min  threads={s.threads} gpu={s.gpu}  {s.function}"

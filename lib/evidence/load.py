@@ -120,6 +120,41 @@ def load(chapter: str, set_name: str, variant: str = "full", root: str | Path | 
     )
 
 
+# Only these may fall back to the smoke variant: a set still being computed. Anything else (a corrupt,
+# edited or stale shard) is refused, so that a damaged checkout never turns into other verdicts.
+STILL_COMPUTING = ("missing", "incomplete")
+
+
+@dataclass(frozen=True)
+class Available:
+    """What `load_or_smoke` found: the data to show, and why it is the smoke variant (None when full)."""
+
+    data: EvidenceData
+    pending: str | None
+
+    @property
+    def complete(self) -> bool:
+        return self.pending is None
+
+
+def load_or_smoke(chapter: str, set_name: str, variant: str = "full", root: str | Path | None = None) -> Available:
+    """The full set when every shard is usable; its smoke variant when shards are only missing (still computing).
+
+    A corrupt, edited, stale or mismatched shard raises EvidenceError, as `load` does: only a set
+    that is incomplete may be shown through its test-size smoke variant, and `pending` then says,
+    for the page and the console, how many shards are missing.
+    """
+    if variant == "smoke":
+        return Available(load(chapter, set_name, "smoke", root), "the smoke variant was asked for")
+    evidence_set = registry.get(chapter, set_name)
+    states = [check_shard(evidence_set, sid, variant, root, read=False) for sid in evidence_set.shard_ids(variant)]
+    bad = [s for s in states if s.status != "ok"]
+    if not bad or any(s.status not in STILL_COMPUTING for s in bad):
+        return Available(load(chapter, set_name, variant, root), None)
+    pending = f"{len(bad)} of {len(states)} shards of {evidence_set.key} are not computed yet"
+    return Available(load(chapter, set_name, "smoke", root), pending)
+
+
 def refusal(evidence_set: EvidenceSet, variant: str, bad: list[ShardState], total: int, root) -> str:
     """One paragraph: which shards, why, and the command that regenerates them."""
     listed = "; ".join(f"shard {s.sid} ({s.status}): {s.problem}" for s in bad[:MAX_LISTED])

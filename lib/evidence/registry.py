@@ -35,11 +35,15 @@ def get(chapter: str, name: str) -> EvidenceSet:
     raise KeyError(f"no evidence set {chapter}/{name}; declared: {', '.join(s.key for s in all_sets()) or 'none'}")
 
 
-def select(keys: str | Iterable[str] | None) -> list[EvidenceSet]:
-    """Sets named `chapter/name` or `chapter` (all its sets), comma-separated or a list; None or 'all': every set."""
+def select(keys: str | Iterable[str] | None, gpu: bool = False) -> list[EvidenceSet]:
+    """Sets named `chapter/name` or `chapter` (all its sets), comma-separated or a list.
+
+    None or 'all': every set, except those declared for a GPU unless `gpu` (a GPU profile), so that
+    `make evidence` never schedules GPU-sized work on a CPU; named sets are taken as named.
+    """
     sets = all_sets()
     if keys is None or keys == "all" or keys == "":
-        return sets
+        return [s for s in sets if gpu or not s.gpu]
     wanted = [k.strip() for k in (keys.split(",") if isinstance(keys, str) else keys) if k.strip()]
     chosen = [s for s in sets if s.key in wanted or s.chapter in wanted]
     unknown = [k for k in wanted if not any(k in (s.key, s.chapter) for s in sets)]

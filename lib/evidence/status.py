@@ -11,13 +11,14 @@ STALE = ("config", "shard", "code", "corrupt", "incomplete")
 
 
 def status(
-    sets: str | None = None, variant: str = "full", root: str | Path | None = None, read: bool = False
+    sets: str | None = None, variant: str = "full", root: str | Path | None = None, read: bool = True
 ) -> list[dict]:
     """One row per set: counts per shard state, the estimated minutes and the regenerating command.
 
-    `read=True` also reads every npz (slow for big sets; checks hashes and truncation)."""
+    Every npz is read (a pickled or mis-shaped array is "corrupt", not "ok"); `read=False` checks
+    only the hashes and the recorded fields."""
     rows = []
-    for evidence_set in registry.select(sets):
+    for evidence_set in registry.select(sets, gpu=True):
         states = [check_shard(evidence_set, sid, variant, root, read=read) for sid in evidence_set.shard_ids(variant)]
         counts: dict[str, int] = {}
         for state in states:
@@ -39,10 +40,15 @@ def status(
     return rows
 
 
-def stale_targets(sets: str | None = None, variant: str = "full", root: str | Path | None = None) -> list[Path]:
-    """provenance.json paths of shards that exist but do not match their declaration (to force-rerun)."""
+def stale_targets(
+    sets: str | None = None, variant: str = "full", root: str | Path | None = None, gpu: bool = False
+) -> list[Path]:
+    """provenance.json paths of shards that exist but do not match their declaration (to force-rerun).
+
+    With `sets` "all", the sets declared for a GPU only under `gpu` (as the workflow selects them).
+    """
     targets = []
-    for evidence_set in registry.select(sets):
+    for evidence_set in registry.select(sets, gpu=gpu):
         for sid in evidence_set.shard_ids(variant):
             if check_shard(evidence_set, sid, variant, root, read=False).status in STALE:
                 targets.append(shard_dir(evidence_set, sid, variant, root) / PROVENANCE)

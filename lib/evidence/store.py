@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import zipfile
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -52,7 +54,8 @@ def shard_dir(evidence_set: EvidenceSet, sid: str, variant: str = "full", root: 
 def regenerate_command(evidence_set: EvidenceSet, variant: str = "full") -> str:
     """The one command that recomputes the set's missing or stale shards (README, Evidence)."""
     smoke = " VARIANT=smoke" if variant == "smoke" else ""
-    return f"make evidence SETS={evidence_set.key}{smoke}"
+    profile = " PROFILE=gpu" if evidence_set.gpu and variant == "full" else ""
+    return f"make evidence SETS={evidence_set.key}{smoke}{profile}"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -184,6 +187,53 @@ def read_arrays(path: Path) -> dict[str, np.ndarray]:
         return {name: npz[name] for name in npz.files}
 
 
+_COMMIT = re.compile(r"^([0-9a-f]{40}|unknown)$")
+
+
+def provenance_problem(provenance: dict) -> str | None:
+    """What is wrong with the recorded fields of a provenance.json, in words; None when they are sound.
+
+    Checks the fields the loader does not compare with the declaration: commit, date, host,
+    versions, threads, wall seconds, and that the recorded configuration matches its own hash.
+    """
+    checks = {
+        "commit": lambda v: isinstance(v, str) and bool(_COMMIT.match(v)),
+        "date": lambda v: isinstance(v, str) and _iso_date(v),
+        "host": lambda v: isinstance(v, str) and bool(v.strip()),
+        "versions": lambda v: (
+            isinstance(v, dict) and {"python", "numpy"} <= set(v) and all(isinstance(x, str) for x in v.values())
+        ),
+        "threads": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 1,
+        "wall_seconds": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0,
+        "config": lambda v: isinstance(v, dict),
+    }
+    for field, valid in checks.items():
+        if field not in provenance:
+            return f"its provenance.json has no {field!r}"
+        if not valid(provenance[field]):
+            return f"its provenance.json records an invalid {field!r} ({str(provenance[field])[:60]!r})"
+    if config_hash(provenance["config"]) != provenance.get("config_hash"):
+        return "its provenance.json's 'config' does not match its own 'config_hash' (edited)"
+    return None
+
+
+def _iso_date(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def arrays_problem(provenance: dict, arrays: dict[str, np.ndarray]) -> str | None:
+    """Whether the arrays read match the names, dtypes and shapes the provenance recorded."""
+    recorded = provenance.get("arrays")
+    found = {name: [str(a.dtype), list(a.shape)] for name, a in arrays.items()}
+    if not isinstance(recorded, dict) or {k: [v[0], list(v[1])] for k, v in recorded.items()} != found:
+        return "its arrays differ from the names, dtypes and shapes its provenance.json recorded"
+    return None
+
+
 def check_shard(
     evidence_set: EvidenceSet, sid: str, variant: str = "full", root: Path | None = None, read: bool = True
 ) -> ShardState:
@@ -201,6 +251,9 @@ def check_shard(
             raise TypeError("not a JSON object")
     except (OSError, ValueError, TypeError) as error:
         return ShardState(sid, "corrupt", f"{_rel(prov)} is not readable JSON ({error})")
+    problem = provenance_problem(provenance)
+    if problem:
+        return ShardState(sid, "corrupt", problem, provenance)
     arrays = None
     if provenance.get("arrays_sha256") != file_sha256(npz):
         return ShardState(
@@ -217,6 +270,9 @@ def check_shard(
             return ShardState(
                 sid, "corrupt", f"{_rel(npz)} cannot be read ({type(error).__name__}: {error})", provenance
             )
+        problem = arrays_problem(provenance, arrays)
+        if problem:
+            return ShardState(sid, "corrupt", problem, provenance)
     config = evidence_set.variant_config(variant)
     if provenance.get("config_hash") != config_hash(config):
         keys = differing_keys(config, provenance.get("config", {}))

@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import shutil
 import warnings
 
 import numpy as np
@@ -14,6 +15,7 @@ from lib.evidence import (
     compare,
     config_hash,
     load,
+    load_or_smoke,
     registry,
     shard_id,
 )
@@ -188,3 +190,64 @@ def test_compare_is_bitwise(tiny, tmp_path_factory):
     assert compare("two_layer", "tiny_test_set", "full", again, tiny, ["d-2__block-0"]) == []
     assert "not usable" not in " ".join(compare("two_layer", "tiny_test_set", "full", again, tiny))
     assert "missing" in compare("two_layer", "tiny_test_set", "full", again, tiny)[0]
+
+
+# ---- load_or_smoke: only a set still being computed falls back to its smoke variant ----
+
+
+@pytest.fixture
+def tiny_with_smoke(tiny):
+    for sid in TINY.shard_ids("smoke"):
+        run_shard(TINY, sid, variant="smoke", root=tiny)
+    return tiny
+
+
+def test_complete_set_is_loaded_in_full(tiny_with_smoke):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvidenceCommitWarning)
+        available = load_or_smoke("two_layer", "tiny_test_set", root=tiny_with_smoke)
+    assert available.complete and available.data.variant == "full"
+
+
+def test_missing_shards_fall_back_to_smoke_with_a_reason(tiny_with_smoke):
+    shutil.rmtree(shard_dir(TINY, "d-2__block-1", root=tiny_with_smoke))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvidenceCommitWarning)
+        available = load_or_smoke("two_layer", "tiny_test_set", root=tiny_with_smoke)
+    assert available.data.variant == "smoke" and "1 of 2 shards" in available.pending
+
+
+def test_corrupt_shard_stops_instead_of_falling_back(tiny_with_smoke):
+    path = shard_dir(TINY, "d-2__block-0", root=tiny_with_smoke) / ARRAYS
+    path.write_bytes(path.read_bytes()[:100])
+    shutil.rmtree(shard_dir(TINY, "d-2__block-1", root=tiny_with_smoke))  # missing too: still refused
+    with pytest.raises(EvidenceError, match=r"d-2__block-0 \(corrupt\)"):
+        load_or_smoke("two_layer", "tiny_test_set", root=tiny_with_smoke)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("commit", "not-a-commit", "invalid 'commit'"),
+        ("date", "yesterday", "invalid 'date'"),
+        ("host", "", "invalid 'host'"),
+        ("versions", {"python": "3.11"}, "invalid 'versions'"),
+        ("threads", 0, "invalid 'threads'"),
+        ("config", {"edited": True}, "does not match its own 'config_hash'"),
+    ],
+)
+def test_edited_provenance_fields_are_corrupt(tiny, field, value, message):
+    _edit_provenance(tiny, "d-2__block-0", **{field: value})
+    rows = status("two_layer/tiny_test_set", root=tiny)
+    assert rows[0]["counts"] == {"corrupt": 1, "ok": 1} and message in rows[0]["problems"][0]
+
+
+def test_status_reads_the_arrays(tiny):
+    """An npz whose recorded sha256 was updated along with it, but whose arrays differ, is corrupt."""
+    directory = shard_dir(TINY, "d-2__block-0", root=tiny)
+    np.savez(directory / ARRAYS, descents=np.zeros(3, dtype=np.int64))
+    from lib.evidence.store import file_sha256
+
+    _edit_provenance(tiny, "d-2__block-0", arrays_sha256=file_sha256(directory / ARRAYS))
+    row = status("two_layer/tiny_test_set", root=tiny)[0]
+    assert row["counts"].get("corrupt") == 1 and "dtypes and shapes" in row["problems"][0]

@@ -27,12 +27,29 @@ def snakemake(tmp_path: Path, *args: str) -> str:
     return result.stdout + result.stderr
 
 
+def planned_jobs(out: str) -> dict[str, int]:
+    """Jobs per rule from snakemake's `--quiet rules` dry-run summary."""
+    rules = {f"{s.chapter}__{s.name}" for s in registry.all_sets()}
+    return {
+        line.split()[0]: int(line.split()[1])
+        for line in out.splitlines()
+        if line.split()[:1] and line.split()[0] in rules
+    }
+
+
 def test_dry_run_plans_a_job_for_every_declared_shard(tmp_path):
-    out = snakemake(tmp_path, "--dry-run", "--forceall", "--quiet", "rules", "--cores", "1")
+    out = snakemake(tmp_path, "--dry-run", "--forceall", "--quiet", "rules", "--cores", "1", "--config", "gpu=true")
+    jobs = planned_jobs(out)
     for evidence_set in registry.all_sets():
         rule = f"{evidence_set.chapter}__{evidence_set.name}"
-        counts = [line.split() for line in out.splitlines() if line.split()[:1] == [rule]]
-        assert counts and int(counts[0][1]) == len(evidence_set.shards), f"{rule}: {counts}\n{out[-2000:]}"
+        assert jobs.get(rule) == len(evidence_set.shards), f"{rule}: {jobs.get(rule)}\n{out[-2000:]}"
+
+
+def test_default_plan_leaves_gpu_sets_out(tmp_path):
+    jobs = planned_jobs(snakemake(tmp_path, "--dry-run", "--forceall", "--quiet", "rules", "--cores", "1"))
+    gpu_rules = {f"{s.chapter}__{s.name}" for s in registry.all_sets() if s.gpu}
+    assert gpu_rules and not gpu_rules & set(jobs), jobs
+    assert registry.select("diffusion/paper") == [registry.get("diffusion", "paper")]  # named: taken as named
 
 
 def test_smoke_shard_regenerates_as_stored(tmp_path):

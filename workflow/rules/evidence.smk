@@ -9,7 +9,7 @@ VARIANT = config.get("variant", "full")
 OUT = Path(config.get("root") or ROOT / "data" / "evidence").resolve()
 GPU = bool(config.get("gpu", False))
 PYTHON = sys.executable
-SETS = registry.select(config.get("sets", "all"))
+SETS = registry.select(config.get("sets", "all"), gpu=GPU)  # "all" leaves GPU sets out unless gpu=true
 
 
 def rule_name(evidence_set):

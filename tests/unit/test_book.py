@@ -1,0 +1,58 @@
+"""The notebook handle's checked output: machine-independent lines only (CONTRIBUTING, checked cells)."""
+
+import pytest
+
+from lib.book import ChapterRun, checked_text, evidence_notices
+from lib.chapter import meets
+from lib.specs import load
+
+
+@pytest.fixture
+def chapter_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIB_OUTPUT_DIR", str(tmp_path))
+    monkeypatch.setattr(ChapterRun, "_glue", staticmethod(lambda name, value: None))
+    chapter = load("one_layer")
+    return ChapterRun(chapter, chapter.validate({}))
+
+
+def test_checks_print_the_condition_not_the_float(chapter_run, capsys):
+    chapter_run.metric("error", 1.2345e-5)
+    chapter_run.metric("ratio", 0.5)
+    chapter_run.metric("exact", 3)
+    chapter_run.headline("exact", checks={"error": "<= 1e-4", "ratio": "> 1"})
+    assert capsys.readouterr().out.splitlines() == ["exact = 3", "error <= 1e-4", "ratio = 0.5, fails > 1"]
+
+
+def test_estimates_print_as_text_not_a_dict():
+    estimate = {"value": 0.2713, "low": 0.2112, "high": 0.3349, "n": 200, "method": "wilson"}
+    assert checked_text(estimate, 2) == "0.27 [0.21, 0.33], n = 200"
+    assert checked_text([0.50213, 2.0], 3) == "[0.502, 2.0]"
+
+
+@pytest.mark.parametrize(
+    ("value", "condition", "expected"),
+    [
+        (0.5, "< 1", True),
+        ([0.1, 2.0], "< 1", False),
+        ({"value": 3, "low": 1, "high": 4, "n": 5, "method": "t"}, "> 2", True),
+        (None, "< 1", False),
+        (True, "== true", True),
+    ],
+)
+def test_meets(value, condition, expected):
+    assert meets(value, condition) is expected
+
+
+def test_evidence_notices_name_the_pending_sets():
+    metrics = {
+        "_run": {
+            "evidence": [
+                {"set": "a/full", "pending": None},
+                {"set": "b/part", "pending": "3 of 10 shards of b/part are not computed yet"},
+            ]
+        }
+    }
+    assert evidence_notices(metrics) == [
+        "notice: b/part: 3 of 10 shards of b/part are not computed yet; its smoke variant is shown"
+    ]
+    assert evidence_notices({}) == []
