@@ -38,6 +38,7 @@ $(ENV_STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -r requirements.txt
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
+	$(PY) -m ipykernel install --sys-prefix  # a kernelspec for this Python: `jupytext --set-kernel -`, papermill
 	touch $@
 
 # ---- chapters ------------------------------------------------------------------------------

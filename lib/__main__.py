@@ -4,6 +4,7 @@
                          [--allow-expensive]
     python -m lib list
     python -m lib claims [DIR] [--chapter ID]...
+    python -m lib params [ID...] [--check] (write the papermill parameters cells of notebooks/ID.py)
     python -m lib deps ID TARGET          (make rule of the chapter's dependencies)
     python -m lib pages RUNS_DIR OUT_DIR  (scorecard, parameter tables, notes and errata of the book)
     python -m lib chapters                (chapter ids, from _toc.yml)
@@ -159,6 +160,11 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         help="only this chapter (repeatable); default: the chapters with metrics in DIR",
     )
+    params = sub.add_parser(
+        "params", help="write each notebook's papermill `parameters` cell from its declaration in lib/specs"
+    )
+    params.add_argument("chapters", nargs="*")
+    params.add_argument("--check", action="store_true", help="only list stale cells; exit 1 if any")
     deps = sub.add_parser("deps", help="make rule: a chapter's dependencies")
     deps.add_argument("chapter")
     deps.add_argument("target")
@@ -217,6 +223,15 @@ def main(argv: list[str] | None = None) -> int:
             print(list_chapters())
         elif args.command == "claims":
             return _claims(args.dir, args.chapter)
+        elif args.command == "params":
+            from lib.papermill_route import write_parameters_cells
+            from lib.specs import chapter_ids, load
+
+            stale = write_parameters_cells([load(c) for c in args.chapters or chapter_ids()], check=args.check)
+            for path in stale:
+                print(f"{'stale' if args.check else 'wrote'} {path.relative_to(ROOT)}")
+            if args.check and stale:
+                return 1
         elif args.command == "deps":
             from lib.deps import make_rule
 

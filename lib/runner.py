@@ -21,42 +21,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from lib.chapter import Chapter, ParameterError, Parameters
+from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, ParameterError, Parameters, check_cost
 from lib.paths import ROOT
 from lib.runtime import Runtime
 from lib.specs import chapter_ids, load
 
 OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 REFERENCES = ROOT / "tests" / "notebooks"
-# Beyond these a run is refused unless the reader passes --allow-expensive (estimates for 2 cores).
-MAX_SECONDS = 6 * 3600
-MEMORY_FRACTION = 0.6
+# The kernel's own log (its start-up warnings, e.g. "Kernel is running over TCP ...") stays off the terminal.
+KERNEL_QUIET = ["--IPKernelApp.log_level=ERROR"]
 STALE_STAGING_SECONDS = 24 * 3600
 
 
 # ----------------------------------------------------------------------------------------------
 # Checks before any compute
 # ----------------------------------------------------------------------------------------------
-
-
-def physical_memory_gb() -> float:
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-
-
-def check_cost(chapter: Chapter, params: Parameters) -> None:
-    """Refuse parameters whose estimated time or memory is beyond reason for this machine."""
-    cost = params.cost()
-    memory = physical_memory_gb()
-    if cost.gigabytes > MEMORY_FRACTION * memory:
-        raise ParameterError(
-            f"chapter {chapter.id}: these parameters need about {cost.gigabytes:.3g} GB, more than "
-            f"{MEMORY_FRACTION:.0%} of this machine's {memory:.0f} GB; pass --allow-expensive to try"
-        )
-    if cost.seconds > MAX_SECONDS:
-        raise ParameterError(
-            f"chapter {chapter.id}: these parameters take about {cost.seconds / 3600:.3g} hours "
-            f"(limit {MAX_SECONDS / 3600:g} h); pass --allow-expensive to run anyway"
-        )
 
 
 def usable_output_dir(path: Path) -> Path:
@@ -166,7 +145,10 @@ def run_chapter(
     source, executed = staging / f"{chapter_id}.source.ipynb", staging / f"{chapter_id}.ipynb"
     source_notebook(chapter, source)
     try:
-        with _environment({OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}):
+        environment = {OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}
+        if allow_expensive:
+            environment[ALLOW_EXPENSIVE_ENV] = "1"
+        with _environment(environment):
             papermill.execute_notebook(
                 str(source),
                 str(executed),
@@ -175,6 +157,7 @@ def run_chapter(
                 cwd=str(ROOT),
                 progress_bar=sys.stderr.isatty(),
                 language="python",
+                extra_arguments=KERNEL_QUIET,
             )
     except BaseException:
         if executed.exists():
