@@ -200,17 +200,30 @@ def strip_unchecked_outputs(path: Path) -> None:
     atomic_write_text(path, nbformat.writes(notebook))
 
 
-def list_chapters() -> str:
-    """Every chapter with its parameters, defaults, allowed ranges and one line of meaning."""
+def list_chapters(chapter_id: str | None = None) -> str:
+    """Every chapter (or one) with its parameters: type, default, allowed range and one line of meaning.
+
+    For one chapter, also which claims each parameter reaches: the claims whose condition reads it
+    (a threshold), and the claims computed live, which any parameter may move; claims decided by
+    stored evidence ignore `-p`.
+    """
     lines = []
-    for chapter_id in chapter_ids():
-        chapter = load(chapter_id)
-        lines.append(f"{chapter_id}: {chapter.title}")
+    for current in [chapter_id] if chapter_id else chapter_ids():
+        chapter = load(current)
+        lines.append(f"{current}: {chapter.title}")
         for info in chapter.describe():
             rng = info.describe_range()
             lines.append(
                 f"  {info.name:<22} {info.type:<11} default {info.default!r:<24} {info.help}"
                 + (f" [{rng}]" if rng else "")
             )
+            thresholds = [c.id for c in chapter.claims if c.parameter == info.name]
+            if chapter_id and thresholds:
+                lines.append(f"  {'':<22} threshold of: {', '.join(thresholds)}")
+        if chapter_id:
+            live = [c.id for c in chapter.claims if c.basis != "evidence"]
+            stored = [c.id for c in chapter.claims if c.basis == "evidence"]
+            lines.append(f"  claims computed live (any parameter may move them): {', '.join(live) or 'none'}")
+            lines.append(f"  claims read from stored evidence (ignore -p): {', '.join(stored) or 'none'}")
         lines.append("")
     return "\n".join(lines)
