@@ -179,7 +179,8 @@ def run_chapter(
 def refresh_reference(chapter_id: str) -> Path:
     """Re-execute a chapter at its smoke parameters into `tests/notebooks/` (the nbval reference).
 
-    Outputs that nbval does not compare (figures, tables) are stripped, so the references stay small.
+    Outputs that nbval does not compare (figures, tables) are stripped, so the references stay small,
+    and so is everything that changes from run to run (`stable_reference`): two runs give the same bytes.
     """
     path = run_chapter(chapter_id, dict(load(chapter_id).smoke), REFERENCES)
     (REFERENCES / f"{chapter_id}.metrics.json").unlink(missing_ok=True)
@@ -187,8 +188,26 @@ def refresh_reference(chapter_id: str) -> Path:
     return path
 
 
+# papermill's run record that is the same on every run; the rest (times, paths of the staging folder) is not
+STABLE_PAPERMILL_KEYS = ("parameters", "default_parameters", "version")
+
+
+def stable_reference(notebook: Any) -> Any:
+    """The notebook without what differs between two runs of the same code: timestamps, durations,
+    staging paths, papermill's per-cell record, random cell ids (numbered in order instead). In place."""
+    record = notebook.metadata.get("papermill", {})
+    notebook.metadata["papermill"] = {k: record[k] for k in STABLE_PAPERMILL_KEYS if k in record}
+    for index, cell in enumerate(notebook.cells):
+        for key in ("execution", "papermill", "ExecuteTime", "collapsed", "scrolled"):
+            cell.metadata.pop(key, None)
+        if "id" in cell:
+            cell["id"] = f"cell-{index}"
+    return notebook
+
+
 def strip_unchecked_outputs(path: Path) -> None:
-    """Keep outputs only in cells marked `# NBVAL_CHECK_OUTPUT` (the only ones `--nbval-lax` compares)."""
+    """Keep outputs only in cells marked `# NBVAL_CHECK_OUTPUT` (the only ones `--nbval-lax` compares),
+    and nothing that differs between runs (`stable_reference`)."""
     import nbformat
 
     from lib.io import atomic_write_text
@@ -197,7 +216,7 @@ def strip_unchecked_outputs(path: Path) -> None:
     for cell in notebook.cells:
         if cell.cell_type == "code" and "# NBVAL_CHECK_OUTPUT" not in cell.source:
             cell.outputs = []
-    atomic_write_text(path, nbformat.writes(notebook))
+    atomic_write_text(path, nbformat.writes(stable_reference(notebook)))
 
 
 def list_chapters(chapter_id: str | None = None) -> str:
