@@ -195,12 +195,19 @@ def test_papermill_help_lists_every_parameter(converted):
 def test_papermill_stops_bad_parameters_in_the_first_cells(converted, tmp_path, args, message):
     runs = ROOT / "runs" / "one_layer.metrics.json"
     before = runs.stat().st_mtime if runs.exists() else None
+    status = _git_status()
     start = time.perf_counter()
     done = _tool("papermill", str(converted), str(tmp_path / "bad.ipynb"), *args, cwd=tmp_path)
     assert done.returncode != 0 and "ParameterError: " in done.stderr and message in done.stderr, done.stderr[-2000:]
     assert time.perf_counter() - start < 60
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.ipynb"]  # no metrics, no side effect
     assert (runs.stat().st_mtime if runs.exists() else None) == before
+    assert _git_status() == status  # nothing written into the repository
+
+
+def _git_status() -> str:
+    done = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout if done.returncode == 0 else "not a git checkout"
 
 
 TOY_NOTEBOOK = """# %% tags=["parameters"]
