@@ -269,6 +269,7 @@ def render_page(notebook_path: Path, output: Path | None = None) -> Path:
                 "title": chapter.title,
             },
         )
-    page_html = _inline_mathjax(text.decode() if isinstance(text, bytes) else text)
+        page_html = (text.decode() if isinstance(text, bytes) else text).replace(f'alt="{tmp}/outputs/', 'alt="')
+    page_html = _inline_mathjax(page_html)
     atomic_write_text(output, page_html)
     return output
