@@ -1,7 +1,8 @@
 # The book's two commands (README):
 #   make book   create the environment, execute the chapters that changed, build _build/html
 #   make test   the whole suite (what .ci/run calls)
-# and the helpers: make bench, make refs, make clean.
+# and the helpers: `make help` lists every target. Bare `make` is `make book`.
+# `make -n TARGET` only prints what would run: it never creates the environment or installs anything.
 #
 # Incremental by real file dependencies: each executed chapter book/chapters/ID.ipynb depends
 # on notebooks/ID.py and on exactly the lib/ modules it imports, transitively; the rule is
@@ -29,15 +30,21 @@ LIB := $(shell find lib -name '*.py')
 BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*/*)
 HTML_STAMP := _build/html/.built
 
-.PHONY: book test bench refs clean
+.PHONY: book help test bench refs clean
 
-book: $(HTML_STAMP)
+book: $(HTML_STAMP)  ## (the default goal) environment, the chapters that changed, HTML in _build/html
+
+help:  ## list the targets with one line each
+	@echo "make [TARGET] [VARIABLE=value ...]; bare 'make' is 'make book'; 'make -n TARGET' only prints."
+	@sed -n 's/^\([a-z-]*\):.*## \(.*\)$$/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 16
+	@echo "Variables: PYTHON (python3.11), OMP_NUM_THREADS (1), SETS, VARIANT, PROFILE, SNAKEMAKE_ARGS (evidence)."
 
 # ---- environment ---------------------------------------------------------------------------
 $(ENV_STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -r requirements.txt
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
+	$(PY) -m ipykernel install --sys-prefix  # a kernelspec for this Python: `jupytext --set-kernel -`, papermill
 	touch $@
 
 # ---- chapters ------------------------------------------------------------------------------
@@ -45,7 +52,12 @@ _build/deps/%.d: notebooks/%.py $(LIB) | $(ENV_STAMP)
 	@mkdir -p $(@D)
 	$(PY) -m lib deps $* $(RUNS)/$*.ipynb > $@
 
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# The rules of the generated dependency files: make rebuilds included files even under -n, which
+# would create the environment, so a dry run (or clean, help) reads only the files already there.
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
+ifneq ($(DRY_RUN)$(filter clean help,$(MAKECMDGOALS)),)
+-include $(wildcard $(CHAPTERS:%=_build/deps/%.d))
+else
 -include $(CHAPTERS:%=_build/deps/%.d)
 endif
 
@@ -66,7 +78,7 @@ $(HTML_STAMP): $(EXECUTED) book/generated/scorecard.md $(BOOK_SOURCES)
 	touch $@
 
 # ---- tests, references, benchmarks ------------------------------------------------------------
-test: $(ENV_STAMP)
+test: $(ENV_STAMP)  ## the whole suite: lint, unit tests, the book, nbval, book and browser checks (what CI runs)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest tests/unit -q
@@ -76,13 +88,13 @@ test: $(ENV_STAMP)
 	@# matches the machine that wrote it fails here (CONTRIBUTING, "What a checked cell may print")
 	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 $(PY) -m pytest --nbval-lax tests/notebooks -q
 
-refs: $(ENV_STAMP)
+refs: $(ENV_STAMP)  ## regenerate the nbval references tests/notebooks/ID.ipynb at smoke parameters
 	$(PY) -m lib refs
 
-bench: $(ENV_STAMP)
+bench: $(ENV_STAMP)  ## benchmarks and peak memory of every chapter, into _build/bench.json
 	$(PY) -m lib bench --output _build/bench.json
 
-clean:
+clean:  ## remove _build and the executed chapters (keeps caches and evidence)
 	rm -rf _build book/chapters book/generated
 	@echo "kept: recomputable caches in $${LIB_CACHE_DIR:-.cache} (make clean-cache) and the evidence in data/evidence (committed)"
 
@@ -97,16 +109,16 @@ PROFILE ?=
 SNAKEMAKE_ARGS ?=
 .PHONY: evidence test-cluster clean-cache
 
-evidence: $(ENV_STAMP)
+evidence: $(ENV_STAMP)  ## compute missing or stale evidence shards (SETS=, VARIANT=smoke, PROFILE=slurm|gpu)
 	stale="$$($(PY) -m lib.evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke) $(if $(findstring gpu,$(PROFILE)),--gpu))"; \
 	$(VENV)/bin/snakemake $(if $(PROFILE),--profile workflow/profiles/$(PROFILE)) \
 	  $${stale:+--forcerun $$stale} --config sets=$(SETS) variant=$(VARIANT) $(if $(findstring gpu,$(PROFILE)),gpu=true) \
 	  $(SNAKEMAKE_ARGS)
 
 # a single-node SLURM from Debian packages runs one smoke set through the slurm profile (root; not in make test)
-test-cluster: $(ENV_STAMP)
+test-cluster: $(ENV_STAMP)  ## check the SLURM path on a single-node cluster (root; not in make test)
 	tests/cluster/run.sh
 
 # recomputable caches (trained models, checkpoints of long evidence shards); evidence in data/ stays
-clean-cache:
+clean-cache:  ## remove recomputable caches (.cache or LIB_CACHE_DIR)
 	rm -rf "$${LIB_CACHE_DIR:-.cache}"

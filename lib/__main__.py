@@ -1,18 +1,21 @@
-"""Command line of the book (see the README): run, list, claims, plus the build's helpers.
+"""Command line of the book (see the README): run, list, claims, page, plus the build's helpers.
 
-    python -m lib run ID [-p NAME VALUE]... [-y YAML] [--output-dir DIR] [--threads N]
+    python -m lib run ID [-p NAME VALUE]... [-y YAML] [--output-dir DIR] [--html] [--threads N]
                          [--allow-expensive]
-    python -m lib list
-    python -m lib claims [DIR] [--chapter ID]...
+    python -m lib list [ID]                (parameters: type, default, range, meaning, claims they reach)
+    python -m lib claims [DIR] [--chapter ID]... [--check]
+    python -m lib page OUT.ipynb [-o OUT.html] (an executed chapter as a standalone offline page)
+    python -m lib params [ID...] [--check] (write the papermill parameters cells of notebooks/ID.py)
     python -m lib deps ID TARGET          (make rule of the chapter's dependencies)
     python -m lib pages RUNS_DIR OUT_DIR  (scorecard, parameter tables, notes and errata of the book)
     python -m lib chapters                (chapter ids, from _toc.yml)
     python -m lib refs [ID...]            (regenerate the nbval references at smoke parameters)
     python -m lib bench [--output FILE]   (benchmarks and peak memory of every chapter)
 
-Exit codes: 0 success; 1 a claim's verdict differs from its declaration (claims) or a run failed;
-2 a bad input (unknown chapter or parameter, invalid value or YAML, unusable folder or metrics file),
-always with one line that names it, before any computation.
+Exit codes: 0 success; 1 a run failed, a verdict differs from its declaration (`claims --check`) or
+a parameters cell is stale (`params --check`); 2 a bad input (unknown chapter or parameter, invalid
+value or YAML, unusable folder or metrics file), always with one line that names it, before any
+computation.
 """
 
 from __future__ import annotations
@@ -138,27 +141,70 @@ def split_parameters(argv: list[str]) -> tuple[list[str], list[tuple[str, str]]]
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m lib", description=__doc__.split("\n")[0])
+    from lib.specs import chapter_ids
+
+    ids = ", ".join(chapter_ids())
+    parser = argparse.ArgumentParser(
+        prog="python -m lib",
+        description=__doc__.split("\n")[0],
+        epilog=__doc__[__doc__.index("Exit codes") :],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="execute a chapter with parameters (-p NAME VALUE, repeatable)")
-    run.add_argument("chapter")
+    run = sub.add_parser(
+        "run",
+        help="execute a chapter with parameters (-p NAME VALUE, repeatable)",
+        description="Execute a chapter with papermill after checking every parameter and the cost; writes "
+        "DIR/ID.ipynb and DIR/ID.metrics.json (and DIR/ID.html with --html). Exit 2 on a bad input.",
+    )
+    run.add_argument("chapter", metavar="ID", help=f"the chapter: {ids}")
+    run.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="a parameter, read as papermill reads -p (1e-3 and -1e-3 are numbers, [1, 2] a list); repeatable; "
+        "`python -m lib list ID` lists them",
+    )
     run.add_argument("-y", "--yaml", action="append", default=[], help="parameters as a YAML mapping")
-    run.add_argument("--output-dir", type=Path, default=ROOT / "runs")
+    run.add_argument(
+        "--output-dir", type=Path, default=ROOT / "runs", help="where to write (default: runs/, ignored by git)"
+    )
+    run.add_argument("--html", action="store_true", help="also write DIR/ID.html, a standalone offline page")
     run.add_argument("--threads", type=int, default=None, help="torch and BLAS threads (default: 1)")
     run.add_argument(
         "--allow-expensive",
         action="store_true",
         help="run even when the estimated time or memory is beyond reason for this machine",
     )
-    sub.add_parser("list", help="chapters, parameters, defaults and meaning")
-    claims = sub.add_parser("claims", help="every claim against the metrics in DIR")
-    claims.add_argument("dir", nargs="?", type=Path, default=BOOK_RUNS)
+    listing = sub.add_parser("list", help="chapters, parameters, defaults and meaning")
+    listing.add_argument(
+        "chapter", nargs="?", metavar="ID", help=f"one chapter, with the claims each parameter reaches: {ids}"
+    )
+    claims = sub.add_parser(
+        "claims",
+        help="every claim against the metrics in DIR",
+        description="Every claim of the chapters with metrics in DIR: its verdict on those metrics, the value "
+        "with its interval and n, and the verdict its chapter declares. Exit 0 (with --check: 1 when a verdict "
+        "differs from its declaration), 2 when DIR or a metrics file is unusable.",
+    )
+    claims.add_argument("dir", nargs="?", type=Path, default=BOOK_RUNS, help="folder of ID.metrics.json files")
     claims.add_argument(
         "--chapter",
         action="append",
         default=[],
         help="only this chapter (repeatable); default: the chapters with metrics in DIR",
     )
+    claims.add_argument("--check", action="store_true", help="exit 1 when a verdict differs from its declaration (CI)")
+    page = sub.add_parser("page", help="an executed chapter notebook as a standalone offline HTML page")
+    page.add_argument("notebook", type=Path, help="an executed chapter (lib run or papermill output)")
+    page.add_argument("-o", "--output", type=Path, default=None, help="the page (default: beside the notebook, .html)")
+    params = sub.add_parser(
+        "params", help="write each notebook's papermill `parameters` cell from its declaration in lib/specs"
+    )
+    params.add_argument("chapters", nargs="*")
+    params.add_argument("--check", action="store_true", help="only list stale cells; exit 1 if any")
     deps = sub.add_parser("deps", help="make rule: a chapter's dependencies")
     deps.add_argument("chapter")
     deps.add_argument("target")
@@ -175,7 +221,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _claims(directory: Path, only: list[str]) -> int:
+def _claims(directory: Path, only: list[str], check: bool) -> int:
     from lib.claims import chapters_present, claims_report
     from lib.specs import chapter_ids, load
 
@@ -186,7 +232,7 @@ def _claims(directory: Path, only: list[str]) -> int:
         raise ParameterError(f"{directory}: no ID.metrics.json of any chapter")
     text, code = claims_report(chapters, directory)
     print(text)
-    return code
+    return code if check else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,18 +258,37 @@ def main(argv: list[str] | None = None) -> int:
             path = run_chapter(
                 args.chapter, overrides, args.output_dir, runtime=runtime, allow_expensive=args.allow_expensive
             )
-            metrics_path = path.with_suffix("").with_suffix(".metrics.json")
-            print(f"wrote {path} and {metrics_path}")
+            written = [path, path.with_name(f"{args.chapter}.metrics.json")]
+            if args.html:
+                from lib.rerun_page import render_page
+
+                written.append(render_page(path))
+            print("wrote " + ", ".join(str(p) for p in written))
             from lib.book import evidence_notices
 
-            for notice in evidence_notices(json.loads(metrics_path.read_text())):
+            for notice in evidence_notices(json.loads(written[1].read_text())):
                 print(notice, file=sys.stderr)
+        elif args.command == "page":
+            from lib.rerun_page import render_page
+
+            if not args.notebook.is_file():
+                raise ParameterError(f"{args.notebook}: no such notebook")
+            print(f"wrote {render_page(args.notebook, args.output)}")
         elif args.command == "list":
             from lib.runner import list_chapters
 
-            print(list_chapters())
+            print(list_chapters(args.chapter))
         elif args.command == "claims":
-            return _claims(args.dir, args.chapter)
+            return _claims(args.dir, args.chapter, args.check)
+        elif args.command == "params":
+            from lib.papermill_route import write_parameters_cells
+            from lib.specs import chapter_ids, load
+
+            stale = write_parameters_cells([load(c) for c in args.chapters or chapter_ids()], check=args.check)
+            for path in stale:
+                print(f"{'stale' if args.check else 'wrote'} {path.relative_to(ROOT)}")
+            if args.check and stale:
+                return 1
         elif args.command == "deps":
             from lib.deps import make_rule
 

@@ -1,8 +1,10 @@
 """What a chapter notebook calls: validate its parameters, record metrics, glue numbers, figures and verdicts.
 
-A chapter starts with
+A chapter starts with three cells:
 
-    run = start_chapter("one_layer", globals())   # validates the parameters cell
+    guard_parameters("one_layer")                  # before the parameters cell: checks what papermill injects
+    d = 64  # type: int  input dimension ...       # the `parameters` cell, generated from lib/specs/one_layer.py
+    run = start_chapter("one_layer", globals())    # validates values, joint rules and cost, as `lib run` does
     P = run.params                                 # the chapter's frozen Parameters dataclass
 
 Every parameter is glued as `param_NAME`. Headline numbers go through `run.metric(name, value)`
@@ -15,16 +17,18 @@ never typed), and the chapter ends with `run.claims_table()`.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lib.chapter import Chapter, Parameters, is_estimate, meets
+from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost, is_estimate, meets
 from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
+from lib.papermill_route import InjectedParametersGuard, papermill_output_path
 from lib.paths import ROOT
-from lib.runtime import folder_setting
+from lib.runtime import folder_setting, setting
 from lib.specs import load
 
 if TYPE_CHECKING:
@@ -34,9 +38,13 @@ OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 DEFAULT_RUNS_DIR = ROOT / "runs"
 
 
-def output_dir() -> Path:
-    """Where metrics go: set by the runner; `runs/` when a notebook is opened by hand."""
-    return folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)
+def output_dir(namespace: dict[str, Any] | None = None) -> Path:
+    """Where metrics go: LIB_OUTPUT_DIR (set by `lib run`); else beside papermill's output notebook;
+    else (a notebook opened by hand) `runs/`, which git ignores."""
+    if setting(OUTPUT_DIR_ENV) is not None:
+        return folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)
+    output = papermill_output_path((namespace or {}).get("PAPERMILL_OUTPUT_PATH"))
+    return output.parent if output is not None else DEFAULT_RUNS_DIR
 
 
 def to_jsonable(value: Any) -> Any:
@@ -91,7 +99,7 @@ def chapter_fingerprint(chapter_id: str) -> str:
 class ChapterRun:
     """The notebook-side handle of one execution of a chapter."""
 
-    def __init__(self, chapter: Chapter, params: Parameters):
+    def __init__(self, chapter: Chapter, params: Parameters, directory: Path | None = None):
         self.chapter = chapter
         self.params = params
         self.metrics: dict[str, Any] = {}
@@ -100,7 +108,7 @@ class ChapterRun:
             "parameters": to_jsonable(params.as_dict()),
             "code_fingerprint": chapter_fingerprint(chapter.id),
         }
-        self.path = output_dir() / f"{chapter.id}.metrics.json"
+        self.path = (directory or output_dir()) / f"{chapter.id}.metrics.json"
         self._write()
         for name, value in params.as_dict().items():
             self._glue(f"param_{name}", value)
@@ -213,17 +221,47 @@ def evidence_notices(metrics: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def _installed_guards(shell) -> list:
+    return [t for t in shell.input_transformers_cleanup if isinstance(t, InjectedParametersGuard)]
+
+
+def guard_parameters(chapter_id: str) -> None:
+    """Have IPython check the cell papermill injects after the `parameters` cell before it runs.
+
+    A chapter's first cell calls it: papermill pastes parameter names verbatim as code, so a cell
+    that is not `NAME = literal` lines of declared parameters is refused, naming the offending text
+    (see `lib.papermill_route`). Outside IPython it does nothing.
+    """
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        return
+    for guard in _installed_guards(shell):
+        shell.input_transformers_cleanup.remove(guard)
+    shell.input_transformers_cleanup.append(InjectedParametersGuard(load(chapter_id)))
+
+
 def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     """Validate the parameters found in `namespace` (the notebook's globals) and start recording.
 
+    The same checks as `python -m lib run`, in the cell after the parameters (and after the cell
+    papermill injects): names, values, joint rules, and the estimated cost unless LIB_ALLOW_EXPENSIVE=1.
     Parameters missing from `namespace` take their declared defaults (a notebook opened by hand).
-    Raises `ParameterError` with a clear message before any computation.
+    Raises `ParameterError`, one line in the notebook, before any computation.
     """
+    from IPython import get_ipython
+
     from lib import runtime
     from lib.plotting import use_book_style
 
+    shell = get_ipython()
+    for guard in _installed_guards(shell) if shell is not None else []:
+        shell.input_transformers_cleanup.remove(guard)
     chapter = load(chapter_id)
     params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
+    if os.environ.get(ALLOW_EXPENSIVE_ENV) != "1":
+        check_cost(chapter, params)
     runtime.apply()
     use_book_style()
-    return ChapterRun(chapter, params)
+    return ChapterRun(chapter, params, output_dir(namespace))

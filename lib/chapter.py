@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 import re
 import reprlib
 import types
@@ -41,6 +42,10 @@ from lib.paths import NOTEBOOKS
 
 class ParameterError(ValueError):
     """A parameter is unknown or has an invalid value. Raised before any computation (exit code 2)."""
+
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows when a notebook cell raises it: the one line that names the parameter."""
+        return [f"{type(self).__name__}: {self}"]
 
 
 _SHORT = reprlib.Repr()
@@ -109,6 +114,12 @@ class ParamInfo:
     default: Any
     help: str
     bounds: Mapping[str, Any]
+
+    @property
+    def python_type(self) -> str:
+        """The type as Python writes it, without spaces (papermill reads `# type: T` up to a space)."""
+        name = f"list[{self.base.__name__}]" if self.is_list else self.base.__name__
+        return name + ("|None" if self.nullable else "")
 
     def describe_range(self) -> str:
         b, parts = self.bounds, []
@@ -402,13 +413,17 @@ class Chapter:
     def defaults(self) -> dict[str, Any]:
         return self.params.defaults()
 
+    def check_names(self, names: typing.Iterable[Any]) -> None:
+        """ParameterError naming every name the chapter does not declare."""
+        known = self.defaults()
+        unknown = [k for k in names if k not in known]
+        if unknown:
+            listed = ", ".join(short(k) for k in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+            raise ParameterError(f"unknown parameter(s) for chapter {self.id!r}: {listed}. Known: {', '.join(known)}")
+
     def validate(self, overrides: Mapping[str, Any]) -> Parameters:
         """The chapter's parameters: defaults with `overrides`, validated; ParameterError otherwise."""
-        known = self.defaults()
-        unknown = [str(k) for k in overrides if k not in known]
-        if unknown:
-            names = ", ".join(short(k) for k in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-            raise ParameterError(f"unknown parameter(s) for chapter {self.id!r}: {names}. Known: {', '.join(known)}")
+        self.check_names(overrides)
         try:
             params = self.params(**overrides)
             cost = params.cost()
@@ -426,6 +441,67 @@ class Chapter:
         return params
 
     def parameters_source(self, values: Mapping[str, Any] | None = None) -> str:
-        """The papermill `parameters` cell: one literal assignment per field, below its meaning."""
+        """The papermill `parameters` cell: one literal assignment per field, with its type and meaning.
+
+        `NAME = DEFAULT  # type: T  MEANING` on one line each, the form papermill's `--help-notebook`
+        reads (it skips a line with a second `=`, so `=` in a meaning is written `≡`, `<=` `≤`, ...).
+        """
         values = {**self.defaults(), **(values or {})}
-        return "\n".join(f"# {info.help}\n{info.name} = {values[info.name]!r}" for info in self.describe())
+        lines = [PARAMETERS_HEADER.format(id=self.id)]
+        for info in self.describe():
+            lines.append(f"{info.name} = {values[info.name]!r}  # type: {info.python_type}  {_one_equals(info.help)}")
+        return "\n".join(lines)
+
+
+PARAMETERS_HEADER = (
+    "# Generated from lib/specs/{id}.py by `python -m lib params` (do not edit here). Rerun with\n"
+    "# `python -m lib run {id} -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`."
+)
+_NO_EQUALS = (("<=", "≤"), (">=", "≥"), ("!=", "≠"), ("==", "≡"), ("=", "≡"))
+
+
+def _one_equals(text: str) -> str:
+    """`text` without `=`, so that its line keeps papermill's single `=` of an assignment."""
+    for old, new in _NO_EQUALS:
+        text = text.replace(old, new)
+    return text
+
+
+# ----------------------------------------------------------------------------------------------
+# Cost
+# ----------------------------------------------------------------------------------------------
+
+# Beyond these a run is refused unless the reader passes --allow-expensive (estimates for 2 cores).
+MAX_SECONDS = 6 * 3600
+MEMORY_FRACTION = 0.6
+ALLOW_EXPENSIVE_ENV = "LIB_ALLOW_EXPENSIVE"
+
+
+def physical_memory_gb() -> float:
+    """This machine's physical memory in GiB."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+
+
+def check_cost(chapter: Chapter, params: Parameters) -> None:
+    """Refuse parameters whose estimated time or memory is beyond reason for this machine.
+
+    `lib run` checks before a kernel starts, `start_chapter` again in the notebook (the papermill
+    route); `--allow-expensive`, or LIB_ALLOW_EXPENSIVE=1 in the environment, skips the check.
+    """
+    cost = params.cost()
+    memory = physical_memory_gb()
+    defaults = chapter.defaults()
+    changed = [f"{k}={short(v)}" for k, v in params.as_dict().items() if v != defaults[k]]
+    these = ", ".join(changed[:4]) + (" ..." if len(changed) > 4 else "") if changed else "the defaults"
+    if cost.gigabytes > MEMORY_FRACTION * memory:
+        raise ParameterError(
+            f"chapter {chapter.id}: {these} need about {cost.gigabytes:.3g} GB, more than "
+            f"{MEMORY_FRACTION:.0%} of this machine's {memory:.0f} GB; "
+            f"to try anyway: --allow-expensive ({ALLOW_EXPENSIVE_ENV}=1 under papermill)"
+        )
+    if cost.seconds > MAX_SECONDS:
+        raise ParameterError(
+            f"chapter {chapter.id}: {these} take about {cost.seconds / 3600:.3g} hours "
+            f"(limit {MAX_SECONDS / 3600:g} h); "
+            f"to run anyway: --allow-expensive ({ALLOW_EXPENSIVE_ENV}=1 under papermill)"
+        )

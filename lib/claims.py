@@ -204,10 +204,12 @@ def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] |
 
 
 def claims_report(chapters: list[Chapter], directory: Path) -> tuple[str, int]:
-    """Plain-text table for the terminal and the exit code of `python -m lib claims`.
+    """The terminal table of `python -m lib claims` and its `--check` exit code.
 
-    Exit 1 when a verdict differs from its declaration; MetricsError (exit 2) when a metrics
-    file of a requested chapter is missing or unusable.
+    One row per claim: id, verdict, value [interval] n, the declared verdict, and "changed" when
+    they differ; a claim decided by stored evidence is marked "evidence: ignores -p" when the run's
+    parameters differ from the defaults. Exit code 1 when a verdict differs from its declaration;
+    MetricsError (exit 2) when a metrics file of a requested chapter is missing or unusable.
     """
     metrics = {}
     for chapter in chapters:
@@ -217,15 +219,26 @@ def claims_report(chapters: list[Chapter], directory: Path) -> tuple[str, int]:
                 f"{Path(directory) / (chapter.id + '.metrics.json')}: no such file "
                 f"(run `python -m lib run {chapter.id} --output-dir {directory}`)"
             )
-    lines, bad = [], 0
+    rerun = set()
+    for chapter in chapters:
+        parameters = (metrics[chapter.id].get(RUN_KEY) or {}).get("parameters") or {}
+        if any(k in chapter.defaults() and v != chapter.defaults()[k] for k, v in parameters.items()):
+            rerun.add(chapter.id)
+    rows, changed = [("claim", "verdict", "value [interval], n", "declared", "")], 0
     found = verdicts(chapters, metrics)
     for v in found:
-        bad += not v.as_declared
-        mark = " ok " if v.as_declared else "DIFF"
-        lines.append(
-            f"[{mark}] {v.claim.id:<22} {v.chapter:<17} {v.claim.metric} = {format_value(v.value)}"
-            f"  (needs {v.condition}; {basis_text(v)}) -> {v.status}"
-        )
+        marks = [] if v.as_declared else ["changed"]
+        if v.claim.basis == "evidence" and v.chapter in rerun:
+            marks.append("evidence: ignores -p")
+        changed += not v.as_declared
+        rows.append((v.claim.id, v.verdict, format_value(v.value), v.claim.expected, "; ".join(marks)))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)) + "  " + r[4] for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
     counts = {k: sum(v.verdict == k for v in found) for k in ("holds", "does not hold", "inconclusive", "not computed")}
-    lines.append(", ".join(f"{n} {k}" for k, n in counts.items()) + f"; {len(found) - bad} of {len(found)} as declared")
-    return "\n".join(lines), int(bad > 0)
+    lines.append(
+        ", ".join(f"{n} {k}" for k, n in counts.items()) + f"; {len(found) - changed} of {len(found)} as declared"
+    )
+    if rerun:
+        lines.append(f"parameters differ from the defaults in: {', '.join(sorted(rerun))}")
+    return "\n".join(line.rstrip() for line in lines), int(changed > 0)

@@ -21,42 +21,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from lib.chapter import Chapter, ParameterError, Parameters
+from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, ParameterError, Parameters, check_cost
 from lib.paths import ROOT
 from lib.runtime import Runtime
 from lib.specs import chapter_ids, load
 
 OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 REFERENCES = ROOT / "tests" / "notebooks"
-# Beyond these a run is refused unless the reader passes --allow-expensive (estimates for 2 cores).
-MAX_SECONDS = 6 * 3600
-MEMORY_FRACTION = 0.6
+# The kernel's own log (its start-up warnings, e.g. "Kernel is running over TCP ...") stays off the terminal.
+KERNEL_QUIET = ["--IPKernelApp.log_level=ERROR"]
 STALE_STAGING_SECONDS = 24 * 3600
 
 
 # ----------------------------------------------------------------------------------------------
 # Checks before any compute
 # ----------------------------------------------------------------------------------------------
-
-
-def physical_memory_gb() -> float:
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-
-
-def check_cost(chapter: Chapter, params: Parameters) -> None:
-    """Refuse parameters whose estimated time or memory is beyond reason for this machine."""
-    cost = params.cost()
-    memory = physical_memory_gb()
-    if cost.gigabytes > MEMORY_FRACTION * memory:
-        raise ParameterError(
-            f"chapter {chapter.id}: these parameters need about {cost.gigabytes:.3g} GB, more than "
-            f"{MEMORY_FRACTION:.0%} of this machine's {memory:.0f} GB; pass --allow-expensive to try"
-        )
-    if cost.seconds > MAX_SECONDS:
-        raise ParameterError(
-            f"chapter {chapter.id}: these parameters take about {cost.seconds / 3600:.3g} hours "
-            f"(limit {MAX_SECONDS / 3600:g} h); pass --allow-expensive to run anyway"
-        )
 
 
 def usable_output_dir(path: Path) -> Path:
@@ -166,7 +145,10 @@ def run_chapter(
     source, executed = staging / f"{chapter_id}.source.ipynb", staging / f"{chapter_id}.ipynb"
     source_notebook(chapter, source)
     try:
-        with _environment({OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}):
+        environment = {OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}
+        if allow_expensive:
+            environment[ALLOW_EXPENSIVE_ENV] = "1"
+        with _environment(environment):
             papermill.execute_notebook(
                 str(source),
                 str(executed),
@@ -175,6 +157,7 @@ def run_chapter(
                 cwd=str(ROOT),
                 progress_bar=sys.stderr.isatty(),
                 language="python",
+                extra_arguments=KERNEL_QUIET,
             )
     except BaseException:
         if executed.exists():
@@ -196,7 +179,8 @@ def run_chapter(
 def refresh_reference(chapter_id: str) -> Path:
     """Re-execute a chapter at its smoke parameters into `tests/notebooks/` (the nbval reference).
 
-    Outputs that nbval does not compare (figures, tables) are stripped, so the references stay small.
+    Outputs that nbval does not compare (figures, tables) are stripped, so the references stay small,
+    and so is everything that changes from run to run (`stable_reference`): two runs give the same bytes.
     """
     path = run_chapter(chapter_id, dict(load(chapter_id).smoke), REFERENCES)
     (REFERENCES / f"{chapter_id}.metrics.json").unlink(missing_ok=True)
@@ -204,8 +188,26 @@ def refresh_reference(chapter_id: str) -> Path:
     return path
 
 
+# papermill's run record that is the same on every run; the rest (times, paths of the staging folder) is not
+STABLE_PAPERMILL_KEYS = ("parameters", "default_parameters", "version")
+
+
+def stable_reference(notebook: Any) -> Any:
+    """The notebook without what differs between two runs of the same code: timestamps, durations,
+    staging paths, papermill's per-cell record, random cell ids (numbered in order instead). In place."""
+    record = notebook.metadata.get("papermill", {})
+    notebook.metadata["papermill"] = {k: record[k] for k in STABLE_PAPERMILL_KEYS if k in record}
+    for index, cell in enumerate(notebook.cells):
+        for key in ("execution", "papermill", "ExecuteTime", "collapsed", "scrolled"):
+            cell.metadata.pop(key, None)
+        if "id" in cell:
+            cell["id"] = f"cell-{index}"
+    return notebook
+
+
 def strip_unchecked_outputs(path: Path) -> None:
-    """Keep outputs only in cells marked `# NBVAL_CHECK_OUTPUT` (the only ones `--nbval-lax` compares)."""
+    """Keep outputs only in cells marked `# NBVAL_CHECK_OUTPUT` (the only ones `--nbval-lax` compares),
+    and nothing that differs between runs (`stable_reference`)."""
     import nbformat
 
     from lib.io import atomic_write_text
@@ -214,20 +216,33 @@ def strip_unchecked_outputs(path: Path) -> None:
     for cell in notebook.cells:
         if cell.cell_type == "code" and "# NBVAL_CHECK_OUTPUT" not in cell.source:
             cell.outputs = []
-    atomic_write_text(path, nbformat.writes(notebook))
+    atomic_write_text(path, nbformat.writes(stable_reference(notebook)))
 
 
-def list_chapters() -> str:
-    """Every chapter with its parameters, defaults, allowed ranges and one line of meaning."""
+def list_chapters(chapter_id: str | None = None) -> str:
+    """Every chapter (or one) with its parameters: type, default, allowed range and one line of meaning.
+
+    For one chapter, also which claims each parameter reaches: the claims whose condition reads it
+    (a threshold), and the claims computed live, which any parameter may move; claims decided by
+    stored evidence ignore `-p`.
+    """
     lines = []
-    for chapter_id in chapter_ids():
-        chapter = load(chapter_id)
-        lines.append(f"{chapter_id}: {chapter.title}")
+    for current in [chapter_id] if chapter_id else chapter_ids():
+        chapter = load(current)
+        lines.append(f"{current}: {chapter.title}")
         for info in chapter.describe():
             rng = info.describe_range()
             lines.append(
                 f"  {info.name:<22} {info.type:<11} default {info.default!r:<24} {info.help}"
                 + (f" [{rng}]" if rng else "")
             )
+            thresholds = [c.id for c in chapter.claims if c.parameter == info.name]
+            if chapter_id and thresholds:
+                lines.append(f"  {'':<22} threshold of: {', '.join(thresholds)}")
+        if chapter_id:
+            live = [c.id for c in chapter.claims if c.basis != "evidence"]
+            stored = [c.id for c in chapter.claims if c.basis == "evidence"]
+            lines.append(f"  claims computed live (any parameter may move them): {', '.join(live) or 'none'}")
+            lines.append(f"  claims read from stored evidence (ignore -p): {', '.join(stored) or 'none'}")
         lines.append("")
     return "\n".join(lines)

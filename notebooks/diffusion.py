@@ -30,18 +30,28 @@
 # Every figure and claim below comes from the evidence set named in the text; the only live
 # computation is a consistency check (one small shard recomputed and compared with its stored copy).
 
-# %% tags=["parameters"]
-# Defaults and meaning: lib/specs/diffusion.py (DiffusionParameters). Change them with
-# `python -m lib run diffusion -p NAME VALUE`; the runner fills this cell.
+# %% tags=["remove-cell"]
+from lib.book import guard_parameters, start_chapter
+
+guard_parameters("diffusion")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
+
+# %% tags=["parameters", "hide-input"]
+# Generated from lib/specs/diffusion.py by `python -m lib params` (do not edit here). Rerun with
+# `python -m lib run diffusion -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
+evidence_variant = 'full'  # type: str  evidence variant the claims read: full (the CPU set) or smoke (test size)
+learned_level = 0.75  # type: float  a concept counts as learned when its coordinate first reaches this
+transit_low = 0.45  # type: float  lower end of the progress (colour + size) / 2 over which the bend is averaged
+transit_high = 0.85  # type: float  upper end of that progress window
+live_check = True  # type: bool  recompute the first smoke shard live and compare it with the stored one
+figure_seed = 0  # type: int  seed whose samples the image figure shows (claims use every seed)
 
 # %% tags=["remove-cell"]
+run = start_chapter("diffusion", globals())  # names, values, joint rules and cost, as `lib run`: stops here if bad
+P = run.params
 
-from lib.book import start_chapter
+# %% tags=["remove-cell"]
 from lib.evidence import load, load_or_smoke, registry, status
 from lib.evidence.store import check_shard
-
-run = start_chapter("diffusion", globals())
-P = run.params
 
 from lib.diffusion import analysis, evidence, figures
 from lib.diffusion.data import concept_signals

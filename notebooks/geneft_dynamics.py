@@ -19,15 +19,49 @@
 # (grids of trained networks, with the phase criteria of {cite:p}`liu2022grokking`, Table 4) from
 # the book's evidence tier, checking a small live grid against it.
 
-# %% tags=["parameters"]
-# Defaults and meaning: lib/specs/geneft_dynamics.py (GeneftDynamicsParameters). Change them with
-# `python -m lib run geneft_dynamics -p NAME VALUE`; the runner fills this cell.
+# %% tags=["remove-cell"]
+from lib.book import guard_parameters, start_chapter
+
+guard_parameters("geneft_dynamics")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
+
+# %% tags=["parameters", "hide-input"]
+# Generated from lib/specs/geneft_dynamics.py by `python -m lib params` (do not edit here). Rerun with
+# `python -m lib run geneft_dynamics -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
+portrait_eta_ratio = 1.0  # type: float  eta_x / eta_A of the Fig. 4 phase portrait (eta_A ≡ 1)
+portrait_grid = 21  # type: int  starts per axis of the Fig. 4 grid of initial (a_2, c)
+ode_time = 100000.0  # type: float  integration time of eq. (10) and of the N-repon flow (units of 1/eta_A)
+collision_tol = 0.01  # type: float  repons count as collided when |c(T)| < tol |c(0)|
+mc_samples = 10000  # type: int  Monte Carlo starts per point of Theorem 3's checks
+theory_lr_ratios = [0.01, 0.1, 1.0, 10.0, 100.0]  # type: list[float]  eta_x / eta_A values for the arctan-law check
+sigma_ratios = [0.5, 1.0, 2.0]  # type: list[float]  sigma_a / sigma_c values for the arctan-law check
+n_cluster = [1, 2, 4, 16]  # type: list[int]  cluster sizes N for eq. (13)
+seed = 0  # type: int  seed of every random draw (splits, inits, Monte Carlo)
+n = 30  # type: int  number of elements of each relation (paper: 30)
+train_fraction = 0.75  # type: float  fraction of the n^2 pairs used for training (Table 3: 0.75)
+mode = 'concat'  # type: str  how the two embeddings enter the decoder
+depth = 3  # type: int  hidden layers of the decoder (Table 3: 3)
+width = 50  # type: int  width of the decoder's hidden layers (Table 3: 50)
+embed_dim = 2  # type: int  embedding dimension (Table 3: 2)
+init_scale = 1.0  # type: float  initialisation scale of every parameter of the live grid
+steps = 10000  # type: int  full-batch AdamW steps per live model (the evidence: 1e4; the paper: 1e5)
+grok_threshold_fraction = 0.01  # type: float  Table 4's grokking threshold as a fraction of the run (paper: 1e3 of 1e5 steps)
+checkpoint = True  # type: bool  save the live grid to the cache and resume it when interrupted
+live_relation = 'mod3'  # type: str  relation of the live grid, checked against the evidence
+live_log10_lr_enc = [-2.0]  # type: list[float]  encoder learning rates of the live grid, log10 (cells of the evidence grid)
+live_log10_lr_dec = [-3.0, -2.0, -1.5]  # type: list[float]  decoder learning rates of the live grid, log10
+seeds_per_cell = 3  # type: int  initialisations per live cell (seeds seed, seed+1, ...; the evidence: 3)
+collapse_threshold = 0.1  # type: float  repons count as collapsed when within / between class distance < this
+matrix_draws = 1000  # type: int  Gaussian draws per decoder shape for the matrix-decoder collision study
+sigma_models = 30  # type: int  models whose initialisation gives sigma_a / sigma_c (Fig. 6's band)
+
+# %% tags=["remove-cell"]
+run = start_chapter("geneft_dynamics", globals())  # names, values, joint rules and cost, as `lib run`: stops here if bad
+P = run.params
 
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lib.book import start_chapter
 from lib.evidence import load
 from lib.fingerprint import code_fingerprint
 from lib.geneft import grid as phase_grid
@@ -36,8 +70,6 @@ from lib.geneft.relations import class_labels
 from lib.paths import cache_dir
 from lib.stats import decide, exact, fraction
 
-run = start_chapter("geneft_dynamics", globals())
-P = run.params
 CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) if P.checkpoint else None
 
 # %% [markdown]

@@ -17,9 +17,45 @@
 # fraction of eqs. (1)-(5), builds the Monte Carlo upper bound of Appendix D (Fig. 2), trains
 # networks against it (Fig. 3) and scans decoder depth (Fig. 7, Appendix E).
 
-# %% tags=["parameters"]
-# Defaults and meaning: lib/specs/geneft_statics.py (GeneftStaticsParameters). Change them with
-# `python -m lib run geneft_statics -p NAME VALUE`; the runner fills this cell.
+# %% tags=["remove-cell"]
+from lib.book import guard_parameters, start_chapter
+
+guard_parameters("geneft_statics")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
+
+# %% tags=["parameters", "hide-input"]
+# Generated from lib/specs/geneft_statics.py by `python -m lib params` (do not edit here). Rerun with
+# `python -m lib run geneft_statics -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
+n = 30  # type: int  number of elements (paper: 30); the data set is all n^2 ordered pairs
+relations = ['mod3', 'mod5', 'greater_than', 'bipartite', 'random_graph']  # type: list[str]  relations whose description length b is computed (Table 2)
+random_graph_seed = 0  # type: int  seed of the Erdos-Renyi G(n, 1/2) relation
+mc_relations = ['mod3', 'mod5', 'greater_than', 'bipartite']  # type: list[str]  relations of the Monte Carlo bound, Fig. 2
+fractions = [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8]  # type: list[float]  training fractions of Fig. 2 and Fig. 3
+mc_samplings = 20  # type: int  training sets sampled per fraction, equivalence / bipartite (paper: 20)
+mc_samplings_order = 3  # type: int  training sets sampled per fraction, total order (paper: 3)
+mc_orderings = 1000  # type: int  orderings sampled per training set, total order (paper: 1000)
+mc_sweeps = 4  # type: int  rounds (in units of n) of the odd-even transposition chain after the start
+seed = 0  # type: int  seed of the Monte Carlo (training sets seed + s, orderings)
+net_relations = ['mod3', 'greater_than']  # type: list[str]  relations learned by the networks of Fig. 3 (paper: mod3, greater_than)
+architectures = ['concat:1', 'difference:1', 'difference:0', 'squared_difference:1', 'squared_difference:0']  # type: list[str]  decoders of Fig. 3 as 'mode:depth' (modes concat, difference, squared_difference; depth ≡ hidden layers)
+width = 10  # type: int  hidden width of the Fig. 3 decoders (Table 3: 50; the evidence runs Table 3)
+embed_dim = 2  # type: int  embedding dimension (Table 3: 2)
+seeds = [0, 1]  # type: list[int]  seeds of the live network runs (split and initialisation; the evidence has 5)
+steps = 1000  # type: int  full-batch AdamW steps per network
+patience = 3  # type: int|None  stop a network once it fits its training pairs and its accuracy has been flat for this many evaluations (every 100 steps); null trains every network to `steps`
+lr = 0.01  # type: float  learning rate of encoder and decoder of the live networks (Table 3: 1e-3, used by the evidence)
+init_scale = 1.0  # type: float  scale of the initialisation
+goldilocks_relation = 'mod3'  # type: str  relation of Fig. 7 (paper: mod3)
+goldilocks_mode = 'concat'  # type: str  decoder input mode of Fig. 7 (paper: default, concat)
+goldilocks_depths = [0, 1, 2, 4, 6]  # type: list[int]  decoder depths of Fig. 7
+goldilocks_width = 10  # type: int  decoder width of Fig. 7 (paper: 10)
+goldilocks_fraction = 0.3  # type: float  training fraction of Fig. 7 (paper: 0.3)
+goldilocks_runs = 4  # type: int  runs (split and initialisation seeds 0..runs-1) per depth of Fig. 7
+fit_seeds = 2  # type: int  seeds per depth of the expressivity check: Fig. 7 decoders trained on all n^2 pairs
+alpha = 0.9  # type: float  accuracy level alpha of eq. (4) and of the 90% crossings (Section III: say 90%)
+
+# %% tags=["remove-cell"]
+run = start_chapter("geneft_statics", globals())  # names, values, joint rules and cost, as `lib run`: stops here if bad
+P = run.params
 
 # %% tags=["remove-cell"]
 import numpy as np
@@ -27,18 +63,14 @@ import sympy as sp
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from lib.book import start_chapter
 from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 from lib.specs.geneft_statics import TABLE3_DECODER, parse_architecture
 from lib import stats
 
-run = start_chapter("geneft_statics", globals())
-P = run.params
 N = P.n ** 2          # the data set: all ordered pairs (i, j)
 ALPHA = P.alpha       # "a testing accuracy alpha (say 90%)", Section III
-
 
 def fraction_axis(ax):
     """Log axis of training fractions with plain tick labels."""

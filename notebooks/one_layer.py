@@ -24,9 +24,40 @@
 # 5. proves numerically that the one-layer OOD loss cannot swing: it decreases monotonically from a
 #    small initialisation, which is the model's limitation the paper points out.
 
+# %% tags=["remove-cell"]
+from lib.book import guard_parameters, start_chapter
+
+guard_parameters("one_layer")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
+
 # %% tags=["parameters", "hide-input"]
-# Defaults and meaning: lib/specs/one_layer.py (OneLayerParameters). Change them with
-# `python -m lib run one_layer -p NAME VALUE`; the runner fills this cell.
+# Generated from lib/specs/one_layer.py by `python -m lib params` (do not edit here). Rerun with
+# `python -m lib run one_layer -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
+d = 64  # type: int  input dimension
+mu = [1.0, 2.0]  # type: list[float]  cluster means mu_p, one per concept (s ≡ len(mu) ≥ 2)
+sigma = [0.05, 0.05]  # type: list[float]  cluster spreads sigma_p (standard deviations unless sigma_is_variance)
+sigma_is_variance = False  # type: bool  read every sigma as a variance (the authors' code) instead of a standard deviation (paper)
+origin_cluster = False  # type: bool  add a training cluster at the origin (authors' code): a_p ≡ sigma_p^2 + mu_p^2/(s+1)
+n = 5000  # type: int  training points per cluster
+lr = 0.1  # type: float  SGD / GD learning rate (paper: 0.1)
+loss_scaling = 'half_sum'  # type: str  half_sum: 1/2||Wx-x||^2 (eq. 2.1); mse: mean over coordinates (authors' code, lr x 2/d)
+batch_size = 128  # type: int  SGD minibatch size (paper: 128)
+steps = 400  # type: int  training steps of every simulation (time t ≡ effective lr x steps)
+init_scale = 0.01  # type: float  standard deviation of the entries of W(0), small-init regime
+init_scale_large = 0.5  # type: float  standard deviation of W(0) for the large-init illustration
+seed = 0  # type: int  seed of data, initialisation and minibatch order
+rotate = True  # type: bool  rotate the inputs by a random orthogonal matrix (authors' code)
+fig2a_mu1 = [1.0, 2.0, 3.0]  # type: list[float]  mu_1 values of Fig. 2a (other mu, sigma as in mu, sigma)
+fig2b_sigma1 = [0.05, 0.1, 0.5, 1.0, 2.0]  # type: list[float]  sigma_1 values of Fig. 2b (same units as sigma)
+map_points = 24  # type: int  grid points per axis of the order map over (mu_1, sigma_1)
+map_mu1_min = 0.5  # type: float  smallest mu_1 of the order map
+map_mu1_max = 3.0  # type: float  largest mu_1 of the order map
+map_sigma1_max = 2.0  # type: float  largest sigma_1 of the order map (same units as sigma)
+init_scales_sweep = [0.01, 0.03, 0.1, 0.3, 1.0]  # type: list[float]  init scales of the monotonicity sweep
+init_draws = 200  # type: int  random initialisations per init scale in the monotonicity sweep
+
+# %% tags=["remove-cell"]
+run = start_chapter("one_layer", globals())  # names, values, joint rules and cost, as `lib run`: stops here if bad
+P = run.params
 
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
@@ -34,7 +65,6 @@ import numpy as np
 import sympy as sp
 from IPython.display import Math, display
 
-from lib.book import start_chapter
 from lib.plotting import arrow_markers
 from lib.sim.data import cluster_stds, population_second_moment, sim_dataset
 from lib.theory import symbolic_one_layer as sym
@@ -47,8 +77,6 @@ from lib.theory.one_layer_compare import (
     Setting, compare, fig2_conventions, lr_refinement, monotonicity_sweep, order_map, rate_refinement, vary_first,
 )
 
-run = start_chapter("one_layer", globals())
-P = run.params
 s = len(P.mu)
 std = cluster_stds(P.sigma, P.sigma_is_variance)
 eta = effective_lr(P.lr, P.loss_scaling, P.d)

@@ -19,14 +19,55 @@
 # Every training run below logs the model's output at the test point after **every** SGD step:
 # much of the action happens inside the first epoch.
 
-# %% tags=["parameters"]
-# Defaults and meaning: lib/specs/sim_observations.py (SimObservationsParameters). Change them with
-# `python -m lib run sim_observations -p NAME VALUE`; the runner fills this cell.
+# %% tags=["remove-cell"]
+from lib.book import guard_parameters, start_chapter
+
+guard_parameters("sim_observations")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
+
+# %% tags=["parameters", "hide-input"]
+# Generated from lib/specs/sim_observations.py by `python -m lib params` (do not edit here). Rerun with
+# `python -m lib run sim_observations -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
+d = 64  # type: int  input dimension of the high-dimensional runs (paper: 64)
+width = 64  # type: int  hidden width of the MLPs (paper: 64)
+n = 5000  # type: int  training points per cluster (paper: 5000)
+batch = 128  # type: int  SGD minibatch size (paper: 128)
+lr = 0.1  # type: float  SGD learning rate (paper: 0.1)
+epochs = 25.0  # type: float  training epochs of every run but App. B (paper: 40)
+loss = 'mse'  # type: str  loss scale: 'mse' ≡ PyTorch MSELoss as in the authors' code, 'half_sum' ≡ eq. (2.1)
+rotate = True  # type: bool  random rotation of the input space (App. F.1, authors' code)
+bias = True  # type: bool  linear layers with bias (authors' code: nn.Linear default)
+origin_cluster = True  # type: bool  add a training cluster at the origin (authors' code)
+sigma_is_variance = True  # type: bool  read sigma as a variance (authors' code) instead of a standard deviation (paper text)
+seed = 0  # type: int  first seed; run i uses seed + i for data, init and shuffling
+seeds = 3  # type: int  seeds of the figures of the deep and tiny runs (the claims rest on the evidence sets)
+stop_tol = 0.01  # type: float|None  stop a batched run once every output is within stop_tol * ||x_hat|| of its target (below 1/2: a looser tolerance stops runs whose output for x_hat is still nearer the origin than x_hat)
+mu = [1.0, 2.0]  # type: list[float]  cluster means (mu_1, mu_2) of Fig. 2b, 2c, 3, 15, 16
+sigma = [0.05, 0.05]  # type: list[float]  cluster spreads (sigma_1, sigma_2) of Fig. 2a, 2c, 3, 13-16
+mu1_values = [1.0, 2.0, 3.0]  # type: list[float]  Fig. 2a: values of mu_1 (mu_2 ≡ mu[1])
+sigma1_values = [0.05, 0.1, 0.5, 1.0, 2.0]  # type: list[float]  Fig. 2b: values of sigma_1 (sigma_2 ≡ sigma[1])
+order_models = ['1-linear', '2-linear', '2-relu']  # type: list[str]  models of the order sweeps, 'depth-activation' (Fig. 2a/b: 1-linear, Fig. 11: 2-linear, Fig. 12: 2-relu)
+order_seeds = 1  # type: int  seeds per configuration of the order sweeps
+depth = 4  # type: int  layers of the Fig. 2c models (paper: 4)
+activation = 'linear'  # type: str  activation of the Fig. 2c models (paper: linear)
+lowdim_d = 2  # type: int  input dimension of the low-dimensional run (paper: 2)
+lowdim_width = 4  # type: int  hidden width of the low-dimensional run (authors' code: 4)
+lowdim_lr = 0.01  # type: float  learning rate of the low-dimensional and Fig. 13 runs (authors' code: 0.01)
+truncate_fraction = 0.5  # type: float  truncation radius as a fraction of min(mu) (paper: 1/2)
+rise_tol = 0.01  # type: float  a loss rise counts if it exceeds this fraction of the initial OOD loss
+tiny_mu_large = [2.0, 4.0]  # type: list[float]  Fig. 13/14 'large mu' setting (the small one is mu)
+tiny_d = 3  # type: int  input dimension of Fig. 13 (paper: 3)
+tiny_width = 3  # type: int  hidden width of Fig. 13 (paper: 3)
+tiny_depth = 3  # type: int  layers of Fig. 13 (paper: 3)
+topo_mu = [1.0, 2.0, 3.0, 4.0]  # type: list[float]  App. B cluster means (paper: 1, 2, 3, 4)
+topo_sigma = [0.5, 0.5, 0.5, 0.5]  # type: list[float]  App. B cluster spreads (paper: 1/2 each)
+topo_depth = 2  # type: int  App. B layers (paper: 2)
+topo_activation = 'relu'  # type: str  App. B activation (paper: ReLU)
+topo_epochs = 5.0  # type: float  App. B training epochs
+topo_snapshots = [1.0, 3.0, 5.0]  # type: list[float]  epochs drawn in Fig. 7 (paper: 1, 3, 5)
+topo_visible_tol = 0.05  # type: float  a violation l(u) - l(v) of eq. (B.2) is visible in Fig. 7 (colour scale 0..1) above this
 
 # %% tags=["remove-cell"]
-from lib.book import start_chapter
-
-run = start_chapter("sim_observations", globals())
+run = start_chapter("sim_observations", globals())  # names, values, joint rules and cost, as `lib run`: stops here if bad
 P = run.params
 
 # %% tags=["remove-cell"]

@@ -17,19 +17,66 @@
 # what the triple and quadruple descents of App. E.1 and the failure mode of App. E.3 really are;
 # and whether the eight lemmas of App. D hold step by step.
 
-# %% tags=["parameters"]
-# Defaults and meaning: lib/specs/two_layer.py (TwoLayerParameters). Change them with
-# `python -m lib run two_layer -p NAME VALUE`; the runner fills this cell.
-
 # %% tags=["remove-cell"]
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # small batched matrices: BLAS threads only spin
+from lib.book import guard_parameters, start_chapter
+
+guard_parameters("two_layer")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
+
+# %% tags=["parameters", "hide-input"]
+# Generated from lib/specs/two_layer.py by `python -m lib params` (do not edit here). Rerun with
+# `python -m lib run two_layer -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
+d = 2  # type: int  input dimension d (rows of U)
+width = 2  # type: int  hidden width d' of U (d' ≥ d)
+mu = [1.0, 2.0]  # type: list[float]  cluster means mu_p of the main setting (s ≡ len(mu))
+sigma = [0.05, 0.05]  # type: list[float]  cluster standard deviations sigma_p (one per mu)
+init = 'gaussian'  # type: str  init of U: gaussian N(0, scale^2), or uniform [0, scale) as in the authors' script
+init_scale = 0.05  # type: float  init scale tau of the entries of U
+covariance_power = 1  # type: int  flow with A (1, the paper) or A^2 (2, the authors' theory script): main setting, sweeps, failure mode
+n_seeds = 2000  # type: int  init seeds integrated at once for the main setting
+horizon = 60.0  # type: float  paper time tau integrated for the main setting
+n_times = 400  # type: int  points of the log-spaced time grid
+descent_tol = 0.01  # type: float  a descent or rise counts if larger than this fraction of the initial OOD loss
+figure_seed = None  # type: int|None  seed drawn in the figures; null: the first seed whose OOD loss is non-monotone
+seed = 0  # type: int  base random seed (inits, data, SGD)
+train_lr = 0.01  # type: float  learning rate of the direct torch training of U (tau ≡ 2 lr steps)
+train_n = 1000  # type: int  sampled points per cluster for the direct training
+train_seeds = 4  # type: int  init seeds trained with torch and compared with the flow (figure)
+s17_seeds = 200  # type: int  init seeds trained by GD and by SGD for the training-loss monotonicity (S-17)
+s17_batch = 32  # type: int  SGD batch size of the S-17 runs
+detour_d = 3  # type: int  input dimension d ≡ d' > s of the second cluster-mean detour test (S-18)
+sweep_d = [2, 3, 4, 6, 8, 12]  # type: list[int]  input dimensions d (≡ d') of the frequency sweep
+sweep_width = [2, 4, 8, 16, 32]  # type: list[int]  hidden widths d' of the frequency sweep (d fixed)
+sweep_scale = [0.01, 0.03, 0.1, 0.3]  # type: list[float]  init scales of the frequency sweep
+sweep_mu1 = [0.5, 1.0, 1.5]  # type: list[float]  values of mu_1 (others fixed) in the frequency sweep
+sweep_seeds = 400  # type: int  init seeds per point of the frequency sweeps
+script_seeds = 500  # type: int  init seeds of the authors' script setting, run under A and A^2 (flow; 2000 in the evidence set)
+multi_seeds = 100  # type: int  uniform-init seeds searched per reading for the drawn triple and quadruple descents
+multi_horizon = 1000.0  # type: float  paper time integrated in the multiple-descent search
+failure_seeds = 500  # type: int  init seeds of the failure-mode setting (Fig. 10)
+failure_horizon = 400.0  # type: float  paper time integrated in the failure-mode setting
+sgd_seeds = 64  # type: int  seeds trained by SGD in the failure-mode setting
+sgd_lr = 0.05  # type: float  SGD learning rate in the failure-mode setting
+sgd_batch = 32  # type: int  SGD batch size in the failure-mode setting
+lemma_seeds = 4  # type: int  initializations run through the discrete update (D.1) for the lemma checks
+lemma_mu = [1.0, 2.0]  # type: list[float]  cluster means (mu_1, mu_2) of the lemma checks (d ≡ s ≡ 2)
+lemma_sigma = [0.05, 0.05]  # type: list[float]  cluster standard deviations of the lemma checks
+lemma_beta = 2.0  # type: float  beta of Assumption D.1 (spread of |w_ij(0)|)
+lemma_s3_mu = [1.0, 2.0, 4.0]  # type: list[float]  cluster means of the lemma check at d ≡ s ≡ 3 (Assumption D.5: a_i > 3 a_j)
+lemma_s3_seeds = 2  # type: int  initializations of the lemma check at d ≡ s ≡ 3
+mc_samples = 20000  # type: int  Monte Carlo draws of U per width in the App. E.2 check
+
+# %% tags=["remove-cell"]
+run = start_chapter("two_layer", globals())  # names, values, joint rules and cost, as `lib run`: stops here if bad
+P = run.params
+
+# %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown
 
-from lib.book import start_chapter
 from lib.stats import bootstrap_median, fraction
 from lib.theory import appendix_d_gaps as gaps
 from lib.theory import assumptions_d as ad
@@ -39,8 +86,6 @@ from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
 from lib.theory.flow_vs_training import flow_vs_training
 
-run = start_chapter("two_layer", globals())
-P = run.params
 s = len(P.mu)
 run.text("s_text", str(s))
 

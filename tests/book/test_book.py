@@ -25,7 +25,9 @@ def test_chapter_executed_and_rendered(chapter_id):
 
 def test_claims_as_declared():
     """`python -m lib claims` over the book's runs: every verdict is the one its chapter declares."""
-    done = subprocess.run([sys.executable, "-m", "lib", "claims", str(RUNS)], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "lib", "claims", str(RUNS), "--check"], cwd=ROOT, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

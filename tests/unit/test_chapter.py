@@ -83,7 +83,7 @@ def test_chapter_validate_unknown_and_parameters_cell():
         chapter.validate({"no_such": 1})
     assert chapter.validate({"d": 8}).d == 8
     source = chapter.parameters_source()
-    assert "# dimension\nd = 4\n" in source and "# means\nmu = [1.0, 2.0]\n" in source
+    assert "\nd = 4  # type: int  dimension\n" in source and "\nmu = [1.0, 2.0]  # type: list[float]  means\n" in source
 
 
 def test_chapter_refuses_duplicate_claim_ids_and_invalid_smoke():

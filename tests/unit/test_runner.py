@@ -191,3 +191,8 @@ def test_cost_beyond_reason_is_refused(monkeypatch):
     chapter = Chapter(id="heavy", title="h", params=Heavy)
     with pytest.raises(ParameterError, match="GB"):
         lib.runner.check_cost(chapter, chapter.validate({"n": 10}))
+
+
+def test_a_successful_run_prints_no_kernel_noise(tmp_path, toy_chapter, capfd):
+    lib.runner.run_chapter("toy", {}, tmp_path / "out")
+    assert "Kernel is running" not in capfd.readouterr().err

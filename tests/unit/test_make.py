@@ -1,0 +1,52 @@
+"""Make conventions: `make help` lists the targets, `make -n` changes nothing, the environment has a kernelspec."""
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from lib.paths import ROOT
+
+MAKEFILE = (ROOT / "Makefile").read_text()
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
+
+
+@pytest.fixture
+def fresh_clone(tmp_path):
+    """The files make reads, as in a fresh clone: no .venv, no _build."""
+    for name in ("Makefile", "_toc.yml", "requirements.txt", "pyproject.toml", "_config.yml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    for folder in ("lib", "notebooks", "book"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "chapters"))
+    return tmp_path
+
+
+def test_help_lists_every_target_with_one_line(fresh_clone):
+    done = subprocess.run(["make", "help"], cwd=fresh_clone, capture_output=True, text=True)
+    assert done.returncode == 0 and "bare 'make' is 'make book'" in done.stdout
+    targets = re.findall(r"^\.PHONY:(.*)$", MAKEFILE, re.M)
+    for target in {t for line in targets for t in line.split()}:
+        assert re.search(rf"^  {re.escape(target)} +\S", done.stdout, re.M), target
+    assert not (fresh_clone / ".venv").exists()
+
+
+@pytest.mark.parametrize("goal", [[], ["book"], ["test"], ["refs"]])
+def test_dry_run_changes_nothing(fresh_clone, goal):
+    before = sorted(p.relative_to(fresh_clone) for p in fresh_clone.rglob("*"))
+    done = subprocess.run(["make", "-n", *goal], cwd=fresh_clone, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.relative_to(fresh_clone) for p in fresh_clone.rglob("*")) == before
+
+
+def test_the_environment_step_installs_a_kernelspec_for_its_python():
+    recipe = MAKEFILE[MAKEFILE.index("$(ENV_STAMP): ") :].split("\n\n")[0]
+    assert "$(PY) -m ipykernel install --sys-prefix" in recipe
+
+
+def test_jupytext_finds_a_kernel_for_this_python():
+    from jupytext.kernels import kernelspec_from_language
+
+    spec = kernelspec_from_language("python")  # what `jupytext --set-kernel -` uses
+    assert spec["language"] == "python", "run `python -m ipykernel install --sys-prefix` (make does)"
