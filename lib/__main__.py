@@ -12,7 +12,7 @@
     python -m lib refs [ID...]            (regenerate the nbval references at smoke parameters)
     python -m lib bench [--output FILE]   (benchmarks and peak memory of every chapter)
 
-Exit codes: 0 success; 1 a run failed, a verdict differs from its declaration (`claims --check`) or
+Exit codes: 0 success; 1 a run failed, a verdict differs from its declaration (`claims`) or
 a parameters cell is stale (`params --check`); 2 a bad input (unknown chapter or parameter, invalid
 value or YAML, unusable folder or metrics file), always with one line that names it, before any
 computation.
@@ -186,8 +186,8 @@ def _parser() -> argparse.ArgumentParser:
         "claims",
         help="every claim against the metrics in DIR",
         description="Every claim of the chapters with metrics in DIR: its verdict on those metrics, the value "
-        "with its interval and n, and the verdict its chapter declares. Exit 0 (with --check: 1 when a verdict "
-        "differs from its declaration), 2 when DIR or a metrics file is unusable.",
+        "with its interval and n, and the verdict its chapter declares. Exit 0 when every verdict is the declared "
+        "one, 1 when one differs (marked 'changed'), 2 when DIR or a metrics file is unusable.",
     )
     claims.add_argument("dir", nargs="?", type=Path, default=BOOK_RUNS, help="folder of ID.metrics.json files")
     claims.add_argument(
@@ -196,7 +196,9 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         help="only this chapter (repeatable); default: the chapters with metrics in DIR",
     )
-    claims.add_argument("--check", action="store_true", help="exit 1 when a verdict differs from its declaration (CI)")
+    claims.add_argument(
+        "--check", action="store_true", help="print only the claims whose verdict changed and the counts (CI logs)"
+    )
     page = sub.add_parser("page", help="an executed chapter notebook as a standalone offline HTML page")
     page.add_argument("notebook", type=Path, help="an executed chapter (lib run or papermill output)")
     page.add_argument("-o", "--output", type=Path, default=None, help="the page (default: beside the notebook, .html)")
@@ -230,9 +232,9 @@ def _claims(directory: Path, only: list[str], check: bool) -> int:
     chapters = [load(c) for c in only] if only else chapters_present(directory, [load(c) for c in chapter_ids()])
     if not chapters:
         raise ParameterError(f"{directory}: no ID.metrics.json of any chapter")
-    text, code = claims_report(chapters, directory)
+    text, code = claims_report(chapters, directory, only_changed=check)
     print(text)
-    return code if check else 0
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:

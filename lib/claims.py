@@ -203,8 +203,8 @@ def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] |
     return "\n".join(rows) + "\n"
 
 
-def claims_report(chapters: list[Chapter], directory: Path) -> tuple[str, int]:
-    """The terminal table of `python -m lib claims` and its `--check` exit code.
+def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool = False) -> tuple[str, int]:
+    """The terminal table of `python -m lib claims` and its exit code (`only_changed`: the `--check` form).
 
     One row per claim: id, verdict, value [interval] n, the declared verdict, and "changed" when
     they differ; a claim decided by stored evidence is marked "evidence: ignores -p" when the run's
@@ -231,6 +231,8 @@ def claims_report(chapters: list[Chapter], directory: Path) -> tuple[str, int]:
         if v.claim.basis == "evidence" and v.chapter in rerun:
             marks.append("evidence: ignores -p")
         changed += not v.as_declared
+        if only_changed and v.as_declared:
+            continue
         rows.append((v.claim.id, v.verdict, format_value(v.value), v.claim.expected, "; ".join(marks)))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)) + "  " + r[4] for r in rows]

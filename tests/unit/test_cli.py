@@ -45,4 +45,4 @@ def test_page_and_params_exit_codes(tmp_path):
 
 def test_main_help_documents_the_exit_codes():
     done = _cli("--help")
-    assert "Exit codes: 0 success" in done.stdout and "claims --check" in done.stdout
+    assert "Exit codes: 0 success" in done.stdout and "(`claims`)" in done.stdout
