@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost, is_estimate, meets
-from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
+from lib.claims import RUN_KEY, chapter_fingerprint, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
 from lib.papermill_route import InjectedParametersGuard, papermill_output_path
 from lib.paths import ROOT
@@ -81,19 +81,6 @@ def checked_text(value: Any, digits: int) -> str:
         point, low, high = (_rounded(value[k], digits) for k in ("value", "low", "high"))
         return f"{point} [{low}, {high}], n = {value['n']}"
     return str(_rounded(value, digits))
-
-
-def chapter_fingerprint(chapter_id: str) -> str:
-    """Fingerprint of the code behind a chapter: its notebook's `lib` import closure and declaration."""
-    from lib.deps import chapter_dependencies
-    from lib.fingerprint import code_fingerprint
-
-    modules = [
-        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-        for p in chapter_dependencies(chapter_id)
-        if p.suffix == ".py" and p.is_relative_to(ROOT / "lib")
-    ]
-    return code_fingerprint(*modules)
 
 
 class ChapterRun:

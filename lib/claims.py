@@ -70,6 +70,54 @@ def read_metrics(directory: Path, chapter_id: str) -> dict[str, Any] | None:
     return loaded
 
 
+def chapter_fingerprint(chapter_id: str) -> str:
+    """Fingerprint of the code behind a chapter: its notebook's `lib` import closure and declaration."""
+    from lib.deps import chapter_dependencies
+    from lib.fingerprint import code_fingerprint
+    from lib.paths import ROOT
+
+    modules = [
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in chapter_dependencies(chapter_id)
+        if p.suffix == ".py" and p.is_relative_to(ROOT / "lib")
+    ]
+    return code_fingerprint(*modules)
+
+
+def foreign_metrics(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
+    """Why a metrics file cannot be taken as this chapter's run of the current code; None when it can.
+
+    Refused: no `_run` record, another chapter's record, parameters the chapter does not declare,
+    and a code fingerprint other than the current code's (the metrics are stale: rerun).
+    """
+    record = metrics.get(RUN_KEY)
+    if not isinstance(record, dict):
+        return f"{chapter.id}.metrics.json has no {RUN_KEY} record (not written by `lib run` or a chapter run)"
+    if record.get("chapter") != chapter.id:
+        return f"{chapter.id}.metrics.json records chapter {str(record.get('chapter'))[:40]!r}"
+    parameters = record.get("parameters")
+    unknown = sorted(set(parameters or {}) - set(chapter.defaults())) if isinstance(parameters, dict) else None
+    if unknown is None or unknown:
+        return f"{chapter.id}.metrics.json records parameters the chapter does not declare: {unknown}"
+    if record.get("code_fingerprint") != chapter_fingerprint(chapter.id):
+        return (
+            f"{chapter.id}.metrics.json was computed by other code than the current one (fingerprint "
+            f"{str(record.get('code_fingerprint'))[:16]}, now {chapter_fingerprint(chapter.id)}): rerun the chapter"
+        )
+    return None
+
+
+def changed_parameters(chapter: Chapter, metrics: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of a run that differ from the chapter's defaults (empty for a default run)."""
+    parameters = (metrics.get(RUN_KEY) or {}).get("parameters") or {}
+    defaults = chapter.defaults()
+    return {k: v for k, v in parameters.items() if k in defaults and v != _jsonable_default(defaults[k])}
+
+
+def _jsonable_default(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
 def chapters_present(directory: Path, chapters: list[Chapter]) -> list[Chapter]:
     """The chapters that have a metrics file in `directory`."""
     return [c for c in chapters if (Path(directory) / f"{c.id}.metrics.json").exists()]
@@ -219,11 +267,10 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
                 f"{Path(directory) / (chapter.id + '.metrics.json')}: no such file "
                 f"(run `python -m lib run {chapter.id} --output-dir {directory}`)"
             )
-    rerun = set()
-    for chapter in chapters:
-        parameters = (metrics[chapter.id].get(RUN_KEY) or {}).get("parameters") or {}
-        if any(k in chapter.defaults() and v != chapter.defaults()[k] for k, v in parameters.items()):
-            rerun.add(chapter.id)
+        problem = foreign_metrics(chapter, metrics[chapter.id])
+        if problem:
+            raise MetricsError(f"{directory}: {problem}")
+    rerun = {chapter.id for chapter in chapters if changed_parameters(chapter, metrics[chapter.id])}
     rows, changed = [("claim", "verdict", "value [interval], n", "declared", "")], 0
     found = verdicts(chapters, metrics)
     for v in found:

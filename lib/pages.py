@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from lib.chapter import Chapter
-from lib.claims import claims_markdown, read_metrics, verdicts
+from lib.chapter import Chapter, short
+from lib.claims import MetricsError, changed_parameters, claims_markdown, foreign_metrics, read_metrics, verdicts
 from lib.io import atomic_write_text
 from lib.paths import ROOT
 from lib.specs import chapter_ids, load
@@ -16,10 +16,32 @@ def _chapters() -> list[Chapter]:
     return [load(c) for c in chapter_ids()]
 
 
+def book_metrics(runs_dir: Path, chapters: list[Chapter]) -> dict[str, dict | None]:
+    """Every chapter's metrics for the book: runs of the current code at the default parameters only.
+
+    A run with other parameters written into the book's folder, or one from other code or another
+    chapter, stops the build (MetricsError, exit 2) instead of silently becoming the book.
+    """
+    metrics = {c.id: read_metrics(runs_dir, c.id) for c in chapters}
+    for chapter in chapters:
+        found = metrics[chapter.id]
+        if found is None:
+            continue
+        problem = foreign_metrics(chapter, found)
+        changed = changed_parameters(chapter, found)
+        if problem or changed:
+            reason = problem or f"it was run with parameters other than the defaults ({short(changed)})"
+            raise MetricsError(
+                f"{runs_dir}/{chapter.id}: {reason}; the book is built from default runs: "
+                f"`rm {runs_dir}/{chapter.id}.ipynb && make book` re-executes it"
+            )
+    return metrics
+
+
 def scorecard_page(runs_dir: Path) -> str:
     """Markdown of the scorecard: every declared claim with the paper's and the book's value and verdict."""
     chapters = _chapters()
-    metrics = {c.id: read_metrics(runs_dir, c.id) for c in chapters}
+    metrics = book_metrics(runs_dir, chapters)
     found = verdicts(chapters, metrics)
     counts = Counter(v.verdict for v in found)
     differ = sum(not v.as_declared for v in found)

@@ -25,6 +25,11 @@ class NoParameters(Parameters):
     pass
 
 
+@dataclass(frozen=True)
+class Tolerance(Parameters):
+    tol: float = param(0.05, "tolerance", gt=0)
+
+
 def _chapter(expected="holds"):
     return Chapter(
         id="toy",
@@ -46,8 +51,43 @@ def _chapter(expected="holds"):
     )
 
 
-def _write(tmp_path, metrics):
-    (tmp_path / "toy.metrics.json").write_text(json.dumps(metrics))
+TOY_RUN = {"chapter": "toy", "parameters": {}, "code_fingerprint": "current-code"}
+
+
+@pytest.fixture(autouse=True)
+def _toy_fingerprint(monkeypatch):
+    """The toy chapter has no notebook: its code fingerprint is a fixed string."""
+    monkeypatch.setattr("lib.claims.chapter_fingerprint", lambda chapter_id: "current-code")
+
+
+def _write(tmp_path, metrics, run=TOY_RUN):
+    (tmp_path / "toy.metrics.json").write_text(json.dumps({**metrics, RUN_KEY: run} if run else metrics))
+
+
+@pytest.mark.parametrize(
+    ("run", "message"),
+    [
+        (None, "has no _run record"),
+        ({**TOY_RUN, "chapter": "other"}, "records chapter 'other'"),
+        ({**TOY_RUN, "parameters": {"nosuch": 1}}, "does not declare: \\['nosuch'\\]"),
+        ({**TOY_RUN, "code_fingerprint": "old-code"}, "computed by other code"),
+    ],
+)
+def test_foreign_metrics_are_refused(tmp_path, run, message):
+    _write(tmp_path, {"err": 0.01, "frac": _est(0.02, 0.015, 0.03)}, run=run)
+    with pytest.raises(MetricsError, match=message):
+        claims_report([_chapter()], tmp_path)
+
+
+def test_book_is_built_from_default_runs_only(tmp_path, monkeypatch):
+    from lib import pages
+
+    chapter = Chapter("toy", "t", Tolerance, claims=(Claim("S-7", "s", "p", "m", "< tol", basis="seeds"),))
+    _write(tmp_path, {"m": _est(0.01, 0.0, 0.02)}, run={**TOY_RUN, "parameters": {"tol": 0.05}})
+    assert pages.book_metrics(tmp_path, [chapter])["toy"]["m"]["value"] == 0.01
+    _write(tmp_path, {"m": _est(0.01, 0.0, 0.02)}, run={**TOY_RUN, "parameters": {"tol": 0.5}})
+    with pytest.raises(MetricsError, match=r"other than the defaults \(\{'tol': 0.5\}\).*make book"):
+        pages.book_metrics(tmp_path, [chapter])
 
 
 def _est(v, lo, hi):
@@ -99,10 +139,6 @@ def test_markdown_sentence_and_slug():
 
 
 def test_a_condition_naming_a_parameter_shows_and_uses_the_runs_value():
-    @dataclass(frozen=True)
-    class Tolerance(Parameters):
-        tol: float = param(0.05, "tolerance", gt=0)
-
     chapter = Chapter("toy", "t", Tolerance, claims=(Claim("S-7", "s", "p", "m", "< tol", basis="seeds"),))
     run = {"m": _est(0.1, 0.08, 0.12), RUN_KEY: {"parameters": {"tol": 0.2}}}
     v = verdicts([chapter], {"toy": run})[0]
