@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from lib.chapter import Chapter, Parameters, is_estimate
+from lib.chapter import NOT_COMPUTED_KEY, Chapter, Parameters, is_estimate, is_not_computed
 from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
 from lib.paths import ROOT
@@ -54,6 +54,8 @@ def to_jsonable(value: Any) -> Any:
 
 
 def _rounded(value: Any, digits: int) -> Any:
+    if is_not_computed(value):
+        return format_value(value)
     if is_estimate(value):
         return {k: _rounded(value[k], digits) for k in ("value", "low", "high", "n")}
     if isinstance(value, list):
@@ -117,6 +119,13 @@ class ChapterRun:
         else:
             self._glue(name, value)
         return value
+
+    def skip(self, name: str, reason: str) -> None:
+        """Record a metric that these parameters do not compute, with the reason: a claim on it reads
+        "not computed", the prose and a headline show the reason, and nothing downstream meets a missing key."""
+        self.metrics[name] = {NOT_COMPUTED_KEY: reason}
+        self._write()
+        self._glue(name, format_value(self.metrics[name]))
 
     def text(self, name: str, value: str) -> None:
         """Glue a piece of text for the prose (not a metric: a sentence that depends on the result)."""
