@@ -141,6 +141,10 @@ for model, (traj, y, data) in order.items():
     run.metric("stronger_signal_first" + key, stronger_signal_first(first[:fig2a], [m for m, _ in configs[:fig2a]]))
     run.metric("more_diverse_first" + key, more_diverse_first(first[widest], data[widest * len(ORDER_SEEDS)].std))
     run.metric("concept_learned_first" + key, (first + 1).ravel().tolist())
+for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the models S-2a/b, S-11, S-12 read
+    key = "" if model == "1-linear" else "_" + model.replace("-", "_")
+    for name in ("stronger_signal_first", "more_diverse_first", "concept_learned_first"):
+        run.skip(name + key, f"{model} not in order_models")
 
 # %% tags=["hide-input"]
 for model, (traj, y, data) in order.items():
@@ -190,10 +194,14 @@ for model, (traj, y, data) in order.items():
 # same distance, at the end.
 
 # %%
-y1, data1 = order["1-linear"][1:] if "1-linear" in order else next(iter(order.values()))[1:]
-ratios = [M.terminal_slowdown(y1[:, i], target(ds)) for i, ds in enumerate(data1)]
-run.metric("terminal_slowdown_ratios", ratios)
-run.metric("terminal_slowdown_ratio", float(np.nanmedian(ratios)) if np.isfinite(ratios).any() else float("nan"))
+if "1-linear" in order:
+    y1, data1 = order["1-linear"][1:]
+    ratios = [M.terminal_slowdown(y1[:, i], target(ds)) for i, ds in enumerate(data1)]
+    run.metric("terminal_slowdown_ratios", ratios)
+    run.metric("terminal_slowdown_ratio", float(np.nanmedian(ratios)) if np.isfinite(ratios).any() else float("nan"))
+else:
+    for name in ("terminal_slowdown_ratios", "terminal_slowdown_ratio"):
+        run.skip(name, "1-linear not in order_models")
 run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 
 # %% [markdown]
@@ -241,6 +249,9 @@ if "1-linear" in order and same:
     y_one = order["1-linear"][1][:, same[0] * P.order_seeds]
     run.metric("onelayer_detour", float(M.detour(y_one, P.mu)["in_plane"].max()))
     run.metric("onelayer_turn_back", float(M.turn_back(y_one, P.mu).max()))
+else:
+    for name in ("onelayer_detour", "onelayer_turn_back"):
+        run.skip(name, "no 1-linear run at mu, sigma (order_models, mu1_values)")
 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
