@@ -217,7 +217,11 @@ run.figure("fig_diffusion_seeds", figures.seed_trajectories(results))
 # {glue:text}`param_transit_high` (a fixed window, so that sampling noise does not bias it up as
 # the largest excursion would): {glue:text}`bend_list` by contrast. The *order* is timed: the
 # step at which size reaches {glue:text}`param_learned_level` minus the step at which colour does
-# (positive: colour first), {glue:text}`lead_list` steps. The order reverses between the lowest and
+# (positive: colour first), {glue:text}`lead_list` steps: the median over seeds with the sign
+# test's interval, which stays valid when a concept is never learned (it then counts as learned
+# one read-out past the end, which keeps the order but not the size of the lead; five seeds
+# cannot reach 5 % with it, so on this set the interval is the whole range). The learned level is
+# fixed at 0.75 in advance; 0.6 and 0.9 are the claims' robustness row. The order reverses between the lowest and
 # the highest contrast: **{glue:text}`order_reversed`** (size first at the lowest contrast:
 # {glue:text}`verdict_s_6a_size_first_low`; colour first at the highest:
 # {glue:text}`verdict_s_6a_colour_first_high`).
@@ -283,7 +287,8 @@ if long_pending:
     long_s6 = analysis.pending_metrics(long_s6, long_contrast_values, "evidence incomplete")
 for name, value in long_s6.items():  # what the end state is judged on, and the order of learning
     if name.startswith(("success_rate_", "training_success_rate_", "generalisation_", "mse_late_change_",
-                        "colour_lead_", "colour_first_seeds_", "order_reversed", "evidence_seeds_")):
+                        "colour_lead_", "colour_first_seeds_", "order_reversed", "evidence_seeds_",
+                        "bend_toward_stronger_", "speed_decay_r2_", "decay_exp_minus_power_r2_")):
         run.metric(f"long_{name}", value)
 run.text("long_contrast_list", " and ".join(f"{c:g}" for c in long_contrast_values))
 run.text("long_steps", f"{long_declared.config['steps']:,}")
@@ -339,9 +344,15 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 # {glue:text}`verdict_s_6_generalises_long_0_2` {glue:text}`verdict_s_6_generalises_long_0_7`
 # The order of learning, timed over a window in which both concepts can be learned: colour lead
 # {glue:text}`long_lead_list` steps, colour first in {glue:text}`long_colour_first_list` seeds; the
-# order reversal on these runs is **{glue:text}`long_order_reversed`** (a t interval over seeds,
-# as for the CPU set; a seed whose unseen prompt never reaches the learned level in a concept
-# counts as learning it one read-out past the end). The five seeds of `diffusion/cpu_long_extra`
+# order reversal on these runs is **{glue:text}`long_order_reversed`** (the median's sign-test
+# interval, as for the CPU set). The paper's comparative statement, that the order moves toward
+# colour as the colour contrast grows, is tested directly as the shift of the colour lead from
+# contrast 0.2 to 0.7 (Hodges–Lehmann, Mann–Whitney interval):
+# {glue:text}`verdict_s_6a_order_by_contrast_long`. The bend, on these runs:
+# {glue:text}`verdict_s_6a_bend_0_7`. The exponential approach is declared on them too
+# ({glue:text}`verdict_s_6c_decay_long_0_7`), with its weakness: any smooth saturating curve gives an
+# exponential fit a high $R^2$, so the exponential is also compared with a power law with as many
+# parameters ({glue:text}`verdict_s_6c_exp_vs_power_long_0_7`). The five seeds of `diffusion/cpu_long_extra`
 # were added because the first five left the order undecided: a verdict on the pooled seeds is the
 # second look of a two-stage design, whose false-positive rate is somewhat above the nominal 5%.
 #
