@@ -69,15 +69,16 @@ class Verdict:
 
     @property
     def robustness_detail(self) -> str:
-        """The robustness with every alternative's verdict: "depends on level (0.6: holds; 0.9: inconclusive)"."""
+        """The robustness with every alternative's verdict:
+        "depends on learned level: learned level 0.75 (declared); 0.6: holds; 0.9: inconclusive"."""
         if not self.alternatives:
             return ""
         parts = []
         for choice in self.claim.free_choices:
             found = [a for a in self.alternatives if a.choice == choice.name]
-            listed = "; ".join(f"{a.label}: {a.verdict}" for a in found)
-            parts.append(f"{choice.name} fixed at {choice.fixed} ({listed})")
-        return f"{self.robustness}: " + ", ".join(parts)
+            listed = "".join(f"; {a.label}: {a.verdict}" for a in found)
+            parts.append(f"{choice.name} {choice.fixed} (declared){listed}")
+        return f"{self.robustness}: " + "; ".join(parts)
 
     @property
     def as_declared(self) -> bool:

@@ -269,7 +269,7 @@ CHAPTER = Chapter(
             free_choices=(
                 FreeChoice(
                     "minor_floor",
-                    "E w_ii(0) = d' tau^2",
+                    "at E w_ii(0) = d' tau^2",
                     {
                         "0.05": "stage_alignment_fraction_floor_0_05",
                         "0.01": "stage_alignment_fraction_floor_0_01",

@@ -143,7 +143,7 @@ def test_a_verdict_that_flips_with_a_free_choice_is_not_reported_plainly(tmp_pat
     assert [a.verdict for a in v.alternatives] == ["does not hold", "holds"]
     assert v.robustness == "depends on minor_floor" and v.summary == "holds, depends on minor_floor"
     assert v.robustness_detail == (
-        "depends on minor_floor: minor_floor fixed at 10 init scales (0.05: does not hold; 0: holds)"
+        "depends on minor_floor: minor_floor 10 init scales (declared); 0.05: does not hold; 0: holds"
     )
     table = claims_markdown([_floor_chapter()], {"toy": flipped})
     assert "**holds" not in table and "holds, depends on minor_floor" in table
