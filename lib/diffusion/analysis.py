@@ -46,6 +46,17 @@ def coordinates(runs: dict[str, np.ndarray], dgp: Circles) -> np.ndarray:
     return np.where(runs["present"][..., None], coords, np.nan)
 
 
+READOUTS_OF_CONCEPTS = ("segmentation", "classifier")  # the first is the read-out fixed in advance
+
+
+def classifier_coordinates(runs: dict[str, np.ndarray]) -> np.ndarray:
+    """(seeds, K, P, S, 2) the classifier's read-out as concept coordinates: (P(blue), P(small)), NaN
+    where it gives P(disc) <= 1/2. The other read-out of every S-6 claim (the segmentation's coordinates
+    are geometric, these are class probabilities: they agree on the class, not on the distance)."""
+    clf = runs["classifier"]
+    return np.where(clf[..., 2:3] > 0.5, clf[..., :2], np.nan)
+
+
 def trajectory(coords: np.ndarray) -> np.ndarray:
     """Mean coordinates over disc samples: (..., S, 2) -> (..., 2) (NaN where every sample is blank)."""
     with warnings.catch_warnings():
@@ -497,6 +508,7 @@ def analyse_set(
     config: dict,
     level: float = LEARNED_LEVEL,
     window: tuple[float, float] = TRANSIT,
+    readout: str = "segmentation",
 ) -> tuple[dict[float, dict[str, np.ndarray]], dict[float, Circles], dict[float, dict]]:
     """An evidence set's runs by contrast (each contrast's shard arrays, one per seed), their
     data-generating processes from the set's configuration, and `analyse_contrast` of each."""
@@ -505,7 +517,7 @@ def analyse_set(
         c: Circles(c, config["size_mean"], config["size_signal"], config["resolution"], blur=config["blur"])
         for c in runs
     }
-    return runs, dgps, {c: analyse_contrast(runs[c], dgps[c], level, window) for c in runs}
+    return runs, dgps, {c: analyse_contrast(runs[c], dgps[c], level, window, readout) for c in runs}
 
 
 READOUTS = ("present", "radius", "colour", "classifier")
@@ -574,12 +586,19 @@ def contrast_key(contrast: float) -> str:
 
 
 def analyse_contrast(
-    runs: dict[str, np.ndarray], dgp: Circles, level: float = LEARNED_LEVEL, window: tuple[float, float] = TRANSIT
+    runs: dict[str, np.ndarray],
+    dgp: Circles,
+    level: float = LEARNED_LEVEL,
+    window: tuple[float, float] = TRANSIT,
+    readout: str = "segmentation",
 ) -> dict:
     """Trajectories (seeds, K, P, 2), blank fractions, success, the largest MSE rise, the decay fit,
-    the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds."""
+    the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds, read
+    by the segmentation (concept units) or the classifier (`classifier_coordinates`)."""
+    if readout not in READOUTS_OF_CONCEPTS:
+        raise ValueError(f"unknown read-out {readout!r}: use one of {READOUTS_OF_CONCEPTS}")
     steps = runs["eval_steps"]
-    coords = coordinates(runs, dgp)
+    coords = coordinates(runs, dgp) if readout == "segmentation" else classifier_coordinates(runs)
     traj = trajectory(coords)  # (seeds, K, P, 2)
     unseen = traj[:, :, UNSEEN_PROMPT]
     err = sample_error(coords[:, :, UNSEEN_PROMPT])  # (seeds, K, S)
@@ -653,6 +672,13 @@ def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], see
 def level_key(level: float) -> str:
     """Metric-name suffix of a learned level other than the fixed one: 0.6 -> "level_0_6"."""
     return "level_" + f"{level:g}".replace(".", "_")
+
+
+def readout_alternative(metrics: dict, suffix: str = "_classifier") -> dict:
+    """The per-contrast S-6 metrics of the other read-out, renamed with `suffix`, for the claims' robustness
+    row (the classifier's own bias and the agreement of the two read-outs are left out: they are not claims)."""
+    skip = ("classifier_p_", "evidence_seeds_", "readout_agreement_")
+    return {f"{name}{suffix}": value for name, value in metrics.items() if not name.startswith(skip)}
 
 
 def format_estimate(e: dict | None, digits: int = 2) -> str:

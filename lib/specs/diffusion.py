@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from lib.chapter import Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param
@@ -37,8 +37,9 @@ class DiffusionParameters(Parameters):
             raise ParameterError(f"transit_low ({self.transit_low}) must be below transit_high ({self.transit_high})")
 
     def cost(self) -> Cost:
-        """Loading and analysing the evidence (~20 s) and the live smoke shard (~20 s on a loaded core)."""
-        return Cost(seconds=20.0 + 30.0 * self.live_check, gigabytes=1.0)
+        """Loading and analysing the evidence under both read-outs (~60 s, mostly the seed bootstraps of the
+        curve fits) and the live smoke shard (~20 s on a loaded core)."""
+        return Cost(seconds=60.0 + 30.0 * self.live_check, gigabytes=1.0)
 
 
 # Verdicts of the complete CPU set (20 shards, declared 2026-11-24). The run is short: at its end the
@@ -46,6 +47,13 @@ class DiffusionParameters(Parameters):
 # MSE is still falling, so the claims about the end state are undecided, and the transient ones are
 # decided only where 5 seeds resolve them: none is. Where the runs carried on to 8000 steps exist (10
 # seeds), the bend is decided on them. Each note quotes the metrics it rests on.
+
+
+def _read_both_ways(claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
+    """Every S-6 claim on the generated images, with the classifier's read-out as a robustness row beside the
+    segmentation's, fixed in advance (lib.diffusion.analysis.classifier_coordinates)."""
+    readout = lambda metric: FreeChoice("read-out", "segmentation", {"classifier": f"{metric}_classifier"})
+    return tuple(replace(c, free_choices=(*c.free_choices, readout(c.metric))) for c in claims)
 
 
 def _level_choice(metric: str) -> FreeChoice:
@@ -287,8 +295,7 @@ CHAPTER = Chapter(
             condition="<= 0.0001",
             basis="consistency",
         ),
-        *_per_contrast(CPU["contrasts"]),
-        *_long_runs(CPU_LONG_CONTRASTS),
+        *_read_both_ways(_per_contrast(CPU["contrasts"]) + _long_runs(CPU_LONG_CONTRASTS)),
         Claim(
             "S-6/long-extends-cpu",
             statement="the runs carried on to 8000 steps retrace the CPU set's runs (same random streams) up to its "
@@ -298,33 +305,37 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="consistency",
         ),
-        Claim(
-            "S-6a/size-first-low",
-            statement=f"at the lowest contrast ({min(CPU['contrasts']):g}), where size has the "
-            "stronger signal, size is learned before colour (colour lead < 0 steps, t over seeds)",
-            paper_value="order set by the concept signal (Fig. 6a)",
-            metric=f"colour_lead_{min(CPU['contrasts']):g}".replace(".", "_"),
-            condition="< 0",
-            basis="evidence",
-            expected="inconclusive",
-            note="the seeds disagree on the order at this contrast (median over 5 seeds, whose sign test cannot reach "
-            "5 %); the order reversal with contrast is therefore {order_reversed}",
-            free_choices=(_level_choice(f"colour_lead_{min(CPU['contrasts']):g}".replace(".", "_")),),
-        ),
-        Claim(
-            "S-6a/colour-first-high",
-            statement=f"at the highest contrast ({max(CPU['contrasts']):g}), where colour has "
-            "the stronger signal, colour is learned first (colour lead > 0 steps)",
-            paper_value="order reverses with the contrast (Fig. 6a)",
-            metric=f"colour_lead_{max(CPU['contrasts']):g}".replace(".", "_"),
-            condition="> 0",
-            basis="evidence",
-            expected="inconclusive",
-            note="colour first in {colour_first_seeds_0_7} seeds up to 2400 steps, but a lead is censored when a "
-            "concept is never learned, so only its sign counts, and an exact sign test over 5 seeds cannot reach "
-            "5 % (smallest two-sided p = 1/16); the runs carried on to 8000 steps, with "
-            "{long_evidence_seeds_per_contrast} seeds, do not confirm it (S-6a/colour-first-high-long)",
-            free_choices=(_level_choice(f"colour_lead_{max(CPU['contrasts']):g}".replace(".", "_")),),
+        *_read_both_ways(
+            (
+                Claim(
+                    "S-6a/size-first-low",
+                    statement=f"at the lowest contrast ({min(CPU['contrasts']):g}), where size has the "
+                    "stronger signal, size is learned before colour (colour lead < 0 steps, t over seeds)",
+                    paper_value="order set by the concept signal (Fig. 6a)",
+                    metric=f"colour_lead_{min(CPU['contrasts']):g}".replace(".", "_"),
+                    condition="< 0",
+                    basis="evidence",
+                    expected="inconclusive",
+                    note="the seeds disagree on the order at this contrast (median over 5 seeds, whose sign test cannot reach "
+                    "5 %); the order reversal with contrast is therefore {order_reversed}",
+                    free_choices=(_level_choice(f"colour_lead_{min(CPU['contrasts']):g}".replace(".", "_")),),
+                ),
+                Claim(
+                    "S-6a/colour-first-high",
+                    statement=f"at the highest contrast ({max(CPU['contrasts']):g}), where colour has "
+                    "the stronger signal, colour is learned first (colour lead > 0 steps)",
+                    paper_value="order reverses with the contrast (Fig. 6a)",
+                    metric=f"colour_lead_{max(CPU['contrasts']):g}".replace(".", "_"),
+                    condition="> 0",
+                    basis="evidence",
+                    expected="inconclusive",
+                    note="colour first in {colour_first_seeds_0_7} seeds up to 2400 steps, but a lead is censored when a "
+                    "concept is never learned, so only its sign counts, and an exact sign test over 5 seeds cannot reach "
+                    "5 % (smallest two-sided p = 1/16); the runs carried on to 8000 steps, with "
+                    "{long_evidence_seeds_per_contrast} seeds, do not confirm it (S-6a/colour-first-high-long)",
+                    free_choices=(_level_choice(f"colour_lead_{max(CPU['contrasts']):g}".replace(".", "_")),),
+                ),
+            )
         ),
     ),
     smoke={"evidence_variant": "smoke"},

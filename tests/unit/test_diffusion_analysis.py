@@ -264,3 +264,22 @@ def test_exponential_advantage_tells_an_exponential_from_a_power_law():
     assert exponential.low > 0 > power.high
     power_law = 0.8 * (1 + steps / 400.0) ** -1.5
     assert an.fit_power_r2(steps, power_law) > an.fit_decay(steps, power_law).r2
+
+
+def test_the_classifier_read_out_as_concept_coordinates():
+    clf = np.array([[0.9, 0.2, 0.8], [0.3, 0.7, 0.4]])  # (P(blue), P(small), P(disc)) of two samples
+    coords = an.classifier_coordinates({"classifier": clf})
+    np.testing.assert_allclose(coords[0], [0.9, 0.2])
+    assert np.isnan(coords[1]).all()  # P(disc) <= 1/2: a blank, as the segmentation marks one
+    with pytest.raises(ValueError, match="unknown read-out"):
+        an.analyse_contrast({"eval_steps": np.arange(3)}, None, readout="eyeball")
+
+
+def test_readout_alternative_renames_the_claims_metrics_only():
+    metrics = {
+        "colour_lead_0_7": 1,
+        "classifier_p_disc_on_noise": 0,
+        "readout_agreement_0_7": 0.8,
+        "order_reversed": "x",
+    }
+    assert an.readout_alternative(metrics) == {"colour_lead_0_7_classifier": 1, "order_reversed_classifier": "x"}
