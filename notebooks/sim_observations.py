@@ -298,14 +298,20 @@ for name, c in cells.items():
         run.metric(f"{name}_{key}", est)
 turn = {name: c["turn_back"].max(axis=1) for name, c in cells.items()}
 run.metric("reversal_ratio_low_high", median_ratio(turn["lowdim"], turn["highdim"], seed=P.seed))
+weak = int(np.argmin(ev.config["protocols"]["low"]["mu"]))  # the weaker concept: the one that swings (Sec. 3.3)
+run.metric("reversal_ratio_low_high_weak", median_ratio(cells["lowdim"]["turn_back"][:, weak],
+                                                        cells["highdim"]["turn_back"][:, weak], seed=P.seed))
 run.metric("bulge_ratio_low_high", median_ratio(cells["lowdim"]["bulge"], cells["highdim"]["bulge"], seed=P.seed))
 run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn_back"][:, 0], seed=P.seed))
 
 # %% [markdown]
 # The median turn-back is {glue:text}`lowdim_turn_back` {glue:text}`lowdim_turn_back_ci` of $\mu_k$
 # at $d = 2$ and {glue:text}`highdim_turn_back` {glue:text}`highdim_turn_back_ci` at $d = 64$
-# ($n$ = {glue:text}`lowdim_turn_back_n` each): a ratio `reversal_ratio_low_high` =
-# {glue:text}`reversal_ratio_low_high` {glue:text}`reversal_ratio_low_high_ci`
+# ($n$ = {glue:text}`lowdim_turn_back_n` each), the larger of the two coordinates' turn-backs per
+# seed. The claim is read on the weaker concept's coordinate, the one the paper's picture swings (the
+# maximum also counts the stronger coordinate's retreat from an overshoot): its ratio, $d = 2$ over
+# $d = 64$, is {glue:text}`reversal_ratio_low_high_weak` {glue:text}`reversal_ratio_low_high_weak_ci`,
+# and {glue:text}`reversal_ratio_low_high` {glue:text}`reversal_ratio_low_high_ci` with the maximum
 # (claim S-2c/turn-back: {glue:text}`verdict_s_2c_turn_back`). In high dimension the weaker
 # concept's coordinate itself turns back by a median {glue:text}`turn_back_concept1_highdim`
 # {glue:text}`turn_back_concept1_highdim_ci` of $\mu_1$. The OOD loss rises in a fraction
