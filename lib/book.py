@@ -23,7 +23,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost, is_estimate, meets
+from lib.chapter import (
+    ALLOW_EXPENSIVE_ENV,
+    NOT_COMPUTED_KEY,
+    Chapter,
+    Parameters,
+    check_cost,
+    is_estimate,
+    is_not_computed,
+    meets,
+)
 from lib.claims import RUN_KEY, chapter_fingerprint, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
 from lib.papermill_route import InjectedParametersGuard, papermill_output_path
@@ -67,6 +76,8 @@ def to_jsonable(value: Any) -> Any:
 
 
 def _rounded(value: Any, digits: int) -> Any:
+    if is_not_computed(value):
+        return format_value(value)
     if isinstance(value, list):
         return [_rounded(v, digits) for v in value]
     if isinstance(value, float):
@@ -150,6 +161,13 @@ class ChapterRun:
         )
         self._write()
         return available
+
+    def skip(self, name: str, reason: str) -> None:
+        """Record a metric that these parameters do not compute, with the reason: a claim on it reads
+        "not computed", the prose and a headline show the reason, and nothing downstream meets a missing key."""
+        self.metrics[name] = {NOT_COMPUTED_KEY: reason}
+        self._write()
+        self._glue(name, format_value(self.metrics[name]))
 
     def text(self, name: str, value: str) -> None:
         """Glue a piece of text for the prose (not a metric: a sentence that depends on the result)."""

@@ -258,8 +258,37 @@ _OPS = {
 ESTIMATE_KEYS = frozenset({"value", "low", "high", "n", "method"})
 
 
+NOT_COMPUTED_KEY = "not_computed"  # a metric recorded as {"not_computed": reason}: the run's parameters skip it
+
+
 def is_estimate(value: Any) -> bool:
     return isinstance(value, dict) and ESTIMATE_KEYS <= set(value)
+
+
+def is_not_computed(value: Any) -> bool:
+    """A metric the run skipped on purpose, recorded with its reason (`ChapterRun.skip`)."""
+    return isinstance(value, dict) and set(value) == {NOT_COMPUTED_KEY}
+
+
+@dataclass(frozen=True)
+class FreeChoice:
+    """A choice of the analyst that a claim's verdict must not hinge on (a floor, a level, a read-out, a pooling).
+
+    `fixed` is the value the claim's own metric uses, fixed in advance from the problem (and why);
+    `alternatives` are the other values worth showing, each with the metric the chapter records
+    under it: `{"0.05": "stage_alignment_fraction_floor_0_05", "0": "stage_alignment_fraction_floor_0"}`.
+    The verdict is robust when every alternative gives the same one (`lib.claims.Verdict.robustness`).
+    """
+
+    name: str
+    fixed: str
+    alternatives: Mapping[str, str]
+
+    def __post_init__(self) -> None:
+        pairs = tuple(dict(self.alternatives).items())  # a tuple of pairs keeps the claim hashable
+        if not pairs or not all(isinstance(k, str) and isinstance(v, str) and v for k, v in pairs):
+            raise ValueError(f"free choice {self.name}: alternatives map value labels to metric names, at least one")
+        object.__setattr__(self, "alternatives", pairs)
 
 
 @dataclass(frozen=True)
@@ -274,7 +303,9 @@ class Claim:
     evidence needs its metric to be an estimate with an interval. `expected` is the verdict
     the chapter declares; `lib claims` fails when the computed verdict differs. A claim
     expected not to hold, or to be inconclusive, carries its reason in `note`, with numbers
-    and, where it applies, the effect size the design could detect.
+    and, where it applies, the effect size the design could detect. `free_choices` declares
+    the analyst's choices behind `metric` (see FreeChoice): the same condition is evaluated on
+    each alternative's metric, and the scorecard says whether the verdict is robust to them.
     """
 
     id: str
@@ -285,6 +316,7 @@ class Claim:
     basis: str = "single run"
     expected: str = HOLDS
     note: str = ""
+    free_choices: tuple[FreeChoice, ...] = ()
 
     def __post_init__(self) -> None:
         if not _CONDITION.match(self.condition):
@@ -297,6 +329,16 @@ class Claim:
             raise ValueError(f"claim {self.id}: a claim expected to be {self.expected!r} needs its reason in note")
         if self.basis == "exact" and self.expected == INCONCLUSIVE:
             raise ValueError(f"claim {self.id}: an exact claim is two-valued, it cannot be inconclusive")
+        object.__setattr__(self, "free_choices", tuple(self.free_choices))
+        if not all(isinstance(c, FreeChoice) for c in self.free_choices):
+            raise ValueError(f"claim {self.id}: free_choices must be FreeChoice declarations")
+        if self.metric in self.alternative_metrics:
+            raise ValueError(f"claim {self.id}: an alternative of a free choice repeats the claim's own metric")
+
+    @property
+    def alternative_metrics(self) -> list[str]:
+        """The metrics recorded under the alternatives of every free choice."""
+        return [metric for choice in self.free_choices for _, metric in choice.alternatives]
 
     @property
     def parameter(self) -> str | None:
@@ -321,6 +363,8 @@ class Claim:
         op, target = _CONDITION.match(self.condition).group(1), self.threshold(parameters)
         if value is None:
             return NOT_COMPUTED, "metric not recorded (or not finite)"
+        if is_not_computed(value):
+            return NOT_COMPUTED, value[NOT_COMPUTED_KEY]
         if target is None:
             return NOT_COMPUTED, f"parameter {self.parameter} not recorded with the metrics"
         if is_estimate(value):

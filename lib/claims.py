@@ -15,13 +15,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lib.chapter import HOLDS, Chapter, Claim, is_estimate, short
+from lib.chapter import HOLDS, NOT_COMPUTED, NOT_COMPUTED_KEY, Chapter, Claim, is_estimate, is_not_computed, short
 
 RUN_KEY = "_run"
 
 
 class MetricsError(ValueError):
     """A metrics file is missing, unreadable, truncated or not a JSON object (exit code 2)."""
+
+
+ROBUST = "robust"
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """The claim's condition evaluated under another value of one of its free choices."""
+
+    choice: str
+    label: str
+    metric: str
+    value: Any
+    verdict: str
 
 
 @dataclass(frozen=True)
@@ -33,6 +47,38 @@ class Verdict:
     why: str
     threshold: Any = None
     note: str = ""
+    alternatives: tuple[Alternative, ...] = ()
+
+    @property
+    def dependent_choices(self) -> list[str]:
+        """The free choices under one of whose alternatives the verdict changes."""
+        changed = [a.choice for a in self.alternatives if a.verdict not in (self.verdict, NOT_COMPUTED)]
+        return list(dict.fromkeys(changed))
+
+    @property
+    def robustness(self) -> str:
+        """ "" without declared free choices; "robust" when no computed alternative changes the verdict;
+        otherwise "depends on X" (a verdict that may not be reported plainly)."""
+        if not self.alternatives:
+            return ""
+        if self.dependent_choices:
+            return "depends on " + ", ".join(self.dependent_choices)
+        if all(a.verdict == NOT_COMPUTED for a in self.alternatives):
+            return "alternatives not computed"
+        return ROBUST
+
+    @property
+    def robustness_detail(self) -> str:
+        """The robustness with every alternative's verdict:
+        "depends on learned level: learned level 0.75 (declared); 0.6: holds; 0.9: inconclusive"."""
+        if not self.alternatives:
+            return ""
+        parts = []
+        for choice in self.claim.free_choices:
+            found = [a for a in self.alternatives if a.choice == choice.name]
+            listed = "".join(f"; {a.label}: {a.verdict}" for a in found)
+            parts.append(f"{choice.name} {choice.fixed} (declared){listed}")
+        return f"{self.robustness}: " + "; ".join(parts)
 
     @property
     def as_declared(self) -> bool:
@@ -50,6 +96,11 @@ class Verdict:
         if self.as_declared:
             return self.verdict
         return f"{self.verdict} (declared: {self.claim.expected})"
+
+    @property
+    def summary(self) -> str:
+        """The status with the robustness when a free choice is declared: "holds, robust", "holds, depends on X"."""
+        return f"{self.status}, {self.robustness}" if self.robustness else self.status
 
 
 def read_metrics(directory: Path, chapter_id: str) -> dict[str, Any] | None:
@@ -149,7 +200,14 @@ def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None])
             value = found.get(claim.metric)
             verdict, why = claim.evaluate(value, parameters)
             note = fill_note(claim.note, found)
-            out.append(Verdict(chapter.id, claim, value, verdict, why, claim.threshold(parameters), note))
+            alternatives = tuple(
+                Alternative(
+                    choice.name, label, metric, found.get(metric), claim.evaluate(found.get(metric), parameters)[0]
+                )
+                for choice in claim.free_choices
+                for label, metric in choice.alternatives
+            )
+            out.append(Verdict(chapter.id, claim, value, verdict, why, claim.threshold(parameters), note, alternatives))
     return out
 
 
@@ -174,6 +232,8 @@ def format_value(value: Any) -> str:
     """A metric for a table: an estimate as "value [low, high], n = N", lists shortened."""
     if value is None:
         return "not computed"
+    if is_not_computed(value):
+        return f"not computed ({value[NOT_COMPUTED_KEY]})"
     if is_estimate(value):
         v = value["value"]
         low, high = (_snapped(value[k], v) for k in ("low", "high"))
@@ -202,7 +262,7 @@ def basis_text(v: Verdict) -> str:
 
 def reason_text(v: Verdict) -> str:
     """The declared reason (`Claim.note`), and for any verdict but "holds" why the interval decided it."""
-    return "; ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why) if p)
+    return "; ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why, v.robustness_detail) if p)
 
 
 def sentence(v: Verdict) -> str:
@@ -211,6 +271,8 @@ def sentence(v: Verdict) -> str:
     text = f"{v.claim.id} {v.verdict}: {v.claim.metric} = {value}, needs {v.condition} ({basis_text(v)})"
     if not v.as_declared:
         text += f"; the chapter declares it {v.claim.expected}"
+    if v.robustness_detail:
+        text += f"; {v.robustness_detail}"
     return text + "."
 
 
@@ -230,7 +292,8 @@ def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] |
         "|---|---|---|---|---|---|---|---|",
     ]
     for v in verdicts(chapters, metrics):
-        verdict = f"**{v.status}**" if v.verdict == HOLDS and v.as_declared else v.status
+        plain = v.verdict == HOLDS and v.as_declared and not v.dependent_choices
+        verdict = f"**{v.summary}**" if plain else v.summary
         rows.append(
             "| "
             + " | ".join(
@@ -277,6 +340,8 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
         marks = [] if v.as_declared else ["changed"]
         if v.claim.basis == "evidence" and v.chapter in rerun:
             marks.append("evidence: ignores -p")
+        if v.robustness:
+            marks.append(v.robustness)
         changed += not v.as_declared
         if only_changed and v.as_declared:
             continue
@@ -285,8 +350,12 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
     lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)) + "  " + r[4] for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     counts = {k: sum(v.verdict == k for v in found) for k in ("holds", "does not hold", "inconclusive", "not computed")}
+    robust = sum(v.robustness == ROBUST for v in found)
+    dependent = sum(bool(v.dependent_choices) for v in found)
     lines.append(
-        ", ".join(f"{n} {k}" for k, n in counts.items()) + f"; {len(found) - changed} of {len(found)} as declared"
+        ", ".join(f"{n} {k}" for k, n in counts.items())
+        + f"; {len(found) - changed} of {len(found)} as declared"
+        + (f"; {robust} robust, {dependent} depending on a free choice" if robust or dependent else "")
     )
     if rerun:
         lines.append(f"parameters differ from the defaults in: {', '.join(sorted(rerun))}")

@@ -158,7 +158,9 @@ run.figure("fig_diffusion_training", figures.training_curves(runs))
 # concept vector to concept vector, comparable with the SIM theory. A sample without a disc is
 # kept in place and marked: it counts as the largest error, 1, in the MSE, and as a failure in the
 # success rate. The two read-outs agree on the class of a sample in a fraction
-# {glue:text}`agreement_list` of samples, by contrast.
+# {glue:text}`agreement_list` of samples, by contrast. The segmentation is the read-out fixed in
+# advance; every S-6 claim is also decided on the classifier's read-out, taken as concept coordinates
+# (P(blue), P(small)) with P(disc) ≤ 1/2 a blank, and the claims table shows where the two disagree.
 
 # %% tags=["hide-input"]
 cal = {c: {k.removeprefix("calibration_"): v for k, v in ev.where(contrast=c)[0].arrays.items()
@@ -167,6 +169,13 @@ s6 = analysis.s6_metrics(results, [cal[c]["noise_readout"] for c in contrasts],
                         min(len(ev.where(contrast=c)) for c in contrasts))
 full_contrasts = registry.get("diffusion", "cpu").config["contrasts"]
 for name, value in (analysis.pending_metrics(s6, full_contrasts, "evidence incomplete") if pending else s6).items():
+    run.metric(name, value)
+_, _, results_clf = analysis.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in contrasts}, cfg,
+                                         P.learned_level, window, readout="classifier")  # the other read-out
+s6_clf = analysis.s6_metrics(results_clf, [cal[c]["noise_readout"] for c in contrasts],
+                            min(len(ev.where(contrast=c)) for c in contrasts))
+for name, value in analysis.readout_alternative(
+        analysis.pending_metrics(s6_clf, full_contrasts, "evidence incomplete") if pending else s6_clf).items():
     run.metric(name, value)
 run.text("agreement_list", ", ".join(f"{results[c]['agreement']:.2f}" for c in contrasts))
 run.figure("fig_diffusion_calibration", figures.calibration(cal))
@@ -225,7 +234,11 @@ run.figure("fig_diffusion_seeds", figures.seed_trajectories(results))
 # {glue:text}`param_transit_high` (a fixed window, so that sampling noise does not bias it up as
 # the largest excursion would): {glue:text}`bend_list` by contrast. The *order* is timed: the
 # step at which size reaches {glue:text}`param_learned_level` minus the step at which colour does
-# (positive: colour first), {glue:text}`lead_list` steps. The order reverses between the lowest and
+# (positive: colour first), {glue:text}`lead_list` steps: the median over seeds with the sign
+# test's interval, which stays valid when a concept is never learned (it then counts as learned
+# one read-out past the end, which keeps the order but not the size of the lead; five seeds
+# cannot reach 5 % with it, so on this set the interval is the whole range). The learned level is
+# fixed at 0.75 in advance; 0.6 and 0.9 are the claims' robustness row. The order reverses between the lowest and
 # the highest contrast: **{glue:text}`order_reversed`** (size first at the lowest contrast:
 # {glue:text}`verdict_s_6a_size_first_low`; colour first at the highest:
 # {glue:text}`verdict_s_6a_colour_first_high`).
@@ -278,16 +291,24 @@ ev_extra = extra.data if extra and extra.complete else None
 long_arrays = {c: [s.arrays for s in ev_long.where(contrast=c) + (ev_extra.where(contrast=c) if ev_extra else [])]
                for c in long_contrasts}
 _, _, long_results = analysis.analyse_set(long_arrays, ev_long.config, P.learned_level, window)
+_, _, long_results_clf = analysis.analyse_set(long_arrays, ev_long.config, P.learned_level, window,
+                                              readout="classifier")
 long_declared = registry.get("diffusion", "cpu_long")
 long_s6 = analysis.s6_metrics(long_results, [ev_long.where(contrast=c)[0]["calibration_noise_readout"]
                                              for c in long_contrasts],
                               min(len(arrays) for arrays in long_arrays.values()))
 long_contrast_values = sorted({s["contrast"] for s in long_declared.shards})
+long_s6_clf = analysis.s6_metrics(long_results_clf, [ev_long.where(contrast=c)[0]["calibration_noise_readout"]
+                                                     for c in long_contrasts],
+                                  min(len(arrays) for arrays in long_arrays.values()))
 if long_pending:
     long_s6 = analysis.pending_metrics(long_s6, long_contrast_values, "evidence incomplete")
+    long_s6_clf = analysis.pending_metrics(long_s6_clf, long_contrast_values, "evidence incomplete")
+long_s6 |= analysis.readout_alternative(long_s6_clf)
 for name, value in long_s6.items():  # what the end state is judged on, and the order of learning
     if name.startswith(("success_rate_", "training_success_rate_", "generalisation_", "mse_late_change_",
-                        "colour_lead_", "colour_first_seeds_", "order_reversed", "evidence_seeds_")):
+                        "colour_lead_", "colour_first_seeds_", "order_reversed", "evidence_seeds_",
+                        "bend_toward_stronger_", "speed_decay_r2_", "decay_exp_minus_power_r2_")):
         run.metric(f"long_{name}", value)
 run.text("long_contrast_list", " and ".join(f"{c:g}" for c in long_contrast_values))
 run.text("long_steps", f"{long_declared.config['steps']:,}")
@@ -343,9 +364,15 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 # {glue:text}`verdict_s_6_generalises_long_0_2` {glue:text}`verdict_s_6_generalises_long_0_7`
 # The order of learning, timed over a window in which both concepts can be learned: colour lead
 # {glue:text}`long_lead_list` steps, colour first in {glue:text}`long_colour_first_list` seeds; the
-# order reversal on these runs is **{glue:text}`long_order_reversed`** (a t interval over seeds,
-# as for the CPU set; a seed whose unseen prompt never reaches the learned level in a concept
-# counts as learning it one read-out past the end). The five seeds of `diffusion/cpu_long_extra`
+# order reversal on these runs is **{glue:text}`long_order_reversed`** (the median's sign-test
+# interval, as for the CPU set). The paper's comparative statement, that the order moves toward
+# colour as the colour contrast grows, is tested directly as the shift of the colour lead from
+# contrast 0.2 to 0.7 (Hodges–Lehmann, Mann–Whitney interval):
+# {glue:text}`verdict_s_6a_order_by_contrast_long`. The bend, on these runs:
+# {glue:text}`verdict_s_6a_bend_0_7`. The exponential approach is declared on them too
+# ({glue:text}`verdict_s_6c_decay_long_0_7`), with its weakness: any smooth saturating curve gives an
+# exponential fit a high $R^2$, so the exponential is also compared with a power law with as many
+# parameters ({glue:text}`verdict_s_6c_exp_vs_power_long_0_7`). The five seeds of `diffusion/cpu_long_extra`
 # were added because the first five left the order undecided: a verdict on the pooled seeds is the
 # second look of a two-stage design, whose false-positive rate is somewhat above the nominal 5%.
 #

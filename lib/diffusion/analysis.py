@@ -23,7 +23,8 @@ from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, bootstrap_mean, 
 
 UNSEEN_PROMPT = 3
 TARGET = np.array([1.0, 1.0])  # concept coordinates of (blue, small)
-LEARNED_LEVEL = 0.75  # a coordinate "learned" when it first reaches this
+LEARNED_LEVEL = 0.75  # a coordinate "learned" when it first reaches this: the level fixed in advance
+OTHER_LEVELS = (0.6, 0.9)  # the learned level's robustness row
 TRANSIT = (0.45, 0.85)  # progress (colour + size) / 2 between which the bend is measured
 
 # ----------------------------------------------------------------------------------------------
@@ -43,6 +44,17 @@ def coordinates(runs: dict[str, np.ndarray], dgp: Circles) -> np.ndarray:
     """(seeds, K, P, S, 2) segmentation concept coordinates, NaN where no disc is present."""
     coords = concept_coordinates(runs["colour"], runs["radius"], dgp)
     return np.where(runs["present"][..., None], coords, np.nan)
+
+
+READOUTS_OF_CONCEPTS = ("segmentation", "classifier")  # the first is the read-out fixed in advance
+
+
+def classifier_coordinates(runs: dict[str, np.ndarray]) -> np.ndarray:
+    """(seeds, K, P, S, 2) the classifier's read-out as concept coordinates: (P(blue), P(small)), NaN
+    where it gives P(disc) <= 1/2. The other read-out of every S-6 claim (the segmentation's coordinates
+    are geometric, these are class probabilities: they agree on the class, not on the distance)."""
+    clf = runs["classifier"]
+    return np.where(clf[..., 2:3] > 0.5, clf[..., :2], np.nan)
 
 
 def trajectory(coords: np.ndarray) -> np.ndarray:
@@ -93,6 +105,66 @@ def mean_over_seeds(values: np.ndarray, lo: float = -np.inf, hi: float = np.inf)
     ci = ttest_1samp(x, 0.0).confidence_interval(CONFIDENCE)
     return Estimate(
         value, max(float(ci.low), lo), min(float(ci.high), hi), int(x.size), f"t over seeds {CONFIDENCE:.0%}"
+    )
+
+
+def median_sign_interval(values: np.ndarray, bound: float) -> Estimate:
+    """Median of per-seed values with the distribution-free interval of the sign test: the order
+    statistics [x_(k), x_(n+1-k)] with the largest k whose coverage 1 - 2 P(Bin(n, 1/2) < k) reaches
+    CONFIDENCE. It stays valid when values are censored (a concept never learned counts as learned one
+    read-out past the end: the order is kept, the size is not). Below 6 seeds no k reaches 95 %
+    (n = 5: 1 - 2/32), and the interval is the whole range [-bound, bound]."""
+    from scipy.stats import binom
+
+    x = np.sort(np.asarray(values, dtype=float))
+    n = x.size
+    if n == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, "no seed")
+    reach = [k for k in range(1, n // 2 + 1) if 1 - 2 * binom.cdf(k - 1, n, 0.5) >= CONFIDENCE]
+    value = float(np.median(x))
+    if not reach:
+        p_min = 2 * 0.5**n
+        return Estimate(
+            value,
+            -bound,
+            bound,
+            n,
+            f"median; the sign test cannot reach {CONFIDENCE:.0%} with {n} seeds (p >= {p_min:.3g})",
+        )
+    k = max(reach)
+    return Estimate(value, float(x[k - 1]), float(x[n - k]), n, f"median, sign-test interval {CONFIDENCE:.0%}")
+
+
+def _mann_whitney_null(m: int, n: int) -> np.ndarray:
+    """Exact null distribution of the Mann-Whitney U for samples of m and n without ties: P(U = u), u = 0..mn."""
+    counts = {(0, j): np.ones(1) for j in range(n + 1)} | {(i, 0): np.ones(1) for i in range(m + 1)}
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            a, b = counts[i - 1, j], counts[i, j - 1]  # the largest value is from the first sample, or not
+            out = np.zeros(i * j + 1)
+            out[j : j + a.size] += a
+            out[: b.size] += b
+            counts[i, j] = out
+    return counts[m, n] / counts[m, n].sum()
+
+
+def rank_shift(a: np.ndarray, b: np.ndarray) -> Estimate:
+    """The shift a - b between two independent samples: the Hodges-Lehmann estimate (median of all
+    pairwise differences) with the exact Mann-Whitney interval [D_(k), D_(mn+1-k)] (Bauer 1972), the
+    largest k whose coverage reaches CONFIDENCE. Ranks only, so censored values that keep their order
+    are fine. n is the smaller sample."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    diffs = np.sort((a[:, None] - b[None, :]).ravel())
+    cdf = np.cumsum(_mann_whitney_null(a.size, b.size))
+    reach = [k for k in range(1, diffs.size // 2 + 1) if 1 - 2 * cdf[k - 1] >= CONFIDENCE]
+    value = float(np.median(diffs))
+    n = int(min(a.size, b.size))
+    if not reach:
+        span = float(np.abs(diffs).max())
+        return Estimate(value, -span, span, n, f"Hodges-Lehmann; too few seeds for a {CONFIDENCE:.0%} interval")
+    k = max(reach)
+    return Estimate(
+        value, float(diffs[k - 1]), float(diffs[diffs.size - k]), n, f"Hodges-Lehmann, Mann-Whitney {CONFIDENCE:.0%}"
     )
 
 
@@ -224,34 +296,94 @@ class DecayFit:
     points: int
 
 
-def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
-    """Fit from the largest distance after step 0 on (None with fewer than 4 points or no fit)."""
-    from scipy.optimize import curve_fit
-    from scipy.stats import t as student
-
+def _from_peak(steps: np.ndarray, distance: np.ndarray) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """(t since the peak, distance, index of the peak among the finite points) from the largest distance
+    after step 0 on; None with fewer than 4 points."""
     ok = np.isfinite(distance)
     ok[0] = False
     if ok.sum() < 4:
         return None
     s, d = steps[ok].astype(float), distance[ok]
     start = int(np.argmax(d))
-    s, d = s[start:] - s[start], d[start:]
-    if len(d) < 4:
+    if len(d) - start < 4:
         return None
+    return s[start:] - s[start], d[start:], start
+
+
+def _r2(d: np.ndarray, fitted: np.ndarray) -> float:
+    total = ((d - d.mean()) ** 2).sum()
+    return float(1 - ((d - fitted) ** 2).sum() / total) if total > 0 else float("nan")
+
+
+def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
+    """Fit from the largest distance after step 0 on (None with fewer than 4 points or no fit)."""
+    from scipy.optimize import curve_fit
+    from scipy.stats import t as student
+
+    ok = np.isfinite(distance)
+    ok[0] = False  # the peak's step below is counted among the finite read-outs after step 0
+    segment = _from_peak(steps, distance)
+    if segment is None:
+        return None
+    s, d, start = segment
     span = max(s[-1], 1.0)
     try:
         p, cov = curve_fit(decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / span), maxfev=10000)
     except (RuntimeError, ValueError):
         return None
-    resid = d - decay_curve(s, *p)
-    total = ((d - d.mean()) ** 2).sum()
-    r2 = float(1 - (resid**2).sum() / total) if total > 0 else float("nan")
+    r2 = _r2(d, decay_curve(s, *p))
     se = float(np.sqrt(cov[2, 2])) if np.isfinite(cov[2, 2]) else float("inf")
     q = student.ppf(0.5 + CONFIDENCE / 2, max(len(d) - 3, 1))
     rate = Estimate(
         float(p[2]), float(p[2] - q * se), float(p[2] + q * se), len(d), f"curve_fit covariance, t {CONFIDENCE:.0%}"
     )
     return DecayFit(rate, float(p[1]), float(p[0]), r2, int(steps[ok][start]), len(d))
+
+
+def power_curve(t: np.ndarray, floor: float, amplitude: float, exponent: float, t0: float) -> np.ndarray:
+    """d(t) = floor + amplitude (1 + t / t0)^-exponent: a saturating approach that is not exponential,
+    the alternative the exponential fit is tested against (same number of fitted parameters, t0 fixed)."""
+    return floor + amplitude * (1 + t / t0) ** -exponent
+
+
+def fit_power_r2(steps: np.ndarray, distance: np.ndarray) -> float:
+    """R^2 of power_curve fitted from the peak on, with t0 the first read-out interval after it (NaN: no fit)."""
+    from scipy.optimize import curve_fit
+
+    segment = _from_peak(steps, distance)
+    if segment is None:
+        return float("nan")
+    s, d, _ = segment
+    t0 = max(s[1], 1.0)
+    curve = lambda t, floor, amplitude, exponent: power_curve(t, floor, amplitude, exponent, t0)
+    try:
+        p, _ = curve_fit(curve, s, d, p0=(d[-1], d[0] - d[-1], 1.0), maxfev=10000)
+    except (RuntimeError, ValueError):
+        return float("nan")
+    return _r2(d, curve(s, *p))
+
+
+def exponential_advantage(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> Estimate:
+    """R^2 of the exponential fit minus that of the power law (`power_curve`) on the seed-mean distance
+    curve, with a percentile bootstrap over seeds: positive when the data prefer the exponential.
+    Any smooth saturating curve gives an exponential fit a high R^2; this is what discriminates."""
+
+    def advantage(idx) -> float:
+        curve = distance_to_target(trajectory(traj_by_seed[np.asarray(idx, dtype=int)].transpose(1, 0, 2)))
+        fit = fit_decay(steps, curve)
+        return (fit.r2 if fit is not None else np.nan) - fit_power_r2(steps, curve)
+
+    n = len(traj_by_seed)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # curve_fit's covariance warnings; a resample without a fit gives NaN
+        value = advantage(np.arange(n))
+        if not np.isfinite(value) or n < 3:
+            return Estimate(value, -1.0, 1.0, n, "no fit or fewer than 3 seeds: no interval")
+        low, high = bootstrap_interval(
+            (np.arange(n),), advantage, rng=np.random.default_rng(seed), vectorized=False, resamples=999
+        )
+    low, high = (low, high) if np.isfinite(low) and np.isfinite(high) else (-1.0, 1.0)
+    return Estimate(value, min(low, value), max(high, value), n, f"bootstrap percentile over seeds {CONFIDENCE:.0%}")
 
 
 def distance_to_target(traj: np.ndarray) -> np.ndarray:
@@ -376,6 +508,7 @@ def analyse_set(
     config: dict,
     level: float = LEARNED_LEVEL,
     window: tuple[float, float] = TRANSIT,
+    readout: str = "segmentation",
 ) -> tuple[dict[float, dict[str, np.ndarray]], dict[float, Circles], dict[float, dict]]:
     """An evidence set's runs by contrast (each contrast's shard arrays, one per seed), their
     data-generating processes from the set's configuration, and `analyse_contrast` of each."""
@@ -384,7 +517,7 @@ def analyse_set(
         c: Circles(c, config["size_mean"], config["size_signal"], config["resolution"], blur=config["blur"])
         for c in runs
     }
-    return runs, dgps, {c: analyse_contrast(runs[c], dgps[c], level, window) for c in runs}
+    return runs, dgps, {c: analyse_contrast(runs[c], dgps[c], level, window, readout) for c in runs}
 
 
 READOUTS = ("present", "radius", "colour", "classifier")
@@ -453,18 +586,26 @@ def contrast_key(contrast: float) -> str:
 
 
 def analyse_contrast(
-    runs: dict[str, np.ndarray], dgp: Circles, level: float = LEARNED_LEVEL, window: tuple[float, float] = TRANSIT
+    runs: dict[str, np.ndarray],
+    dgp: Circles,
+    level: float = LEARNED_LEVEL,
+    window: tuple[float, float] = TRANSIT,
+    readout: str = "segmentation",
 ) -> dict:
     """Trajectories (seeds, K, P, 2), blank fractions, success, the largest MSE rise, the decay fit,
-    the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds."""
+    the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds, read
+    by the segmentation (concept units) or the classifier (`classifier_coordinates`)."""
+    if readout not in READOUTS_OF_CONCEPTS:
+        raise ValueError(f"unknown read-out {readout!r}: use one of {READOUTS_OF_CONCEPTS}")
     steps = runs["eval_steps"]
-    coords = coordinates(runs, dgp)
+    coords = coordinates(runs, dgp) if readout == "segmentation" else classifier_coordinates(runs)
     traj = trajectory(coords)  # (seeds, K, P, 2)
     unseen = traj[:, :, UNSEEN_PROMPT]
     err = sample_error(coords[:, :, UNSEEN_PROMPT])  # (seeds, K, S)
     stronger = stronger_concept(dgp)
     r2, fit = decay_r2(unseen, steps)
     leads = colour_lead(unseen, steps, level)
+    bound = float(steps[-1] + (steps[-1] - steps[-2]))  # the largest lead a censored crossing allows
     return {
         "steps": steps,
         "coords": coords,
@@ -481,8 +622,11 @@ def analyse_contrast(
         "r2": r2,
         "fit": fit,
         "bend": mean_over_seeds(bend(unseen, stronger, window)),
+        "exponential_advantage": exponential_advantage(unseen, steps),
         "leads": leads,
-        "lead": mean_over_seeds(leads),
+        "lead": median_sign_interval(leads, bound),
+        "leads_at": {x: colour_lead(unseen, steps, x) for x in OTHER_LEVELS},
+        "lead_bound": bound,
         "agreement": readout_agreement(coords, runs["classifier"]),
         "classifier_traj": runs["classifier"][..., :2].mean((0, 3)),
     }
@@ -510,12 +654,31 @@ def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], see
         out[f"speed_decay_r2_{key}"] = r["r2"].as_dict()
         out[f"bend_toward_stronger_{key}"] = r["bend"].as_dict()
         out[f"colour_lead_{key}"] = r["lead"].as_dict()
+        for x, leads in r["leads_at"].items():
+            out[f"colour_lead_{key}_{level_key(x)}"] = median_sign_interval(leads, r["lead_bound"]).as_dict()
+        out[f"decay_exp_minus_power_r2_{key}"] = r["exponential_advantage"].as_dict()
         out[f"colour_first_seeds_{key}"] = f"{int(np.sum(r['leads'] > 0))} of {len(r['leads'])}"
         out[f"readout_agreement_{key}"] = r["agreement"]
         out[f"stronger_{key}"] = r["stronger"]
     low, high = results[min(results)], results[max(results)]
     out["order_reversed"] = order_reversed(low["lead"], high["lead"])
+    shift = f"colour_lead_shift_{contrast_key(max(results))}_minus_{contrast_key(min(results))}"
+    out[shift] = rank_shift(high["leads"], low["leads"]).as_dict()
+    for x in OTHER_LEVELS:
+        out[f"{shift}_{level_key(x)}"] = rank_shift(high["leads_at"][x], low["leads_at"][x]).as_dict()
     return out
+
+
+def level_key(level: float) -> str:
+    """Metric-name suffix of a learned level other than the fixed one: 0.6 -> "level_0_6"."""
+    return "level_" + f"{level:g}".replace(".", "_")
+
+
+def readout_alternative(metrics: dict, suffix: str = "_classifier") -> dict:
+    """The per-contrast S-6 metrics of the other read-out, renamed with `suffix`, for the claims' robustness
+    row (the classifier's own bias and the agreement of the two read-outs are left out: they are not claims)."""
+    skip = ("classifier_p_", "evidence_seeds_", "readout_agreement_")
+    return {f"{name}{suffix}": value for name, value in metrics.items() if not name.startswith(skip)}
 
 
 def format_estimate(e: dict | None, digits: int = 2) -> str:
@@ -562,6 +725,7 @@ METRIC_RANGES = {
     "speed_decay_r2_": (0.0, 1.0),
     "bend_toward_stronger_": (-1.0, 1.0),
     "colour_lead_": (-1e6, 1e6),
+    "decay_exp_minus_power_r2_": (-1.0, 1.0),
 }
 
 
@@ -570,9 +734,11 @@ def pending_metrics(metrics: dict, contrasts: list[float], reason: str) -> dict:
     variant): every metric of METRIC_RANGES, for every contrast of the full set, becomes
     `lib.stats.undecided` over that range with `reason` in its method (n = 0 where the smoke variant
     lacks the contrast), so that every claim on it is inconclusive rather than decided by test-size runs."""
-    names = {"classifier_p_disc_on_noise"} | {
-        f"{prefix}{contrast_key(c)}" for c in contrasts for prefix in METRIC_RANGES if prefix.endswith("_")
-    }
+    names = (
+        {"classifier_p_disc_on_noise"}
+        | {f"{prefix}{contrast_key(c)}" for c in contrasts for prefix in METRIC_RANGES if prefix.endswith("_")}
+        | {name for name in metrics if name.startswith(tuple(METRIC_RANGES))}  # level variants, the shift
+    )
     out = dict(metrics)
     for name in names:
         low, high = next(r for prefix, r in METRIC_RANGES.items() if name.startswith(prefix))

@@ -33,9 +33,15 @@ def test_claims_as_declared():
 
 @pytest.mark.parametrize("chapter_id", chapter_ids())
 def test_claim_notes_quote_recorded_metrics(chapter_id):
-    """Every `{metric}` a claim's note quotes is a metric its chapter records at default parameters."""
+    """Every `{metric}` a claim's note quotes, and every metric of its free choices' alternatives, is a
+    metric its chapter records at default parameters."""
     recorded = read_metrics(RUNS, chapter_id) or {}
-    missing = {c.id: m for c in load(chapter_id).claims for m in note_metrics(c.note) if m not in recorded}
+    missing = {
+        c.id: m
+        for c in load(chapter_id).claims
+        for m in note_metrics(c.note) + c.alternative_metrics
+        if m not in recorded
+    }
     assert not missing, f"notes quote metrics the chapter does not record: {missing}"
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from lib.chapter import Chapter, Claim, Parameters, param
+from lib.chapter import Chapter, Claim, FreeChoice, Parameters, param
 from lib.claims import (
     RUN_KEY,
     MetricsError,
@@ -165,3 +165,57 @@ def test_interval_ends_within_rounding_of_the_estimate_print_as_it():
     assert format_value(wilson_zero) == "0 [0, 0.06], n = 60"
     small = {"value": 1e-5, "low": 5e-6, "high": 2e-5, "n": 3, "method": "t"}
     assert format_value(small) == "1e-05 [5e-06, 2e-05], n = 3"
+
+
+def _floor_chapter():
+    floor = FreeChoice("minor_floor", "10 init scales", {"0.05": "align_floor_0_05", "0": "align_floor_0"})
+    claim = Claim("S-5", "aligned", "p", "align", "> 0.9", basis="seeds", free_choices=(floor,))
+    return Chapter("toy", "t", NoParameters, claims=(claim,))
+
+
+def test_a_verdict_that_flips_with_a_free_choice_is_not_reported_plainly(tmp_path):
+    metrics = {"align": _est(0.99, 0.98, 1.0), "align_floor_0": _est(1.0, 0.99, 1.0)}
+    flipped = {**metrics, "align_floor_0_05": _est(0.78, 0.74, 0.82)}
+    v = verdicts([_floor_chapter()], {"toy": flipped})[0]
+    assert v.verdict == "holds" and v.as_declared
+    assert [a.verdict for a in v.alternatives] == ["does not hold", "holds"]
+    assert v.robustness == "depends on minor_floor" and v.summary == "holds, depends on minor_floor"
+    assert v.robustness_detail == (
+        "depends on minor_floor: minor_floor 10 init scales (declared); 0.05: does not hold; 0: holds"
+    )
+    table = claims_markdown([_floor_chapter()], {"toy": flipped})
+    assert "**holds" not in table and "holds, depends on minor_floor" in table
+    assert "0.05: does not hold" in sentence(v)
+    _write(tmp_path, flipped)
+    text, code = claims_report([_floor_chapter()], tmp_path)
+    assert code == 0 and "0 robust, 1 depending on a free choice" in text
+
+
+def test_a_verdict_every_alternative_agrees_with_is_robust():
+    agreeing = {"align": _est(0.99, 0.98, 1.0), "align_floor_0": _est(1.0, 0.99, 1.0)}
+    agreeing["align_floor_0_05"] = _est(0.95, 0.93, 0.97)
+    v = verdicts([_floor_chapter()], {"toy": agreeing})[0]
+    assert v.robustness == "robust" and not v.dependent_choices
+    assert "**holds, robust**" in claims_markdown([_floor_chapter()], {"toy": agreeing})
+    only_primary = verdicts([_floor_chapter()], {"toy": {"align": _est(0.99, 0.98, 1.0)}})[0]
+    assert only_primary.robustness == "alternatives not computed"
+    plain = verdicts([_chapter()], {"toy": {"err": 0.01, "frac": _est(0.2, 0.1, 0.3)}})[1]
+    assert plain.robustness == "" and plain.summary == "holds"
+
+
+def test_free_choices_are_declared_cleanly():
+    with pytest.raises(ValueError, match="repeats the claim's own metric"):
+        Claim("S-5", "s", "p", "m", "> 0", free_choices=(FreeChoice("x", "1", {"2": "m"}),))
+    with pytest.raises(ValueError, match="at least one"):
+        FreeChoice("x", "1", {})
+    claim = Claim("S-5", "s", "p", "m", "> 0", free_choices=[FreeChoice("x", "1", {"2": "m2"})])
+    assert hash(claim) and claim.alternative_metrics == ["m2"]
+
+
+def test_a_skipped_metric_is_not_computed_with_its_reason():
+    from lib.claims import format_value
+
+    skipped = {"not_computed": "2-linear not in order_models"}
+    claim = Claim("S-11", "s", "p", "m", "== true")
+    assert claim.evaluate(skipped) == ("not computed", "2-linear not in order_models")
+    assert format_value(skipped) == "not computed (2-linear not in order_models)"

@@ -220,3 +220,66 @@ def test_largest_continuation_ratio_takes_the_worst_contrast():
     assert an.largest_continuation_ratio(same, originals, dgps, 10) == 0
     moved = dict(same) | {(0.7, 1): shard(originals[(0.7, 1)]["colour"] + 0.05)}
     assert an.largest_continuation_ratio(moved, originals, dgps, 10) > 0
+
+
+def test_median_sign_interval_needs_six_seeds_for_95_percent():
+    five = an.median_sign_interval(np.array([100.0, 200, 300, 400, 500]), bound=2550)
+    assert (five.low, five.high) == (-2550, 2550) and "cannot reach" in five.method  # p >= 1/16 with 5
+    ten = an.median_sign_interval(np.arange(1.0, 11.0), bound=1e4)
+    assert (ten.value, ten.low, ten.high) == (5.5, 2.0, 9.0)  # x_(2), x_(9): coverage 1 - 22/1024
+    censored = np.array([-50.0, 120, 300, 800, 2550, 2550, 2550, 2550, 2550, 2550])  # only the order counts
+    assert an.median_sign_interval(censored, bound=2550).low == 120.0
+
+
+def test_rank_shift_is_hodges_lehmann_with_the_exact_mann_whitney_interval():
+    from scipy.stats import mannwhitneyu
+
+    null = an._mann_whitney_null(4, 3)
+    assert null.sum() == pytest.approx(1.0) and null.size == 13
+    exact = mannwhitneyu([0.0, 1, 2, 3], [10.0, 11, 12], method="exact", alternative="less").pvalue  # U = 0
+    assert null[0] == pytest.approx(exact)
+    a, b = np.arange(10.0) + 5, np.arange(10.0)
+    shift = an.rank_shift(a, b)
+    diffs = np.sort((a[:, None] - b[None, :]).ravel())
+    assert shift.value == 5.0 and (shift.low, shift.high) == (diffs[23], diffs[76])  # k = 24 for 10 and 10
+    assert (
+        an.rank_shift(np.arange(3.0), np.arange(3.0) + 1).low == -an.rank_shift(np.arange(3.0), np.arange(3.0) + 1).high
+    )
+
+
+def test_exponential_advantage_tells_an_exponential_from_a_power_law():
+    steps = np.arange(0, 8001, 400)
+    rng = np.random.default_rng(4)
+
+    def seeds(distance):
+        return np.stack(
+            [
+                np.stack([1 - distance / np.sqrt(2)] * 2, -1) + 0.003 * rng.standard_normal((len(steps), 2))
+                for _ in range(8)
+            ]
+        )
+
+    exponential = an.exponential_advantage(seeds(0.8 * np.exp(-6e-4 * steps)), steps)
+    power = an.exponential_advantage(seeds(0.8 * (1 + steps / 400.0) ** -1.5), steps)
+    assert exponential.low > 0 > power.high
+    power_law = 0.8 * (1 + steps / 400.0) ** -1.5
+    assert an.fit_power_r2(steps, power_law) > an.fit_decay(steps, power_law).r2
+
+
+def test_the_classifier_read_out_as_concept_coordinates():
+    clf = np.array([[0.9, 0.2, 0.8], [0.3, 0.7, 0.4]])  # (P(blue), P(small), P(disc)) of two samples
+    coords = an.classifier_coordinates({"classifier": clf})
+    np.testing.assert_allclose(coords[0], [0.9, 0.2])
+    assert np.isnan(coords[1]).all()  # P(disc) <= 1/2: a blank, as the segmentation marks one
+    with pytest.raises(ValueError, match="unknown read-out"):
+        an.analyse_contrast({"eval_steps": np.arange(3)}, None, readout="eyeball")
+
+
+def test_readout_alternative_renames_the_claims_metrics_only():
+    metrics = {
+        "colour_lead_0_7": 1,
+        "classifier_p_disc_on_noise": 0,
+        "readout_agreement_0_7": 0.8,
+        "order_reversed": "x",
+    }
+    assert an.readout_alternative(metrics) == {"colour_lead_0_7_classifier": 1, "order_reversed_classifier": "x"}

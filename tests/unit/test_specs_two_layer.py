@@ -35,3 +35,22 @@ def test_lemma_steps_are_those_of_the_notebook():
 def test_unreasonable_strengths_are_refused(override, message):
     with pytest.raises(ParameterError, match=message):
         CHAPTER.validate(override)
+
+
+def test_the_fixed_width_sweep_needs_two_dimensions_up_to_its_width():
+    CHAPTER.validate({"sweep_d": [2, 4], "sweep_fixed_width": 4})
+    with pytest.raises(ParameterError, match="sweep_fixed_width = 2 admits fewer than two d"):
+        CHAPTER.validate({"sweep_fixed_width": 2})
+    wider = CHAPTER.validate({"sweep_fixed_width": 12}).cost().seconds
+    assert wider > CHAPTER.validate({}).cost().seconds
+
+
+def test_claims_with_free_choices_name_recorded_variants():
+    """The robustness rows of S-5 and S-18 read metrics the notebook records under each alternative."""
+    claims = {c.id: c for c in CHAPTER.claims}
+    assert "stage_alignment_fraction_floor_0_05" in claims["S-5/stage-alignment"].alternative_metrics
+    assert claims["S-18/stages-turn"].alternative_metrics == [
+        "cluster_off_course_different_stages_speed_0_01",
+        "cluster_off_course_different_stages_speed_0_3",
+    ]
+    assert "S-5/two-descents" not in claims  # the same count as S-5/nonmonotone
