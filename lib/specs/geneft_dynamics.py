@@ -343,6 +343,8 @@ EVIDENCE_RELATIONS = ("mod3", "greater_than", "bipartite")
 PHASE_LR_ENC = [-5.0, -4.5, -4.0, -3.5, -3.0, -2.5, -2.0]  # the paper's range, 10^-5 .. 10^-2
 PHASE_LR_DEC = [-5.0, -4.5, -4.0, -3.5, -3.0, -2.5, -2.0, -1.5, -1.0]  # and a decade above, where ratio 10 lies
 TABLE3 = {k: EVIDENCE_NETWORK[k] for k in ("n", "mode", "depth", "width", "embed_dim")}
+LONG_RUN = {"steps": 100_000, "checkpoint_every": 5000}  # the paper's steps (Section IV, Appendix B)
+LONG_ROWS = [i for i, v in enumerate(PHASE_LR_ENC) if v <= -3.5]  # eta_enc <= 10^-3.5: memorizing at 1e4 steps
 
 EVIDENCE = (
     EvidenceSet(
@@ -361,6 +363,34 @@ EVIDENCE = (
         },
         threads=1,
         minutes=round(shard_minutes(len(PHASE_LR_DEC) * 3, 10_000, **TABLE3), 1),
+        mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_dynamics",
+        name="phase_grid_1e5",
+        description="Fig. 5 at the paper's 1e5 AdamW steps: the phase_grid network, split, seeds and decoder rates, "
+        "for the encoder rates eta_enc <= 10^-3.5 (rows 0-3 of the phase_grid encoder axis, the rows that at 1e4 "
+        "steps have not left memorization), 3 relations x 4 x 9 cells x 3 seeds = 324 networks; a network leaves "
+        "once its phase is decided (both 0.9 crossings found); one shard per (relation, encoder rate, seed)",
+        function="lib.geneft.evidence_seed:phase_row_seed",
+        config={**EVIDENCE_NETWORK, **LONG_RUN, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
+        shards=[
+            {"relation": r, "row": i, "seed": s}
+            for s in range(EVIDENCE_NETWORK["seeds"])
+            for i in LONG_ROWS
+            for r in EVIDENCE_RELATIONS
+        ],
+        smoke={
+            "config": {
+                **EVIDENCE_SMOKE,
+                "steps": 1000,
+                "log10_lr_enc": [-2.5, -1.5],
+                "log10_lr_dec": [-3.0, -2.0, -1.0],
+            },
+            "shards": [{"relation": r, "row": 0, "seed": s} for r in ("mod3", "bipartite") for s in (0, 1)],
+        },
+        threads=1,
+        minutes=round(shard_minutes(len(PHASE_LR_DEC), LONG_RUN["steps"], **TABLE3), 1),
         mem_mb=1000,
     ),
     EvidenceSet(
