@@ -127,3 +127,17 @@ def test_interval_ends_within_rounding_of_the_estimate_print_as_it():
     assert format_value(wilson_zero) == "0 [0, 0.06], n = 60"
     small = {"value": 1e-5, "low": 5e-6, "high": 2e-5, "n": 3, "method": "t"}
     assert format_value(small) == "1e-05 [5e-06, 2e-05], n = 3"
+
+
+def test_a_claim_beyond_the_paper_says_so_and_an_unknown_scope_is_refused():
+    chapter = Chapter(
+        id="toy",
+        title="t",
+        params=NoParameters,
+        claims=(Claim("S-D", "a consequence", "not stated", "err", "< 0.1", scope="derivation"),),
+    )
+    table = claims_markdown([chapter], {"toy": {"err": 0.01}})
+    assert "single run; derivation beyond the paper" in table
+    assert "beyond the paper" not in claims_markdown([_chapter()], {"toy": {"err": 0.01}})
+    with pytest.raises(ValueError, match="scope"):
+        Claim("S-X", "s", "p", "m", "< 1", scope="novel")
