@@ -7,6 +7,7 @@ the method that made the interval. Every interval here comes from scipy.stats or
 - `bootstrap_median`, `bootstrap_mean`: scipy's BCa bootstrap (percentile when BCa is degenerate);
 - `bootstrap_interval`: scipy's bootstrap of any vectorized statistic of one or more samples
   (ratios of medians, pooled ratios, differences of means), the one call behind the others;
+- `auc`: the threshold-free separation of two samples (Mann-Whitney AUC) with a bootstrap interval;
 - `paired_difference`: mean of paired differences with Student's t interval (samples that share
   random numbers: seeds, noise draws), plus the z of the paired test;
 - `exact`: a value that is not an estimate (a sympy identity, a closed form), interval zero width;
@@ -112,6 +113,31 @@ def _bootstrap(samples: Sequence[float], statistic, name: str, seed: int, confid
         if np.isfinite(low) and np.isfinite(high):
             return Estimate(value, low, high, int(x.size), f"bootstrap {method} {name} {confidence:.0%}")
     raise ValueError(f"bootstrap {name}: no finite interval")
+
+
+def auc(
+    smaller: Sequence[float], larger: Sequence[float], *, seed: int = 0, confidence: float = CONFIDENCE
+) -> Estimate:
+    """Area under the ROC curve that `smaller` lies below `larger`: P(X < Y) + P(X = Y)/2 for X drawn
+    from the first sample and Y from the second (Mann-Whitney U / (n_x n_y)); 1/2 is no separation,
+    1 a perfect one, with no threshold. Percentile bootstrap, each sample resampled on its own (seeded).
+    """
+    x, y = np.asarray(smaller, float).ravel(), np.asarray(larger, float).ravel()
+    if x.size == 0 or y.size == 0 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise ValueError(f"auc needs two non-empty finite samples, got {x.size} and {y.size}")
+
+    def statistic(a, b, axis=-1):
+        a, b = np.moveaxis(a, axis, -1), np.moveaxis(b, axis, -1)
+        below = (a[..., :, None] < b[..., None, :]).mean((-2, -1))
+        tied = (a[..., :, None] == b[..., None, :]).mean((-2, -1))
+        return below + tied / 2
+
+    value = float(statistic(x, y))
+    n = int(x.size + y.size)
+    if x.size < 2 or y.size < 2:
+        return Estimate(value, 0.0, 1.0, n, "AUC, too few units for an interval")
+    low, high = bootstrap_interval((x, y), statistic, rng=np.random.default_rng(seed), confidence=confidence)
+    return Estimate(value, low, high, n, f"AUC (Mann-Whitney), bootstrap percentile {confidence:.0%}")
 
 
 def bootstrap_median(samples: Sequence[float], *, seed: int = 0, confidence: float = CONFIDENCE) -> Estimate:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
+from lib.stats import CONFIDENCE, Estimate, auc, bootstrap_interval, fraction
 
 # ----------------------------------------------------------------------------------------------
 # The flows: eq. (8), eq. (10), eq. (11)
@@ -422,8 +422,9 @@ def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, thresh
     Theorem 2 ties generalization to collision. Returns the agreement (collapsed == generalized) and
     P(collapsed | generalized), P(collapsed | not) as Wilson fractions, the per-model ratios, and
     the Mann-Whitney test (scipy) that the ratio is smaller for generalizing models with its AUC
-    (threshold-free). Caveat: lib.geneft.train stops a model once its phase is decided, so a
-    generalizing model's embeddings are those at its early stop, not at t -> infinity.
+    (threshold-free; `auc_estimate`: with a bootstrap interval, lib.stats.auc). Caveat:
+    lib.geneft.train stops a model once its phase is decided, so a generalizing model's embeddings
+    are those at its early stop, not at t -> infinity.
     """
     from scipy.stats import mannwhitneyu
 
@@ -437,4 +438,5 @@ def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, thresh
         test = mannwhitneyu(ratio[gen], ratio[~gen], alternative="less")
         out["mann_whitney_p"] = float(test.pvalue)
         out["auc"] = float(1 - test.statistic / (gen.sum() * (~gen).sum()))
+        out["auc_estimate"] = auc(ratio[gen], ratio[~gen])
     return out

@@ -166,3 +166,4 @@ def test_collapse_of_trained_embeddings_against_phase():
     assert np.all(ratio[:4] < 0.1) and np.all(ratio[4:] > 0.5)
     res = repons.collapse_vs_phase(emb, labels, [1, 1, 1, 1, 0, 0, 0, 0])
     assert res["agreement"].value == 1.0 and res["auc"] == 1.0 and res["mann_whitney_p"] < 0.05
+    assert res["auc_estimate"].value == res["auc"] and res["auc_estimate"].n == 8

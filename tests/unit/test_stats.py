@@ -7,6 +7,7 @@ import pytest
 
 from lib.stats import (
     Estimate,
+    auc,
     bootstrap_interval,
     bootstrap_mean,
     bootstrap_median,
@@ -91,3 +92,18 @@ def test_bootstrap_interval_of_a_two_sample_statistic_is_seeded_and_covers_it():
     assert first[0] < diff(a, b) < first[1] and first[1] - first[0] < 1.5
     paired = bootstrap_interval((a, b), diff, rng=np.random.default_rng(3), paired=True, method="BCa")
     assert paired[0] < diff(a, b) < paired[1]
+
+
+def test_auc_is_mann_whitney_with_a_seeded_bootstrap_interval():
+    from scipy.stats import mannwhitneyu
+
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(0, 1, 40), rng.normal(1, 1, 50)
+    est = auc(x, y)
+    u = mannwhitneyu(x, y).statistic
+    assert est.value == pytest.approx(1 - u / (40 * 50)) and est.n == 90
+    assert est.low < est.value < est.high and auc(x, y) == est
+    assert auc([0, 0], [0, 0]).value == 0.5 and auc([0, 1], [2, 3]).value == 1.0
+    assert auc([0.0], [1.0, 2.0]).low == 0.0
+    with pytest.raises(ValueError):
+        auc([], [1.0])
