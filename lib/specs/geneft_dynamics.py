@@ -180,7 +180,7 @@ CHAPTER = Chapter(
             basis="evidence",
             expected="inconclusive",
             note="equivalence test, margin 0.5 declared in advance: the claim holds when the 90% interval of |slope - 1| "
-            "lies under 0.5 (two one-sided tests at 5%). phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): logistic slope {boundary_slope_mod3} "
+            "lies under 0.5 (two one-sided tests at 5%). evidence {fig5_evidence}; confusion runs left out of the fit: logistic slope {boundary_slope_mod3} "
             "(95%); per-row crossings {boundary_slope_per_row_mod3}",
         ),
         Claim(
@@ -192,7 +192,7 @@ CHAPTER = Chapter(
             basis="evidence",
             expected="inconclusive",
             note="equivalence test, margin 0.5 declared in advance: the claim holds when the 90% interval of |slope - 1| "
-            "lies under 0.5 (two one-sided tests at 5%). phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): logistic slope {boundary_slope_greater_than} "
+            "lies under 0.5 (two one-sided tests at 5%). evidence {fig5_evidence}; confusion runs left out of the fit: logistic slope {boundary_slope_greater_than} "
             "(95%); per-row crossings {boundary_slope_per_row_greater_than}",
         ),
         Claim(
@@ -204,7 +204,7 @@ CHAPTER = Chapter(
             basis="evidence",
             expected="inconclusive",
             note="equivalence test, margin 0.5 declared in advance: the claim holds when the 90% interval of |slope - 1| "
-            "lies under 0.5 (two one-sided tests at 5%). phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): logistic slope {boundary_slope_bipartite} "
+            "lies under 0.5 (two one-sided tests at 5%). evidence {fig5_evidence}; confusion runs left out of the fit: logistic slope {boundary_slope_bipartite} "
             "(95%); per-row crossings {boundary_slope_per_row_bipartite}",
         ),
         Claim(
@@ -215,7 +215,7 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): log10 critical ratios at eta_enc = 10^{critical_ratio_reference_log10_lr_enc} are "
+            note="evidence {fig5_evidence}; confusion runs left out of the fit: log10 critical ratios at eta_enc = 10^{critical_ratio_reference_log10_lr_enc} are "
             "{critical_ratio_log10_per_relation_mod3} (mod 3), {critical_ratio_log10_per_relation_greater_than} "
             "(greater-than), {critical_ratio_log10_per_relation_bipartite} (bipartite); Cochran's Q test of one common "
             "intercept gives p = {boundary_intercept_homogeneity_p}, between-relation variance tau^2 = "
@@ -230,14 +230,15 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="phase_grid evidence (7 x 9 cells x 3 seeds, 1e4 steps; confusion runs left out of the fit): the relations do not share one ratio (Q test p = {boundary_intercept_homogeneity_p}), so they "
+            note="evidence {fig5_evidence}; confusion runs left out of the fit: the relations do not share one ratio (Q test p = {boundary_intercept_homogeneity_p}), so they "
             "are pooled with random effects (DerSimonian-Laird): log10 ratio {critical_ratio_log10_random} at eta_enc = "
             "10^{critical_ratio_reference_log10_lr_enc} (Hartung-Knapp: {critical_ratio_log10_random_hksj}); per "
             "relation {critical_ratio_log10_per_relation_mod3} (mod 3), "
             "{critical_ratio_log10_per_relation_greater_than} (greater-than), "
             "{critical_ratio_log10_per_relation_bipartite} (bipartite). Fixed effects, one common ratio that Q rejects, "
             "would give {boundary_intercept_pooled}. The slopes are not 1, so the ratio depends on the reference "
-            "eta_enc; phase_grid_1e5 (the paper's 1e5 steps at eta_enc <= 10^-3.5) decides whether the slow rows move",
+            "eta_enc, and the slow-encoder rows steepen the slopes where they have not left memorization (at 1e4 steps; "
+            "phase_grid_1e5 reruns them at the paper's 1e5)",
         ),
         Claim(
             "G-5/live-vs-evidence",
@@ -257,7 +258,7 @@ CHAPTER = Chapter(
             metric="repon_collapse_auc_mod3",
             condition="> 0.8",
             basis="evidence",
-            note="the complete phase_grid evidence (3 relations x 7 x 9 cells x 3 seeds, 1e4 steps); generalizing runs "
+            note="evidence {fig5_evidence}, 3 relations; generalizing runs "
             "are read at their early stop, the others at the end of the run, which handicaps the generalizing ones. "
             "Robustness reading with the fixed cut-off collapse_threshold: {repon_collapsed_if_generalized_mod3} of "
             "the runs that generalize and {repon_collapsed_if_not_mod3} of the others are under it (agreement "
