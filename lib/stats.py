@@ -7,6 +7,7 @@ the method that made the interval. Every interval here comes from scipy.stats or
 - `bootstrap_median`, `bootstrap_mean`: scipy's BCa bootstrap (percentile when BCa is degenerate);
 - `bootstrap_interval`: scipy's bootstrap of any vectorized statistic of one or more samples
   (ratios of medians, pooled ratios, differences of means), the one call behind the others;
+- `proportion_difference`: difference of two binomial proportions, Newcombe's interval;
 - `auc`: the threshold-free separation of two samples (Mann-Whitney AUC) with a bootstrap interval;
 - `paired_difference`: mean of paired differences with Student's t interval (samples that share
   random numbers: seeds, noise draws), plus the z of the paired test;
@@ -138,6 +139,23 @@ def auc(
         return Estimate(value, 0.0, 1.0, n, "AUC, too few units for an interval")
     low, high = bootstrap_interval((x, y), statistic, rng=np.random.default_rng(seed), confidence=confidence)
     return Estimate(value, low, high, n, f"AUC (Mann-Whitney), bootstrap percentile {confidence:.0%}")
+
+
+def proportion_difference(
+    successes_a: int, n_a: int, successes_b: int, n_b: int, *, confidence: float = CONFIDENCE
+) -> Estimate:
+    """successes_a / n_a - successes_b / n_b with Newcombe's hybrid score interval (statsmodels
+    `confint_proportions_2indep`), for two independent groups of units."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    if min(n_a, n_b) <= 0:
+        raise ValueError("a proportion difference needs n >= 1 in both groups")
+    low, high = confint_proportions_2indep(
+        successes_a, n_a, successes_b, n_b, method="newcomb", compare="diff", alpha=1 - confidence
+    )
+    return Estimate(
+        successes_a / n_a - successes_b / n_b, float(low), float(high), int(n_a + n_b), f"Newcombe {confidence:.0%}"
+    )
 
 
 def bootstrap_median(samples: Sequence[float], *, seed: int = 0, confidence: float = CONFIDENCE) -> Estimate:

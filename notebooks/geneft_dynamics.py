@@ -34,7 +34,7 @@ from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic
 from lib.geneft.relations import class_labels
 from lib.paths import cache_dir
-from lib.stats import decide, exact, fraction
+from lib.stats import Estimate, decide, exact, fraction, proportion_difference
 
 run = start_chapter("geneft_dynamics", globals())
 P = run.params
@@ -571,6 +571,19 @@ needed6 = {s: run.metric(f"sigma_ratio_for_bound_init_{s:g}", repons.sigma_ratio
            for s in scales6}
 run.text("fig6_setup_text", f"{cfg6['relation']}, eta_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
          f"point, {cfg6['steps']} steps, {ev6.variant} variant")
+shape6 = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6[s]), ratio6[s]) for s in scales6}
+for s in scales6:
+    runs6 = int(phase_grid.cell_counts(g6[s])[1].sum())
+    p6 = Estimate(shape6[s]["p_value"], shape6[s]["p_value"], shape6[s]["p_value"], runs6,
+                  f"likelihood-ratio goodness of fit, chi2({shape6[s]['df']})")
+    run.metric(f"fig6_arctan_shape_p_init_{s:g}", decide(p6, 0.0, 1.0, pending.get("ratio_seeds")))
+    run.metric(f"fig6_arctan_best_sigma_init_{s:g}", shape6[s]["sigma"])
+by_sigma = sorted(scales6, key=lambda s: sigma[s].value)
+low6, high6 = (phase_grid.cell_counts(g6[s]) for s in (by_sigma[0], by_sigma[-1]))
+run.metric("fig6_sigma_monotone_difference", decide(
+    proportion_difference(int(high6[0].sum()), int(high6[1].sum()), int(low6[0].sum()), int(low6[1].sum())),
+    -1.0, 1.0, pending.get("ratio_seeds") or (len(scales6) < 2 and "one init scale")))
+run.metric("fig6_sigma_ratio_largest_over_smallest", sigma[by_sigma[-1]].value / sigma[by_sigma[0]].value)
 
 # %% tags=["hide-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
@@ -603,10 +616,24 @@ run.figure("fig_prob", fig)
 # every point only when $\sigma_a/\sigma_c$ is at least {glue:text}`sigma_needed_text`
 # (`repons.sigma_ratio_for_bound`, at the Wilson lower ends): that is how far the initialisation
 # reading above is from one under which the paper's figure would hold.
+#
+# Two readings need no $\sigma_a/\sigma_c$ at all. First, the shape: fitted with $\sigma_a/\sigma_c$ free
+# (maximum likelihood over the binomial counts), eq. (12) is tested against one free probability per
+# ratio (likelihood ratio, 3 degrees of freedom): {glue:text}`shape_text`. Second, the direction: eq. (12)
+# grows with $\sigma_a/\sigma_c$, and the init scale whose measured ratio is larger (by a factor
+# {glue:text}`fig6_sigma_ratio_largest_over_smallest:.2g`) should generalize at least as often; pooled
+# over the ratios, the difference of the fractions that generalize (larger minus smaller
+# $\sigma_a/\sigma_c$) is {glue:text}`fig6_sigma_monotone_difference:.2f`
+# {glue:text}`fig6_sigma_monotone_difference_ci` (Newcombe 95%).
+#
+# - {glue:text}`verdict_g_6_arctan_shape`
+# - {glue:text}`verdict_g_6_sigma_monotone`
 
 # %% tags=["remove-cell"]
 run.text("sigma_text", ", ".join(f"{fmt(sigma[s])} at scale {s:g}" for s in scales6))
 run.text("sigma_needed_text", ", ".join(f"{needed6[s]:.3g} at scale {s:g}" for s in scales6))
+run.text("shape_text", ", ".join(f"p = {shape6[s]['p_value']:.2g} at scale {s:g} (best sigma_a/sigma_c "
+                                 f"{shape6[s]['sigma']:.3g})" for s in scales6))
 
 # %% [markdown]
 # ## Weight decay and the boundary (Fig. 8)

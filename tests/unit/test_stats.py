@@ -15,6 +15,7 @@ from lib.stats import (
     exact,
     fraction,
     paired_difference,
+    proportion_difference,
     undecided,
 )
 
@@ -107,3 +108,11 @@ def test_auc_is_mann_whitney_with_a_seeded_bootstrap_interval():
     assert auc([0.0], [1.0, 2.0]).low == 0.0
     with pytest.raises(ValueError):
         auc([], [1.0])
+
+
+def test_proportion_difference_newcombe():
+    d = proportion_difference(71, 120, 110, 120)
+    assert d.value == pytest.approx(71 / 120 - 110 / 120) and d.high < 0 < 1 and d.n == 240
+    assert proportion_difference(5, 10, 5, 10).low < 0 < proportion_difference(5, 10, 5, 10).high
+    with pytest.raises(ValueError):
+        proportion_difference(0, 0, 1, 2)
