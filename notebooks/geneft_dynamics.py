@@ -409,14 +409,14 @@ run.figure("fig_phase_lr", fig)
 # `phases.row_boundary_slope`) and fitted by least squares over the rows, gives slopes
 # {glue:text}`per_row_text`.
 #
-# Cochran's Q rejects one common critical ratio for the three relations, so "a ratio of about 10" is
-# read as the mean over relations with random effects (DerSimonian-Laird; between-relation variance
+# The relations need not share one critical ratio (Cochran's Q above tests it), so "a ratio of about 10"
+# is read as the mean over relations with random effects (DerSimonian-Laird; between-relation variance
 # $\tau^2$ = {glue:text}`critical_ratio_tau2_random:.2f` decade$^2$): $\log_{10}$ ratio
 # {glue:text}`critical_ratio_log10_random:.2f` {glue:text}`critical_ratio_log10_random_ci` at
 # $\eta_\mathrm{enc} = 10^{x}$ (Hartung-Knapp interval with 2 degrees of freedom:
-# {glue:text}`critical_ratio_log10_random_hksj_ci`). One common ratio (fixed effects), which Q rejects,
-# would give {glue:text}`boundary_intercept_pooled:.2f` {glue:text}`boundary_intercept_pooled_ci`. The
-# slopes are not 1, so each ratio depends on the encoder rate it is read at.
+# {glue:text}`critical_ratio_log10_random_hksj_ci`). One common ratio (fixed effects), the reading Q
+# tests, would give {glue:text}`boundary_intercept_pooled:.2f` {glue:text}`boundary_intercept_pooled_ci`.
+# Where the slopes are not 1, each ratio depends on the encoder rate it is read at.
 #
 # - {glue:text}`verdict_g_5_slope_mod3`
 # - {glue:text}`verdict_g_5_slope_greater_than`

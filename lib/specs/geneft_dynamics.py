@@ -230,15 +230,15 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="evidence {fig5_evidence}; confusion runs left out of the fit: the relations do not share one ratio (Q test p = {boundary_intercept_homogeneity_p}), so they "
-            "are pooled with random effects (DerSimonian-Laird): log10 ratio {critical_ratio_log10_random} at eta_enc = "
+            note="evidence {fig5_evidence}; confusion runs left out of the fit: the relations need not share one ratio (Q test of one ratio: p = "
+            "{boundary_intercept_homogeneity_p}), so they are pooled with random effects (DerSimonian-Laird): log10 ratio {critical_ratio_log10_random} at eta_enc = "
             "10^{critical_ratio_reference_log10_lr_enc} (Hartung-Knapp: {critical_ratio_log10_random_hksj}); per "
             "relation {critical_ratio_log10_per_relation_mod3} (mod 3), "
             "{critical_ratio_log10_per_relation_greater_than} (greater-than), "
-            "{critical_ratio_log10_per_relation_bipartite} (bipartite). Fixed effects, one common ratio that Q rejects, "
-            "would give {boundary_intercept_pooled}. The slopes are not 1, so the ratio depends on the reference "
-            "eta_enc, and the slow-encoder rows steepen the slopes where they have not left memorization (at 1e4 steps; "
-            "phase_grid_1e5 reruns them at the paper's 1e5)",
+            "{critical_ratio_log10_per_relation_bipartite} (bipartite). Fixed effects, one common ratio, "
+            "would give {boundary_intercept_pooled}. Where the slopes are not 1 (G-5/slope-*) the ratio depends on the "
+            "reference eta_enc; at 1e4 steps the slow-encoder rows have not left memorization (phase_grid_1e5 reruns "
+            "them at the paper's 1e5)",
         ),
         Claim(
             "G-5/live-vs-evidence",
