@@ -222,7 +222,9 @@ def evidence_notices(metrics: Mapping[str, Any]) -> list[str]:
     """One line per evidence set a run showed through its smoke variant (from the metrics' `_run`)."""
     used = metrics.get(RUN_KEY, {}).get("evidence", [])
     return [
-        f"notice: {entry['set']}: {entry['pending']}; its smoke variant is shown" for entry in used if entry["pending"]
+        f"notice: {entry['set']}: {entry['pending']}; the chapter reads it as incomplete"
+        for entry in used
+        if entry["pending"]
     ]
 
 

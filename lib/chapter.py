@@ -245,6 +245,14 @@ BASES = {
 }
 _INTERVAL_BASES = ("seeds", "evidence")
 
+# What a claim is relative to the paper, for the scorecard: a reproduction unless declared otherwise.
+SCOPES = {
+    "reproduction": "a statement of the paper, reproduced",
+    "extension": "beyond the paper: the paper's statement carried to a setting it does not treat",
+    "derivation": "beyond the paper: a consequence the book derives, not a reproduction of a paper's result",
+    "finding": "beyond the paper: a measured result the paper does not state",
+}
+
 _CONDITION = re.compile(r"^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$")
 _PARAMETER = re.compile(r"^[A-Za-z_]\w*$")
 _OPS = {
@@ -306,6 +314,8 @@ class Claim:
     and, where it applies, the effect size the design could detect. `free_choices` declares
     the analyst's choices behind `metric` (see FreeChoice): the same condition is evaluated on
     each alternative's metric, and the scorecard says whether the verdict is robust to them.
+    `scope` (see SCOPES) says whether the claim reproduces the paper or goes beyond it, so that
+    a derivation or a finding of the book is not read as a failed reproduction.
     """
 
     id: str
@@ -317,8 +327,11 @@ class Claim:
     expected: str = HOLDS
     note: str = ""
     free_choices: tuple[FreeChoice, ...] = ()
+    scope: str = "reproduction"
 
     def __post_init__(self) -> None:
+        if self.scope not in SCOPES:
+            raise ValueError(f"claim {self.id}: scope must be one of {list(SCOPES)}, got {self.scope!r}")
         if not _CONDITION.match(self.condition):
             raise ValueError(f"claim {self.id}: cannot parse condition {self.condition!r}")
         if self.basis not in BASES:

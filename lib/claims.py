@@ -254,10 +254,19 @@ _BASIS_LABEL = {
 }
 
 
+_SCOPE_LABEL = {
+    "extension": "extension beyond the paper",
+    "derivation": "derivation beyond the paper",
+    "finding": "finding beyond the paper",
+}
+
+
 def basis_text(v: Verdict) -> str:
-    """Strength of the evidence: exact / consistency check / single run / seeds / evidence tier, with n."""
+    """Strength of the evidence: exact / consistency check / single run / seeds / evidence tier, with n;
+    and, for a claim beyond the paper, its scope (extension / derivation / finding beyond the paper)."""
     n = f", n = {v.value['n']}" if is_estimate(v.value) else ""
-    return _BASIS_LABEL[v.claim.basis] + n
+    scope = "" if v.claim.scope == "reproduction" else f"; {_SCOPE_LABEL[v.claim.scope]}"
+    return _BASIS_LABEL[v.claim.basis] + n + scope
 
 
 def reason_text(v: Verdict) -> str:

@@ -15,7 +15,8 @@ known properties imply, then guess the rest as well as the training data allow:
 The bound is (known entries + sum over the rest of max(p, 1 - p)) / n^2.
 
 Read-outs with intervals (over the samplings of the training set): `p_star_pooled` reads p_*
-from the whole fraction curve, `fraction_at_accuracy` the training fraction where a curve (the
+in its small-data limit or from the whole fraction curve (`p_star_eq5_fit`: the value that fits
+eq. 5 to the curve), `fraction_at_accuracy` the training fraction where a curve (the
 bound's, or networks' per seed) first reaches an accuracy, beside eq. (4)'s p_c, which targets
 the inferable fraction f, not the accuracy.
 """
@@ -286,23 +287,41 @@ def inductive_gap(fractions, accuracy, bound) -> float:
 # ----------------------------------------------------------------------------------------------
 
 
-def p_star_pooled(mc: MonteCarloBound, *, confidence: float = CONFIDENCE, seed: int = 0) -> Estimate:
-    """p_* from the whole fraction curve: sum of min(p, 1 - p) over every open entry of every
-    fraction and sampling, divided by their number; BCa bootstrap over the samplings (a sampling's
-    nested masks are one unit). For the complete bipartite graph (two classes of equal size) every
-    open entry has p = 1/2 by symmetry: p_* = 1/2 there is a consistency check, not a finding.
+def p_star_pooled(
+    mc: MonteCarloBound, *, upto: float | None = None, confidence: float = CONFIDENCE, seed: int = 0
+) -> Estimate:
+    """p_*: sum of min(p, 1 - p) over every open entry of every fraction <= `upto` (None: the whole
+    curve) and sampling, divided by their number; percentile bootstrap over the samplings (a
+    sampling's nested masks are one unit). Section III's p_* is the guessing probability of eq. (5)
+    where the data leave the relation open, its small-data limit: `upto` = the smallest fraction
+    reads that limit, the whole curve mixes in the entries that later data leave partly informed.
+    For the complete bipartite graph (two classes of equal size) every open entry has p = 1/2 by
+    symmetry: p_* = 1/2 there is a consistency check, not a finding.
     """
-    miss, count = mc.open_miss.sum(0).astype(float), mc.open_count.sum(0).astype(float)  # per sampling
+    window = np.ones(len(mc.fractions), bool) if upto is None else mc.fractions <= upto * (1 + 1e-12)
+    if not window.any():
+        raise ValueError(f"no training fraction <= {upto}")
+    miss = mc.open_miss[window].sum(0).astype(float)  # per sampling
+    count = mc.open_count[window].sum(0).astype(float)
+    where = "over fractions" if upto is None else f"over fractions <= {upto:g}"
     if count.sum() == 0:
-        return Estimate(math.nan, math.nan, math.nan, len(count), "no open entry at any fraction")
+        return Estimate(math.nan, math.nan, math.nan, len(count), f"no open entry {where}")
     ratio = lambda a, b, axis=-1: a.sum(axis) / b.sum(axis)
     value = float(ratio(miss, count))
     if len(miss) < 2 or np.allclose(miss / np.maximum(count, 1), value):
-        return Estimate(value, value, value, len(miss), "pooled over fractions and samplings, no spread")
+        return Estimate(value, value, value, len(miss), f"pooled {where} and samplings, no spread")
     ci = bootstrap_interval((miss, count), ratio, rng=np.random.default_rng(seed), paired=True, confidence=confidence)
-    return Estimate(
-        value, *ci, len(miss), f"pooled over fractions, bootstrap percentile over samplings {confidence:.0%}"
-    )
+    return Estimate(value, *ci, len(miss), f"pooled {where}, bootstrap percentile over samplings {confidence:.0%}")
+
+
+def p_star_eq5_fit(mc: MonteCarloBound, b: float, n_pairs: int) -> float:
+    """The p_* that makes eq. (5) fit the Monte Carlo accuracy curve: least squares of
+    acc - f = (1 - p_*)(1 - f) over the fractions (f: eq. 3 at m = fraction x n_pairs), closed form.
+    It absorbs every difference in shape between eq. (3) and the Monte Carlo's inferred fraction
+    (it gives less than 1/2 for the bipartite graph, whose open entries are all at 1/2), so it is
+    a robustness reading of p_*, not its definition."""
+    f = inferable_fraction(np.asarray(mc.fractions) * n_pairs, b)
+    return float(1.0 - np.sum((mc.accuracy - f) * (1 - f)) / np.sum((1 - f) ** 2))
 
 
 def first_crossing(fractions, accuracy, level: float = 0.9) -> np.ndarray:

@@ -98,3 +98,22 @@ def table2_bits(name: str, n: int) -> float:
     if name == "bipartite":
         return float(n)
     return n * (n - 1) / 2
+
+
+def table2_excess_parts(name: str, n: int) -> tuple[float, float] | None:
+    """Where Table 2's n log2 k (n for the bipartite graph, k = 2) overestimates the exact b of a
+    relation with k classes: (equal_sizes, relabelling) in bits, summing to table2_bits - b.
+
+    n log2 k counts every assignment of the n elements to k labelled classes. The relation fixes
+    the class sizes s_c, which leaves the multinomial n! / prod s_c! assignments (`equal_sizes`:
+    n log2 k minus its log2), and classes of equal size can be relabelled without changing the
+    relation (`relabelling`: sum over sizes of log2 (number of classes of that size)!). None for a
+    relation without classes.
+    """
+    labels = class_labels(name, n)
+    if labels is None:
+        return None
+    counts = np.bincount(labels)
+    log2_multinomial = log2_factorial(n) - sum(log2_factorial(int(s)) for s in counts)
+    relabelling = sum(log2_factorial(m) for m in Counter(counts.tolist()).values())
+    return table2_bits(name, n) - log2_multinomial, relabelling

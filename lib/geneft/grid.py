@@ -7,7 +7,8 @@ fraction of the run (1% as the paper scales it: 10^3 steps of 10^5). The init sc
 per call of the trainer, so the settings are grouped by it. `cell_counts` pools the seeds of a
 cell into binomial counts for `lib.geneft.phases.fit_boundary`. `grid_from_runs` classifies
 stored runs (the evidence shards of `lib.geneft.evidence`) the same way, `stack_shards` assembles
-shards into a grid, and `evidence_mismatch` names the network settings in which a live grid and a
+shards into a grid (`stack_seed_shards` one-seed shards), `with_rows` replaces rows of a grid by the
+same cells trained longer, and `evidence_mismatch` names the network settings in which a live grid and a
 stored configuration differ (the live grid is compared with the evidence only where none do).
 """
 
@@ -148,6 +149,49 @@ def stack_shards(shards, order: str, names=("step_train_90", "step_test_90", "te
     return {name: np.stack([sh[name] for sh in shards]) for name in names} | {
         order: np.array([sh.key[order] for sh in shards])
     }
+
+
+def stack_seed_shards(shards, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
+    """Arrays of one-seed shards (keys "row" and "seed", as `lib.geneft.evidence_seed.phase_row_seed`
+    stores them, each (settings, 1, ...)) as (rows, settings, seeds, ...), rows and seeds sorted; "row"
+    and "seed" give the keys. ValueError when a (row, seed) of the rows and seeds present is missing."""
+    by_key = {(int(sh.key["row"]), int(sh.key["seed"])): sh for sh in shards}
+    rows, seeds = sorted({r for r, _ in by_key}), sorted({s for _, s in by_key})
+    missing = [(r, s) for r in rows for s in seeds if (r, s) not in by_key]
+    if not by_key or missing:
+        raise ValueError(f"one-seed shards do not fill a grid: missing (row, seed) {missing or 'all'}")
+    stacked = {
+        name: np.stack([np.concatenate([by_key[r, s][name] for s in seeds], axis=1) for r in rows]) for name in names
+    }
+    return stacked | {"row": np.array(rows), "seed": np.array(seeds)}
+
+
+def with_rows(grid: PhaseGrid, positions, other: PhaseGrid) -> PhaseGrid:
+    """`grid` with its rows `positions` (first axis) replaced by the rows of `other`: the same cells and
+    seeds trained for another number of steps (the Fig. 5 rows at the paper's 1e5 steps). Each run keeps
+    the phase Table 4 gave it at its own run length; `threshold` stays `grid`'s (other's is other.threshold)."""
+    positions = np.asarray(positions, int)
+    if other.phase.shape[0] != len(positions) or other.phase.shape[1:] != grid.phase.shape[1:]:
+        raise ValueError(
+            f"rows of shape {other.phase.shape} cannot replace rows {positions.tolist()} of {grid.phase.shape}"
+        )
+    if other.n_test != grid.n_test:
+        raise ValueError("the replacing rows use another split (number of test pairs differs)")
+
+    def put(a, b):
+        out = np.array(a, copy=True)
+        out[positions] = b
+        return out
+
+    return PhaseGrid(
+        put(grid.phase, other.phase),
+        put(grid.test_acc, other.test_acc),
+        put(grid.step_train_90, other.step_train_90),
+        put(grid.step_test_90, other.step_test_90),
+        put(grid.embed, other.embed),
+        grid.n_test,
+        grid.threshold,
+    )
 
 
 def test_pairs(n: int, train_fraction: float, split_seed: int) -> int:

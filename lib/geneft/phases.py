@@ -345,6 +345,62 @@ def _separating_ranges(X: np.ndarray, k: np.ndarray, t: np.ndarray, x_ref: float
     return (math.nan, math.nan), (math.nan, math.nan)
 
 
+# ----------------------------------------------------------------------------------------------
+# The boundary row by row: an estimator beside the logistic fit
+# ----------------------------------------------------------------------------------------------
+
+
+def row_boundaries(x, y, successes, trials) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of a grid (x_i, y_ij) the y where P(generalize) crosses 1/2, generalization below.
+
+    `x` (I,), `y` (J,) increasing, `successes`, `trials` (I, J). Along each row the fractions of the
+    cells with trials are made non-increasing in y (pool-adjacent-violators, weighted by trials:
+    scipy.optimize.isotonic_regression) and the crossing of 1/2 is linear interpolation between the
+    last cell at or above 1/2 and the next one below. Rows without a crossing (all above or all
+    below 1/2) have no boundary in the grid and are left out. Returns (x_i, y*_i) of the rows
+    that have one.
+    """
+    from scipy.optimize import isotonic_regression
+
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    k, t = np.asarray(successes, float), np.asarray(trials, float)
+    xs, ys = [], []
+    for i in range(len(x)):
+        keep = t[i] > 0
+        if keep.sum() < 2:
+            continue
+        yy = y[keep]
+        p = isotonic_regression(k[i, keep] / t[i, keep], weights=t[i, keep], increasing=False).x
+        above = np.flatnonzero(p >= 0.5)
+        if len(above) == 0 or above[-1] == len(p) - 1:
+            continue
+        j = above[-1]
+        xs.append(x[i])
+        ys.append(yy[j] + (yy[j + 1] - yy[j]) * (p[j] - 0.5) / (p[j] - p[j + 1]))
+    return np.asarray(xs), np.asarray(ys)
+
+
+def row_boundary_slope(x, y, successes, trials, *, confidence: float = CONFIDENCE) -> Estimate | None:
+    """Slope of the per-row crossings (`row_boundaries`) against x: least squares with Student's t
+    interval on (rows - 2) degrees of freedom (scipy.stats.linregress), n = rows with a crossing.
+    A reading of the boundary that assumes no logistic shape and pools nothing across rows; None
+    with fewer than 3 rows."""
+    from scipy.stats import t as student_t
+
+    xs, ys = row_boundaries(x, y, successes, trials)
+    if len(xs) < 3:
+        return None
+    fit = linregress(xs, ys)
+    half = float(student_t.isf((1 - confidence) / 2, len(xs) - 2) * fit.stderr)
+    return Estimate(
+        float(fit.slope),
+        float(fit.slope) - half,
+        float(fit.slope) + half,
+        len(xs),
+        f"per-row 1/2 crossings (isotonic, interpolated), least squares t {confidence:.0%}",
+    )
+
+
 def distance_from(estimate: Estimate, target: float) -> Estimate:
     """|value - target| with the interval of distances from `target` to the points of [low, high]
     (0 at the low end when the interval contains it): a claim "slope within 0.5 of 1" reads
@@ -364,9 +420,13 @@ def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
     """Section IV: "the phase boundary appears approximately at the same intercept" across relations.
 
     Cochran's Q test of homogeneity of the fitted intercepts (statsmodels' meta-analysis
-    `combine_effects`, variances from each fit's interval), plus the fixed-effect pooled intercept.
+    `combine_effects`, variances from each fit's interval), the fixed-effect pooled intercept
+    (`pooled`: one common critical ratio, which Q tests), and the random-effects pooled intercept
+    (`pooled_random`: DerSimonian-Laird, the mean of relations whose critical ratios differ by a
+    between-relation variance `tau2`; normal interval, and `pooled_random_hksj` with the
+    Hartung-Knapp-Sidik-Jonkman t interval on k - 1 degrees of freedom as a robustness reading).
     Fits without a boundary are listed under `excluded` with their outcome, never dropped silently.
-    Pass fits made with the same `x_ref`.
+    Pass fits made with the same `x_ref` (with slopes other than 1, the intercepts depend on it).
     """
     from scipy.stats import norm
     from statsmodels.stats.meta_analysis import combine_effects
@@ -377,24 +437,53 @@ def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
     used = {k: f for k, f in fits.items() if f.outcome == "boundary" and np.isfinite(f.intercept.value)}
     excluded = {k: f.outcome for k, f in fits.items() if k not in used}
     if len(used) < 2:
-        return {"q": math.nan, "p_value": math.nan, "df": 0, "pooled": None, "used": sorted(used), "excluded": excluded}
+        return {
+            "q": math.nan,
+            "p_value": math.nan,
+            "df": 0,
+            "pooled": None,
+            "pooled_random": None,
+            "pooled_random_hksj": None,
+            "tau2": math.nan,
+            "used": sorted(used),
+            "excluded": excluded,
+        }
+    from scipy.stats import t as student_t
+
     z = norm.isf((1 - CONFIDENCE) / 2)
     eff = np.array([f.intercept.value for f in used.values()])
     var = np.array([((f.intercept.high - f.intercept.low) / (2 * z)) ** 2 for f in used.values()])
-    res = combine_effects(eff, var)
+    res = combine_effects(eff, var, method_re="dl")
     test = res.test_homogeneity()
-    pooled = Estimate(
-        float(res.mean_effect_fe),
-        float(res.mean_effect_fe - z * res.sd_eff_w_fe),
-        float(res.mean_effect_fe + z * res.sd_eff_w_fe),
-        int(sum(f.n_models for f in used.values())),
-        "fixed-effect pooled intercept (inverse variance) 95%",
-    )
+    n_models = int(sum(f.n_models for f in used.values()))
+    mean_fe, mean_re = float(res.mean_effect_fe), float(res.mean_effect_re)
+    half_re_hksj = float(student_t.isf((1 - CONFIDENCE) / 2, len(eff) - 1) * res.sd_eff_w_re_hksj)
     return {
         "q": float(test.statistic),
         "p_value": float(test.pvalue),
         "df": int(test.df),
-        "pooled": pooled,
+        "pooled": Estimate(
+            mean_fe,
+            mean_fe - z * float(res.sd_eff_w_fe),
+            mean_fe + z * float(res.sd_eff_w_fe),
+            n_models,
+            f"fixed-effect pooled intercept (inverse variance) {CONFIDENCE:.0%}",
+        ),
+        "pooled_random": Estimate(
+            mean_re,
+            mean_re - z * float(res.sd_eff_w_re),
+            mean_re + z * float(res.sd_eff_w_re),
+            n_models,
+            f"random-effects pooled intercept (DerSimonian-Laird) over {len(eff)} relations {CONFIDENCE:.0%}",
+        ),
+        "pooled_random_hksj": Estimate(
+            mean_re,
+            mean_re - half_re_hksj,
+            mean_re + half_re_hksj,
+            n_models,
+            f"random-effects pooled intercept, Hartung-Knapp t({len(eff) - 1}) {CONFIDENCE:.0%}",
+        ),
+        "tau2": float(res.tau2),
         "used": sorted(used),
         "excluded": excluded,
     }

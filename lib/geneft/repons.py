@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from lib.comparisons import auc
 from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
 
 # ----------------------------------------------------------------------------------------------
@@ -396,6 +397,38 @@ def sigma_ratio_for_bound(successes, trials, dec_over_enc) -> float:
     return float(needed.max())
 
 
+def arctan_shape_test(successes, trials, dec_over_enc) -> dict:
+    """Fig. 6 without a measured sigma: does eq. (12) fit the probabilities at any sigma_a / sigma_c?
+
+    The binomial counts (successes of trials at each ratio eta_dec / eta_enc) are fitted by maximum
+    likelihood with P = (2/pi) arctan(s sqrt(eta_enc / (2 eta_dec))), s the one free parameter (searched
+    over 1e-4..1e4 on a log scale); the likelihood-ratio statistic against one free probability per
+    point (the deviance) is chi-squared with (points - 1) degrees of freedom. Returns `sigma` (the best
+    s), `deviance`, `df` and `p_value` (small: no sigma_a / sigma_c gives the observed shape).
+    """
+    from scipy.optimize import minimize_scalar
+    from scipy.special import xlogy
+    from scipy.stats import chi2
+
+    k, t = np.asarray(successes, float).ravel(), np.asarray(trials, float).ravel()
+    ratio = np.broadcast_to(np.asarray(dec_over_enc, float), np.asarray(successes).shape).ravel()
+    eps = 1e-12
+
+    def loglik(p):
+        p = np.clip(p, eps, 1 - eps)
+        return float(np.sum(xlogy(k, p) + xlogy(t - k, 1 - p)))
+
+    fit = minimize_scalar(
+        lambda log_s: -loglik(arctan_law(10.0**log_s, 1 / ratio)),
+        bounds=(-4, 4),
+        method="bounded",
+        options={"xatol": 1e-8},
+    )
+    deviance = max(2 * (loglik(k / t) - (-fit.fun)), 0.0)
+    df = len(k) - 1
+    return {"sigma": float(10.0**fit.x), "deviance": float(deviance), "df": df, "p_value": float(chi2.sf(deviance, df))}
+
+
 # ----------------------------------------------------------------------------------------------
 # Trained networks: did the repons collapse by class?
 # ----------------------------------------------------------------------------------------------
@@ -422,8 +455,9 @@ def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, thresh
     Theorem 2 ties generalization to collision. Returns the agreement (collapsed == generalized) and
     P(collapsed | generalized), P(collapsed | not) as Wilson fractions, the per-model ratios, and
     the Mann-Whitney test (scipy) that the ratio is smaller for generalizing models with its AUC
-    (threshold-free). Caveat: lib.geneft.train stops a model once its phase is decided, so a
-    generalizing model's embeddings are those at its early stop, not at t -> infinity.
+    (threshold-free; `auc_estimate`: with a bootstrap interval, lib.comparisons.auc). Caveat:
+    lib.geneft.train stops a model once its phase is decided, so a generalizing model's embeddings
+    are those at its early stop, not at t -> infinity.
     """
     from scipy.stats import mannwhitneyu
 
@@ -437,4 +471,5 @@ def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, thresh
         test = mannwhitneyu(ratio[gen], ratio[~gen], alternative="less")
         out["mann_whitney_p"] = float(test.pvalue)
         out["auc"] = float(1 - test.statistic / (gen.sum() * (~gen).sum()))
+        out["auc_estimate"] = auc(ratio[gen], ratio[~gen])
     return out

@@ -53,6 +53,6 @@ def test_evidence_notices_name_the_pending_sets():
         }
     }
     assert evidence_notices(metrics) == [
-        "notice: b/part: 3 of 10 shards of b/part are not computed yet; its smoke variant is shown"
+        "notice: b/part: 3 of 10 shards of b/part are not computed yet; the chapter reads it as incomplete"
     ]
     assert evidence_notices({}) == []

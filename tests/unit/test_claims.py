@@ -219,3 +219,17 @@ def test_a_skipped_metric_is_not_computed_with_its_reason():
     claim = Claim("S-11", "s", "p", "m", "== true")
     assert claim.evaluate(skipped) == ("not computed", "2-linear not in order_models")
     assert format_value(skipped) == "not computed (2-linear not in order_models)"
+
+
+def test_a_claim_beyond_the_paper_says_so_and_an_unknown_scope_is_refused():
+    chapter = Chapter(
+        id="toy",
+        title="t",
+        params=NoParameters,
+        claims=(Claim("S-D", "a consequence", "not stated", "err", "< 0.1", scope="derivation"),),
+    )
+    table = claims_markdown([chapter], {"toy": {"err": 0.01}})
+    assert "single run; derivation beyond the paper" in table
+    assert "beyond the paper" not in claims_markdown([_chapter()], {"toy": {"err": 0.01}})
+    with pytest.raises(ValueError, match="scope"):
+        Claim("S-X", "s", "p", "m", "< 1", scope="novel")

@@ -186,6 +186,20 @@ def test_p_star_pooled_and_bipartite_consistency():
     assert bip.value == pytest.approx(0.5)  # two classes of equal size: 1/2 by symmetry
 
 
+def test_p_star_small_data_limit_and_eq5_fit():
+    from lib.geneft.bounds import p_star_eq5_fit, p_star_pooled
+
+    fr = np.array([0.02, 0.1, 0.3])
+    mc = monte_carlo_bound("mod3", 15, fr, 6)
+    first = p_star_pooled(mc, upto=0.02)
+    assert first.value == pytest.approx(mc.p_star[0]) and "<= 0.02" in first.method
+    assert abs(first.value - 1 / 3) < abs(p_star_pooled(mc).value - 1 / 3)  # the limit is nearer the prior 1/k
+    with pytest.raises(ValueError):
+        p_star_pooled(mc, upto=0.01)
+    fitted = p_star_eq5_fit(mc, 20.0, 15 * 15)
+    assert 0 < fitted < 0.5
+
+
 def test_eq4_p_c_beside_the_bound_and_the_inferred_fraction():
     from lib.geneft.bounds import critical_fraction_vs_accuracy
 

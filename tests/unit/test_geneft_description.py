@@ -12,6 +12,7 @@ from lib.geneft.description import (
     log2_automorphisms,
     log2_factorial,
     table2_bits,
+    table2_excess_parts,
 )
 from lib.geneft.relations import RELATIONS, relation_matrix
 
@@ -81,3 +82,13 @@ def test_random_graph_trivial_group():
     """G(30, 1/2) has a trivial automorphism group for these seeds: b = log2 30!."""
     for seed in range(3):
         assert description_length(relation_matrix("random_graph", 30, seed)) == pytest.approx(log2_factorial(30))
+
+
+@pytest.mark.parametrize("name", ["mod3", "mod5", "bipartite"])
+def test_table2_excess_splits_into_equal_sizes_and_relabelling(name):
+    equal_sizes, relabelling = table2_excess_parts(name, 30)
+    assert equal_sizes + relabelling == pytest.approx(table2_bits(name, 30) - closed_form_bits(name, 30))
+    k = {"mod3": 3, "mod5": 5, "bipartite": 2}[name]
+    assert relabelling == pytest.approx(math.log2(math.factorial(k)))
+    assert equal_sizes > relabelling  # most of the overestimate at n = 30
+    assert table2_excess_parts("greater_than", 30) is None

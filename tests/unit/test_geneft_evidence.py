@@ -1,4 +1,4 @@
-"""lib.geneft.evidence: shard functions of the GenEFT grids (shapes, dtypes, determinism, agreement
+"""lib.geneft.evidence (and evidence_seed): shard functions of the GenEFT grids (shapes, dtypes, determinism, agreement
 with the trainer called directly, resumable), the cost model, and no torch at import."""
 
 import subprocess
@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from lib.geneft import evidence as ev
+from lib.geneft.evidence_seed import phase_row_seed
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 
@@ -96,3 +97,18 @@ def test_importing_the_module_does_not_import_torch():
     code = "import sys, lib.geneft.evidence; print('torch' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_phase_row_seed_is_one_column_of_phase_row():
+    full = ev.phase_row(DYN, {"relation": "mod3", "row": 1})
+    one = phase_row_seed(DYN, {"relation": "mod3", "row": 1, "seed": 1})
+    assert one["step_test_90"].shape == (3, 1) and one["seeds"].tolist() == [1]
+    for key in ("step_train_90", "step_test_90", "stopped_at"):
+        np.testing.assert_array_equal(one[key][:, 0], full[key][:, 1])
+    np.testing.assert_allclose(one["test_acc"][:, 0], full["test_acc"][:, 1], rtol=1e-6)
+    np.testing.assert_allclose(one["embed"][:, 0], full["embed"][:, 1], rtol=1e-5, atol=1e-6)
+
+
+def test_phase_row_seed_refuses_a_seed_outside_the_set():
+    with pytest.raises(ValueError, match="outside"):
+        phase_row_seed(DYN, {"relation": "mod3", "row": 0, "seed": 2})

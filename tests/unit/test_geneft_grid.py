@@ -99,3 +99,41 @@ def test_cell_counts_can_leave_confusion_out():
     assert [int(v) for v in grid.cell_counts(g)[1].ravel()] == [3]
     k, t = grid.cell_counts(g, exclude_confusion=True)
     assert int(k[0, 0]) == 1 and int(t[0, 0]) == 2
+
+
+def test_one_seed_shards_stacked_and_rows_replaced():
+    names = ("step_train_90", "step_test_90", "test_acc", "embed")
+
+    def shard(row, seed):
+        arrays = {k: np.full((3, 1, 4, 2) if k == "embed" else (3, 1), 100 * row + seed) for k in names}
+        return _Shard({"relation": "mod3", "row": row, "seed": seed}, arrays)
+
+    shards = [shard(r, s) for r in (2, 0) for s in (1, 0)]
+    stacked = grid.stack_seed_shards(shards)
+    assert stacked["row"].tolist() == [0, 2] and stacked["seed"].tolist() == [0, 1]
+    assert stacked["step_train_90"].shape == (2, 3, 2) and stacked["embed"].shape == (2, 3, 2, 4, 2)
+    assert stacked["step_train_90"][1, 0].tolist() == [200, 201]
+    with pytest.raises(ValueError, match="missing"):
+        grid.stack_seed_shards(shards[1:])
+
+    base = grid.grid_from_runs(
+        np.full((3, 3, 2), 10),
+        np.full((3, 3, 2), -1),
+        np.zeros((3, 3, 2)),
+        np.zeros((3, 3, 2, 4, 2)),
+        n_test=5,
+        steps=1000,
+    )
+    longer = grid.grid_from_runs(
+        np.full((2, 3, 2), 10),
+        np.full((2, 3, 2), 50),
+        np.ones((2, 3, 2)),
+        np.ones((2, 3, 2, 4, 2)),
+        n_test=5,
+        steps=10_000,
+    )
+    merged = grid.with_rows(base, [0, 2], longer)
+    assert (merged.phase[[0, 2]] == phases.GENERALIZATION).all() and (merged.phase[1] == phases.MEMORIZATION).all()
+    assert merged.threshold == base.threshold and (base.phase == phases.MEMORIZATION).all()
+    with pytest.raises(ValueError):
+        grid.with_rows(base, [0], longer)

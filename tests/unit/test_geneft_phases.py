@@ -143,3 +143,33 @@ def test_rate_spread_between_groups():
     assert s.value == pytest.approx(1 - 2 / 9) and 0 < s.low < s.value < s.high <= 1 and s.n == 18
     same = ph.rate_spread(np.full((2, 4), 5), np.full((2, 4), 10))
     assert same.value == 0 and same.low == 0 and same.high > 0
+
+
+def test_random_effects_pool_widens_with_heterogeneous_relations():
+    x, y, k, t = grid()
+    same = {r: ph.fit_boundary(x, y, *grid(seed=i)[2:], x_ref=-3.5) for i, r in enumerate(["a", "b", "c"])}
+    res = ph.compare_intercepts(same)
+    assert res["pooled_random"].value == pytest.approx(res["pooled"].value, abs=0.05)
+    shifted = dict(same, d=ph.fit_boundary(x, y + 1.5, k, t, x_ref=-3.5))
+    het = ph.compare_intercepts(shifted)
+    width = lambda e: e.high - e.low  # noqa: E731
+    assert het["tau2"] > 0.1 and width(het["pooled_random"]) > 3 * width(het["pooled"])
+    assert (
+        width(het["pooled_random_hksj"]) > width(het["pooled_random"]) and "DerSimonian" in het["pooled_random"].method
+    )
+
+
+def test_row_boundaries_cross_one_half_and_their_slope():
+    x = np.array([-4.0, -3.0, -2.0, -1.0])
+    y = np.arange(-5.0, 0.01, 0.5)
+    true = x + 1.0  # slope 1, generalization below y = x + 1
+    t = np.full((4, len(y)), 4)
+    k = np.where(y[None] < true[:, None], 4, 0)
+    k[0, 0] = 0  # a non-monotone cell is pooled away
+    xs, ys = ph.row_boundaries(x, y, k, t)
+    assert xs.tolist() == x.tolist() and np.allclose(ys, true - 0.25, atol=0.26)
+    est = ph.row_boundary_slope(x, y, k, t)
+    assert est.value == pytest.approx(1.0, abs=0.05) and est.n == 4 and est.low <= 1 <= est.high
+    assert ph.row_boundary_slope(x[:2], y, k[:2], t[:2]) is None
+    xs, _ = ph.row_boundaries(x, y, np.zeros_like(k), t)  # no crossing: no rows
+    assert len(xs) == 0

@@ -166,3 +166,14 @@ def test_collapse_of_trained_embeddings_against_phase():
     assert np.all(ratio[:4] < 0.1) and np.all(ratio[4:] > 0.5)
     res = repons.collapse_vs_phase(emb, labels, [1, 1, 1, 1, 0, 0, 0, 0])
     assert res["agreement"].value == 1.0 and res["auc"] == 1.0 and res["mann_whitney_p"] < 0.05
+    assert res["auc_estimate"].value == res["auc"] and res["auc_estimate"].n == 8
+
+
+def test_arctan_shape_test_finds_the_sigma_and_rejects_another_shape():
+    ratio = 10.0 ** np.array([0.0, 0.5, 1.0, 1.5])
+    t = np.full(4, 4000)
+    k = np.round(repons.arctan_law(2.0, 1 / ratio) * t)
+    res = repons.arctan_shape_test(k, t, ratio)
+    assert res["sigma"] == pytest.approx(2.0, rel=0.05) and res["p_value"] > 0.05 and res["df"] == 3
+    steep = repons.arctan_shape_test(np.array([30, 28, 11, 2]), np.full(4, 30), ratio)  # Fig. 6 at init 1
+    assert steep["p_value"] < 1e-6 and 3 < steep["sigma"] < 7

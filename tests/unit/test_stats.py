@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from lib.comparisons import auc, proportion_difference
 from lib.stats import (
     Estimate,
     bootstrap_interval,
@@ -91,3 +92,26 @@ def test_bootstrap_interval_of_a_two_sample_statistic_is_seeded_and_covers_it():
     assert first[0] < diff(a, b) < first[1] and first[1] - first[0] < 1.5
     paired = bootstrap_interval((a, b), diff, rng=np.random.default_rng(3), paired=True, method="BCa")
     assert paired[0] < diff(a, b) < paired[1]
+
+
+def test_auc_is_mann_whitney_with_a_seeded_bootstrap_interval():
+    from scipy.stats import mannwhitneyu
+
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(0, 1, 40), rng.normal(1, 1, 50)
+    est = auc(x, y)
+    u = mannwhitneyu(x, y).statistic
+    assert est.value == pytest.approx(1 - u / (40 * 50)) and est.n == 90
+    assert est.low < est.value < est.high and auc(x, y) == est
+    assert auc([0, 0], [0, 0]).value == 0.5 and auc([0, 1], [2, 3]).value == 1.0
+    assert auc([0.0], [1.0, 2.0]).low == 0.0
+    with pytest.raises(ValueError):
+        auc([], [1.0])
+
+
+def test_proportion_difference_newcombe():
+    d = proportion_difference(71, 120, 110, 120)
+    assert d.value == pytest.approx(71 / 120 - 110 / 120) and d.high < 0 < 1 and d.n == 240
+    assert proportion_difference(5, 10, 5, 10).low < 0 < proportion_difference(5, 10, 5, 10).high
+    with pytest.raises(ValueError):
+        proportion_difference(0, 0, 1, 2)
