@@ -130,7 +130,8 @@ class TwoLayerParameters(Parameters):
         if sum(k <= self.sweep_fixed_width for k in self.sweep_d) < 2:
             raise ParameterError(
                 f"sweep_fixed_width = {self.sweep_fixed_width} admits fewer than two d of sweep_d "
-                f"{short(self.sweep_d)} (d <= d'): the fixed-width sweep needs two"
+                f"{short(self.sweep_d)} (d <= d'): the fixed-width sweep needs two; set it to at least "
+                f"{sorted(self.sweep_d)[1]}"
             )
         if min(self.sweep_width) < self.d:
             raise ParameterError(f"every width in sweep_width must be >= d = {self.d}, got {short(self.sweep_width)}")
