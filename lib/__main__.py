@@ -51,6 +51,8 @@ class _StrictLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node, deep=False):
+        if node.tag != "tag:yaml.org,2002:map":  # a !!set is a mapping too: named by refuse_foreign
+            return super().construct_mapping(node, deep=deep)
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
@@ -62,6 +64,14 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+class ForeignValue:
+    """A YAML value of a kind no parameter takes (a tag such as !!python/tuple or !custom), kept to be named."""
+
+    def __init__(self, tag: str):
+        self.tag = tag.replace("tag:yaml.org,2002:", "!!")
+
+
+_StrictLoader.add_constructor(None, lambda loader, node: ForeignValue(node.tag))
 _StrictLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
@@ -82,14 +92,54 @@ def parse_yaml(text: str) -> Any:
         raise ParameterError("YAML parameters nested too deeply") from None
 
 
+# What a YAML value may hold: the kinds of a parameter (numbers, strings, true/false, null, lists) and
+# mappings (refused by the parameter they are given to, naming it).
+PLAIN_KINDS = (str, int, float, bool, type(None), list, dict)
+_FOREIGN_KINDS = {
+    "set": "a set (!!set)",
+    "date": "a date",
+    "datetime": "a date and time",
+    "bytes": "binary data (!!binary)",
+    "tuple": "ordered pairs (!!omap or !!pairs)",
+}
+
+
+def foreign_kind(value: Any) -> str | None:
+    """The kind no parameter takes that a YAML value holds (a set, a date, binary data, pairs, a tagged
+    value), in words, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, ForeignValue):
+            return f"a value tagged {short(item.tag)}"
+        elif not isinstance(item, PLAIN_KINDS):
+            return f"{_FOREIGN_KINDS.get(type(item).__name__, type(item).__name__)} ({short(item)})"
+    return None
+
+
+def refuse_foreign(name: str, value: Any) -> None:
+    """ParameterError naming parameter `name` when its YAML value holds a kind no parameter takes."""
+    kind = foreign_kind(value)
+    if kind is not None:
+        raise ParameterError(
+            f"parameter {short(name)}: the YAML gives {kind}, which no parameter takes; write a number, a string, "
+            "true/false, null or a list (quote text that YAML would read otherwise, such as '2024-01-01')"
+        )
+
+
 def parse_value(raw: str) -> Any:
     """A `-p` value read as papermill reads it: True/False/None, int, float (1e-3, -1e-3), else YAML
-    (lists, -.inf, true), else the string itself."""
+    (lists, -.inf, true), else the string itself (a date or a set too, as papermill keeps them). Only ASCII text is read as a number: Python's int()
+    and float() also take '１２' or '١٢', which would make a value other than the one that was typed."""
     if raw in ("True", "False"):
         return raw == "True"
     if raw == "None":
         return None
-    for kind in (int, float):
+    for kind in (int, float) if raw.isascii() else ():
         try:
             return kind(raw)
         except ValueError:
@@ -98,7 +148,7 @@ def parse_value(raw: str) -> Any:
         value = parse_yaml(raw)
     except ParameterError:
         return raw
-    return value if isinstance(value, (list, dict, bool, float, int)) or value is None else raw
+    return raw if isinstance(value, str) or foreign_kind(value) is not None else value  # papermill: the text
 
 
 def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict[str, Any]:
@@ -108,9 +158,10 @@ def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict
         loaded = parse_yaml(text)
         if not isinstance(loaded, dict):
             raise ParameterError(f"-y expects a YAML mapping of name: value, got {short(loaded)}")
-        for name in loaded:
+        for name, value in loaded.items():
             if name in values:
                 raise ParameterError(f"parameter {name!r} is given twice")
+            refuse_foreign(name, value)
         values.update(loaded)
     for name, raw in pairs:
         if name in values:

@@ -260,8 +260,7 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
         shell.input_transformers_cleanup.remove(guard)
     chapter = load(chapter_id)
     params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
-    if os.environ.get(ALLOW_EXPENSIVE_ENV) != "1":
-        check_cost(chapter, params)
+    check_cost(chapter, params, allow_expensive=os.environ.get(ALLOW_EXPENSIVE_ENV) == "1")
     runtime.apply()
     use_book_style()
     return ChapterRun(chapter, params, output_dir(namespace))

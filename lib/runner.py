@@ -58,8 +58,7 @@ def validate_run(
     """Everything checked before a kernel starts: names, values, cost, output folder."""
     chapter = load(chapter_id)
     params = chapter.validate(overrides)
-    if not allow_expensive:
-        check_cost(chapter, params)
+    check_cost(chapter, params, allow_expensive)
     return chapter, params, usable_output_dir(output_dir)
 
 

@@ -47,17 +47,22 @@ class OneLayerParameters(Parameters):
     seed: int = param(0, "seed of data, initialisation and minibatch order", min=0)
     rotate: bool = param(True, "rotate the inputs by a random orthogonal matrix (authors' code)")
     fig2a_mu1: list[float] = param(
-        [1.0, 2.0, 3.0], "mu_1 values of Fig. 2a (other mu, sigma as in mu, sigma)", gt=0, min_len=1
+        [1.0, 2.0, 3.0], "mu_1 values of Fig. 2a (other mu, sigma as in mu, sigma)", gt=0, min_len=1, distinct=True
     )
     fig2b_sigma1: list[float] = param(
-        [0.05, 0.1, 0.5, 1.0, 2.0], "sigma_1 values of Fig. 2b (same units as sigma)", min=0, min_len=1
+        [0.05, 0.1, 0.5, 1.0, 2.0], "sigma_1 values of Fig. 2b (same units as sigma)", min=0, min_len=1, distinct=True
     )
     map_points: int = param(24, "grid points per axis of the order map over (mu_1, sigma_1)", min=2)
     map_mu1_min: float = param(0.5, "smallest mu_1 of the order map", gt=0)
     map_mu1_max: float = param(3.0, "largest mu_1 of the order map", gt=0)
     map_sigma1_max: float = param(2.0, "largest sigma_1 of the order map (same units as sigma)", min=0)
     init_scales_sweep: list[float] = param(
-        [0.01, 0.03, 0.1, 0.3, 1.0], "init scales of the monotonicity sweep", min=0, max=MAX_INIT_SCALE, min_len=1
+        [0.01, 0.03, 0.1, 0.3, 1.0],
+        "init scales of the monotonicity sweep",
+        min=0,
+        max=MAX_INIT_SCALE,
+        min_len=1,
+        distinct=True,
     )
     init_draws: int = param(200, "random initialisations per init scale in the monotonicity sweep", min=1)
 
