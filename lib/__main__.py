@@ -15,13 +15,15 @@
 Exit codes: 0 success; 1 a run failed, a verdict differs from its declaration (`claims`) or
 a parameters cell is stale (`params --check`); 2 a bad input (unknown chapter or parameter, invalid
 value or YAML, unusable folder or metrics file), always with one line that names it, before any
-computation.
+computation; 130 interrupted (Ctrl-C: one line, nothing published, the staging folder and the kernel
+cleaned up).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -33,6 +35,7 @@ from lib.chapter import ParameterError, short
 from lib.paths import ROOT
 
 BOOK_RUNS = ROOT / "book" / "chapters"
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 MAX_YAML_BYTES = 100_000
 
 # ----------------------------------------------------------------------------------------------
@@ -157,7 +160,8 @@ def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict
     for text in yaml_texts:
         loaded = parse_yaml(text)
         if not isinstance(loaded, dict):
-            raise ParameterError(f"-y expects a YAML mapping of name: value, got {short(loaded)}")
+            got = foreign_kind(loaded) or short(loaded)
+            raise ParameterError(f"-y expects a YAML mapping of name: value, got {got}")
         for name, value in loaded.items():
             if name in values:
                 raise ParameterError(f"parameter {name!r} is given twice")
@@ -220,7 +224,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-y", "--yaml", action="append", default=[], help="parameters as a YAML mapping")
     run.add_argument(
-        "--output-dir", type=Path, default=ROOT / "runs", help="where to write (default: runs/, ignored by git)"
+        "--output-dir",
+        default=str(ROOT / "runs"),
+        help="where to write, outside the source tree (default: runs/, ignored by git; book/chapters for the book)",
     )
     run.add_argument("--html", action="store_true", help="also write DIR/ID.html, a standalone offline page")
     run.add_argument("--threads", type=int, default=None, help="torch and BLAS threads (default: 1)")
@@ -306,11 +312,20 @@ def main(argv: list[str] | None = None) -> int:
             if args.threads is not None and not 1 <= args.threads <= 1024:
                 raise ParameterError(f"--threads must be between 1 and 1024, got {args.threads}")
             overrides = parse_overrides(pairs, args.yaml)
-            validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive)  # before imports
+            validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive, html=args.html)
             runtime = Runtime(args.threads) if args.threads else current()
-            path = run_chapter(
-                args.chapter, overrides, args.output_dir, runtime=runtime, allow_expensive=args.allow_expensive
-            )
+            try:
+                path = run_chapter(
+                    args.chapter,
+                    overrides,
+                    args.output_dir,
+                    runtime=runtime,
+                    allow_expensive=args.allow_expensive,
+                    html=args.html,
+                )
+            except KeyboardInterrupt:
+                print("interrupted; nothing was published", file=sys.stderr)
+                return INTERRUPTED
             written = [path, path.with_name(f"{args.chapter}.metrics.json")]
             if args.html:
                 from lib.rerun_page import render_page
@@ -325,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
             from lib.rerun_page import render_page
 
             if not args.notebook.is_file():
-                raise ParameterError(f"{args.notebook}: no such notebook")
+                there = os.path.lexists(args.notebook)
+                raise ParameterError(f"{args.notebook}: {'not a regular file' if there else 'no such notebook'}")
             print(f"wrote {render_page(args.notebook, args.output)}")
         elif args.command == "list":
             from lib.runner import list_chapters
@@ -369,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ParameterError, MetricsError, SettingError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
     return 0
 
 

@@ -54,7 +54,7 @@ def _cli(*args, cwd=ROOT):
         (["-p", "no_such_parameter", "1"], "unknown parameter"),
         (["-y", "{seed: -1.5}"], "parameter"),
         (["-y", "{d: [1, 2"], "malformed YAML"),
-        (["-y", "!!python/object/apply:os.system ['true']"], "malformed YAML"),
+        (["-y", "!!python/object/apply:os.system ['true']"], "tagged"),
         (["-y", "{1: 2}"], "must be strings"),
         (["-y", "{d: 3, d: 4}"], "given twice"),
         (["-y", "a: &x [1, 1]\nb: [*x, *x]"], "aliases"),
