@@ -610,8 +610,8 @@ def check_cost(chapter: Chapter, params: Parameters, allow_expensive: bool = Fal
 
 
 def _duration(seconds: float) -> str:
-    """A long duration in the unit a reader thinks in: hours, days or years."""
-    for unit, size in (("years", 365 * 86400), ("days", 86400)):
+    """A duration in the unit a reader thinks in: minutes, hours, days or years."""
+    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600)):
         if seconds >= 2 * size:
             return f"{seconds / size:.3g} {unit}"
-    return f"{seconds / 3600:.3g} hours"
+    return f"{seconds / 60:.3g} minutes"
