@@ -23,11 +23,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost, is_estimate, meets
+from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, ParameterError, Parameters, check_cost, is_estimate, meets
 from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
 from lib.outputs import usable_output_dir
-from lib.papermill_route import InjectedParametersGuard, papermill_output_path
+from lib.papermill_route import InjectedParametersGuard, look_alike_numbers, papermill_command, papermill_output_path
 from lib.paths import ROOT
 from lib.runtime import folder_setting, setting
 from lib.specs import load
@@ -261,6 +261,9 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     for guard in _installed_guards(shell) if shell is not None else []:
         shell.input_transformers_cleanup.remove(guard)
     chapter = load(chapter_id)
+    command = papermill_command()
+    if command is not None and (problem := look_alike_numbers(command)) is not None:
+        raise ParameterError(problem)
     params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
     check_cost(chapter, params, allow_expensive=os.environ.get(ALLOW_EXPENSIVE_ENV) == "1")
     from_runner = setting(OUTPUT_DIR_ENV) is not None  # lib run's staging folder, checked by `lib run`

@@ -20,6 +20,7 @@ from lib.__main__ import ForeignValue, parse_overrides, parse_value
 from lib.chapter import Chapter, Cost, ParameterError, Parameters, check_cost, param, same_key
 from lib.claims import MetricsError, read_metrics
 from lib.outputs import SOURCE_FOLDERS, publish, usable_output_dir
+from lib.papermill_route import look_alike_numbers
 from lib.paths import ROOT
 from lib.specs import chapter_ids, load
 from lib.specs.geneft_dynamics import monte_carlo_point_seconds
@@ -260,6 +261,16 @@ def test_look_alike_digits_are_never_read_as_a_number(number, table):
     assert value == text  # not int(text), which Python reads for full-width and Arabic-Indic digits
     with pytest.raises(ParameterError, match=r"parameter 'seed' must be int.*not an ASCII|only looks like"):
         load("one_layer").validate({"seed": value})
+
+
+@FAST
+@given(number=st.integers(0, 10**6), table=st.sampled_from([FULL_WIDTH, ARABIC_INDIC]), plain=st.integers(0, 99))
+def test_the_papermill_route_refuses_the_numbers_papermill_reads_from_look_alike_digits(number, table, plain):
+    """papermill's -p reads '１２' with int(): the chapter's first cell reads its command line and refuses."""
+    argv = ["python", "/v/bin/papermill", "in.ipynb", "out.ipynb", "-p", "d", str(plain)]
+    assert look_alike_numbers(argv) is None
+    problem = look_alike_numbers([*argv, "-p", "seed", str(number).translate(table)])
+    assert problem.startswith("parameter 'seed': papermill read ") and f"as the number {number}" in problem
 
 
 @FAST

@@ -190,6 +190,8 @@ def test_papermill_help_lists_every_parameter(converted):
         (["-p", "steps", "-5"], "parameter 'steps' must be >= 3, got -5"),
         (["-p", "x; open('pwned', 'w'); y", "1"], "papermill pastes parameter names into the notebook verbatim"),
         (["-p", "steps", "10000000", "-p", "init_draws", "100000"], "driven by steps=10000000"),
+        (["-p", "steps", "５０"], "parameter 'steps': papermill read '５０' as the number 50"),
+        (["-y", "fig2a_mu1: [1.0, 1]"], "parameter 'fig2a_mu1' repeats a value: entries 0 and 1 are 1.0 and 1"),
     ],
 )
 def test_papermill_stops_bad_parameters_in_the_first_cells(converted, tmp_path, args, message):
