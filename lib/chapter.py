@@ -601,12 +601,12 @@ def check_cost(chapter: Chapter, params: Parameters, allow_expensive: bool = Fal
         return
     drivers = cost_drivers(chapter, params, measure)
     these = ", ".join(drivers[:4]) + (" ..." if len(drivers) > 4 else "") if drivers else "the defaults"
+    lower = "lower it" if len(drivers) == 1 else "lower them"
     if too_long or too_large:
         raise ParameterError(
-            f"chapter {chapter.id}: {what}: impossible on this machine, whatever the flags; "
-            f"driven by {these}; lower them"
+            f"chapter {chapter.id}: {what}: impossible on this machine, whatever the flags; driven by {these}; {lower}"
         )
-    raise ParameterError(f"chapter {chapter.id}: {what}; driven by {these}; lower them, or {ALLOW_EXPENSIVE_HINT}")
+    raise ParameterError(f"chapter {chapter.id}: {what}; driven by {these}; {lower}, or {ALLOW_EXPENSIVE_HINT}")
 
 
 def _duration(seconds: float) -> str:
