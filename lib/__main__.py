@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from lib.chapter import ParameterError, short
+from lib.chapter import ParameterError, look_alike_hint, short
 from lib.paths import ROOT
 
 BOOK_RUNS = ROOT / "book" / "chapters"
@@ -229,7 +229,7 @@ def _parser() -> argparse.ArgumentParser:
         help="where to write, outside the source tree (default: runs/, ignored by git; book/chapters for the book)",
     )
     run.add_argument("--html", action="store_true", help="also write DIR/ID.html, a standalone offline page")
-    run.add_argument("--threads", type=int, default=None, help="torch and BLAS threads (default: 1)")
+    run.add_argument("--threads", default=None, help="torch and BLAS threads (default: 1)")
     run.add_argument(
         "--allow-expensive",
         action="store_true",
@@ -296,7 +296,7 @@ def _claims(directory: Path, only: list[str], check: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from lib.claims import MetricsError
-    from lib.runtime import SettingError, check_environment
+    from lib.runtime import MAX_THREADS, SettingError, check_environment
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -309,11 +309,17 @@ def main(argv: list[str] | None = None) -> int:
             from lib.runner import run_chapter, validate_run
             from lib.runtime import Runtime, current
 
-            if args.threads is not None and not 1 <= args.threads <= 1024:
-                raise ParameterError(f"--threads must be between 1 and 1024, got {args.threads}")
+            threads = args.threads
+            if threads is not None:
+                if not (threads.isascii() and threads.strip().isdigit()) or not 1 <= int(threads) <= MAX_THREADS:
+                    hint = look_alike_hint(threads) if not threads.isascii() else ""
+                    raise ParameterError(
+                        f"--threads must be a whole number from 1 to {MAX_THREADS}, got {short(threads)}{hint}"
+                    )
+                threads = int(threads)
             overrides = parse_overrides(pairs, args.yaml)
             validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive, html=args.html)
-            runtime = Runtime(args.threads) if args.threads else current()
+            runtime = Runtime(threads) if threads else current()
             try:
                 path = run_chapter(
                     args.chapter,

@@ -337,3 +337,23 @@ def test_finite_costs_everywhere():
         for values in (chapter.defaults(), chapter.smoke):
             cost = chapter.validate(values).cost()
             assert math.isfinite(cost.seconds) and math.isfinite(cost.gigabytes)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--threads", "２"], "--threads must be a whole number from 1 to 1024, got '２': '２' (FULLWIDTH DIGIT TWO)"),
+        (["-p", "seed", "١٢"], "parameter 'seed' must be int, got '١٢' (str): '١' (ARABIC-INDIC DIGIT ONE)"),
+        (["-p", "fig2a_mu1", "[1.0, 1, 2]"], "parameter 'fig2a_mu1' repeats a value: entries 0 and 1 are 1.0 and 1"),
+        (["-y", "seed: 2024-01-01"], "parameter 'seed': the YAML gives a date"),
+        (["-p", "init_draws", "10000000000"], "impossible on this machine, whatever the flags; driven by init_draws="),
+    ],
+)
+def test_the_command_line_refuses_each_class_in_one_line_before_anything_is_written(tmp_path, capsys, args, message):
+    from lib.__main__ import main
+
+    out = tmp_path / "out"
+    assert main(["run", "one_layer", *args, "--output-dir", str(out), "--allow-expensive"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1, err
+    assert not out.exists()
