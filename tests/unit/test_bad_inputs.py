@@ -64,19 +64,22 @@ def test_the_point_rate_matches_the_measurements_within_a_factor_two():
 
 @pytest.mark.parametrize("chapter_id", chapter_ids())
 def test_every_list_that_sets_work_counts_in_the_cost(chapter_id):
-    """Lengthening any list of a chapter (its values repeated in a new range) never lowers the estimate."""
+    """Lengthening any list of a chapter (each value and a neighbour) never lowers the estimate, and
+    lengthening a sweep (a list of distinct values) raises it."""
     chapter = load(chapter_id)
     base = chapter.params(**chapter.smoke)
     for info in chapter.describe():
-        if not info.is_list or info.base is not float:
+        if not info.is_list or info.base not in (int, float):
             continue
         values = getattr(base, info.name)
-        longer = values + [v * 1.0001 for v in values]
+        longer = values + ([v * 1.0001 for v in values] if info.base is float else [v + 1 for v in values])
         try:
-            params = chapter.validate({**chapter.smoke, info.name: sorted(longer)})
+            params = chapter.validate({**chapter.smoke, info.name: sorted(set(longer))})
         except ParameterError:
             continue  # a joint rule (lengths tied to another list, a bound) the longer list breaks
         assert params.cost().seconds >= base.cost().seconds, info.name
+        if info.bounds["distinct"]:  # a sweep: each value is work
+            assert params.cost().seconds > base.cost().seconds, info.name
 
 
 @dataclass(frozen=True)
