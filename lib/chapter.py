@@ -238,7 +238,7 @@ def look_alike_hint(text: str) -> str:
     try:
         float(ascii_text)
     except ValueError:
-        return f": {odd!r} ({name}) is not an ASCII character of a number"
+        return ""  # not a number in any spelling: the type is the message
     if not ascii_text.isascii():
         return f": {odd!r} ({name}) is not an ASCII digit"
     return f": {odd!r} ({name}) only looks like part of a number; write {ascii_text}"
