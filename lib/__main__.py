@@ -15,13 +15,15 @@
 Exit codes: 0 success; 1 a run failed, a verdict differs from its declaration (`claims`) or
 a parameters cell is stale (`params --check`); 2 a bad input (unknown chapter or parameter, invalid
 value or YAML, unusable folder or metrics file), always with one line that names it, before any
-computation.
+computation; 130 interrupted (Ctrl-C: one line, nothing published, the staging folder and the kernel
+cleaned up).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -29,10 +31,11 @@ from typing import Any
 
 import yaml
 
-from lib.chapter import ParameterError, short
+from lib.chapter import ParameterError, look_alike_hint, short
 from lib.paths import ROOT
 
 BOOK_RUNS = ROOT / "book" / "chapters"
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 MAX_YAML_BYTES = 100_000
 
 # ----------------------------------------------------------------------------------------------
@@ -51,6 +54,8 @@ class _StrictLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node, deep=False):
+        if node.tag != "tag:yaml.org,2002:map":  # a !!set is a mapping too: named by refuse_foreign
+            return super().construct_mapping(node, deep=deep)
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
@@ -62,6 +67,14 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+class ForeignValue:
+    """A YAML value of a kind no parameter takes (a tag such as !!python/tuple or !custom), kept to be named."""
+
+    def __init__(self, tag: str):
+        self.tag = tag.replace("tag:yaml.org,2002:", "!!")
+
+
+_StrictLoader.add_constructor(None, lambda loader, node: ForeignValue(node.tag))
 _StrictLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
@@ -82,14 +95,54 @@ def parse_yaml(text: str) -> Any:
         raise ParameterError("YAML parameters nested too deeply") from None
 
 
+# What a YAML value may hold: the kinds of a parameter (numbers, strings, true/false, null, lists) and
+# mappings (refused by the parameter they are given to, naming it).
+PLAIN_KINDS = (str, int, float, bool, type(None), list, dict)
+_FOREIGN_KINDS = {
+    "set": "a set (!!set)",
+    "date": "a date",
+    "datetime": "a date and time",
+    "bytes": "binary data (!!binary)",
+    "tuple": "ordered pairs (!!omap or !!pairs)",
+}
+
+
+def foreign_kind(value: Any) -> str | None:
+    """The kind no parameter takes that a YAML value holds (a set, a date, binary data, pairs, a tagged
+    value), in words, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, ForeignValue):
+            return f"a value tagged {short(item.tag)}"
+        elif not isinstance(item, PLAIN_KINDS):
+            return f"{_FOREIGN_KINDS.get(type(item).__name__, type(item).__name__)} ({short(item)})"
+    return None
+
+
+def refuse_foreign(name: str, value: Any) -> None:
+    """ParameterError naming parameter `name` when its YAML value holds a kind no parameter takes."""
+    kind = foreign_kind(value)
+    if kind is not None:
+        raise ParameterError(
+            f"parameter {short(name)}: the YAML gives {kind}, which no parameter takes; write a number, a string, "
+            "true/false, null or a list (quote text that YAML would read otherwise, such as '2024-01-01')"
+        )
+
+
 def parse_value(raw: str) -> Any:
     """A `-p` value read as papermill reads it: True/False/None, int, float (1e-3, -1e-3), else YAML
-    (lists, -.inf, true), else the string itself."""
+    (lists, -.inf, true), else the string itself (a date or a set too, as papermill keeps them). Only ASCII text is read as a number: Python's int()
+    and float() also take '１２' or '١٢', which would make a value other than the one that was typed."""
     if raw in ("True", "False"):
         return raw == "True"
     if raw == "None":
         return None
-    for kind in (int, float):
+    for kind in (int, float) if raw.isascii() else ():
         try:
             return kind(raw)
         except ValueError:
@@ -98,7 +151,7 @@ def parse_value(raw: str) -> Any:
         value = parse_yaml(raw)
     except ParameterError:
         return raw
-    return value if isinstance(value, (list, dict, bool, float, int)) or value is None else raw
+    return raw if isinstance(value, str) or foreign_kind(value) is not None else value  # papermill: the text
 
 
 def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict[str, Any]:
@@ -107,10 +160,12 @@ def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict
     for text in yaml_texts:
         loaded = parse_yaml(text)
         if not isinstance(loaded, dict):
-            raise ParameterError(f"-y expects a YAML mapping of name: value, got {short(loaded)}")
-        for name in loaded:
+            got = foreign_kind(loaded) or short(loaded)
+            raise ParameterError(f"-y expects a YAML mapping of name: value, got {got}")
+        for name, value in loaded.items():
             if name in values:
                 raise ParameterError(f"parameter {name!r} is given twice")
+            refuse_foreign(name, value)
         values.update(loaded)
     for name, raw in pairs:
         if name in values:
@@ -169,10 +224,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-y", "--yaml", action="append", default=[], help="parameters as a YAML mapping")
     run.add_argument(
-        "--output-dir", type=Path, default=ROOT / "runs", help="where to write (default: runs/, ignored by git)"
+        "--output-dir",
+        default=str(ROOT / "runs"),
+        help="where to write, outside the source tree (default: runs/, ignored by git; book/chapters for the book)",
     )
     run.add_argument("--html", action="store_true", help="also write DIR/ID.html, a standalone offline page")
-    run.add_argument("--threads", type=int, default=None, help="torch and BLAS threads (default: 1)")
+    run.add_argument("--threads", default=None, help="torch and BLAS threads (default: 1)")
     run.add_argument(
         "--allow-expensive",
         action="store_true",
@@ -239,7 +296,7 @@ def _claims(directory: Path, only: list[str], check: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from lib.claims import MetricsError
-    from lib.runtime import SettingError, check_environment
+    from lib.runtime import MAX_THREADS, SettingError, check_environment
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -252,14 +309,29 @@ def main(argv: list[str] | None = None) -> int:
             from lib.runner import run_chapter, validate_run
             from lib.runtime import Runtime, current
 
-            if args.threads is not None and not 1 <= args.threads <= 1024:
-                raise ParameterError(f"--threads must be between 1 and 1024, got {args.threads}")
+            threads = args.threads
+            if threads is not None:
+                if not (threads.isascii() and threads.strip().isdigit()) or not 1 <= int(threads) <= MAX_THREADS:
+                    hint = look_alike_hint(threads) if not threads.isascii() else ""
+                    raise ParameterError(
+                        f"--threads must be a whole number from 1 to {MAX_THREADS}, got {short(threads)}{hint}"
+                    )
+                threads = int(threads)
             overrides = parse_overrides(pairs, args.yaml)
-            validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive)  # before imports
-            runtime = Runtime(args.threads) if args.threads else current()
-            path = run_chapter(
-                args.chapter, overrides, args.output_dir, runtime=runtime, allow_expensive=args.allow_expensive
-            )
+            validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive, html=args.html)
+            runtime = Runtime(threads) if threads else current()
+            try:
+                path = run_chapter(
+                    args.chapter,
+                    overrides,
+                    args.output_dir,
+                    runtime=runtime,
+                    allow_expensive=args.allow_expensive,
+                    html=args.html,
+                )
+            except KeyboardInterrupt:
+                print("interrupted; nothing was published", file=sys.stderr)
+                return INTERRUPTED
             written = [path, path.with_name(f"{args.chapter}.metrics.json")]
             if args.html:
                 from lib.rerun_page import render_page
@@ -274,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
             from lib.rerun_page import render_page
 
             if not args.notebook.is_file():
-                raise ParameterError(f"{args.notebook}: no such notebook")
+                there = os.path.lexists(args.notebook)
+                raise ParameterError(f"{args.notebook}: {'not a regular file' if there else 'no such notebook'}")
             print(f"wrote {render_page(args.notebook, args.output)}")
         elif args.command == "list":
             from lib.runner import list_chapters
@@ -318,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ParameterError, MetricsError, SettingError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
     return 0
 
 

@@ -27,6 +27,7 @@ from lib.chapter import (
     ALLOW_EXPENSIVE_ENV,
     NOT_COMPUTED_KEY,
     Chapter,
+    ParameterError,
     Parameters,
     check_cost,
     is_estimate,
@@ -35,7 +36,8 @@ from lib.chapter import (
 )
 from lib.claims import RUN_KEY, chapter_fingerprint, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
-from lib.papermill_route import InjectedParametersGuard, papermill_output_path
+from lib.outputs import usable_output_dir
+from lib.papermill_route import InjectedParametersGuard, look_alike_numbers, papermill_command, papermill_output_path
 from lib.paths import ROOT
 from lib.runtime import folder_setting, setting
 from lib.specs import load
@@ -253,7 +255,8 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     """Validate the parameters found in `namespace` (the notebook's globals) and start recording.
 
     The same checks as `python -m lib run`, in the cell after the parameters (and after the cell
-    papermill injects): names, values, joint rules, and the estimated cost unless LIB_ALLOW_EXPENSIVE=1.
+    papermill injects): names, values, joint rules, the estimated cost (unless LIB_ALLOW_EXPENSIVE=1 and
+    the request is possible at all) and the output folder (`lib.outputs.usable_output_dir`).
     Parameters missing from `namespace` take their declared defaults (a notebook opened by hand).
     Raises `ParameterError`, one line in the notebook, before any computation.
     """
@@ -266,9 +269,18 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     for guard in _installed_guards(shell) if shell is not None else []:
         shell.input_transformers_cleanup.remove(guard)
     chapter = load(chapter_id)
+    command = papermill_command()
+    if command is not None and (problem := look_alike_numbers(command)) is not None:
+        raise ParameterError(problem)
     params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
-    if os.environ.get(ALLOW_EXPENSIVE_ENV) != "1":
-        check_cost(chapter, params)
+    check_cost(chapter, params, allow_expensive=os.environ.get(ALLOW_EXPENSIVE_ENV) == "1")
+    from_runner = setting(OUTPUT_DIR_ENV) is not None  # lib run's staging folder, checked by `lib run`
+    directory = usable_output_dir(
+        output_dir(namespace),
+        chapter_id,
+        option=OUTPUT_DIR_ENV if from_runner else "the output folder",
+        source_ok=from_runner,
+    )
     runtime.apply()
     use_book_style()
-    return ChapterRun(chapter, params, output_dir(namespace))
+    return ChapterRun(chapter, params, directory)

@@ -30,6 +30,7 @@ import re
 import reprlib
 import types
 import typing
+import unicodedata
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, ClassVar, Mapping
 
@@ -73,11 +74,14 @@ def param(
     choices: tuple | None = None,
     min_len: int | None = None,
     max_len: int | None = None,
+    distinct: bool = False,
 ) -> Any:
     """A parameter field: its default, one line of meaning, and its range.
 
     `min`/`max` are inclusive, `gt`/`lt` strict; on a list they bound every element, and
-    `min_len`/`max_len` bound its length. A `T | None` annotation makes it nullable.
+    `min_len`/`max_len` bound its length; `distinct` refuses a list that repeats a value, however
+    it is spelled (1 and 1.0, 0.1 and 1e-1, "Mod3" and " mod3": see `same_key`). A `T | None`
+    annotation makes it nullable.
     """
     meta = {
         "help": help,
@@ -88,6 +92,7 @@ def param(
         "choices": choices,
         "min_len": min_len,
         "max_len": max_len,
+        "distinct": distinct,
     }
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
@@ -130,6 +135,8 @@ class ParamInfo:
                 parts.append(f"{sign} {b[key]:g}")
         if b["min_len"] is not None or b["max_len"] is not None:
             parts.append(f"length {b['min_len'] or 0}..{b['max_len'] if b['max_len'] is not None else '∞'}")
+        if b["distinct"]:
+            parts.append("distinct")
         if self.nullable:
             parts.append("or null")
         return "; ".join(parts)
@@ -148,7 +155,10 @@ class ParamInfo:
                 raise ParameterError(f"parameter {self.name!r} needs at least {b['min_len']} entries, got {n}")
             if b["max_len"] is not None and n > b["max_len"]:
                 raise ParameterError(f"parameter {self.name!r} takes at most {b['max_len']} entries, got {n}")
-            return [self._scalar(v, f"{self.name}[{i}]") for i, v in enumerate(value)]
+            checked = [self._scalar(v, f"{self.name}[{i}]") for i, v in enumerate(value)]
+            if b["distinct"]:
+                refuse_repeats(self.name, checked, value)
+            return checked
         return self._scalar(value, self.name)
 
     def _scalar(self, value: Any, label: str) -> Any:
@@ -158,7 +168,10 @@ class ParamInfo:
             raise ParameterError(f"parameter {label!r} must be {kind}, got the boolean {value!r}")
         allowed = (int, float) if base is float else (base,)
         if not isinstance(value, allowed):
-            raise ParameterError(f"parameter {label!r} must be {kind}, got {short(value)} ({type(value).__name__})")
+            hint = look_alike_hint(value) if isinstance(value, str) and base in (int, float) else ""
+            raise ParameterError(
+                f"parameter {label!r} must be {kind}, got {short(value)} ({type(value).__name__}){hint}"
+            )
         if base is int and abs(value) > MAX_INT:
             raise ParameterError(f"parameter {label!r}: integers beyond 2^53 are not accepted, got {short(value)}")
         if base is float:
@@ -168,7 +181,9 @@ class ParamInfo:
         if base is str and ("\x00" in value or len(value) > 200):
             raise ParameterError(f"parameter {label!r}: not a usable string ({short(value)})")
         if b["choices"] is not None and value not in b["choices"]:
-            raise ParameterError(f"parameter {label!r} must be one of {list(b['choices'])}, got {short(value)}")
+            near = [c for c in b["choices"] if isinstance(value, str) and same_key(c) == same_key(value)]
+            hint = f" (did you mean {near[0]!r}? names are exact)" if near else ""
+            raise ParameterError(f"parameter {label!r} must be one of {list(b['choices'])}, got {short(value)}{hint}")
         for key, ok, sign in (
             ("gt", lambda v, t: v > t, ">"),
             ("min", lambda v, t: v >= t, ">="),
@@ -178,6 +193,55 @@ class ParamInfo:
             if b[key] is not None and not ok(value, b[key]):
                 raise ParameterError(f"parameter {label!r} must be {sign} {b[key]:g}, got {short(value)}")
         return value
+
+
+def same_key(value: Any) -> Any:
+    """What two spellings of one value share: a number's value (1 and 1.0, 0.1 and 1e-1), a string
+    without surrounding space, case or compatibility forms ("Mod3", " mod3 ", "ｍｏｄ3" are one name)."""
+    if isinstance(value, str):
+        return unicodedata.normalize("NFKC", value).strip().casefold()
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value) if abs(value) <= MAX_INT else value
+    return value
+
+
+def refuse_repeats(name: str, values: typing.Sequence[Any], given: typing.Sequence[Any] | None = None) -> None:
+    """ParameterError naming `name` when two entries of `values` are one value spelled twice (`same_key`);
+    `given` are the entries as the reader wrote them, quoted in the message."""
+    given = values if given is None else given
+    first: dict[Any, int] = {}
+    for i, value in enumerate(values):
+        j = first.setdefault(same_key(value), i)
+        if j != i:
+            spelled = (
+                f"{short(given[j])} and {short(given[i])}"
+                if given[j] != given[i] or type(given[j]) is not type(given[i])
+                else f"{short(given[i])} twice"
+            )
+            raise ParameterError(
+                f"parameter {name!r} repeats a value: entries {j} and {i} are {spelled}; each value may appear once"
+            )
+
+
+# Characters that look like the ASCII ones a number is written with (compatibility forms such as
+# full-width or superscript digits are found by NFKC normalisation).
+_MINUS_LOOKALIKES = dict.fromkeys(map(ord, "\u2212\u2010\u2011\u2012\u2013\u2014\u2015\ufe63\uff0d"), "-")
+
+
+def look_alike_hint(text: str) -> str:
+    """Why a number written with non-ASCII characters ('²', '１２', '−1') is not read as one, or ""."""
+    odd = next((c for c in text if not c.isascii()), None)
+    if odd is None:
+        return ""
+    name = unicodedata.name(odd, f"U+{ord(odd):04X}")
+    ascii_text = unicodedata.normalize("NFKC", text).translate(_MINUS_LOOKALIKES).strip()
+    try:
+        float(ascii_text)
+    except ValueError:
+        return ""  # not a number in any spelling: the type is the message
+    if not ascii_text.isascii():
+        return f": {odd!r} ({name}) is not an ASCII digit"
+    return f": {odd!r} ({name}) only looks like part of a number; write {ascii_text}"
 
 
 def _describe_field(f: Field, hint: Any) -> ParamInfo:
@@ -532,6 +596,10 @@ def _one_equals(text: str) -> str:
 MAX_SECONDS = 6 * 3600
 MEMORY_FRACTION = 0.6
 ALLOW_EXPENSIVE_ENV = "LIB_ALLOW_EXPENSIVE"
+ALLOW_EXPENSIVE_HINT = f"to run anyway: --allow-expensive ({ALLOW_EXPENSIVE_ENV}=1 under papermill)"
+# Beyond these a run is refused whatever the flags: it cannot finish on any machine the book runs on.
+IMPOSSIBLE_SECONDS = 365 * 24 * 3600
+IMPOSSIBLE_MEMORY_FACTOR = 100
 
 
 def physical_memory_gb() -> float:
@@ -539,26 +607,68 @@ def physical_memory_gb() -> float:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
 
 
-def check_cost(chapter: Chapter, params: Parameters) -> None:
+def _spelled(name: str, value: Any) -> str:
+    if isinstance(value, list) and len(value) > 4:
+        return f"{name} ({len(value)} values)"
+    return f"{name}={short(value)}"
+
+
+def cost_drivers(chapter: Chapter, params: Parameters, measure: typing.Callable[[Cost], float]) -> list[str]:
+    """The changed parameters that drive a cost, largest first: each one set back to its default
+    (the others kept) divides `measure(cost)` by the factor shown; those that leave it within 10%
+    are left out. Every changed parameter when none alone matters (the cost is joint)."""
+    defaults, values = chapter.defaults(), params.as_dict()
+    changed = [k for k, v in values.items() if v != defaults[k]]
+    total, factors = measure(params.cost()), []
+    for name in changed:
+        try:
+            reduced = measure(chapter.params(**{**values, name: defaults[name]}).cost())
+        except (ParameterError, ArithmeticError):  # the default breaks a joint rule with another change
+            continue
+        factor = total / reduced if reduced > 0 else math.inf
+        if factor > 1.1:
+            factors.append((factor, name))
+    if not factors:
+        return [_spelled(k, values[k]) for k in changed]
+    return [f"{_spelled(k, values[k])} (x{f:.3g} against its default)" for f, k in sorted(factors, reverse=True)]
+
+
+def check_cost(chapter: Chapter, params: Parameters, allow_expensive: bool = False) -> None:
     """Refuse parameters whose estimated time or memory is beyond reason for this machine.
 
     `lib run` checks before a kernel starts, `start_chapter` again in the notebook (the papermill
-    route); `--allow-expensive`, or LIB_ALLOW_EXPENSIVE=1 in the environment, skips the check.
+    route). The message names the parameters that drive the cost (`cost_drivers`). `--allow-expensive`,
+    or LIB_ALLOW_EXPENSIVE=1 in the environment, skips the check, except for a request that cannot
+    finish at all (beyond IMPOSSIBLE_SECONDS, or IMPOSSIBLE_MEMORY_FACTOR times this machine's memory):
+    that is refused whatever the flags, and the message says so.
     """
     cost = params.cost()
     memory = physical_memory_gb()
-    defaults = chapter.defaults()
-    changed = [f"{k}={short(v)}" for k, v in params.as_dict().items() if v != defaults[k]]
-    these = ", ".join(changed[:4]) + (" ..." if len(changed) > 4 else "") if changed else "the defaults"
-    if cost.gigabytes > MEMORY_FRACTION * memory:
+    too_long, too_large = cost.seconds > IMPOSSIBLE_SECONDS, cost.gigabytes > IMPOSSIBLE_MEMORY_FACTOR * memory
+    if allow_expensive and not (too_long or too_large):
+        return
+    if too_large or (cost.gigabytes > MEMORY_FRACTION * memory and not too_long):
+        what, measure = f"about {cost.gigabytes:.3g} GB of memory", lambda c: c.gigabytes
+        limit = f"{IMPOSSIBLE_MEMORY_FACTOR} x" if too_large else f"{MEMORY_FRACTION:.0%} of"
+        what += f", beyond {limit} this machine's {memory:.0f} GB"
+    elif too_long or cost.seconds > MAX_SECONDS:
+        what, measure = f"about {_duration(cost.seconds)}", lambda c: c.seconds
+        what += ", beyond a year" if too_long else f", beyond the limit of {MAX_SECONDS / 3600:g} hours"
+    else:
+        return
+    drivers = cost_drivers(chapter, params, measure)
+    these = ", ".join(drivers[:4]) + (" ..." if len(drivers) > 4 else "") if drivers else "the defaults"
+    lower = "lower it" if len(drivers) == 1 else "lower them"
+    if too_long or too_large:
         raise ParameterError(
-            f"chapter {chapter.id}: {these} need about {cost.gigabytes:.3g} GB, more than "
-            f"{MEMORY_FRACTION:.0%} of this machine's {memory:.0f} GB; "
-            f"to try anyway: --allow-expensive ({ALLOW_EXPENSIVE_ENV}=1 under papermill)"
+            f"chapter {chapter.id}: {what}: impossible on this machine, whatever the flags; driven by {these}; {lower}"
         )
-    if cost.seconds > MAX_SECONDS:
-        raise ParameterError(
-            f"chapter {chapter.id}: {these} take about {cost.seconds / 3600:.3g} hours "
-            f"(limit {MAX_SECONDS / 3600:g} h); "
-            f"to run anyway: --allow-expensive ({ALLOW_EXPENSIVE_ENV}=1 under papermill)"
-        )
+    raise ParameterError(f"chapter {chapter.id}: {what}; driven by {these}; {lower}, or {ALLOW_EXPENSIVE_HINT}")
+
+
+def _duration(seconds: float) -> str:
+    """A duration in the unit a reader thinks in: minutes, hours, days or years."""
+    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds / 60:.3g} minutes"

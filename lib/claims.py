@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,19 +105,44 @@ class Verdict:
         return f"{self.status}, {self.robustness}" if self.robustness else self.status
 
 
+MAX_METRICS_BYTES = 64 * 2**20  # a chapter's metrics are kilobytes; anything this large is not one
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of `path`, which must be a regular file of at most `limit` bytes; MetricsError otherwise.
+
+    Opened without blocking (a FIFO or a device would wait for a writer, or never end) and checked
+    on the open descriptor, so nothing swapped in between a check and the open is read; the read
+    stops at `limit` + 1 bytes whatever the file claims.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as err:
+        raise MetricsError(f"{path}: cannot be read ({err.strerror})") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise MetricsError(f"{path}: not a regular file (a folder, FIFO, socket or device); not read")
+    with os.fdopen(descriptor, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise MetricsError(f"{path}: larger than {limit // 2**20} MiB, not a metrics file")
+    return data
+
+
 def read_metrics(directory: Path, chapter_id: str) -> dict[str, Any] | None:
-    """The metrics of a chapter in `directory`, None when there is no file; MetricsError when unusable."""
+    """The metrics of a chapter in `directory`, None when there is no file; MetricsError when unusable
+    (not a regular file, too large, not UTF-8 JSON, not an object)."""
     path = Path(directory) / f"{chapter_id}.metrics.json"
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     try:
-        loaded = json.loads(path.read_bytes().decode("utf-8"))
+        loaded = json.loads(read_regular_file(path, MAX_METRICS_BYTES).decode("utf-8"))
     except UnicodeDecodeError as err:
         raise MetricsError(f"{path}: not UTF-8 ({err.reason} at byte {err.start})") from None
     except json.JSONDecodeError as err:
         raise MetricsError(f"{path}: not valid JSON, truncated or edited ({err.msg}, line {err.lineno})") from None
-    except OSError as err:
-        raise MetricsError(f"{path}: cannot be read ({err.strerror})") from None
+    except RecursionError:
+        raise MetricsError(f"{path}: JSON nested too deeply, not a metrics file") from None
     if not isinstance(loaded, dict):
         raise MetricsError(f"{path}: expected a JSON object of metric name -> value, got {type(loaded).__name__}")
     return loaded
@@ -171,7 +198,7 @@ def _jsonable_default(value: Any) -> Any:
 
 def chapters_present(directory: Path, chapters: list[Chapter]) -> list[Chapter]:
     """The chapters that have a metrics file in `directory`."""
-    return [c for c in chapters if (Path(directory) / f"{c.id}.metrics.json").exists()]
+    return [c for c in chapters if os.path.lexists(Path(directory) / f"{c.id}.metrics.json")]
 
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w.]*)\}")

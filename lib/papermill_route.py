@@ -22,7 +22,7 @@ import os
 import re
 from pathlib import Path
 
-from lib.chapter import Chapter, ParameterError, short
+from lib.chapter import Chapter, ParameterError, look_alike_hint, short
 
 PARAMETERS_MARKER = '# %% tags=["parameters", "hide-input"]'
 _PARAMETERS_CELL = re.compile(r'^# %%.*\btags=\[[^\]]*"parameters"')
@@ -161,6 +161,42 @@ def output_path_from_command(argv: list[str], cwd: Path, shell_pwd: Path | None 
             return None
         cwd = shell_pwd
     return local_path(context.params.get("output_path"), cwd)
+
+
+def look_alike_numbers(argv: list[str]) -> str | None:
+    """Why a `-p NAME VALUE` of a papermill command line must not run, or None: papermill reads a VALUE with
+    Python's int() and float(), which also take full-width ('１２') and other non-ASCII digits, so the run
+    would compute with a number other than the text typed. `lib run` keeps such text a string and refuses it."""
+    import click
+    from papermill.cli import papermill as command
+
+    args = _papermill_arguments(argv)
+    if args is None:
+        return None
+    try:
+        context = command.make_context("papermill", args, resilient_parsing=True)
+    except (click.ClickException, click.exceptions.Exit):
+        return None
+    for name, raw in context.params.get("parameters") or ():
+        if raw.isascii():
+            continue
+        for kind in (int, float):
+            try:
+                value = kind(raw)
+            except ValueError:
+                continue
+            hint = look_alike_hint(raw) or ": not ASCII"
+            return f"parameter {short(name)}: papermill read {short(raw)} as the number {value!r}{hint}"
+    return None
+
+
+def papermill_command() -> list[str] | None:
+    """The command line of this kernel's parent process (the `papermill` that started it), or None."""
+    try:
+        raw = Path(f"/proc/{os.getppid()}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return [os.fsdecode(a) for a in raw.split(b"\0")[:-1]]
 
 
 def local_path(output: object, cwd: Path) -> Path | None:

@@ -11,25 +11,31 @@ pair a notebook with the other's metrics.
 
 from __future__ import annotations
 
-import fcntl
+import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, ParameterError, Parameters, check_cost
+from filelock import FileLock
+
+from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost
+from lib.outputs import publish, usable_output_dir
 from lib.paths import ROOT
 from lib.runtime import Runtime
 from lib.specs import chapter_ids, load
 
 OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 REFERENCES = ROOT / "tests" / "notebooks"
-# The kernel's own log (its start-up warnings, e.g. "Kernel is running over TCP ...") stays off the terminal.
-KERNEL_QUIET = ["--IPKernelApp.log_level=ERROR"]
+# The kernel's own log stays off the terminal: its start-up warnings ("Kernel is running over TCP ..."), and
+# the traceback it logs when Ctrl-C shuts it down in the middle of a cell (cell errors reach papermill, not this log).
+KERNEL_QUIET = ["--IPKernelApp.log_level=CRITICAL"]
 STALE_STAGING_SECONDS = 24 * 3600
 
 
@@ -38,29 +44,20 @@ STALE_STAGING_SECONDS = 24 * 3600
 # ----------------------------------------------------------------------------------------------
 
 
-def usable_output_dir(path: Path) -> Path:
-    """The absolute output folder, created; ParameterError when it is a file or not writable."""
-    path = Path(os.path.abspath(Path(path).expanduser()))
-    if path.exists() and not path.is_dir():
-        raise ParameterError(f"--output-dir {path} exists and is not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ParameterError(f"--output-dir {path}: cannot create it ({err.strerror})") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise ParameterError(f"--output-dir {path} is not writable")
-    return path
-
-
 def validate_run(
-    chapter_id: str, overrides: dict[str, Any], output_dir: Path, allow_expensive: bool = False
+    chapter_id: str,
+    overrides: dict[str, Any],
+    output_dir: str | os.PathLike,
+    allow_expensive: bool = False,
+    *,
+    html: bool = False,
+    source_ok: bool = False,
 ) -> tuple[Chapter, Parameters, Path]:
-    """Everything checked before a kernel starts: names, values, cost, output folder."""
+    """Everything checked before a kernel starts: names, values, cost, output folder (`usable_output_dir`)."""
     chapter = load(chapter_id)
     params = chapter.validate(overrides)
-    if not allow_expensive:
-        check_cost(chapter, params)
-    return chapter, params, usable_output_dir(output_dir)
+    check_cost(chapter, params, allow_expensive)
+    return chapter, params, usable_output_dir(output_dir, chapter_id, html=html, source_ok=source_ok)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -91,14 +88,10 @@ def clean_stale_staging(output_dir: Path, chapter_id: str) -> None:
             shutil.rmtree(staging, ignore_errors=True)
 
 
-@contextmanager
-def publish_lock(output_dir: Path, chapter_id: str) -> Iterator[None]:
-    with open(output_dir / f".{chapter_id}.lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+def publish_lock(output_dir: Path, chapter_id: str) -> FileLock:
+    """The lock two runs of one chapter into one folder take to publish (so that neither pairs a notebook
+    with the other's metrics)."""
+    return FileLock(output_dir / f".{chapter_id}.lock")
 
 
 @contextmanager
@@ -113,6 +106,26 @@ def _environment(values: dict[str, str]) -> Iterator[None]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@contextmanager
+def _quiet_interrupt() -> Iterator[None]:
+    """Ctrl-C silences the logs of the machinery on its way out (nbclient's "Kernel died while waiting ...",
+    asyncio's "Task exception was never retrieved"), so that the one line `lib run` prints is all a reader sees.
+    Only in the main thread, where Python delivers signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupted(signum: int, frame: Any) -> None:
+        logging.disable(logging.CRITICAL)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def source_notebook(chapter: Chapter, path: Path) -> None:
@@ -130,15 +143,23 @@ def source_notebook(chapter: Chapter, path: Path) -> None:
 def run_chapter(
     chapter_id: str,
     overrides: dict[str, Any],
-    output_dir: Path,
+    output_dir: str | os.PathLike,
     *,
     runtime: Runtime | None = None,
     allow_expensive: bool = False,
+    html: bool = False,
+    source_ok: bool = False,
 ) -> Path:
-    """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json`; return the notebook."""
+    """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json`; return the notebook.
+
+    Interrupted (Ctrl-C), it removes its staging folder and publishes nothing, not even `ID.failed.ipynb`;
+    papermill shuts the kernel down on the way out.
+    """
     import papermill
 
-    chapter, _, output_dir = validate_run(chapter_id, overrides, output_dir, allow_expensive)
+    chapter, _, output_dir = validate_run(
+        chapter_id, overrides, output_dir, allow_expensive, html=html, source_ok=source_ok
+    )
     clean_stale_staging(output_dir, chapter_id)
     staging = Path(tempfile.mkdtemp(dir=output_dir, prefix=f".staging-{chapter_id}-"))
     (staging / "pid").write_text(str(os.getpid()))
@@ -148,7 +169,7 @@ def run_chapter(
         environment = {OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}
         if allow_expensive:
             environment[ALLOW_EXPENSIVE_ENV] = "1"
-        with _environment(environment):
+        with _environment(environment), _quiet_interrupt():
             papermill.execute_notebook(
                 str(source),
                 str(executed),
@@ -159,20 +180,24 @@ def run_chapter(
                 language="python",
                 extra_arguments=KERNEL_QUIET,
             )
+    except KeyboardInterrupt:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     except BaseException:
         if executed.exists():
             os.replace(executed, output_dir / f"{chapter_id}.failed.ipynb")
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    metrics = staging / f"{chapter_id}.metrics.json"
-    if not metrics.exists():
+    try:
+        metrics = staging / f"{chapter_id}.metrics.json"
+        if not metrics.exists():
+            raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
+        with publish_lock(output_dir, chapter_id):
+            (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
+            # the notebook last: make keys on it
+            publish([(metrics, output_dir / metrics.name), (executed, output_dir / executed.name)])
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
-        raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
-    with publish_lock(output_dir, chapter_id):
-        (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
-        os.replace(metrics, output_dir / metrics.name)
-        os.replace(executed, output_dir / executed.name)  # last: make keys on the notebook
-    shutil.rmtree(staging, ignore_errors=True)
     return output_dir / executed.name
 
 
@@ -182,7 +207,7 @@ def refresh_reference(chapter_id: str) -> Path:
     Outputs that nbval does not compare (figures, tables) are stripped, so the references stay small,
     and so is everything that changes from run to run (`stable_reference`): two runs give the same bytes.
     """
-    path = run_chapter(chapter_id, dict(load(chapter_id).smoke), REFERENCES)
+    path = run_chapter(chapter_id, dict(load(chapter_id).smoke), REFERENCES, source_ok=True)
     (REFERENCES / f"{chapter_id}.metrics.json").unlink(missing_ok=True)
     strip_unchecked_outputs(path)
     return path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param, short
@@ -23,12 +24,22 @@ class GeneftDynamicsParameters(Parameters):
     collision_tol: float = param(0.01, "repons count as collided when |c(T)| < tol |c(0)|", gt=0, max=0.5)
     mc_samples: int = param(10000, "Monte Carlo starts per point of Theorem 3's checks", min=100, max=1_000_000)
     theory_lr_ratios: list[float] = param(
-        [0.01, 0.1, 1.0, 10.0, 100.0], "eta_x / eta_A values for the arctan-law check", min=1e-6, max=1e6, min_len=1
+        [0.01, 0.1, 1.0, 10.0, 100.0],
+        "eta_x / eta_A values for the arctan-law check",
+        min=1e-6,
+        max=1e6,
+        min_len=1,
+        distinct=True,
     )
     sigma_ratios: list[float] = param(
-        [0.5, 1.0, 2.0], "sigma_a / sigma_c values for the arctan-law check", min=1e-3, max=1e3, min_len=1
+        [0.5, 1.0, 2.0],
+        "sigma_a / sigma_c values for the arctan-law check",
+        min=1e-3,
+        max=1e3,
+        min_len=1,
+        distinct=True,
     )
-    n_cluster: list[int] = param([1, 2, 4, 16], "cluster sizes N for eq. (13)", min=1, min_len=1)
+    n_cluster: list[int] = param([1, 2, 4, 16], "cluster sizes N for eq. (13)", min=1, min_len=1, distinct=True)
     seed: int = param(0, "seed of every random draw (splits, inits, Monte Carlo)", min=0)
     n: int = param(30, "number of elements of each relation (paper: 30)", min=6, max=200)
     train_fraction: float = param(0.75, "fraction of the n^2 pairs used for training (Table 3: 0.75)", gt=0, max=1)
@@ -54,9 +65,16 @@ class GeneftDynamicsParameters(Parameters):
         max=0,
         min_len=1,
         max_len=20,
+        distinct=True,
     )
     live_log10_lr_dec: list[float] = param(
-        [-3.0, -2.0, -1.5], "decoder learning rates of the live grid, log10", min=-8, max=0, min_len=1, max_len=20
+        [-3.0, -2.0, -1.5],
+        "decoder learning rates of the live grid, log10",
+        min=-8,
+        max=0,
+        min_len=1,
+        max_len=20,
+        distinct=True,
     )
     seeds_per_cell: int = param(
         3, "initialisations per live cell (seeds seed, seed+1, ...; the evidence: 3)", min=1, max=100
@@ -85,15 +103,37 @@ class GeneftDynamicsParameters(Parameters):
             )
 
     def cost(self) -> Cost:
-        """Live grid (every model every step, the trainer's one-thread rate), sigma models, ODE Monte Carlo; memory
-        of the grid and of eq. (13)'s N + 1 repons, held explicitly for the unit-point rates (a few float64 each)."""
+        """Live grid (every model every step, the trainer's one-thread rate), sigma models, the Monte Carlo of
+        eq. (12) at every (sigma_ratios, theory_lr_ratios) point and of eq. (13) at every (n_cluster,
+        theory_lr_ratios) point (`monte_carlo_point_seconds`), the matrix study over its 4 decoder shapes; memory
+        of the grid, of the Monte Carlo's starts and of eq. (13)'s N + 1 repons (a few float64 each)."""
         models = len(self.live_log10_lr_enc) * len(self.live_log10_lr_dec) * self.seeds_per_cell
         per = model_step_seconds(self.n, self.mode, self.depth, self.width, self.embed_dim)
-        ode = 4 * self.matrix_draws / 1000 * 3 + self.mc_samples / 20000 * 10 * len(self.theory_lr_ratios) / 5
+        point = [monte_carlo_point_seconds(self.mc_samples, r, self.ode_time) for r in self.theory_lr_ratios]
+        monte_carlo = (len(self.sigma_ratios) + len(self.n_cluster)) * sum(point) + sum(self.n_cluster) * 1e-8
+        matrix = 4 * self.matrix_draws * 3e-3 * _ode_time_factor(self.ode_time)
         return Cost(
-            seconds=models * self.steps * per + self.sigma_models * 0.05 + ode + 10,
-            gigabytes=0.5 + models * self.n**2 * self.width * 4e-9 * 8 + max(self.n_cluster) * 32e-9,
+            seconds=models * self.steps * per + self.sigma_models * 0.05 + monte_carlo + matrix + 10,
+            gigabytes=0.5
+            + models * self.n**2 * self.width * 4e-9 * 8
+            + max(self.n_cluster) * 32e-9
+            + (self.mc_samples + self.matrix_draws * 10) * 400e-9,
         )
+
+
+def _ode_time_factor(t_max: float) -> float:
+    """LSODA's steps in log variables grow with the log of the horizon: measured x3 from 1e3 to 1e5, x2 more to 1e7."""
+    return max(0.3, 1 + 0.5 * math.log10(t_max / 1e5))
+
+
+def monte_carlo_point_seconds(samples: int, eta_ratio: float, t_max: float) -> float:
+    """Seconds of one point of `monte_carlo_reduced` or `monte_carlo_cluster` (2 loaded cores), measured:
+    about 1.2e-4 s per sample at 2000 samples, growing as samples^1.15 (2.6 s at 20000, 36 s at 200000,
+    one LSODA system of 2 x samples equations), up to 2x slower at eta ratios 1e4 away from 1, independent
+    of N for the cluster. Rounded up to 2e-4 s per sample at 2000 (the loaded machine of the book)."""
+    scale = max(1.0, samples / 2000) ** 0.15
+    eta = 1 + min(1.0, abs(math.log10(eta_ratio)) / 4)
+    return 2e-4 * samples * scale * eta * _ode_time_factor(t_max)
 
 
 CHAPTER = Chapter(

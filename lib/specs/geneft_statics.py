@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param, short
+from lib.chapter import Chapter, Claim, Cost, ParameterError, Parameters, param, refuse_repeats, short
 from lib.evidence import EvidenceSet
 from lib.geneft.evidence import (  # numpy only: no torch at import
     model_step_seconds,
@@ -19,8 +19,11 @@ MODES = ("concat", "difference", "squared_difference")
 def parse_architecture(text: str) -> tuple[str, int]:
     """'mode:depth' -> (mode, depth), e.g. 'squared_difference:0' (Section III modes 1-3, n_h hidden layers)."""
     mode, _, depth = text.partition(":")
-    if mode not in MODES or not depth.isdigit():
-        raise ParameterError(f"architecture {text!r} must be 'mode:depth' with mode in {list(MODES)} and depth >= 0")
+    if mode not in MODES or not (depth.isascii() and depth.isdigit()):
+        raise ParameterError(
+            f"parameter 'architectures': {short(text)} must be 'mode:depth' with mode in {list(MODES)} and depth "
+            "an ASCII whole number >= 0"
+        )
     return mode, int(depth)
 
 
@@ -34,6 +37,7 @@ class GeneftStaticsParameters(Parameters):
         "relations whose description length b is computed (Table 2)",
         choices=("mod3", "mod5", "greater_than", "bipartite", "random_graph"),
         min_len=1,
+        distinct=True,
     )
     random_graph_seed: int = param(0, "seed of the Erdos-Renyi G(n, 1/2) relation", min=0)
     mc_relations: list[str] = param(
@@ -41,6 +45,7 @@ class GeneftStaticsParameters(Parameters):
         "relations of the Monte Carlo bound, Fig. 2",
         choices=("mod3", "mod5", "greater_than", "bipartite"),
         min_len=1,
+        distinct=True,
     )
     fractions: list[float] = param(
         [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8],
@@ -48,6 +53,7 @@ class GeneftStaticsParameters(Parameters):
         gt=0,
         max=1,
         min_len=2,
+        distinct=True,
     )
     mc_samplings: int = param(
         20, "training sets sampled per fraction, equivalence / bipartite (paper: 20)", min=2, max=2000
@@ -67,11 +73,13 @@ class GeneftStaticsParameters(Parameters):
         "relations learned by the networks of Fig. 3 (paper: mod3, greater_than)",
         choices=("mod3", "mod5", "greater_than", "bipartite"),
         min_len=1,
+        distinct=True,
     )
     architectures: list[str] = param(
         ["concat:1", "difference:1", "difference:0", "squared_difference:1", "squared_difference:0"],
         "decoders of Fig. 3 as 'mode:depth' (modes concat, difference, squared_difference; depth = hidden layers)",
         min_len=1,
+        distinct=True,
     )
     width: int = param(
         10, "hidden width of the Fig. 3 decoders (Table 3: 50; the evidence runs Table 3)", min=1, max=1000
@@ -83,6 +91,7 @@ class GeneftStaticsParameters(Parameters):
         min=0,
         min_len=1,
         max_len=1000,
+        distinct=True,
     )
     steps: int = param(1000, "full-batch AdamW steps per network", min=100, max=10_000_000)
     patience: int | None = param(
@@ -106,7 +115,9 @@ class GeneftStaticsParameters(Parameters):
         "decoder input mode of Fig. 7 (paper: default, concat)",
         choices=("concat", "difference", "squared_difference"),
     )
-    goldilocks_depths: list[int] = param([0, 1, 2, 4, 6], "decoder depths of Fig. 7", min=0, max=64, min_len=3)
+    goldilocks_depths: list[int] = param(
+        [0, 1, 2, 4, 6], "decoder depths of Fig. 7", min=0, max=64, min_len=3, distinct=True
+    )
     goldilocks_width: int = param(10, "decoder width of Fig. 7 (paper: 10)", min=1, max=1000)
     goldilocks_fraction: float = param(0.3, "training fraction of Fig. 7 (paper: 0.3)", gt=0, max=1)
     goldilocks_runs: int = param(
@@ -120,13 +131,10 @@ class GeneftStaticsParameters(Parameters):
     )
 
     def check(self) -> None:
-        for arch in self.architectures:
-            parse_architecture(arch)
+        refuse_repeats("architectures", [parse_architecture(a) for a in self.architectures], self.architectures)
         missing = [r for r in self.net_relations if r not in self.mc_relations]
         if missing:
             raise ParameterError(f"net_relations {missing} need their Monte Carlo bound: add them to mc_relations")
-        if len(set(self.architectures)) != len(self.architectures):
-            raise ParameterError(f"architectures has duplicates: {self.architectures}")
         if sorted(self.fractions) != self.fractions or len(set(self.fractions)) != len(self.fractions):
             raise ParameterError(f"fractions must be strictly increasing, got {short(self.fractions)}")
         if len(set(self.goldilocks_depths)) < 3:
@@ -144,11 +152,13 @@ class GeneftStaticsParameters(Parameters):
             )
 
     def cost(self) -> Cost:
-        """Monte Carlo (orderings dominate) plus network model-steps at the trainer's measured rate."""
+        """Monte Carlo (orderings dominate) plus network model-steps at the trainer's measured rate. The total
+        order's orderings were measured at 5e-5 s per (fraction, sampling, ordering, sweep + 1) at n = 30,
+        growing as n^3.5 (x11.6 at n = 60), linear in the sweeps; counted at twice that."""
         f = len(self.fractions)
         mc = f * (
             self.mc_samplings * len(self.mc_relations) * (self.n / 30) ** 3 * 2e-3
-            + self.mc_samplings_order * self.mc_orderings * (self.mc_sweeps + 1) * (self.n / 30) ** 2 * 2e-4
+            + self.mc_samplings_order * self.mc_orderings * (self.mc_sweeps + 1) * (self.n / 30) ** 3.5 * 1e-4
         )
         nets = 0.0
         for arch in self.architectures:

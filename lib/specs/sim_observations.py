@@ -49,15 +49,18 @@ class SimObservationsParameters(Parameters):
     sigma: list[float] = param(
         [0.05, 0.05], "cluster spreads (sigma_1, sigma_2) of Fig. 2a, 2c, 3, 13-16", min=0, min_len=2, max_len=2
     )
-    mu1_values: list[float] = param([1.0, 2.0, 3.0], "Fig. 2a: values of mu_1 (mu_2 = mu[1])", min=0, min_len=1)
+    mu1_values: list[float] = param(
+        [1.0, 2.0, 3.0], "Fig. 2a: values of mu_1 (mu_2 = mu[1])", min=0, min_len=1, distinct=True
+    )
     sigma1_values: list[float] = param(
-        [0.05, 0.1, 0.5, 1.0, 2.0], "Fig. 2b: values of sigma_1 (sigma_2 = sigma[1])", min=0, min_len=1
+        [0.05, 0.1, 0.5, 1.0, 2.0], "Fig. 2b: values of sigma_1 (sigma_2 = sigma[1])", min=0, min_len=1, distinct=True
     )
     order_models: list[str] = param(
         ["1-linear", "2-linear", "2-relu"],
         "models of the order sweeps, 'depth-activation' (Fig. 2a/b: 1-linear, Fig. 11: 2-linear, Fig. 12: 2-relu)",
         choices=("1-linear", "1-relu", "2-linear", "2-relu", "3-linear", "3-relu", "4-linear", "4-relu"),
         min_len=1,
+        distinct=True,
     )
     order_seeds: int = param(1, "seeds per configuration of the order sweeps", min=1)
     depth: int = param(4, "layers of the Fig. 2c models (paper: 4)", min=1, max=4)
@@ -85,7 +88,7 @@ class SimObservationsParameters(Parameters):
     topo_activation: str = param("relu", "App. B activation (paper: ReLU)", choices=("linear", "relu"))
     topo_epochs: float = param(5.0, "App. B training epochs", gt=0)
     topo_snapshots: list[float] = param(
-        [1.0, 3.0, 5.0], "epochs drawn in Fig. 7 (paper: 1, 3, 5)", min=0, min_len=1, max_len=6
+        [1.0, 3.0, 5.0], "epochs drawn in Fig. 7 (paper: 1, 3, 5)", min=0, min_len=1, max_len=6, distinct=True
     )
     topo_visible_tol: float = param(
         0.05, "a violation l(u) - l(v) of eq. (B.2) is visible in Fig. 7 (colour scale 0..1) above this", gt=0, lt=1

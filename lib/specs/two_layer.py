@@ -16,6 +16,13 @@ FLOW_A_REFERENCE = 2.0
 LEMMA_S3_SIGMA = [0.05] * 3  # cluster spreads of the lemma check at d = s = 3 (notebook: a_s3)
 
 
+def flow_size_factor(d: int, width: int) -> float:
+    """Time of one seed's flow for a d x d' matrix U against the default 2 x 2, measured (40 seeds to tau = 60):
+    x1.6 at d = d' = 8, x40 at 16, x100 at 32, x20 at d = 2, d' = 128; about in proportion to d d' above a
+    few entries, rounded up."""
+    return (1 + d * width / 8) / 1.5
+
+
 def _d5_error(name: str, mu, sigma) -> str | None:
     """Why (mu, sigma) with d = s breaks a_i > 3 a_j of Assumption D.5, or None."""
     a = sorted(sig**2 + m**2 / len(mu) for m, sig in zip(mu, sigma))
@@ -69,19 +76,19 @@ class TwoLayerParameters(Parameters):
     s17_batch: int = param(32, "SGD batch size of the S-17 runs", min=1)
     detour_d: int = param(3, "input dimension d = d' > s of the second cluster-mean detour test (S-18)", min=1, max=64)
     sweep_d: list[int] = param(
-        [2, 3, 4, 6, 8, 12], "input dimensions d (= d') of the frequency sweep", min=1, max=64, min_len=2
+        [2, 3, 4, 6, 8, 12], "input dimensions d (= d') of the frequency sweep", min=1, max=64, min_len=2, distinct=True
     )
     sweep_fixed_width: int = param(
         4, "hidden width d' held fixed while d moves over the entries of sweep_d up to it (d alone)", min=2, max=128
     )
     sweep_width: list[int] = param(
-        [2, 4, 8, 16, 32], "hidden widths d' of the frequency sweep (d fixed)", min=1, max=128, min_len=1
+        [2, 4, 8, 16, 32], "hidden widths d' of the frequency sweep (d fixed)", min=1, max=128, min_len=1, distinct=True
     )
     sweep_scale: list[float] = param(
-        [0.01, 0.03, 0.1, 0.3], "init scales of the frequency sweep", gt=0, max=1, min_len=1
+        [0.01, 0.03, 0.1, 0.3], "init scales of the frequency sweep", gt=0, max=1, min_len=1, distinct=True
     )
     sweep_mu1: list[float] = param(
-        [0.5, 1.0, 1.5], "values of mu_1 (others fixed) in the frequency sweep", gt=0, min_len=1
+        [0.5, 1.0, 1.5], "values of mu_1 (others fixed) in the frequency sweep", gt=0, min_len=1, distinct=True
     )
     sweep_seeds: int = param(400, "init seeds per point of the frequency sweeps", min=10, max=20000)
     script_seeds: int = param(
@@ -176,17 +183,18 @@ class TwoLayerParameters(Parameters):
             1.0, float(population_second_moment(mu, sigma, self.d).max()) ** self.covariance_power / FLOW_A_REFERENCE
         )
         main = stiffness(self.mu, self.sigma)
+        size = flow_size_factor
+        sweep_sizes = (
+            [size(k, k) for k in self.sweep_d]
+            + [size(self.d, k) for k in self.sweep_width]
+            + [size(k, self.sweep_fixed_width) for k in self.sweep_d if k <= self.sweep_fixed_width]
+        )
         flows = (
-            self.n_seeds * self.horizon / 60 * self.n_times / 400 * main
+            self.n_seeds * self.horizon / 60 * self.n_times / 400 * main * size(self.d, self.width)
+            + self.sweep_seeds * (sum(sweep_sizes) + len(self.sweep_scale) * size(self.d, self.d)) * main
             + self.sweep_seeds
-            * (
-                len(self.sweep_d)
-                + sum(k <= self.sweep_fixed_width for k in self.sweep_d)
-                + len(self.sweep_width)
-                + len(self.sweep_scale)
-            )
-            * main
-            + self.sweep_seeds * sum(stiffness([m1, *self.mu[1:]], self.sigma) for m1 in self.sweep_mu1)
+            * size(self.d, self.d)
+            * sum(stiffness([m1, *self.mu[1:]], self.sigma) for m1 in self.sweep_mu1)
             + 4 * self.multi_seeds * self.multi_horizon / 200
             + self.failure_seeds * self.failure_horizon / 60
             + 4 * self.script_seeds
@@ -207,7 +215,7 @@ class TwoLayerParameters(Parameters):
         )
         return Cost(
             seconds=flows / 2000 + training + steps / 3e4 + 10,
-            gigabytes=0.6 + self.n_seeds * self.n_times * self.d**2 * 8 * 4 / 1e9,
+            gigabytes=0.6 + self.n_seeds * self.n_times * self.d * self.width * 8 * 4 / 1e9,
         )
 
 

@@ -126,7 +126,7 @@ def test_start_chapter_validates_and_checks_the_cost(monkeypatch, tmp_path):
     with pytest.raises(ParameterError, match="'steps' must be >= 3"):
         start_chapter("one_layer", {"steps": -5})
     monkeypatch.setattr(lib.chapter, "MAX_SECONDS", 1e-9)
-    with pytest.raises(ParameterError, match="one_layer: steps=500 take about .*LIB_ALLOW_EXPENSIVE=1"):
+    with pytest.raises(ParameterError, match="one_layer: about .* driven by steps=500 .*LIB_ALLOW_EXPENSIVE=1"):
         start_chapter("one_layer", {"steps": 500})
     assert list(tmp_path.iterdir()) == []  # refused before any metrics
     monkeypatch.setenv("LIB_ALLOW_EXPENSIVE", "1")
@@ -189,7 +189,9 @@ def test_papermill_help_lists_every_parameter(converted):
         (["-p", "nosuch", "1"], "unknown parameter(s) for chapter 'one_layer': 'nosuch'"),
         (["-p", "steps", "-5"], "parameter 'steps' must be >= 3, got -5"),
         (["-p", "x; open('pwned', 'w'); y", "1"], "papermill pastes parameter names into the notebook verbatim"),
-        (["-p", "steps", "10000000", "-p", "init_draws", "100000"], "steps=10000000, init_draws=100000"),
+        (["-p", "steps", "10000000", "-p", "init_draws", "100000"], "driven by steps=10000000"),
+        (["-p", "steps", "５０"], "parameter 'steps': papermill read '５０' as the number 50"),
+        (["-y", "fig2a_mu1: [1.0, 1]"], "parameter 'fig2a_mu1' repeats a value: entries 0 and 1 are 1.0 and 1"),
     ],
 )
 def test_papermill_stops_bad_parameters_in_the_first_cells(converted, tmp_path, args, message):

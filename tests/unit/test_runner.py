@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -54,7 +55,7 @@ def _cli(*args, cwd=ROOT):
         (["-p", "no_such_parameter", "1"], "unknown parameter"),
         (["-y", "{seed: -1.5}"], "parameter"),
         (["-y", "{d: [1, 2"], "malformed YAML"),
-        (["-y", "!!python/object/apply:os.system ['true']"], "malformed YAML"),
+        (["-y", "!!python/object/apply:os.system ['true']"], "tagged"),
         (["-y", "{1: 2}"], "must be strings"),
         (["-y", "{d: 3, d: 4}"], "given twice"),
         (["-y", "a: &x [1, 1]\nb: [*x, *x]"], "aliases"),
@@ -196,3 +197,48 @@ def test_cost_beyond_reason_is_refused(monkeypatch):
 def test_a_successful_run_prints_no_kernel_noise(tmp_path, toy_chapter, capfd):
     lib.runner.run_chapter("toy", {}, tmp_path / "out")
     assert "Kernel is running" not in capfd.readouterr().err
+
+
+INTERRUPTED_RUN = """
+import sys
+from pathlib import Path
+import lib.chapter, lib.runner
+from tests.unit.test_runner import ToyParameters
+from lib.chapter import Chapter
+from lib.__main__ import main
+here = Path(sys.argv[1])
+lib.chapter.NOTEBOOKS = here
+lib.runner.load = lambda _id: Chapter(id="toy", title="toy", params=ToyParameters)
+sys.exit(main(["run", "toy", "--output-dir", str(here / "out")]))
+"""
+SLOW_CELL = """
+import os, time
+open(os.path.join(os.environ["LIB_OUTPUT_DIR"], "kernel.pid"), "w").write(str(os.getpid()))
+time.sleep(120)
+"""
+
+
+def test_ctrl_c_prints_one_line_publishes_nothing_and_stops_the_kernel(tmp_path):
+    (tmp_path / "toy.py").write_text(TOY.replace("import os\n", SLOW_CELL, 1))
+    (tmp_path / "driver.py").write_text(INTERRUPTED_RUN)
+    run = subprocess.Popen(
+        [sys.executable, str(tmp_path / "driver.py"), str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob("out/.staging-toy-*/kernel.pid")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(0.5)  # the pid file is written: the kernel is in the cell
+    kernel = int(next(tmp_path.glob("out/.staging-toy-*/kernel.pid")).read_text())
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and err == "interrupted; nothing was published\n", err
+    assert list((tmp_path / "out").iterdir()) == []  # no staging, no failed notebook, no metrics
+    with pytest.raises(ProcessLookupError):
+        for _ in range(50):
+            os.kill(kernel, 0)
+            time.sleep(0.1)
