@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from lib.chapter import Chapter, Parameters, is_estimate
-from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
+from lib.claims import RUN_KEY, claims_markdown, sentence, slug, verdicts
 from lib.io import atomic_write_json
+from lib.numbers import format_estimate, format_number
 from lib.paths import ROOT
 from lib.specs import load
 
@@ -51,6 +52,20 @@ def to_jsonable(value: Any) -> Any:
     raise TypeError(
         f"metric value {value!r} of type {type(value).__name__} is not a number, bool, string, list or estimate"
     )
+
+
+def glued_metric(name: str, value: Any) -> dict[str, Any]:
+    """What `ChapterRun.metric` glues for a metric: formatted text, keyed by glue name.
+
+    An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
+    to the same decimal place; a float its formatted text; anything else the value itself.
+    """
+    if is_estimate(value):
+        shown, low, high = format_estimate(value["value"], value["low"], value["high"])
+        return {name: shown, f"{name}_ci": f"[{low}, {high}]", f"{name}_n": value["n"]}
+    if isinstance(value, float):
+        return {name: format_number(value)}
+    return {name: value}
 
 
 def _rounded(value: Any, digits: int) -> Any:
@@ -105,18 +120,19 @@ class ChapterRun:
 
         glue(name, value, display=False)
 
-    def metric(self, name: str, value: Any) -> Any:
-        """Record a headline number or estimate: into `ID.metrics.json` (atomically) and glued as `name`."""
+    def metric(self, name: str, value: Any) -> None:
+        """Record a headline number or estimate: into `ID.metrics.json` (atomically) and glued as `name`.
+
+        What is glued is text from the book's one formatter (`lib.numbers`), never a raw float: an
+        estimate as `name` (its value, to the digits its interval justifies), `name_ci`
+        ("[low, high]") and `name_n`; a float to at most 4 significant digits. Returns nothing, so
+        that a cell ending with it shows no bare repr.
+        """
         value = to_jsonable(value)
         self.metrics[name] = value
         self._write()
-        if is_estimate(value):
-            self._glue(name, value["value"])
-            self._glue(f"{name}_ci", f"[{format_value(value['low'])}, {format_value(value['high'])}]")
-            self._glue(f"{name}_n", value["n"])
-        else:
-            self._glue(name, value)
-        return value
+        for key, text in glued_metric(name, value).items():
+            self._glue(key, text)
 
     def text(self, name: str, value: str) -> None:
         """Glue a piece of text for the prose (not a metric: a sentence that depends on the result)."""

@@ -9,13 +9,13 @@ hold / inconclusive / not computed) and is "as declared" when that verdict is it
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lib.chapter import HOLDS, Chapter, Claim, is_estimate, short
+from lib.numbers import format_interval, format_number
 
 RUN_KEY = "_run"
 
@@ -110,28 +110,18 @@ def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None])
 # ----------------------------------------------------------------------------------------------
 
 
-def _number(x: Any) -> str:
-    return f"{x:.4g}" if isinstance(x, float) else str(x)
-
-
-def _snapped(end: Any, value: Any) -> Any:
-    """An interval end within rounding error (1e-12 relative) of the estimate is shown as the estimate:
-    a Wilson interval for 0 successes has a lower end of about 1e-19, not 0, from floating point."""
-    if isinstance(end, float) and isinstance(value, (int, float)) and abs(end - value) <= 1e-12 * max(1.0, abs(value)):
-        return value
-    return end
-
-
 def format_value(value: Any) -> str:
-    """A metric for a table: an estimate as "value [low, high], n = N", lists shortened."""
+    """A metric as text, through the book's one formatter (`lib.numbers`).
+
+    An estimate reads "value [low, high], n = N" with the digits its interval justifies; a float
+    at most 4 significant digits; a list its first six entries.
+    """
     if value is None:
         return "not computed"
     if is_estimate(value):
-        v = value["value"]
-        low, high = (_snapped(value[k], v) for k in ("low", "high"))
-        return f"{_number(v)} [{_number(low)}, {_number(high)}], n = {value['n']}"
-    if isinstance(value, float):
-        return f"{value:.4g}" if math.isfinite(value) else str(value)
+        return f"{format_interval(value['value'], value['low'], value['high'])}, n = {value['n']}"
+    if isinstance(value, (bool, int, float)):
+        return format_number(value)
     if isinstance(value, list):
         return "[" + ", ".join(format_value(v) for v in value[:6]) + (", …" if len(value) > 6 else "") + "]"
     return short(value) if not isinstance(value, str) else value[:80]

@@ -33,6 +33,7 @@ from lib.fingerprint import code_fingerprint
 from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic
 from lib.geneft.relations import class_labels
+from lib.numbers import interval_text
 from lib.paths import cache_dir
 from lib.stats import decide, exact, fraction
 
@@ -148,7 +149,7 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 # ```
 #
 # The Monte Carlo below draws {glue:text}`param_mc_samples` Gaussian starts per point and
-# integrates {eq}`eq-reduced` to $T$ = {glue:text}`param_ode_time:.0e`; for eq. (13) it integrates the
+# integrates {eq}`eq-reduced` to $T$ = {glue:text}`param_ode_time`; for eq. (13) it integrates the
 # gradient flow of the $(N+1)$-repon loss itself (one embedding dimension, $b = y = 0$, the
 # cluster and the centre of mass being invariant under it). The paper states eq. (13) without
 # derivation; sympy confirms it with $c$ read as half the distance between the lone repon and
@@ -241,7 +242,7 @@ run.figure("fig_matrix", fig)
 # ```
 #
 # The arctan law is the case $m = d = 1$ ({glue:text}`collision_probability_scalar_1d`
-# {glue:text}`collision_probability_scalar_1d_ci` against {glue:text}`arctan_law_unit:.3f`). In the
+# {glue:text}`collision_probability_scalar_1d_ci` against {glue:text}`arctan_law_unit`). In the
 # paper's own setting, a scalar output and 2-d embeddings, $M$ has rank 2 with one negative
 # direction unless $\mathbf{r} \parallel \mathbf{a}$, $|\mathbf{a}\times\mathbf{r}|$ is conserved, and
 # exact collisions have probability {glue:text}`collision_probability_scalar_2d`
@@ -357,9 +358,9 @@ run.figure("fig_phase_lr", fig)
 # $\eta_\mathrm{dec}/\eta_\mathrm{enc}$: slope $+1$ on these increasing axes (the paper's "slope $-1$"
 # comes from an axis drawn downwards; see the {ref}`errata`). Fitted slopes: {glue:text}`slopes_text`.
 # Intercepts, $\log_{10}$ of the critical ratio at $\eta_\mathrm{enc} = 10^{x}$, $x$ = {glue:text}`x_ref_text`:
-# {glue:text}`intercepts_text`; their largest difference is {glue:text}`boundary_intercept_spread:.2f`
+# {glue:text}`intercepts_text`; their largest difference is {glue:text}`boundary_intercept_spread`
 # {glue:text}`boundary_intercept_spread_ci` decades (Cochran's Q test that they are one: $p$ =
-# {glue:text}`boundary_intercept_homogeneity_p:.3g`). Over the three grids the phases count
+# {glue:text}`boundary_intercept_homogeneity_p`). Over the three grids the phases count
 # {glue:text}`counts_text` (confusion left out of the fits; Table 4's threshold {glue:text}`grok_threshold_steps` steps);
 # {glue:text}`borderline_runs` memorizing or confused run(s) ended within two test pairs of 0.9 (kept as
 # Table 4 labels them; the fit pools them with their cell's seeds).
@@ -372,11 +373,10 @@ run.figure("fig_phase_lr", fig)
 # - {glue:text}`verdict_g_a4`
 
 # %% tags=["remove-cell"]
-fmt = lambda e: f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]"  # noqa: E731
-run.text("slopes_text", ", ".join(f"{fmt(fits[r].slope)} ({r}{', separable' if fits[r].separated else ''})"
+run.text("slopes_text", ", ".join(f"{interval_text(fits[r].slope)} ({r}{', separable' if fits[r].separated else ''})"
                                   if fits[r].outcome == "boundary" else f"none ({r}: {fits[r].outcome})"
                                   for r in relations))
-run.text("intercepts_text", ", ".join(f"{fmt(fits[r].intercept)} ({r})" if fits[r].outcome == "boundary"
+run.text("intercepts_text", ", ".join(f"{interval_text(fits[r].intercept)} ({r})" if fits[r].outcome == "boundary"
                                       else f"none ({r})" for r in relations))
 run.text("x_ref_text", f"{x_ref:.2f}")
 run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
@@ -471,8 +471,8 @@ run.figure("fig_collapse", fig)
 
 # %% tags=["remove-cell"]
 run.text("collapse_text", " ".join(
-    f"{r}: {c['collapsed_if_generalized'] and fmt(c['collapsed_if_generalized'])} of the generalizing runs and "
-    f"{c['collapsed_if_not'] and fmt(c['collapsed_if_not'])} of the others collapsed"
+    f"{r}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
+    f"{c['collapsed_if_not'] and interval_text(c['collapsed_if_not'])} of the others collapsed"
     + (f"; the ratio ranks generalizing runs below the others with probability (AUC) {c['auc']:.2f}." if "auc" in c else ".")
     for r, c in collapse.items()))
 
@@ -547,7 +547,7 @@ run.figure("fig_prob", fig)
 # reading above is from one under which the paper's figure would hold.
 
 # %% tags=["remove-cell"]
-run.text("sigma_text", ", ".join(f"{fmt(sigma[s])} at scale {s:g}" for s in scales6))
+run.text("sigma_text", ", ".join(f"{interval_text(sigma[s])} at scale {s:g}" for s in scales6))
 run.text("sigma_needed_text", ", ".join(f"{needed6[s]:.3g} at scale {s:g}" for s in scales6))
 
 # %% [markdown]
@@ -606,18 +606,18 @@ run.figure("fig_wd", fig)
 #
 # Pooled over the decoder rates, the fraction of runs that generalize (generalization or grokking)
 # is {glue:text}`wd_fractions_text`; between the positive weight decays it differs by up to
-# {glue:text}`wd_generalization_spread:.2f` {glue:text}`wd_generalization_spread_ci`.
+# {glue:text}`wd_generalization_spread` {glue:text}`wd_generalization_spread_ci`.
 #
 # - {glue:text}`verdict_g_8`
 # - {glue:text}`verdict_g_8_wd_independent`
 
 # %% tags=["remove-cell"]
-run.text("wd_fractions_text", ", ".join(f"{fmt(fraction(int(kk.sum()), int(tt.sum())))} at wd = {w:g}"
+run.text("wd_fractions_text", ", ".join(f"{interval_text(fraction(int(kk.sum()), int(tt.sum())))} at wd = {w:g}"
                                         for w, kk, tt in zip(wd8, k8, t8)))
 if fit8.outcome != "boundary":
     run.text("wd_outcome_text", f"no boundary: {fit8.outcome}")
 elif np.isfinite([fit8.slope.low, fit8.slope.high]).all():
-    run.text("wd_outcome_text", f"slope {fmt(fit8.slope)} decades of eta_dec* per decade of weight decay")
+    run.text("wd_outcome_text", f"slope {interval_text(fit8.slope)} decades of eta_dec* per decade of weight decay")
 else:
     run.text("wd_outcome_text", f"slope {fit8.slope.value:.1f} decades of eta_dec* per decade of weight decay, "
              "which the grid does not bound: its interval is unbounded")

@@ -103,12 +103,12 @@ display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |
                  + "\n".join(f"| {nm} | {b:.2f} | {fmt(c)} | {t:.2f} |" for nm, b, c, t in rows)))
 
 # %% [markdown]
-# nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error:.1e` bits.
+# nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error` bits.
 # Table 2's rough forms ($n \log_2 k$, $n$ for the bipartite graph) overestimate $b$ by at most
-# a factor {glue:text}`table2_max_ratio:.2f`: they ignore that relabelling the classes
+# a factor {glue:text}`table2_max_ratio`: they ignore that relabelling the classes
 # themselves gives the same relation. The random graph is the instructive case: its
 # automorphism group is trivial, so eq. {eq}`eq-b-aut` gives $\log_2 n!$
-# (= {glue:text}`b_bits_greater_than:.1f` bits, like a total order), while picking a graph
+# (= {glue:text}`b_bits_greater_than` bits, like a total order), while picking a graph
 # from all symmetric graphs takes $n(n-1)/2$ bits. Eq. {eq}`eq-b-aut` counts the graphs with
 # a *known* structure, so it is a lower bound on what a learner without that knowledge needs.
 #
@@ -211,22 +211,22 @@ run.figure("fig_mc_bound", fig)
 # ```
 #
 # The two estimates agree roughly, as the paper says: the largest difference over relations
-# and fractions is {glue:text}`mc_vs_analytic_max_gap:.3f`. For the equivalence relations the
+# and fractions is {glue:text}`mc_vs_analytic_max_gap`. For the equivalence relations the
 # Monte Carlo bound first lies below eq. (5) (a few samples carry less than one bit each: many
 # are 0, and several imply the same entries) and then rises faster (transitivity makes later
 # samples carry more).
 #
 # The paper does not say where $p_*$ is measured. The book reads it from the whole curve: the
 # mean of $\min(p, 1-p)$ over every entry left open at every fraction and training set, with a
-# bootstrap interval over the training sets. This gives {glue:text}`p_star_mod3:.3f`
-# {glue:text}`p_star_mod3_ci` for mod 3 (paper: $1/3$) and {glue:text}`p_star_greater_than:.3f`
+# bootstrap interval over the training sets. This gives {glue:text}`p_star_mod3`
+# {glue:text}`p_star_mod3_ci` for mod 3 (paper: $1/3$) and {glue:text}`p_star_greater_than`
 # {glue:text}`p_star_greater_than_ci` for greater-than (about $1/3$); at the smallest fraction
-# alone they are {glue:text}`p_star_first_fraction_mod3:.3f` and
-# {glue:text}`p_star_first_fraction_greater_than:.3f`. As data accumulate, the open entries of
+# alone they are {glue:text}`p_star_first_fraction_mod3` and
+# {glue:text}`p_star_first_fraction_greater_than`. As data accumulate, the open entries of
 # the classes become those with partial information, and $p_*$ drifts towards $1/2$ (right
 # panel); for the order, the open pairs at first are the "unit modules" of the paper's argument
 # ($x<y$ known, $z$ unplaced). For the complete bipartite graph, two classes of equal size, every
-# open entry has $p = 1/2$ by symmetry: its $p_* =$ {glue:text}`p_star_bipartite:.3f` is a
+# open entry has $p = 1/2$ by symmetry: its $p_* =$ {glue:text}`p_star_bipartite` is a
 # consistency check of the code, not a finding.
 #
 # ## Eq. (4) against the fraction where accuracy reaches $\alpha$
@@ -262,10 +262,10 @@ display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alp
                                                  f"{fmt_est(c['bound'])} |" for nm, c in crossing.items())))
 
 # %% [markdown]
-# For mod 3, eq. (4) gives $p_c =$ {glue:text}`p_c_mod3:.3f`; the bound's inferable fraction
-# reaches $\alpha$ at {glue:text}`fraction_at_90_inferred_mod3:.3f`
+# For mod 3, eq. (4) gives $p_c =$ {glue:text}`p_c_mod3`; the bound's inferable fraction
+# reaches $\alpha$ at {glue:text}`fraction_at_90_inferred_mod3`
 # {glue:text}`fraction_at_90_inferred_mod3_ci` and its accuracy at
-# {glue:text}`fraction_at_90_accuracy_mod3_bound:.3f`
+# {glue:text}`fraction_at_90_accuracy_mod3_bound`
 # {glue:text}`fraction_at_90_accuracy_mod3_bound_ci`. Verdicts (within a factor 2 of $p_c$):
 # inferable fraction {glue:text}`verdict_g_1_5_p_c_inferable`, bound's accuracy
 # {glue:text}`verdict_g_1_5_p_c_bound`.
@@ -332,9 +332,9 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # "the squared difference is small") and for mode 2 without hidden layers on greater-than
 # ("the difference is positive"). Here the smallest gap on mod 3 is for
 # {glue:text}`best_mode_mod3` with {glue:text}`best_depth_mod3` hidden layers (gap
-# {glue:text}`best_gap_mod3:.3f`), on greater-than for {glue:text}`best_mode_greater_than`
-# with {glue:text}`best_depth_greater_than` (gap {glue:text}`best_gap_greater_than:.3f`). The
-# smallest gap of all is {glue:text}`min_inductive_gap:.3f`: a negative value would mean a
+# {glue:text}`best_gap_mod3`), on greater-than for {glue:text}`best_mode_greater_than`
+# with {glue:text}`best_depth_greater_than` (gap {glue:text}`best_gap_greater_than`). The
+# smallest gap of all is {glue:text}`min_inductive_gap`: a negative value would mean a
 # network beat the "upper bound", which happens where the bound's guessing model is
 # pessimistic (see the notes).
 #
@@ -416,21 +416,21 @@ display(Markdown("| relation | decoder | largest excess over the bound |\n|---|-
 # bound. The table gives each decoder's largest excess over the bound with its interval.
 # ```
 #
-# Table 3's decoder: largest excess over the bound {glue:text}`excess_over_bound_table3_mod3:+.3f`
+# Table 3's decoder: largest excess over the bound {glue:text}`excess_over_bound_table3_mod3`
 # {glue:text}`excess_over_bound_table3_mod3_ci` on mod 3 ({glue:text}`verdict_g_3_under_bound_table3_mod3`)
-# and {glue:text}`excess_over_bound_table3_greater_than:+.3f`
+# and {glue:text}`excess_over_bound_table3_greater_than`
 # {glue:text}`excess_over_bound_table3_greater_than_ci` on greater-than
 # ({glue:text}`verdict_g_3_under_bound_table3_greater_than`). Over the
 # {glue:text}`sweep_decoders` decoder-relation pairs, {glue:text}`sweep_decoders_under_bound` are
 # at or under the bound at every fraction with their whole interval and
 # {glue:text}`sweep_decoders_beating_bound` beat it at some fraction
 # ({glue:text}`verdict_g_3_under_bound_sweep`). The networks reach accuracy $\alpha$ on mod 3 at
-# {glue:text}`fraction_at_90_accuracy_mod3_networks:.3f`
+# {glue:text}`fraction_at_90_accuracy_mod3_networks`
 # {glue:text}`fraction_at_90_accuracy_mod3_networks_ci`, against eq. (4)'s
-# $p_c =$ {glue:text}`p_c_mod3:.3f` ({glue:text}`verdict_g_1_5_p_c_networks`), and on
-# greater-than at {glue:text}`fraction_at_90_accuracy_greater_than_networks:.3f`
+# $p_c =$ {glue:text}`p_c_mod3` ({glue:text}`verdict_g_1_5_p_c_networks`), and on
+# greater-than at {glue:text}`fraction_at_90_accuracy_greater_than_networks`
 # {glue:text}`fraction_at_90_accuracy_greater_than_networks_ci` against
-# $p_c =$ {glue:text}`p_c_greater_than:.3f` ({glue:text}`verdict_g_1_5_p_c_networks_greater_than`).
+# $p_c =$ {glue:text}`p_c_greater_than` ({glue:text}`verdict_g_1_5_p_c_networks_greater_than`).
 # Eq. (4) counts the bits that pin the relation down; it says nothing about how many samples a
 # decoder without the relation's inductive bias spends learning it, which is what separates
 # the networks from the bound on mod 3.
@@ -479,7 +479,7 @@ run.figure("fig_goldilocks", fig)
 #
 # The best test accuracy is at depth {glue:text}`goldilocks_best_depth` (an interior depth:
 # {glue:text}`goldilocks_interior`). The shallowest decoder reaches a train accuracy of
-# {glue:text}`goldilocks_shallow_train_acc:.2f` (confusion below 0.9), and the deepest
+# {glue:text}`goldilocks_shallow_train_acc` (confusion below 0.9), and the deepest
 # memorizes: {glue:text}`goldilocks_deep_memorizes`.
 
 # %% tags=["remove-cell"]
@@ -514,9 +514,9 @@ display(Markdown("| depth | best train accuracy on all pairs |\n|---|---|\n" + "
 
 # %% [markdown]
 # Trained on every pair, the shallowest decoder (depth {glue:text}`goldilocks_shallowest_depth`)
-# reaches {glue:text}`full_fit_train_acc_shallowest:.3f` at best
+# reaches {glue:text}`full_fit_train_acc_shallowest` at best
 # ({glue:text}`verdict_g_7_cannot_express`); every deeper one reaches at least
-# {glue:text}`full_fit_train_acc_deeper_min:.3f` ({glue:text}`verdict_g_7_deeper_express`). The
+# {glue:text}`full_fit_train_acc_deeper_min` ({glue:text}`verdict_g_7_deeper_express`). The
 # shallow end of the Goldilocks zone is expressivity, not optimisation; the deep end is
 # memorization by a decoder that can express anything.
 

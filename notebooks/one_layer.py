@@ -96,7 +96,7 @@ for name, result in checks.items():
 # every symmetric $B = A^{1/2}$. The second, (C.7) to (C.13), is the expectation over the cluster
 # label and the Gaussian noise printed above. On the sampled training set of this run, in floating
 # point, the two sides of {eq}`eq-one-layer-identity` differ by a relative
-# {glue:text}`loss_identity_max_rel_error:.1e` for a random $W$, and the sample's second moment
+# {glue:text}`loss_identity_max_rel_error` for a random $W$, and the sample's second moment
 # differs from $\mathrm{diag}(a)$ by at most {glue:text}`a_hat_max_rel_error:.2%` of $\max_k a_k$:
 # the limit $n \to \infty$ is already close at $n$ = {glue:text}`n_per_cluster` points per cluster.
 
@@ -146,7 +146,7 @@ run.metric("n_per_cluster", P.n);
 # book implements the general sum. sympy confirms that {eq}`eq-one-layer-thm` solves the flow and
 # starts at $W(0)$ (`theorem_symbolic` = {glue:text}`theorem_symbolic`), and integrating the flow
 # numerically (scipy, DOP853) from this run's initialisation reproduces the closed form to
-# {glue:text}`closed_form_max_abs_error_flow:.1e`.
+# {glue:text}`closed_form_max_abs_error_flow`.
 #
 # The growth term carries the learning: coordinate $k$ approaches its target at the exponential rate
 # $a_k = \sigma_k^2 + \mu_k^2/s$, so a concept with a stronger signal $\mu_k$ *or* a more diverse
@@ -230,7 +230,7 @@ run.figure("fig_2b", fig)
 # $W(0) = 0$ for the Fig. 2b settings under both, against the number of SGD steps. The settings'
 # $a_k$ change (for $\sigma_1$ = {glue:text}`conv_sigma1_text`: {glue:text}`conv_a1_paper_text` under
 # the paper's reading, {glue:text}`conv_a1_authors_text` under the code's, against
-# $a_2$ = {glue:text}`conv_a2_text`), the step is {glue:text}`conv_step_ratio:.0f` times shorter, so
+# $a_2$ = {glue:text}`conv_a2_text`), the step is {glue:text}`conv_step_ratio` times shorter, so
 # the code's runs need that many more steps, and the concept learned first is the same in
 # {glue:text}`conv_same_first` of the {glue:text}`conv_settings` Fig. 2a/2b settings.
 
@@ -285,17 +285,17 @@ run.figure("fig_conventions", fig)
 # $$ (eq-one-layer-discrete)
 #
 # and the simulations on the sampled data. The largest distance over time and coordinates between
-# Theorem 4.1 and full-batch GD is {glue:text}`closed_form_max_abs_error_gd:.3f`; between the
+# Theorem 4.1 and full-batch GD is {glue:text}`closed_form_max_abs_error_gd`; between the
 # discrete solution {eq}`eq-one-layer-discrete` and the same GD run it is
-# {glue:text}`closed_form_max_abs_error_discrete:.4f`. The gap splits into two parts. The finite step:
-# the two closed forms differ by {glue:text}`step_gap:.3f`. The finite sample:
+# {glue:text}`closed_form_max_abs_error_discrete`. The gap splits into two parts. The finite step:
+# the two closed forms differ by {glue:text}`step_gap`. The finite sample:
 # the gradient flow of the *sampled* loss (empirical $A$) differs from Theorem 4.1 (population $A$)
-# by {glue:text}`flow_sample_max_abs_error:.4f`. SGD adds minibatch noise (the share of each cluster
+# by {glue:text}`flow_sample_max_abs_error`. SGD adds minibatch noise (the share of each cluster
 # in a batch fluctuates, so every step multiplies the residual by a slightly random factor):
-# {glue:text}`closed_form_max_abs_error_sgd:.3f` against the theorem,
-# {glue:text}`discrete_max_abs_error_sgd:.3f` against the discrete solution. Halving the learning
+# {glue:text}`closed_form_max_abs_error_sgd` against the theorem,
+# {glue:text}`discrete_max_abs_error_sgd` against the discrete solution. Halving the learning
 # rate halves the distance between GD and the gradient flow of the same sampled loss: it scales as
-# $\eta^p$ with $p$ = {glue:text}`gd_error_order_in_lr:.2f` ({numref}`fig-one-layer-gap`), so gradient
+# $\eta^p$ with $p$ = {glue:text}`gd_error_order_in_lr` ({numref}`fig-one-layer-gap`), so gradient
 # descent converges to the flow that Theorem 4.1 solves as $\eta \to 0$. The step matters most where
 # $\eta a_k$ is largest, as in the setting of {numref}`fig-one-layer-2a` with the largest $\mu_1$: there
 # $(1 - \eta a_1)^k$ decays faster than $e^{-a_1 \eta k}$ and the markers run ahead of the curve in
@@ -490,7 +490,7 @@ run.figure("fig_map", fig)
 #
 # At $W(0) = 0$, $C^\top C D = D$ and the certificate holds with margin $\min_k a_k$; it survives small
 # perturbations. For this run's initialisation (entries of standard deviation
-# {glue:text}`init_scale_used`) the smallest eigenvalue is {glue:text}`monotonicity_margin:.3f`:
+# {glue:text}`init_scale_used`) the smallest eigenvalue is {glue:text}`monotonicity_margin`:
 # {glue:text}`certificate_verdict` (`loss_monotone` = {glue:text}`loss_monotone`). Whether the OOD loss of
 # the SGD run is monotone as well: {glue:text}`sgd_loss_monotone`. The learning of each direction is independent,
 # the trajectory cannot take the detour of the paper's deeper models, and the swing-by of
