@@ -234,6 +234,14 @@ BASES = {
 }
 _INTERVAL_BASES = ("seeds", "evidence")
 
+# What a claim is, for the reproducibility summary (lib/summary.py): a claim of the paper, an error
+# the book finds in the paper, or a check of the book's own method.
+KINDS = {
+    "claim": "a statement of the paper that the book reproduces",
+    "erratum": "a statement of the paper that the book finds wrong (book/errata): not holding is an error in the paper",
+    "method": "a check of the book's own measurement (a read-out, a probe), not a statement of the paper",
+}
+
 _CONDITION = re.compile(r"^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$")
 _PARAMETER = re.compile(r"^[A-Za-z_]\w*$")
 _OPS = {
@@ -263,7 +271,9 @@ class Claim:
     evidence needs its metric to be an estimate with an interval. `expected` is the verdict
     the chapter declares; `lib claims` fails when the computed verdict differs. A claim
     expected not to hold, or to be inconclusive, carries its reason in `note`, with numbers
-    and, where it applies, the effect size the design could detect.
+    and, where it applies, the effect size the design could detect. `kind` says what the claim
+    is (see KINDS): a claim of the paper (the default), an `erratum` (a statement of the paper the
+    book finds wrong, listed in the errata) or a `method` check of the book's own measurement.
     """
 
     id: str
@@ -274,8 +284,11 @@ class Claim:
     basis: str = "single run"
     expected: str = HOLDS
     note: str = ""
+    kind: str = "claim"
 
     def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.id}: kind must be one of {list(KINDS)}, got {self.kind!r}")
         if not _CONDITION.match(self.condition):
             raise ValueError(f"claim {self.id}: cannot parse condition {self.condition!r}")
         if self.basis not in BASES:

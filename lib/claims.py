@@ -8,13 +8,14 @@ hold / inconclusive / not computed) and is "as declared" when that verdict is it
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lib.chapter import HOLDS, Chapter, Claim, is_estimate, short
+from lib.chapter import FAILS, HOLDS, Chapter, Claim, is_estimate, short
 from lib.numbers import format_interval, format_number
 
 RUN_KEY = "_run"
@@ -165,31 +166,50 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> str:
-    """A Markdown table: id, verdict, statement, paper value, book value with interval, basis, reason."""
-    rows = [
-        "| id | verdict | the paper says | paper value | book value | evidence | metric and condition | reason |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+def claim_anchor(claim_id: str) -> str:
+    """The HTML id of a claim's row in its chapter's claims table: "S-T4.1/rates" -> "claim-s-t4-1-rates"."""
+    return "claim-" + slug(claim_id).replace("_", "-")
+
+
+def verdict_label(v: Verdict) -> str:
+    """The verdict as a reader should read it: an erratum that does not hold is an error in the paper,
+    a consistency or method check says so, a verdict that differs from its declaration says that too."""
+    label = "error in the paper" if v.claim.kind == "erratum" and v.verdict == FAILS else v.verdict
+    if v.claim.basis == "consistency":
+        label += " (consistency check)"
+    elif v.claim.kind == "method":
+        label += " (method check)"
+    if not v.as_declared:
+        label += f"; declared {v.claim.expected}"
+    return f"**{label}**" if v.verdict == HOLDS and v.as_declared else label
+
+
+def _details(v: Verdict) -> str:
+    """The paper's statement, its value, the evidence and the reason, folded (raw HTML in a table cell)."""
+    reason = reason_text(v)
+    body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
+        f" {reason}" if reason else ""
+    )
+    summary = "why" if v.verdict != HOLDS or reason else "statement"
+    return f"<details><summary>{summary}</summary>{html.escape(body)}</details>"
+
+
+def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None], link: str | None = None) -> str:
+    """A compact Markdown table: claim, verdict, the book's value [interval] n, condition, folded details.
+
+    Without `link`, each row carries its claim's anchor (the chapter's own table); with `link`
+    (the relative folder of the chapter pages, e.g. "../chapters/"), each id links to that anchor.
+    """
+    rows = ["| claim | verdict | book value | condition | details |", "|---|---|---|---|---|"]
     for v in verdicts(chapters, metrics):
-        verdict = f"**{v.status}**" if v.verdict == HOLDS and v.as_declared else v.status
-        rows.append(
-            "| "
-            + " | ".join(
-                _cell(x)
-                for x in (
-                    v.claim.id,
-                    verdict,
-                    v.claim.statement,
-                    v.claim.paper_value,
-                    format_value(v.value),
-                    basis_text(v),
-                    f"`{v.claim.metric} {v.condition}`",
-                    reason_text(v),
-                )
-            )
-            + " |"
+        target = claim_anchor(v.claim.id)
+        ident = (
+            f'<a href="{link}{v.chapter}.html#{target}">{html.escape(v.claim.id)}</a>'
+            if link is not None
+            else f'<span id="{target}"></span>{html.escape(v.claim.id)}'
         )
+        cells = (ident, verdict_label(v), format_value(v.value), f"`{v.claim.metric} {v.condition}`", _details(v))
+        rows.append("| " + " | ".join(_cell(x) for x in cells) + " |")
     return "\n".join(rows) + "\n"
 
 

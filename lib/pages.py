@@ -2,52 +2,161 @@
 
 from __future__ import annotations
 
+import html
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from lib.chapter import Chapter
-from lib.claims import claims_markdown, read_metrics, verdicts
+from lib.claims import Verdict, claim_anchor, claims_markdown, read_metrics, verdicts
 from lib.io import atomic_write_text
 from lib.paths import ROOT
 from lib.specs import chapter_ids, load
+from lib.summary import (
+    PAPERS,
+    STATUS_RULE,
+    STATUSES,
+    RowSummary,
+    claim_counts,
+    gpu_pending_chapters,
+    status_counts,
+    summarise,
+)
 
 
 def _chapters() -> list[Chapter]:
     return [load(c) for c in chapter_ids()]
 
 
-def scorecard_page(runs_dir: Path) -> str:
-    """Markdown of the scorecard: every declared claim with the paper's and the book's value and verdict."""
+def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[RowSummary]]:
+    """The chapters, their metrics in `runs_dir`, every claim's verdict and the catalogue rows' summaries."""
     chapters = _chapters()
     metrics = {c.id: read_metrics(runs_dir, c.id) for c in chapters}
     found = verdicts(chapters, metrics)
-    counts = Counter(v.verdict for v in found)
-    differ = sum(not v.as_declared for v in found)
-    summary = ", ".join(f"**{n} {k}**" for k, n in counts.most_common())
-    return (
-        "(scorecard)=\n# Scorecard\n\n"
-        "Every claim of the two papers that the book reproduces, declared once in `lib/specs/ID.py` "
-        "and checked against the number the chapter computes at its default parameters "
-        "(`python -m lib claims` prints the same table). A claim over seeds or draws carries its "
-        "interval and n: it **holds** when the whole interval meets the condition, **does not hold** "
-        "when none of it does, and is **inconclusive** when the interval straddles the condition. "
-        "Exact identities are two-valued; a *consistency check* holds by construction and is not a "
-        "reproduction. The *evidence* column says what a verdict rests on.\n\n"
-        f"Of {len(found)} claims: {summary}"
-        + (f"; **{differ} differ from their declaration**." if differ else "; every verdict is as declared.")
-        + " Reasons are in the last column, in the chapters and in {ref}`reproduction-notes`.\n\n"
-        + "\n".join(
-            f"## {c.title}\n\nChapter: {{doc}}`../chapters/{c.id}`.\n\n" + claims_markdown([c], metrics)
-            for c in chapters
-        )
+    return chapters, metrics, found, summarise(chapters, found, gpu_pending_chapters())
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _counts_sentence(counts: Counter) -> str:
+    return ", ".join(f"{n} {status}" for status in STATUSES if (n := counts.get(status)))
+
+
+def _claims_sentence(found: list[Verdict]) -> str:
+    c = claim_counts(found)
+    text = (
+        f"Of its {_plural(c['holds'] + c['does not hold'] + c['inconclusive'] + c['not computed'], 'claim')}: "
+        f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} are undecided"
     )
+    if c["not computed"]:
+        text += f", {c['not computed']} were not computed"
+    text += f"; besides, {_plural(c['errors in the paper'], 'error')} in the paper"
+    return text + f" and {_plural(c['consistency and method checks'], 'check')} of consistency or method."
+
+
+def _html(text: str) -> str:
+    return html.escape(text).replace("|", "&#124;").replace("\n", " ")
+
+
+def _folded(summary: str, body: str) -> str:
+    return f"<details><summary>{summary}</summary>{_html(body)}</details>" if body else ""
+
+
+def summary_table(summaries: list[RowSummary], link: str) -> str:
+    """Markdown: row (linked to its decisive claim in its chapter), artifact, status, decisive result, why."""
+    rows = ["| row | what the paper shows | status | decisive result | why |", "|---|---|---|---|---|"]
+    for s in summaries:
+        v = s.decisive
+        ident = (
+            f'<a href="{link}{v.chapter}.html#{claim_anchor(v.claim.id)}">{_html(s.row.key)}</a>'
+            if v is not None
+            else _html(s.row.key)
+        )
+        decisive = f"{_html(v.claim.id)}: {_html(s.decisive_text())}" if v is not None else ""
+        why = _folded("why", s.reason())
+        rows.append(f"| {ident} | {_html(s.row.artifact)} | **{s.status}** | {decisive} | {why} |")
+    return "\n".join(rows) + "\n"
+
+
+def summary_page(runs_dir: Path) -> str:
+    """The landing page's reproducibility summary (included by book/intro.md): per paper, counts and one row
+    per catalogue artifact with its status, decisive number and a link to the claim in its chapter."""
+    _, _, found, summaries = _state(runs_dir)
+    out = [
+        f"Of the {len(summaries)} artifacts of the catalogue: {_counts_sentence(status_counts(summaries))}.",
+        "",
+        ":::{admonition} How a status is decided",
+        ":class: dropdown",
+        STATUS_RULE,
+        ":::",
+        "",
+    ]
+    for paper, (title, blurb) in PAPERS.items():
+        rows = [s for s in summaries if s.row.paper == paper]
+        ids = {v.claim.id for s in rows for v in s.verdicts}
+        out += [
+            f"### {title}",
+            "",
+            f"{blurb} Of its {len(rows)} catalogue rows: {_counts_sentence(status_counts(rows))}. "
+            + _claims_sentence([v for v in found if v.claim.id in ids]),
+            "",
+            summary_table(rows, "chapters/"),
+        ]
+    return "\n".join(out)
+
+
+def scorecard_page(runs_dir: Path) -> str:
+    """Markdown of the scorecard: every claim, grouped by paper and chapter, each linking to its chapter."""
+    chapters, metrics, found, summaries = _state(runs_dir)
+    differ = sum(not v.as_declared for v in found)
+    out = [
+        "(scorecard)=",
+        "# Scorecard",
+        "",
+        "Every claim of the two papers that the book reproduces, declared once in `lib/specs/ID.py` and "
+        "checked against the number the chapter computes at its default parameters (`python -m lib claims` "
+        "prints the same table). A claim over seeds or draws carries its interval and n: it **holds** when "
+        "the whole interval meets the condition, **does not hold** when none of it does, and is "
+        "**inconclusive** when the interval straddles the condition. Exact identities are two-valued. An "
+        "*error in the paper* is a statement of the paper that the book shows wrong (see the errata); a "
+        "*consistency check* holds by construction and a *method check* tests the book's own read-out: "
+        "neither is a reproduction, and both are counted apart. Each claim links to its row in its chapter; "
+        "*why* unfolds the paper's statement, the evidence and the reason.",
+        "",
+        _claims_sentence(found)[0].upper()
+        + _claims_sentence(found)[1:].replace("Of its", "Of the")
+        + (f" **{differ} differ from their declaration.**" if differ else " Every verdict is as declared."),
+        "",
+    ]
+    for paper, (title, _) in PAPERS.items():
+        out += [f"## {title}", ""]
+        for chapter in chapters:
+            mine = [v for v in found if v.chapter == chapter.id and v.claim.id[0] == paper]
+            if not mine:
+                continue
+            out += [
+                f"### {chapter.title}",
+                "",
+                f"Chapter {{doc}}`../chapters/{chapter.id}`. " + _claims_sentence(mine),
+                "",
+                claims_markdown([_only(chapter, mine)], metrics, link="../chapters/"),
+            ]
+    return "\n".join(out)
+
+
+def _only(chapter: Chapter, mine: list[Verdict]) -> Chapter:
+    """The chapter with only the claims in `mine` (a chapter's claims of one paper)."""
+    ids = {v.claim.id for v in mine}
+    return replace(chapter, claims=tuple(c for c in chapter.claims if c.id in ids))
 
 
 def parameters_page() -> str:
     """Markdown tables of each chapter's parameters, generated from the declarations."""
     out = []
     for chapter in _chapters():
-        out.append(f"### `{chapter.id}`: {chapter.title}\n")
+        out.append(f"## {chapter.title}\n\nChapter `{chapter.id}`: `python -m lib run {chapter.id} -p NAME VALUE`.\n")
         out.append("| parameter | type | default | allowed | meaning |\n|---|---|---|---|---|")
         for info in chapter.describe():
             out.append(
@@ -67,6 +176,7 @@ def assembled_page(folder: Path) -> str:
 
 
 def write_pages(runs_dir: Path, generated_dir: Path) -> None:
+    atomic_write_text(generated_dir / "summary.md", summary_page(runs_dir))
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
     atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))

@@ -203,6 +203,7 @@ CHAPTER = Chapter(
             metric="classifier_p_disc_on_noise",
             condition="< 0.2",
             basis="evidence",
+            kind="method",
         ),
         Claim(
             "S-6/live-equals-evidence",

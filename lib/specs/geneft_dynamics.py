@@ -152,6 +152,7 @@ CHAPTER = Chapter(
             note="with a 1 x 2 decoder |a x r| is conserved, so exact collisions have probability 0: the fraction of draws "
             "where M is positive semi-definite is {m_psd_fraction_scalar_2d}, the fraction that fall under the 1% tolerance "
             "{collision_probability_scalar_2d}, where the arctan law says {arctan_law_unit}",
+            kind="erratum",
         ),
         Claim(
             "G-Th3/matrix-2x2",

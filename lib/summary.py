@@ -1,0 +1,233 @@
+"""The reproducibility summary: one status per catalogue row, derived from its claims' verdicts, never typed.
+
+Each catalogue row of `book/catalogue.md` ("S-2c, S-3", "G-Th3", ...) collects the claims whose id
+starts with one of its ids (the part before "/": "S-13, S-14/median" belongs to "S-13, S-14";
+a letter suffix belongs to its figure, "S-6a/..." to "S-6"). Its status follows `STATUS_RULE`,
+applied to the claims' kinds (lib.chapter.KINDS), bases and verdicts. The landing page, the
+scorecard, the chapters' summary boxes and the README results table all read it from here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
+from lib.claims import Verdict, format_value
+from lib.paths import ROOT
+
+REPRODUCED = "reproduced"
+CAVEATS = "reproduced with caveats"
+NOT_REPRODUCED = "not reproduced"
+ERRATUM = "error in the paper"
+UNDECIDED = "undecided at this budget"
+NEEDS_GPU = "needs a GPU"
+STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, NEEDS_GPU)
+
+STATUS_RULE = (
+    "A row's status is derived from its claims, never typed. Consistency checks (which hold by "
+    "construction) and checks of the book's own method are counted apart and never decide a row. "
+    "The row's *decisive claim* is the first claim of the paper it declares (in `lib/specs/`). "
+    "When the decisive claim **does not hold**, the row is **not reproduced**; when its interval "
+    "straddles the condition, **undecided at this budget**; when it was not computed because its "
+    "evidence is declared for a GPU that the build did not have, **needs a GPU**. When it holds: "
+    "**error in the paper** if a statement the book finds wrong in the paper (an *erratum* claim, "
+    "see the errata) does not hold, else **reproduced with caveats** if any other claim of the "
+    "row does not hold or is undecided, else **reproduced**."
+)
+
+CATALOGUE = ROOT / "book" / "catalogue.md"
+# Each paper's title and the one sentence of what it claims that opens its part of the summary.
+PAPERS = {
+    "S": (
+        "Swing-by dynamics",
+        "{cite:t}`yang2025swingby` claim that concepts are learned in an order set by signal strength and "
+        "diversity, that deeper models first swing by the strongest training cluster before generalizing, "
+        "and that a symmetric two-layer linear theory explains both.",
+    ),
+    "G": (
+        "GenEFT",
+        "{cite:t}`baek2024geneft` claim that generalization needs a critical data fraction set by the "
+        "relation's description length, and that embeddings interact like particles whose collision "
+        "decides between generalization and memorization.",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class CatalogueRow:
+    """One row of the catalogue: its ids ("S-2c", "S-3"), the paper letter and what it is."""
+
+    ids: tuple[str, ...]
+    artifact: str
+
+    @property
+    def key(self) -> str:
+        return ", ".join(self.ids)
+
+    @property
+    def paper(self) -> str:
+        return self.ids[0].split("-")[0]
+
+
+_ROW = re.compile(r"^\|\s*([SG]-[^|]+?)\s*\|\s*([^|]*?)\s*\|")
+
+
+def catalogue_rows(path: Path = CATALOGUE) -> list[CatalogueRow]:
+    """The rows of the catalogue's tables, in page order."""
+    rows = []
+    for line in Path(path).read_text().splitlines():
+        match = _ROW.match(line)
+        if match:
+            ids = tuple(part.strip() for part in match.group(1).split(","))
+            rows.append(CatalogueRow(ids, match.group(2)))
+    return rows
+
+
+def claim_row_ids(claim_id: str) -> tuple[str, ...]:
+    """The catalogue ids a claim id names: "S-13, S-14/median" -> ("S-13", "S-14")."""
+    return tuple(part.strip() for part in claim_id.split("/")[0].split(","))
+
+
+def row_of(claim_id: str, rows: list[CatalogueRow]) -> CatalogueRow | None:
+    """The catalogue row of a claim: the row that lists one of its ids, or its figure without a panel letter."""
+    for candidates in (
+        claim_row_ids(claim_id),
+        tuple(re.sub(r"(?<=\d)[a-z]$", "", i) for i in claim_row_ids(claim_id)),
+    ):
+        for row in rows:
+            if set(candidates) & set(row.ids):
+                return row
+    return None
+
+
+@dataclass
+class RowSummary:
+    """A catalogue row with its claims' verdicts and the status they give."""
+
+    row: CatalogueRow
+    verdicts: list[Verdict] = field(default_factory=list)
+    gpu_pending: bool = False
+
+    @property
+    def paper_claims(self) -> list[Verdict]:
+        """Claims of the paper that can decide: not consistency checks, not method checks."""
+        return [v for v in self.verdicts if v.claim.basis != "consistency" and v.claim.kind != "method"]
+
+    @property
+    def checks(self) -> list[Verdict]:
+        """Consistency and method checks, counted apart."""
+        return [v for v in self.verdicts if v not in self.paper_claims]
+
+    @property
+    def decisive(self) -> Verdict | None:
+        claims = [v for v in self.paper_claims if v.claim.kind == "claim"] or self.paper_claims
+        return claims[0] if claims else None
+
+    @property
+    def errata(self) -> list[Verdict]:
+        """Erratum claims that do not hold: errors the book finds in the paper."""
+        return [v for v in self.paper_claims if v.claim.kind == "erratum" and v.verdict == FAILS]
+
+    @property
+    def caveats(self) -> list[Verdict]:
+        """Other claims of the paper that do not hold or are undecided."""
+        return [
+            v
+            for v in self.paper_claims
+            if v is not self.decisive and v.claim.kind == "claim" and v.verdict in (FAILS, INCONCLUSIVE, NOT_COMPUTED)
+        ]
+
+    @property
+    def status(self) -> str:
+        decisive = self.decisive
+        if decisive is None:
+            return UNDECIDED
+        if decisive.claim.kind == "erratum":  # a row made of errata only
+            return ERRATUM if self.errata else REPRODUCED
+        if decisive.verdict == FAILS:
+            return NOT_REPRODUCED
+        if decisive.verdict == NOT_COMPUTED:
+            return NEEDS_GPU if self.gpu_pending else UNDECIDED
+        if decisive.verdict == INCONCLUSIVE:
+            return UNDECIDED
+        if self.errata:
+            return ERRATUM
+        return CAVEATS if self.caveats else REPRODUCED
+
+    @property
+    def chapter(self) -> str | None:
+        return self.decisive.chapter if self.decisive else None
+
+    def decisive_text(self) -> str:
+        """The decisive claim's value [interval], n, and the condition it must meet."""
+        v = self.decisive
+        if v is None:
+            return "no claim declared"
+        return f"{format_value(v.value)} (needs {v.condition})"
+
+    def reason(self) -> str:
+        """Why the row is not plainly reproduced: the decisive claim's note, errata and caveats by id."""
+        v, parts = self.decisive, []
+        if v is None:
+            return "no claim of the paper is declared for this row"
+        if self.status in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note:
+            parts.append(v.note)
+        if self.status in (UNDECIDED, NEEDS_GPU) and self.gpu_pending:
+            parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
+        if self.errata:
+            parts.append("errors in the paper: " + ", ".join(e.claim.id for e in self.errata))
+        if self.caveats:
+            parts.append("; ".join(f"{c.claim.id} {c.verdict}" for c in self.caveats))
+        return "; ".join(parts)
+
+
+def gpu_pending_chapters() -> set[str]:
+    """Chapters with an evidence set declared for a GPU that has no stored shard."""
+    from lib.evidence.registry import all_sets
+    from lib.evidence.status import status
+
+    gpu_sets = [s.key for s in all_sets() if s.gpu]
+    return (
+        {row["set"].split("/")[0] for row in status(",".join(gpu_sets) or None) if not row["counts"].get("ok")}
+        if gpu_sets
+        else set()
+    )
+
+
+def summarise(chapters: list[Chapter], found: list[Verdict], gpu_pending: set[str] | None = None) -> list[RowSummary]:
+    """One RowSummary per catalogue row, in catalogue order; ValueError for a claim that names no row."""
+    rows = catalogue_rows()
+    summaries = {row.key: RowSummary(row) for row in rows}
+    orphans = []
+    for v in found:
+        row = row_of(v.claim.id, rows)
+        if row is None:
+            orphans.append(v.claim.id)
+        else:
+            summaries[row.key].verdicts.append(v)
+    if orphans:
+        raise ValueError(f"claims that name no catalogue row of {CATALOGUE.name}: {orphans}")
+    pending = gpu_pending or set()
+    for s in summaries.values():
+        s.gpu_pending = s.chapter in pending
+    return list(summaries.values())
+
+
+def status_counts(summaries: list[RowSummary]) -> Counter:
+    return Counter(s.status for s in summaries)
+
+
+def claim_counts(found: list[Verdict]) -> dict[str, int]:
+    """Verdicts of the paper's claims, errata and checks counted apart."""
+    paper = [v for v in found if v.claim.basis != "consistency" and v.claim.kind == "claim"]
+    return {
+        "holds": sum(v.verdict == HOLDS for v in paper),
+        "does not hold": sum(v.verdict == FAILS for v in paper),
+        "inconclusive": sum(v.verdict == INCONCLUSIVE for v in paper),
+        "not computed": sum(v.verdict == NOT_COMPUTED for v in paper),
+        "errors in the paper": sum(v.claim.kind == "erratum" and v.verdict == FAILS for v in found),
+        "consistency and method checks": sum(v.claim.basis == "consistency" or v.claim.kind == "method" for v in found),
+    }
