@@ -1,0 +1,24 @@
+"""lib/pages.py: the README's results block and the pages generated from the declarations."""
+
+import pytest
+
+from lib.pages import README_END, README_START, parameters_page, readme_results_block, with_readme_results
+
+
+def test_the_readme_block_is_replaced_between_its_markers_only():
+    readme = f"# Title\n\n{README_START}\nold table\n{README_END}\n\n## Next\n"
+    new = with_readme_results(readme, "| new |\n")
+    assert new == f"# Title\n\n{README_START}\n| new |\n{README_END}\n\n## Next\n"
+    assert readme_results_block(new) == "| new |\n"
+    assert with_readme_results(new, "| new |\n") == new  # idempotent
+
+
+def test_a_readme_without_markers_is_refused():
+    with pytest.raises(ValueError, match="markers"):
+        with_readme_results("# no markers\n", "| x |\n")
+
+
+def test_parameters_page_has_a_section_per_chapter_and_no_cite_in_headings():
+    page = parameters_page()
+    headings = [line for line in page.splitlines() if line.startswith("#")]
+    assert len(headings) == 6 and not any("{cite" in h for h in headings)
