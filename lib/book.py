@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import math
 import os
+import resource
+import time
+import warnings
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +82,14 @@ def _rounded(value: Any, digits: int) -> Any:
     return value
 
 
+def run_provenance() -> dict[str, Any]:
+    """When and at which commit a chapter runs (for the status page)."""
+    from lib.evidence.store import git_commit
+
+    commit, _ = git_commit()
+    return {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit}
+
+
 def chapter_fingerprint(chapter_id: str) -> str:
     """Fingerprint of the code behind a chapter: its notebook's `lib` import closure and declaration."""
     from lib.deps import chapter_dependencies
@@ -102,9 +114,13 @@ class ChapterRun:
             "chapter": chapter.id,
             "parameters": to_jsonable(params.as_dict()),
             "code_fingerprint": chapter_fingerprint(chapter.id),
+            **run_provenance(),
+            "notices": [],
         }
+        self._started = time.monotonic()
         self.path = output_dir() / f"{chapter.id}.metrics.json"
         self._write()
+        warnings.showwarning = self._notice
         for name, value in params.as_dict().items():
             self._glue(f"param_{name}", value)
 
@@ -112,7 +128,17 @@ class ChapterRun:
         return {**self.metrics, RUN_KEY: self.record}
 
     def _write(self) -> None:
+        self.record["elapsed_seconds"] = round(time.monotonic() - self._started, 1)
+        self.record["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         atomic_write_json(self.path, self._with_record())
+
+    def _notice(self, message, category, filename, lineno, file=None, line=None) -> None:
+        """`warnings.showwarning` of the chapter's kernel: a warning becomes a notice of the run (in the
+        metrics record, the chapter's summary box and the status page), never a stderr block in the page."""
+        text = f"{category.__name__}: {message}"
+        if text not in self.record["notices"]:
+            self.record["notices"].append(text)
+            self._write()
 
     @staticmethod
     def _glue(name: str, value: Any) -> None:
@@ -172,7 +198,25 @@ class ChapterRun:
 
         for claim in self.chapter.claims:
             self.verdict(claim.id)
+        self.summary_box()
         return Markdown(claims_markdown([self.chapter], {self.chapter.id: self._with_record()}))
+
+    def summary_box(self) -> str:
+        """The chapter's summary admonition (MyST), glued as `chapter_summary` for the chapter's first page:
+
+        ```{glue:md} chapter_summary
+        :format: myst
+        ```
+        """
+        from lib.summary import chapter_summary_markdown, gpu_pending_chapters
+
+        found = verdicts([self.chapter], {self.chapter.id: self._with_record()})
+        text = chapter_summary_markdown(self.chapter, found, gpu_pending_chapters(), self.record["notices"])
+        from IPython.display import Markdown
+        from myst_nb import glue
+
+        glue("chapter_summary", Markdown(text), display=False)
+        return text
 
 
 def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:

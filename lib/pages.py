@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from lib.chapter import Chapter
-from lib.claims import Verdict, claim_anchor, claims_markdown, read_metrics, verdicts
+from lib.claims import RUN_KEY, Verdict, claim_anchor, claims_markdown, read_metrics, verdicts
 from lib.io import atomic_write_text
 from lib.paths import ROOT
 from lib.specs import chapter_ids, load
@@ -183,6 +183,7 @@ def assembled_page(folder: Path) -> str:
 def write_pages(runs_dir: Path, generated_dir: Path) -> None:
     atomic_write_text(generated_dir / "summary.md", summary_page(runs_dir))
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
+    atomic_write_text(generated_dir / "status.md", status_page(runs_dir))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
     atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))
     if (ROOT / "book" / "errata" / "index.md").exists():
@@ -232,3 +233,74 @@ def readme_results_block(readme: str) -> str:
 def write_readme(runs_dir: Path, readme: Path = ROOT / "README.md") -> None:
     """Rewrite the README's results table from the chapters' metrics in `runs_dir`."""
     atomic_write_text(readme, with_readme_results(readme.read_text(), readme_results(runs_dir)))
+
+
+def _evidence_rows(chapter_id: str) -> list[str]:
+    """One line per evidence set declared for the chapter: state of its shards, their commits and core-minutes."""
+    import json
+
+    from lib.evidence.registry import all_sets
+    from lib.evidence.status import status
+
+    lines = []
+    for evidence_set in [s for s in all_sets() if s.chapter == chapter_id]:
+        row = status(evidence_set.key)[0]
+        states = ", ".join(f"{n} {state}" for state, n in sorted(row["counts"].items()))
+        provenance = [
+            json.loads(p.read_text())
+            for p in (ROOT / "data" / "evidence" / chapter_id / evidence_set.name).glob("*/provenance.json")
+        ]
+        commits = sorted({p.get("commit", "unknown")[:10] for p in provenance})
+        minutes = sum(p.get("wall_seconds", 0) * p.get("threads", 1) for p in provenance) / 60
+        gpu = ", declared for a GPU" if evidence_set.gpu else ""
+        lines.append(
+            f"`{evidence_set.name}`: {row['shards']} shards ({states}{gpu}); commits {', '.join(commits) or 'none'}; "
+            f"{minutes:.0f} core-minutes"
+        )
+    return lines
+
+
+def status_page(runs_dir: Path) -> str:
+    """The build status page: per chapter, when, at which commit, with which parameters and evidence it ran."""
+    from lib.evidence.declare import config_hash
+
+    out = [
+        "(build-status)=",
+        "# Build status",
+        "",
+        "How each chapter of this book was computed: the date and the commit of its run, its run time "
+        "and peak memory, the hash of its parameters and those that differ from the defaults, the "
+        "evidence sets it declares (shards by state, the commits that computed them, core-minutes) and "
+        "the notices of its run (warnings of the libraries and of the evidence store, caught and kept "
+        "here rather than printed into the page).",
+        "",
+        "| chapter | run | parameters | evidence | notices |",
+        "|---|---|---|---|---|",
+    ]
+    for chapter in _chapters():
+        record = (read_metrics(runs_dir, chapter.id) or {}).get(RUN_KEY) or {}
+        if not record:
+            out.append(f"| {{doc}}`../chapters/{chapter.id}` | not run | | | |")
+            continue
+        parameters = record.get("parameters", {})
+        defaults = chapter.defaults()
+        changed = [k for k in defaults if parameters.get(k) != defaults[k]]
+        run = "; ".join(
+            x
+            for x in (
+                record.get("started", ""),
+                f"commit `{record['commit'][:10]}`" if record.get("commit") else "",
+                f"{record['elapsed_seconds']:.0f} s" if "elapsed_seconds" in record else "",
+                f"{record['peak_memory_mb']} MB peak" if "peak_memory_mb" in record else "",
+                f"code `{record.get('code_fingerprint', '')}`",
+            )
+            if x
+        )
+        params = f"hash `{config_hash(parameters)[:12]}`; " + (
+            "the defaults" if not changed else "differ from the defaults: " + ", ".join(f"`{k}`" for k in changed)
+        )
+        evidence = "<br>".join(_html(line) for line in _evidence_rows(chapter.id)) or "none"
+        notices = record.get("notices") or []
+        folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
+        out.append(f"| {{doc}}`../chapters/{chapter.id}` | {run} | {params} | {evidence} | {folded} |")
+    return "\n".join(out) + "\n"

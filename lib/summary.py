@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
-from lib.claims import Verdict, format_value
+from lib.claims import Verdict, claim_anchor, format_value
 from lib.paths import ROOT
 
 REPRODUCED = "reproduced"
@@ -231,3 +231,53 @@ def claim_counts(found: list[Verdict]) -> dict[str, int]:
         "errors in the paper": sum(v.claim.kind == "erratum" and v.verdict == FAILS for v in found),
         "consistency and method checks": sum(v.claim.basis == "consistency" or v.claim.kind == "method" for v in found),
     }
+
+
+def chapter_summary_markdown(
+    chapter: Chapter, found: list[Verdict], gpu_pending: set[str] | None = None, notices: list[str] = ()
+) -> str:
+    """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status,
+    its verdict counts, the claims that did not reproduce and why, and the command that reruns it."""
+    mine = [v for v in found if v.chapter == chapter.id]
+    rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
+    c = claim_counts(mine)
+    reproduces = "; ".join(f"{s.row.key} ({s.row.artifact}): **{s.status}**" for s in rows)
+    counts = (
+        f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} undecided"
+        + (f", {c['not computed']} not computed" if c["not computed"] else "")
+        + f"; {c['errors in the paper']} errors found in the paper; "
+        f"{c['consistency and method checks']} consistency or method checks, counted apart"
+    )
+    missed = [v for v in mine if v.claim.kind == "claim" and v.claim.basis != "consistency" and v.verdict != HOLDS]
+    lines = [
+        ":::{admonition} What this chapter reproduces",
+        ":class: tip",
+        "",
+        f"**Catalogue rows.** {reproduces}.",
+        "",
+        f"**Verdicts of its {len(mine)} claims.** {counts}. Each claim links to its row in the table at "
+        "the end of the chapter.",
+        "",
+    ]
+    if missed:
+        lines.append("**Did not reproduce, or undecided:**")
+        lines.append("")
+        for v in missed:
+            why = v.note or v.why
+            lines.append(f'- <a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a> {v.verdict}: {why}')
+        lines.append("")
+    errata = [v for v in mine if v.claim.kind == "erratum" and v.verdict == FAILS]
+    if errata:
+        ids = ", ".join(f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>' for v in errata)
+        lines += [f"**Errors in the paper** (see the errata): {ids}.", ""]
+    if notices:
+        lines.append("**Notices of this run** (also on the build status page):")
+        lines.append("")
+        lines += [f"- {notice.split(': ', 1)[-1]}" for notice in notices]
+        lines.append("")
+    lines += [
+        f"**Rerun.** `python -m lib run {chapter.id} -p NAME VALUE --output-dir runs/` "
+        "(the parameters are listed in the Parameters appendix).",
+        ":::",
+    ]
+    return "\n".join(lines) + "\n"

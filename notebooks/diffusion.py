@@ -30,7 +30,12 @@
 # Every figure and claim below comes from the evidence set named in the text; the only live
 # computation is a consistency check (one small shard recomputed and compared with its stored copy).
 
-# %% tags=["parameters"]
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
+# %% tags=["parameters", "hide-input"]
 # Defaults and meaning: lib/specs/diffusion.py (DiffusionParameters). Change them with
 # `python -m lib run diffusion -p NAME VALUE`; the runner fills this cell.
 

@@ -19,7 +19,12 @@
 # (grids of trained networks, with the phase criteria of {cite:p}`liu2022grokking`, Table 4) from
 # the book's evidence tier, checking a small live grid against it.
 
-# %% tags=["parameters"]
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
+# %% tags=["parameters", "hide-input"]
 # Defaults and meaning: lib/specs/geneft_dynamics.py (GeneftDynamicsParameters). Change them with
 # `python -m lib run geneft_dynamics -p NAME VALUE`; the runner fills this cell.
 

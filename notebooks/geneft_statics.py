@@ -17,7 +17,12 @@
 # fraction of eqs. (1)-(5), builds the Monte Carlo upper bound of Appendix D (Fig. 2), trains
 # networks against it (Fig. 3) and scans decoder depth (Fig. 7, Appendix E).
 
-# %% tags=["parameters"]
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
+# %% tags=["parameters", "hide-input"]
 # Defaults and meaning: lib/specs/geneft_statics.py (GeneftStaticsParameters). Change them with
 # `python -m lib run geneft_statics -p NAME VALUE`; the runner fills this cell.
 

@@ -24,6 +24,11 @@
 # 5. proves numerically that the one-layer OOD loss cannot swing: it decreases monotonically from a
 #    small initialisation, which is the model's limitation the paper points out.
 
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
 # %% tags=["parameters", "hide-input"]
 # Defaults and meaning: lib/specs/one_layer.py (OneLayerParameters). Change them with
 # `python -m lib run one_layer -p NAME VALUE`; the runner fills this cell.

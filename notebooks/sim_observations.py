@@ -19,7 +19,12 @@
 # Every training run below logs the model's output at the test point after **every** SGD step:
 # much of the action happens inside the first epoch.
 
-# %% tags=["parameters"]
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
+# %% tags=["parameters", "hide-input"]
 # Defaults and meaning: lib/specs/sim_observations.py (SimObservationsParameters). Change them with
 # `python -m lib run sim_observations -p NAME VALUE`; the runner fills this cell.
 

@@ -17,7 +17,12 @@
 # what the triple and quadruple descents of App. E.1 and the failure mode of App. E.3 really are;
 # and whether the eight lemmas of App. D hold step by step.
 
-# %% tags=["parameters"]
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
+# %% tags=["parameters", "hide-input"]
 # Defaults and meaning: lib/specs/two_layer.py (TwoLayerParameters). Change them with
 # `python -m lib run two_layer -p NAME VALUE`; the runner fills this cell.
 

@@ -22,3 +22,12 @@ def test_parameters_page_has_a_section_per_chapter_and_no_cite_in_headings():
     page = parameters_page()
     headings = [line for line in page.splitlines() if line.startswith("#")]
     assert len(headings) == 6 and not any("{cite" in h for h in headings)
+
+
+def test_the_status_page_lists_every_chapter_even_without_a_run(tmp_path):
+    from lib.pages import status_page
+    from lib.specs import chapter_ids
+
+    page = status_page(tmp_path)
+    assert page.startswith("(build-status)=\n# Build status")
+    assert all(f"{{doc}}`../chapters/{c}` | not run" in page for c in chapter_ids())

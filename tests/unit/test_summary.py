@@ -109,3 +109,18 @@ def test_errata_and_checks_are_counted_apart():
 def test_an_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="kind"):
         _claim("S-10/x", kind="finding")
+
+
+def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
+    from lib.summary import chapter_summary_markdown
+
+    claims = [_claim("S-10/a"), _claim("S-10/b", expected="does not hold"), _claim("S-10/c", kind="erratum")]
+    chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
+    found = verdicts([chapter], {"toy": {"S_10_a": 1.0, "S_10_b": 0.0, "S_10_c": 0.0}})
+    box = chapter_summary_markdown(chapter, found, notices=["EvidenceCommitWarning: computed at another commit"])
+    assert box.startswith(":::{admonition}") and box.rstrip().endswith(":::")
+    assert "S-10 (failure mode" in box and "): **error in the paper**" in box
+    assert '<a href="#claim-s-10-b">S-10/b</a> does not hold: reason' in box
+    assert '<a href="#claim-s-10-c">S-10/c</a>' in box  # the erratum, apart
+    assert "- computed at another commit" in box
+    assert "python -m lib run toy" in box
