@@ -37,6 +37,8 @@ from lib.evidence import load
 from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
+from lib.numbers import format_number, interval_text
+from lib.plotting import training_fraction_axis
 from lib.specs.geneft_statics import TABLE3_DECODER, parse_architecture
 from lib import stats
 
@@ -44,14 +46,6 @@ run = start_chapter("geneft_statics", globals())
 P = run.params
 N = P.n ** 2          # the data set: all ordered pairs (i, j)
 ALPHA = P.alpha       # "a testing accuracy alpha (say 90%)", Section III
-
-
-def fraction_axis(ax):
-    """Log axis of training fractions with plain tick labels."""
-    ax.set_xscale("log")
-    ax.set_xticks([0.02, 0.05, 0.1, 0.2, 0.5, 1.0], ["0.02", "0.05", "0.1", "0.2", "0.5", "1"])
-    ax.xaxis.set_minor_formatter(plt.NullFormatter())
-    ax.set_xlabel("training fraction")
 
 # %% [markdown]
 # ## Relations as data
@@ -103,9 +97,8 @@ for name, r in mats.items():
 exact = [(b, c, t) for _, b, c, t in rows if c is not None]
 run.metric("b_closed_form_max_abs_error", max(abs(b - c) for b, c, _ in exact))
 run.metric("table2_max_ratio", max(max(t / c, c / t) for _, c, t in exact))
-fmt = lambda v: "–" if v is None else f"{v:.2f}"  # noqa: E731
 display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |\n|---|---|---|---|\n"
-                 + "\n".join(f"| {nm} | {b:.2f} | {fmt(c)} | {t:.2f} |" for nm, b, c, t in rows)))
+                 + "\n".join(f"| {nm} | {format_number(b)} | {'–' if c is None else format_number(c)} | {format_number(t)} |" for nm, b, c, t in rows)))
 
 # %% [markdown]
 # nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error` bits.
@@ -199,7 +192,7 @@ for i, name in enumerate(P.mc_relations):
     axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name)
     axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
 for ax in axes:
-    fraction_axis(ax)
+    training_fraction_axis(ax)
 axes[0].set(ylabel="accuracy upper bound", title="upper bound")
 axes[1].set(ylabel="$p_*$ = mean min(p, 1-p), open entries",
             title="guessing probability", ylim=(0, 0.55))
@@ -261,10 +254,9 @@ for name, c in crossing.items():
     run.metric(f"fraction_at_90_accuracy_{name}_bound", c["bound"])
     run.metric(f"p_c_vs_inferred_log2_{name}", statics.abs_log2_ratio(c["inferred"], c["p_c"].value, at_most=1.0))
     run.metric(f"p_c_vs_bound_log2_{name}", statics.abs_log2_ratio(c["bound"], c["p_c"].value, at_most=1.0))
-fmt_est = lambda e: f"{e.value:.3f} [{e.low:.3f}, {e.high:.3f}]"  # noqa: E731
 display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alpha$ | bound's accuracy reaches $\\alpha$ |\n"
-                 "|---|---|---|---|\n" + "\n".join(f"| {nm} | {c['p_c'].value:.3f} | {fmt_est(c['inferred'])} | "
-                                                 f"{fmt_est(c['bound'])} |" for nm, c in crossing.items())))
+                 "|---|---|---|---|\n" + "\n".join(f"| {nm} | {format_number(c['p_c'].value)} | {interval_text(c['inferred'])} | "
+                                                 f"{interval_text(c['bound'])} |" for nm, c in crossing.items())))
 
 # %% [markdown]
 # For mod 3, eq. (4) gives $p_c =$ {glue:text}`p_c_mod3`; the bound's inferable fraction
@@ -316,7 +308,7 @@ for ax, name in zip(axes[0], P.net_relations):
     for arch in P.architectures:
         ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch} (gap {gap[name, arch]:.3f})")
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
-    fraction_axis(ax)
+    training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name)
     ax.legend(fontsize=7)
 run.figure("fig_networks", fig)
@@ -368,19 +360,15 @@ mc_ev = {name: mc[name] if same_grid and name in mc else bounds.monte_carlo_boun
          for name in ev_relations}
 
 
-def decoder_label(key) -> str:
-    return f"w {key['width']}, d {key['embed_dim']}"
-
-
 excess, curves = {}, {}
 for shard in sweep:
     key = shard.key
-    curves[key["relation"], decoder_label(key)] = shard["full_acc"].T  # (seeds, fractions)
-    excess[key["relation"], decoder_label(key)] = statics.excess_over_bound(shard["full_acc"].T,
+    curves[key["relation"], statics.decoder_label(key)] = shard["full_acc"].T  # (seeds, fractions)
+    excess[key["relation"], statics.decoder_label(key)] = statics.excess_over_bound(shard["full_acc"].T,
                                                                             mc_ev[key["relation"]].accuracy_samples.T)
 
 # %% tags=["hide-input"]
-table3 = decoder_label(TABLE3_DECODER)
+table3 = statics.decoder_label(TABLE3_DECODER)
 for name in ev_relations:
     run.metric(f"excess_over_bound_table3_{name}", excess[name, table3])
     b = description.description_length(relation_matrix(name, sweep.config["n"]))
@@ -406,7 +394,7 @@ for ax, name in zip(axes[0], ev_relations):
         style = dict(lw=2.5, color="C3") if label == table3 else dict(lw=1, alpha=0.8)
         ax.errorbar(ev_frac, mean, sd, marker="o", ms=2, capsize=2, label=label + (" (Table 3)" if label == table3 else ""),
                     **style)
-    fraction_axis(ax)
+    training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name)
     ax.legend(fontsize=6, ncol=2)
 run.figure("fig_sweep", fig)

@@ -49,7 +49,8 @@ from lib.theory.one_layer import (
     second_moment,
 )
 from lib.theory.one_layer_compare import (
-    Setting, compare, fig2_conventions, lr_refinement, monotonicity_sweep, order_map, rate_refinement, vary_first,
+    Setting, compare, fig2_conventions, lr_refinement, monotonicity_sweep, order_map, plot_trajectories, rate_refinement,
+    vary_first,
 )
 
 run = start_chapter("one_layer", globals())
@@ -185,23 +186,12 @@ run.metric("lr_used", eta);
 t_fine = np.linspace(0, c.t[-1], 4001)
 
 
-def plot_trajectories(ax, settings, labels, every=2):
-    """Theorem 4.1 (lines) over the SGD outputs (markers at equal time steps), concepts 1 and 2."""
-    for b, label in zip(settings, labels):
-        line, = ax.plot(*closed_form_output(c.w0[b], c.a[b], c.z[b], t_fine)[:, :2].T, lw=1.5, label=label)
-        arrow_markers(ax, c.sgd[:, b, :2], every, color=line.get_color(), ms=3, alpha=0.8)
-        ax.plot(*c.z[b, :2], marker="*", ms=10, color=line.get_color())
-        ax.plot([c.z[b, 0], 0], [0, c.z[b, 1]], "o", mfc="none", color=line.get_color())
-    ax.set(xlabel="output, concept 1", ylabel="output, concept 2")
-    ax.legend(loc="lower right", fontsize=8)
-
-
 fig, ax = plt.subplots(figsize=(5, 4.2))
-plot_trajectories(ax, fig2a, [rf"$\mu_1$ = {m:g}" for m in P.fig2a_mu1])
+plot_trajectories(ax, c, fig2a, [rf"$\mu_1$ = {m:g}" for m in P.fig2a_mu1], t_fine)
 run.figure("fig_2a", fig)
 fig, ax = plt.subplots(figsize=(5, 4.2))
-plot_trajectories(ax, fig2b, [(r"$\sigma_1^2$" if P.sigma_is_variance else r"$\sigma_1$") + f" = {x:g}"
-                              for x in P.fig2b_sigma1])
+plot_trajectories(ax, c, fig2b, [(r"$\sigma_1^2$" if P.sigma_is_variance else r"$\sigma_1$") + f" = {x:g}"
+                                 for x in P.fig2b_sigma1], t_fine)
 run.figure("fig_2b", fig)
 
 # %% [markdown]

@@ -35,6 +35,8 @@ run = start_chapter("sim_observations", globals())
 P = run.params
 
 # %% tags=["remove-cell"]
+from functools import partial
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -42,6 +44,7 @@ from lib.evidence import load
 from lib.sim import metrics as M
 from lib.sim.data import sim_dataset
 from lib.sim.models import MLPShape, end_to_end_rms
+from lib.sim.observations import concept_test_point, mlp_shape, sim_datasets, swing_cell
 from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
 from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
@@ -50,17 +53,9 @@ from lib.stats import bootstrap_median, paired_difference
 
 SEEDS = [P.seed + i for i in range(P.seeds)]
 SGD = dict(batch=P.batch, loss=P.loss, stop_tol=P.stop_tol)
-
-
-def datasets(mus, sigmas, dim, seeds, rotate=P.rotate, **kw):
-    """One SIM data set per (mu, sigma) pair and seed, with the chapter's conventions."""
-    return [sim_dataset(m, s, dim, P.n, sigma_is_variance=P.sigma_is_variance, origin_cluster=P.origin_cluster,
-                        rotate=rotate, seed=k, **kw) for m, s in zip(mus, sigmas) for k in seeds]
-
-
-def target(ds):
-    """The test point x_hat in concept coordinates."""
-    return ds.to_concept(ds.test_point)
+# one SIM data set per (mu, sigma) pair and seed, with the chapter's conventions
+datasets = partial(sim_datasets, n=P.n, sigma_is_variance=P.sigma_is_variance, origin_cluster=P.origin_cluster,
+                   rotate=P.rotate)
 
 
 # %% [markdown]
@@ -125,15 +120,10 @@ configs = [([m1, P.mu[1]], P.sigma) for m1 in P.mu1_values] + [(P.mu, [s1, P.sig
 ORDER_SEEDS = [P.seed + i for i in range(P.order_seeds)]
 
 
-def shape_of(model: str, dim: int, width: int) -> MLPShape:
-    layers, act = model.split("-")
-    return MLPShape(dim, width, int(layers), act, P.bias)
-
-
 # %%
 order, data = {}, datasets(*zip(*configs), P.d, ORDER_SEEDS)
 for model in P.order_models:
-    traj, y = train_datasets(shape_of(model, P.d, P.width), data, ORDER_SEEDS * len(configs),
+    traj, y = train_datasets(mlp_shape(model, P.d, P.width, P.bias), data, ORDER_SEEDS * len(configs),
                              lr=P.lr, epochs=P.epochs, **SGD)
     order[model] = (traj, y[:, :, 0], data)
 
@@ -152,9 +142,9 @@ for model, (traj, y, data) in order.items():
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
     plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [f"mu={ds.mu.tolist()}" for ds in data[:n2a]],
-                      [target(ds) for ds in data[:n2a]])
+                      [concept_test_point(ds) for ds in data[:n2a]])
     plot_trajectories(axes[1], [y[:, i] for i in range(n2a, len(data))],
-                      [f"sigma_1={s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [target(ds) for ds in data[n2a:]])
+                      [f"sigma_1={s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [concept_test_point(ds) for ds in data[n2a:]])
     axes[0].set_title(f"{model}: mu_1 varied")
     axes[1].set_title(f"{model}: sigma_1 varied")
     run.figure("fig_order_" + model.replace("-", "_"), fig)
@@ -196,7 +186,7 @@ for model, (traj, y, data) in order.items():
 
 # %%
 y1, data1 = order["1-linear"][1:] if "1-linear" in order else next(iter(order.values()))[1:]
-ratios = [M.terminal_slowdown(y1[:, i], target(ds)) for i, ds in enumerate(data1)]
+ratios = [M.terminal_slowdown(y1[:, i], concept_test_point(ds)) for i, ds in enumerate(data1)]
 run.metric("terminal_slowdown_ratios", ratios)
 run.metric("terminal_slowdown_ratio", float(np.nanmedian(ratios)) if np.isfinite(ratios).any() else float("nan"))
 run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
@@ -251,9 +241,9 @@ if "1-linear" in order and same:
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_trajectories(axes[0], [y_h[:, i, 0] for i in range(P.seeds)] + [y_l[:, i, 0] for i in range(P.seeds)],
                   [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
-                  [target(ds) for ds in high + low])
-plot_curves(axes[1], [M.ood_loss(y_h[:, i, 0], target(ds)) for i, ds in enumerate(high)]
-            + [M.ood_loss(y_l[:, i, 0], target(ds)) for i, ds in enumerate(low)],
+                  [concept_test_point(ds) for ds in high + low])
+plot_curves(axes[1], [M.ood_loss(y_h[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(high)]
+            + [M.ood_loss(y_l[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(low)],
             [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
             traj_h.steps_per_epoch, "OOD loss")
 run.figure("fig_deep", fig)
@@ -278,12 +268,7 @@ run.figure("fig_deep", fig)
 
 # %%
 ev = load("sim_observations", "swing")
-
-
-def pooled(protocol, init_scale=1.0, truncation="none", prefix="", evidence=ev):
-    """Per-seed arrays of one cell of a swing evidence set, blocks concatenated."""
-    cell = dict(protocol=protocol, init_scale=init_scale, truncation=truncation)
-    return {k: evidence.concat(prefix + k, **cell) for k in ("turn_back", "loss_rise", "bulge", "final_distance")}
+pooled = partial(swing_cell, ev)  # per-seed arrays of one cell of the swing set, blocks concatenated
 
 
 cells = {"lowdim": pooled("low"), "highdim": pooled("high")}
@@ -331,7 +316,7 @@ by_scale = {}
 for name, protocol, width, dim in (("lowdim", "low", P.lowdim_width, P.lowdim_d), ("highdim", "high", P.width, P.d)):
     shape = MLPShape(dim, width, P.depth, P.activation, P.bias)
     rms = [end_to_end_rms(shape, SEEDS, x) for x in scales]
-    cells_by_scale = {x: pooled(protocol, x, evidence=ev_init) for x in scales}
+    cells_by_scale = {x: swing_cell(ev_init, protocol, x) for x in scales}
     ests = [swing_estimates(*(cells_by_scale[x][k] for k in ("turn_back", "loss_rise", "bulge")), P.rise_tol,
                             seed=P.seed) for x in scales]
     by_scale[name] = (rms, ests)
@@ -448,8 +433,8 @@ for key, est in swing_estimates(tiny_pool["turn_back"], tiny_pool["loss_rise"], 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 labels = [f"mu={ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
-plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [target(ds) for ds in tiny])
-plot_curves(axes[1], [M.ood_loss(y_t[:, i, 0], target(ds)) for i, ds in enumerate(tiny)], labels,
+plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
+plot_curves(axes[1], [M.ood_loss(y_t[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(tiny)], labels,
             traj_t.steps_per_epoch, "OOD loss")
 run.figure("fig_tiny", fig)
 

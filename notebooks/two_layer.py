@@ -30,6 +30,8 @@
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # small batched matrices: BLAS threads only spin
+from functools import partial
+
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown
@@ -44,6 +46,8 @@ from lib.theory import script_reading as sr
 from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
 from lib.theory.flow_vs_training import flow_vs_training
+from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
+from lib.plotting import shade_stages
 
 run = start_chapter("two_layer", globals())
 P = run.params
@@ -197,16 +201,11 @@ run.metric("stage_alignment_fraction", tl.stage_alignment_fraction(alignment, no
 run.metric("stage_alignment_fraction_all", tl.stage_alignment_fraction(alignment))
 
 # %% tags=["hide-input"]
-def shade(ax, stage_list):
-    for kind, label, t0, t1 in stage_list:
-        ax.axvspan(t0, t1, color="tab:green" if kind == "growth" else "tab:red", alpha=0.12)
-
-
 fig, (ax0, ax1) = plt.subplots(2, 1, sharex=True, figsize=(6.4, 5.6))
 ax0.plot(times[1:], l1[1:], "k", label="OOD loss")
 ax0.plot(times[1:], tl.train_loss(w1, main["a"])[1:], "k--", label="training loss")
 for ax in (ax0, ax1):
-    shade(ax, stage_list)
+    shade_stages(ax, stage_list)
 for i in range(P.d):
     for j in range(i, P.d):
         kind = "major" if i == j < s else "minor" if i < s else "irrelevant"
@@ -330,10 +329,10 @@ run.metric("sign_explanation_gap", tl.fraction_difference(nonmono[pos], nonmono[
 # weaker mean $\mu_1$, {glue:text}`sweep_seeds_text` seeds per point ({numref}`fig-frequency`):
 
 # %%
-def frac(mu=P.mu, d=P.d, scale=P.init_scale, power=P.covariance_power, kind=P.init, width=None):
-    """Non-monotone flags of sweep_seeds seeds, one parameter changed from the main setting (d' = d)."""
-    return tl.ensemble(mu, P.sigma, d, width or d, scale, kind, P.sweep_seeds, P.horizon, P.n_times // 2,
-                       P.descent_tol, power, P.seed + 1)["bump"] > 0
+# non-monotone flags of sweep_seeds seeds, one parameter changed from the main setting (d' = d)
+frac = partial(nonmonotone_flags, mu=P.mu, sigma=P.sigma, d=P.d, width=None, scale=P.init_scale, kind=P.init,
+               n=P.sweep_seeds, horizon=P.horizon, n_times=P.n_times // 2, tol=P.descent_tol,
+               power=P.covariance_power, seed=P.seed + 1)
 
 
 flags = {"d": [frac(d=k) for k in P.sweep_d],
@@ -405,11 +404,7 @@ run.metric("script_nonmonotone_a2", readings["A2/flow"]["nonmonotone"])
 run.metric("script_nonmonotone_a2_minus_a", readings["A2-A/flow"]["nonmonotone"])
 run.text("script_seeds_text", str(P.script_seeds))
 ev_ab = load("two_layer", "a_or_a2")
-
-
-def ev_fraction(name, k, **key):
-    """Pooled blocks of one cell of the evidence set: the fraction of seeds with `name` >= k."""
-    return fraction(ev_ab.concat(name, **key) >= k)
+ev_fraction = partial(fraction_at_least, ev_ab)  # the fraction of seeds with an array >= k in one cell
 
 
 for integrator in sr.INTEGRATORS:
@@ -483,7 +478,7 @@ fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex="col")
 for (name, p), b in best.items():
     ax = axes[p - 1, list(settings).index(name)]
     ax.plot(b["times"][1:], b["loss"][1:], "k")
-    shade(ax, b["stages"])
+    shade_stages(ax, b["stages"])
     ax.set(title=f"{name}, {'A' if p == 1 else 'A²'}: {b['descents']} descents", xscale="log")
 for ax in axes[:, 0]:
     ax.set_ylabel("OOD loss")
