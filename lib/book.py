@@ -72,6 +72,18 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     return {name: value}
 
 
+def headline_text(value: Any, digits: int) -> str:
+    """A metric for an nbval-checked line: rounded to `digits` significant digits (machine-independent),
+    then through the book's formatter (an estimate as "value [low, high], n = N", never a dict)."""
+    rounded = _rounded(value, digits)
+    if is_estimate(value):
+        v, low, high = (format_number(rounded[k]) for k in ("value", "low", "high"))
+        return f"{v} [{low}, {high}], n = {rounded['n']}"
+    if isinstance(rounded, list):
+        return "[" + ", ".join(format_number(x) for x in rounded) + "]"
+    return format_number(rounded)
+
+
 def _rounded(value: Any, digits: int) -> Any:
     if is_estimate(value):
         return {k: _rounded(value[k], digits) for k in ("value", "low", "high", "n")}
@@ -187,7 +199,7 @@ class ChapterRun:
         `tests/notebooks/` then pins these numbers.
         """
         for name in names:
-            print(f"{name} = {_rounded(self.metrics[name], digits)}")
+            print(f"{name} = {headline_text(self.metrics[name], digits)}")
 
     def claims_table(self):
         """This chapter's declared claims against the metrics recorded so far (a Markdown table).

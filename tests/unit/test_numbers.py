@@ -83,3 +83,13 @@ def test_estimates_display_through_the_formatter():
     estimate = Estimate(0.948, 0.9373820458455553, 0.958, 200, "wilson 95%")
     assert interval_text(estimate) == interval_text(estimate.as_dict()) == "0.95 [0.94, 0.96]"
     assert interval_text(None) == interval_text({"value": float("nan"), "low": 0, "high": 1}) == "n/a"
+
+
+def test_headline_lines_are_rounded_and_formatted_never_a_dict():
+    from lib.book import headline_text
+
+    estimate = {"value": 0.2345, "low": 0.2198, "high": 0.2512, "n": 2000, "method": "wilson 95%"}
+    assert headline_text(estimate, 3) == "0.234 [0.22, 0.251], n = 2000"
+    assert headline_text(True, 3) == "true"
+    assert headline_text([0.50213, 2.0], 3) == "[0.502, 2]"
+    assert headline_text(0.0803123, 3) == "0.0803"
