@@ -21,6 +21,7 @@ from lib.summary import (
     RowSummary,
     claim_counts,
     gpu_pending_chapters,
+    reader_notices,
     status_counts,
     summarise,
 )
@@ -300,7 +301,7 @@ def status_page(runs_dir: Path) -> str:
             "the defaults" if not changed else "differ from the defaults: " + ", ".join(f"`{k}`" for k in changed)
         )
         evidence = "<br>".join(_html(line) for line in _evidence_rows(chapter.id)) or "none"
-        notices = record.get("notices") or []
+        notices = reader_notices(record.get("notices") or [])
         folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
         out.append(f"| {{doc}}`../chapters/{chapter.id}` | {run} | {params} | {evidence} | {folded} |")
     return "\n".join(out) + "\n"

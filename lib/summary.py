@@ -233,6 +233,34 @@ def claim_counts(found: list[Verdict]) -> dict[str, int]:
     }
 
 
+_COMMIT_NOTICE = re.compile(
+    r"^EvidenceCommitWarning: evidence (?P<set>\S+ \(\w+\)): (?P<k>\d+) of (?P<n>\d+) shards were computed at commit"
+)
+
+
+def reader_notices(notices: list[str]) -> list[str]:
+    """A run's notices (caught warnings, "Category: message") worded for a reader: the evidence store's
+    one notice per earlier commit becomes one sentence per set; a library warning names its library's
+    category after its message."""
+    shards: dict[str, list[int]] = {}
+    out = []
+    for notice in notices:
+        match = _COMMIT_NOTICE.match(notice)
+        if match:
+            counts = shards.setdefault(match["set"], [0, int(match["n"]), 0])
+            counts[0] += int(match["k"])
+            counts[2] += 1
+            continue
+        category, _, message = notice.partition(": ")
+        out.append(f"a library warned: {message} ({category})" if message else notice)
+    for name, (k, n, commits) in shards.items():
+        earlier = "an earlier commit" if commits == 1 else f"{commits} earlier commits"
+        out.insert(
+            0, f"evidence {name}: {k} of {n} shards were computed at {earlier}, with the same code, and are used"
+        )
+    return out
+
+
 def chapter_summary_markdown(
     chapter: Chapter, found: list[Verdict], gpu_pending: set[str] | None = None, notices: list[str] = ()
 ) -> str:
@@ -273,7 +301,7 @@ def chapter_summary_markdown(
     if notices:
         lines.append("**Notices of this run** (also on the build status page):")
         lines.append("")
-        lines += [f"- {notice.split(': ', 1)[-1]}" for notice in notices]
+        lines += [f"- {notice}" for notice in reader_notices(notices)]
         lines.append("")
     lines += [
         f"**Rerun.** `python -m lib run {chapter.id} -p NAME VALUE --output-dir runs/` "

@@ -117,10 +117,24 @@ def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
     claims = [_claim("S-10/a"), _claim("S-10/b", expected="does not hold"), _claim("S-10/c", kind="erratum")]
     chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
     found = verdicts([chapter], {"toy": {"S_10_a": 1.0, "S_10_b": 0.0, "S_10_c": 0.0}})
-    box = chapter_summary_markdown(chapter, found, notices=["EvidenceCommitWarning: computed at another commit"])
+    box = chapter_summary_markdown(chapter, found, notices=["OptimizeWarning: Covariance could not be estimated"])
     assert box.startswith(":::{admonition}") and box.rstrip().endswith(":::")
     assert "S-10 (failure mode" in box and "): **error in the paper**" in box
     assert '<a href="#claim-s-10-b">S-10/b</a> does not hold: reason' in box
     assert '<a href="#claim-s-10-c">S-10/c</a>' in box  # the erratum, apart
-    assert "- computed at another commit" in box
+    assert "- a library warned: Covariance could not be estimated (OptimizeWarning)" in box
     assert "python -m lib run toy" in box
+
+
+def test_evidence_notices_are_one_sentence_per_set():
+    from lib.summary import reader_notices
+
+    notices = [
+        "EvidenceCommitWarning: evidence d/cpu (full): 2 of 20 shards were computed at commit aaa, not at the current HEAD",
+        "EvidenceCommitWarning: evidence d/cpu (full): 6 of 20 shards were computed at commit bbb, not at the current HEAD",
+        "OptimizeWarning: Covariance of the parameters could not be estimated",
+    ]
+    assert reader_notices(notices) == [
+        "evidence d/cpu (full): 8 of 20 shards were computed at 2 earlier commits, with the same code, and are used",
+        "a library warned: Covariance of the parameters could not be estimated (OptimizeWarning)",
+    ]
