@@ -172,8 +172,11 @@ class ChapterRun:
         for key, text in glued_metric(name, value).items():
             self._glue(key, text)
 
-    def text(self, name: str, value: str) -> None:
-        """Glue a piece of text for the prose (not a metric: a sentence that depends on the result)."""
+    def text(self, name: str, value: str | float) -> None:
+        """Glue a piece of text for the prose (not a metric: a sentence that depends on the result); a number
+        goes through the book's formatter, like a metric."""
+        if not isinstance(value, str):
+            value = glued_metric(name, to_jsonable(value))[name]
         self._glue(name, value)
 
     def figure(self, name: str, fig) -> None:

@@ -38,7 +38,7 @@ from lib.fingerprint import code_fingerprint
 from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic
 from lib.geneft.relations import class_labels
-from lib.numbers import interval_text
+from lib.numbers import format_number, interval_text
 from lib.paths import cache_dir
 from lib.stats import decide, exact, fraction
 
@@ -514,8 +514,9 @@ run.metric("fig6_fraction_under_bound", decide(under, 0.0, 1.0, pending.get("rat
 for s in scales6:
     run.metric(f"sigma_ratio_init_{s:g}", sigma[s])
     run.metric(f"fig6_generalized_init_{s:g}", [p.as_dict() for p in cmp6[s]["points"]])
-needed6 = {s: run.metric(f"sigma_ratio_for_bound_init_{s:g}", repons.sigma_ratio_for_bound(*phase_grid.cell_counts(g6[s]), ratio6[s]))
-           for s in scales6}
+needed6 = {s: float(repons.sigma_ratio_for_bound(*phase_grid.cell_counts(g6[s]), ratio6[s])) for s in scales6}
+for s in scales6:
+    run.metric(f"sigma_ratio_for_bound_init_{s:g}", needed6[s])
 run.text("fig6_setup_text", f"{cfg6['relation']}, eta_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
          f"point, {cfg6['steps']} steps, {ev6.variant} variant")
 
@@ -553,7 +554,7 @@ run.figure("fig_prob", fig)
 
 # %% tags=["remove-cell"]
 run.text("sigma_text", ", ".join(f"{interval_text(sigma[s])} at scale {s:g}" for s in scales6))
-run.text("sigma_needed_text", ", ".join(f"{needed6[s]:.3g} at scale {s:g}" for s in scales6))
+run.text("sigma_needed_text", ", ".join(f"{format_number(needed6[s])} at scale {s:g}" for s in scales6))
 
 # %% [markdown]
 # ## Weight decay and the boundary (Fig. 8)
