@@ -138,3 +138,24 @@ def test_evidence_notices_are_one_sentence_per_set():
         "evidence d/cpu (full): 8 of 20 shards were computed at 2 earlier commits, with the same code, and are used",
         "a library warned: Covariance of the parameters could not be estimated (OptimizeWarning)",
     ]
+
+
+def test_a_chapter_run_keeps_warnings_as_notices_not_stderr(tmp_path, monkeypatch, capsys):
+    import json
+    import warnings
+
+    from lib.book import OUTPUT_DIR_ENV, ChapterRun
+
+    monkeypatch.setenv(OUTPUT_DIR_ENV, str(tmp_path))
+    monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # restored after the test
+    chapter = load("one_layer")
+    run = ChapterRun(chapter, chapter.validate({}))
+    capsys.readouterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.warn("covariance could not be estimated", RuntimeWarning, stacklevel=1)
+    assert "covariance" not in capsys.readouterr().err
+    record = json.loads((tmp_path / "one_layer.metrics.json").read_text())["_run"]
+    assert record["notices"] == ["RuntimeWarning: covariance could not be estimated"]
+    assert {"started", "commit", "elapsed_seconds", "peak_memory_mb"} <= set(record)
+    assert run.record is not None
