@@ -72,6 +72,17 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     return {name: value}
 
 
+def mapping_table(mapping: dict[str, Any], key: str = "name", value: str = "value"):
+    """A dict shown as a two-column Markdown table, its values through the book's formatter (never a repr)."""
+    from IPython.display import Markdown
+
+    from lib.claims import format_value
+
+    rows = [f"| {key} | {value} |", "|---|---|"]
+    rows += [f"| `{name}` | {format_value(v)} |" for name, v in mapping.items()]
+    return Markdown("\n".join(rows) + "\n")
+
+
 def headline_text(value: Any, digits: int) -> str:
     """A metric for an nbval-checked line: rounded to `digits` significant digits (machine-independent),
     then through the book's formatter (an estimate as "value [low, high], n = N", never a dict)."""

@@ -93,3 +93,15 @@ def test_headline_lines_are_rounded_and_formatted_never_a_dict():
     assert headline_text(True, 3) == "true"
     assert headline_text([0.50213, 2.0], 3) == "[0.502, 2]"
     assert headline_text(0.0803123, 3) == "0.0803"
+
+
+def test_a_mapping_is_shown_as_a_formatted_table():
+    from lib.book import mapping_table
+
+    table = mapping_table({"eq11_conserved": True, "error": 1.2126873109228488e-29}, "identity", "holds")
+    assert table.data.splitlines() == [
+        "| identity | holds |",
+        "|---|---|",
+        "| `eq11_conserved` | true |",
+        "| `error` | 1.213e-29 |",
+    ]
