@@ -26,7 +26,7 @@ CHAPTERS := $(shell sed -n 's|^ *- file: book/chapters/\([a-z0-9_]*\) *$$|\1|p' 
 RUNS := book/chapters
 EXECUTED := $(CHAPTERS:%=$(RUNS)/%.ipynb)
 LIB := $(shell find lib -name '*.py')
-BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*/*)
+BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*.css book/_static/*/*)
 HTML_STAMP := _build/html/.built
 
 .PHONY: book test bench refs clean

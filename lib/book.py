@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lib.chapter import Chapter, Parameters, is_estimate
-from lib.claims import RUN_KEY, claims_markdown, sentence, slug, verdicts
+from lib.claims import RUN_KEY, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
 from lib.numbers import format_estimate, format_number
 from lib.paths import ROOT
@@ -69,14 +69,14 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
         return {name: shown, f"{name}_ci": f"[{low}, {high}]", f"{name}_n": value["n"]}
     if isinstance(value, float):
         return {name: format_number(value)}
+    if isinstance(value, list):
+        return {name: format_value(value)}
     return {name: value}
 
 
 def mapping_table(mapping: dict[str, Any], key: str = "name", value: str = "value"):
     """A dict shown as a two-column Markdown table, its values through the book's formatter (never a repr)."""
     from IPython.display import Markdown
-
-    from lib.claims import format_value
 
     rows = [f"| {key} | {value} |", "|---|---|"]
     rows += [f"| `{name}` | {format_value(v)} |" for name, v in mapping.items()]
@@ -145,7 +145,7 @@ class ChapterRun:
         self._write()
         warnings.showwarning = self._notice
         for name, value in params.as_dict().items():
-            self._glue(f"param_{name}", value)
+            self._glue(f"param_{name}", glued_metric(name, to_jsonable(value))[name])
 
     def _with_record(self) -> dict[str, Any]:
         return {**self.metrics, RUN_KEY: self.record}

@@ -584,7 +584,7 @@ def check_errors(soup: BeautifulSoup) -> list[str]:
 
 
 # Paths of the machine that built the book: home and temp folders, kernel temp files, virtualenvs.
-MACHINE_PATH = re.compile(r"(?:/home/\w|/root/|/tmp/|/Users/\w|/work/|ipykernel_\d|site-packages|\.venv/)")
+MACHINE_PATH = re.compile(r"(?:/home/\w|/root/|/tmp/|/Users/\w|/work/|ipykernel_\d|site-packages)")
 
 
 def check_stderr(soup: BeautifulSoup) -> list[str]:
@@ -606,7 +606,7 @@ def check_machine_paths(static_html: str) -> list[str]:
 
 
 # A decimal number in prose: a float glued or printed into the text, with its significant digits.
-PROSE_FLOAT = re.compile(r"(?<![\w.\-/])-?(\d+\.\d+)(?:e[+-]?\d+)?(?![\w.]*\d)")
+PROSE_FLOAT = re.compile(r"(?<![\w.\-/:])-?(\d+\.\d+)(?:e[+-]?\d+)?(?![\w.]*\d)")
 MAX_PROSE_DIGITS = 4
 
 
