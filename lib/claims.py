@@ -190,7 +190,7 @@ def _details(v: Verdict) -> str:
     body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
         f" {reason}" if reason else ""
     )
-    summary = "why" if v.verdict != HOLDS or reason else "statement"
+    summary = "why" if v.verdict != HOLDS or reason else "paper"
     return f"<details><summary>{summary}</summary>{html.escape(body)}</details>"
 
 

@@ -131,8 +131,7 @@ def scorecard_page(runs_dir: Path) -> str:
         "neither is a reproduction, and both are counted apart. Each claim links to its row in its chapter; "
         "*why* unfolds the paper's statement, the evidence and the reason.",
         "",
-        _claims_sentence(found)[0].upper()
-        + _claims_sentence(found)[1:].replace("Of its", "Of the")
+        _claims_sentence(found).replace("Of its", "Of the", 1)
         + (f" **{differ} differ from their declaration.**" if differ else " Every verdict is as declared."),
         "",
     ]
