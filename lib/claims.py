@@ -181,7 +181,8 @@ def verdict_label(v: Verdict) -> str:
         label += " (method check)"
     if not v.as_declared:
         label += f"; declared {v.claim.expected}"
-    return f"**{label}**" if v.verdict == HOLDS and v.as_declared else label
+    tag = "strong" if v.verdict == HOLDS and v.as_declared else "span"
+    return f'<{tag} class="book-status">{html.escape(label)}</{tag}>'
 
 
 def _details(v: Verdict) -> str:

@@ -82,7 +82,8 @@ def summary_table(summaries: list[RowSummary], link: str) -> str:
         )
         decisive = f"{_html(v.claim.id)}: {_html(s.decisive_text())}" if v is not None else ""
         why = _folded("why", s.reason())
-        rows.append(f"| {ident} | {_html(s.row.artifact)} | **{s.status}** | {decisive} | {why} |")
+        status = f'<strong class="book-status">{s.status}</strong>'
+        rows.append(f"| {ident} | {_html(s.row.artifact)} | {status} | {decisive} | {why} |")
     return "\n".join(rows) + "\n"
 
 

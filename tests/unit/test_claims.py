@@ -90,7 +90,11 @@ def test_missing_metrics_of_a_requested_chapter(tmp_path):
 def test_markdown_sentence_and_slug():
     metrics = {"toy": {"err": 0.01, "frac": _est(0.2, 0.1, 0.3)}}
     table = claims_markdown([_chapter()], metrics)
-    assert "0.20 [0.10, 0.30], n = 1000" in table and "seeds, n = 1000" in table and "**holds**" in table
+    assert (
+        "0.20 [0.10, 0.30], n = 1000" in table
+        and "seeds, n = 1000" in table
+        and '<strong class="book-status">holds</strong>' in table
+    )
     v = verdicts([_chapter()], metrics)[1]
     assert sentence(v).startswith("S-8 holds: frac = 0.20 [0.10, 0.30], n = 1000")
     assert slug("S-T4.1/rates") == "s_t4_1_rates"
