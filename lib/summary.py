@@ -269,7 +269,7 @@ def chapter_summary_markdown(
     mine = [v for v in found if v.chapter == chapter.id]
     rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
     c = claim_counts(mine)
-    reproduces = "; ".join(f"{s.row.key} ({s.row.artifact}): **{s.status}**" for s in rows)
+    reproduces = [f"- {s.row.key} ({s.row.artifact}): **{s.status}**" for s in rows]
     counts = (
         f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} undecided"
         + (f", {c['not computed']} not computed" if c["not computed"] else "")
@@ -281,7 +281,9 @@ def chapter_summary_markdown(
         ":::{admonition} What this chapter reproduces",
         ":class: tip",
         "",
-        f"**Catalogue rows.** {reproduces}.",
+        "**Catalogue rows:**",
+        "",
+        *reproduces,
         "",
         f"**Verdicts of its {len(mine)} claims.** {counts}. Each claim links to its row in the table at "
         "the end of the chapter.",
