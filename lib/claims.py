@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lib.chapter import FAILS, HOLDS, Chapter, Claim, is_estimate, short
+from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter, Claim, is_estimate, short
 from lib.numbers import format_interval, format_number
 
 RUN_KEY = "_run"
@@ -148,13 +148,17 @@ def reason_text(v: Verdict) -> str:
     return "; ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why) if p)
 
 
+_VERB = {HOLDS: "holds", FAILS: "does not hold", INCONCLUSIVE: "is undecided", NOT_COMPUTED: "was not computed"}
+
+
 def sentence(v: Verdict) -> str:
-    """One sentence for the prose, generated from the claim: never typed by hand."""
-    value = format_value(v.value)
-    text = f"{v.claim.id} {v.verdict}: {v.claim.metric} = {value}, needs {v.condition} ({basis_text(v)})"
+    """The verdict as a clause for the prose, generated from the claim, never typed: "S-8 holds: 0.20
+    [0.10, 0.30], n = 1000 (needs > 0.01)". No closing period: the prose around it punctuates."""
+    label = "is an error in the paper" if v.claim.kind == "erratum" and v.verdict == FAILS else _VERB[v.verdict]
+    text = f"{v.claim.id} {label}: {format_value(v.value)} (needs {v.condition})"
     if not v.as_declared:
-        text += f"; the chapter declares it {v.claim.expected}"
-    return text + "."
+        text += f", although the chapter declares it {v.claim.expected}"
+    return text
 
 
 def slug(claim_id: str) -> str:

@@ -96,7 +96,7 @@ def test_markdown_sentence_and_slug():
         and '<strong class="book-status">holds</strong>' in table
     )
     v = verdicts([_chapter()], metrics)[1]
-    assert sentence(v).startswith("S-8 holds: frac = 0.20 [0.10, 0.30], n = 1000")
+    assert sentence(v) == "S-8 holds: 0.20 [0.10, 0.30], n = 1000 (needs > 0.01)"
     assert slug("S-T4.1/rates") == "s_t4_1_rates"
 
 
