@@ -297,9 +297,11 @@ def status_page(runs_dir: Path) -> str:
             )
             if x
         )
-        params = f"hash `{config_hash(parameters)[:12]}`; " + (
-            "the defaults" if not changed else "differ from the defaults: " + ", ".join(f"`{k}`" for k in changed)
-        )
+        params = (
+            '<span class="book-status">defaults</span>'
+            if not changed
+            else "changed: " + ", ".join(f"`{k}`" for k in changed)
+        ) + f" (hash `{config_hash(parameters)[:8]}`)"
         evidence = "<br>".join(_html(line) for line in _evidence_rows(chapter.id)) or "none"
         notices = reader_notices(record.get("notices") or [])
         folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
