@@ -117,12 +117,8 @@ class RowSummary:
         return [v for v in self.verdicts if v.claim.basis != "consistency" and v.claim.kind != "method"]
 
     @property
-    def checks(self) -> list[Verdict]:
-        """Consistency and method checks, counted apart."""
-        return [v for v in self.verdicts if v not in self.paper_claims]
-
-    @property
     def decisive(self) -> Verdict | None:
+        """The row's first declared claim of the paper (errata only when the row has nothing else)."""
         claims = [v for v in self.paper_claims if v.claim.kind == "claim"] or self.paper_claims
         return claims[0] if claims else None
 
@@ -190,11 +186,9 @@ def gpu_pending_chapters() -> set[str]:
     from lib.evidence.status import status
 
     gpu_sets = [s.key for s in all_sets() if s.gpu]
-    return (
-        {row["set"].split("/")[0] for row in status(",".join(gpu_sets) or None) if not row["counts"].get("ok")}
-        if gpu_sets
-        else set()
-    )
+    if not gpu_sets:
+        return set()
+    return {row["set"].split("/")[0] for row in status(",".join(gpu_sets)) if not row["counts"].get("ok")}
 
 
 def summarise(chapters: list[Chapter], found: list[Verdict], gpu_pending: set[str] | None = None) -> list[RowSummary]:
