@@ -6,10 +6,12 @@ A chapter starts with
     P = run.params                                 # the chapter's frozen Parameters dataclass
 
 Every parameter is glued as `param_NAME`. Headline numbers go through `run.metric(name, value)`
-(written atomically to `ID.metrics.json` and glued as `name`; an estimate is also glued as
-`name_ci`, its interval, and `name_n`), figures through `run.figure(name, fig)`, verdict
-sentences through `run.verdict(claim_id)` (glued as `verdict_SLUG`, generated from the claim,
-never typed), and the chapter ends with `run.claims_table()`.
+(written atomically to `ID.metrics.json` and glued as `name`, formatted by `lib.numbers`; an
+estimate is also glued as `name_ci`, its interval, and `name_n`), figures through
+`run.figure(name, fig)`, verdict clauses through `run.verdict(claim_id)` (glued as `verdict_SLUG`,
+generated from the claim, never typed), and the chapter ends with `run.claims_table()`, which also
+glues the chapter's summary box `chapter_summary`. Warnings raised in the kernel become notices of
+the run (its metrics record, the summary box, the build status page), not stderr in the page.
 """
 
 from __future__ import annotations
@@ -234,14 +236,13 @@ class ChapterRun:
         :format: myst
         ```
         """
+        from IPython.display import Markdown
+
         from lib.summary import chapter_summary_markdown, gpu_pending_chapters
 
         found = verdicts([self.chapter], {self.chapter.id: self._with_record()})
         text = chapter_summary_markdown(self.chapter, found, gpu_pending_chapters(), self.record["notices"])
-        from IPython.display import Markdown
-        from myst_nb import glue
-
-        glue("chapter_summary", Markdown(text), display=False)
+        self._glue("chapter_summary", Markdown(text))
         return text
 
 
