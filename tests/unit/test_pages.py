@@ -31,3 +31,16 @@ def test_the_status_page_lists_every_chapter_even_without_a_run(tmp_path):
     page = status_page(tmp_path)
     assert page.startswith("(build-status)=\n# Build status")
     assert all(f"{{doc}}`../chapters/{c}` | not run" in page for c in chapter_ids())
+
+
+def test_write_pages_without_runs_writes_every_page(tmp_path):
+    """Before any chapter ran, every generated page exists and the summary still names every row."""
+    from lib.pages import write_pages
+    from lib.summary import catalogue_rows
+
+    write_pages(tmp_path / "runs", tmp_path / "generated")
+    names = {p.name for p in (tmp_path / "generated").iterdir()}
+    assert {"summary.md", "scorecard.md", "status.md", "parameters.md", "notes.md"} <= names
+    summary = (tmp_path / "generated" / "summary.md").read_text()
+    assert all(f">{row.key}</a>" in summary for row in catalogue_rows())
+    assert "undecided at this budget" in summary
