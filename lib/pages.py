@@ -87,12 +87,28 @@ def summary_table(summaries: list[RowSummary], link: str) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _rows_by_status(summaries: list[RowSummary], link: str) -> list[str]:
+    """One line per status other than reproduced, naming its rows, each linked to its decisive claim."""
+    lines = []
+    for status in STATUSES[1:]:
+        rows = [s for s in summaries if s.status == status]
+        if rows:
+            links = "; ".join(
+                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.decisive.claim.id)}">{_html(s.row.key)}</a>'
+                for s in rows
+            )
+            lines.append(f"- **{status[0].upper() + status[1:]}:** {links}.")
+    return lines
+
+
 def summary_page(runs_dir: Path) -> str:
     """The landing page's reproducibility summary (included by book/intro.md): per paper, counts and one row
     per catalogue artifact with its status, decisive number and a link to the claim in its chapter."""
     _, _, found, summaries = _state(runs_dir)
     out = [
         f"Of the {len(summaries)} artifacts of the catalogue: {_counts_sentence(status_counts(summaries))}.",
+        "",
+        *_rows_by_status(summaries, "chapters/"),
         "",
         ":::{admonition} How a status is decided",
         ":class: dropdown",

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
+from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter, is_estimate
 from lib.claims import Verdict, claim_anchor, format_value
 from lib.paths import ROOT
 
@@ -39,6 +39,14 @@ STATUS_RULE = (
 )
 
 CATALOGUE = ROOT / "book" / "catalogue.md"
+# What a point value (no interval) rests on, in a few words.
+BASES_SHORT = {
+    "exact": "exact",
+    "consistency": "by construction",
+    "single run": "one run",
+    "seeds": "over seeds",
+    "evidence": "stored evidence",
+}
 # Each paper's title and the one sentence of what it claims that opens its part of the summary.
 PAPERS = {
     "S": (
@@ -162,7 +170,8 @@ class RowSummary:
         v = self.decisive
         if v is None:
             return "no claim declared"
-        return f"{format_value(v.value)} (needs {v.condition})"
+        basis = "" if is_estimate(v.value) else f"; {BASES_SHORT[v.claim.basis]}"
+        return f"{format_value(v.value)} (needs {v.condition}{basis})"
 
     def reason(self) -> str:
         """Why the row is not plainly reproduced: the decisive claim's note, errata and caveats by id."""
