@@ -64,12 +64,12 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     """What `ChapterRun.metric` glues for a metric: formatted text, keyed by glue name.
 
     An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
-    to the same decimal place; a float its formatted text; anything else the value itself.
+    to the same decimal place; a float, a bool or a list its formatted text; anything else the value itself.
     """
     if is_estimate(value):
         shown, low, high = format_estimate(value["value"], value["low"], value["high"])
         return {name: shown, f"{name}_ci": f"[{low}, {high}]", f"{name}_n": value["n"]}
-    if isinstance(value, float):
+    if isinstance(value, (bool, float)):
         return {name: format_number(value)}
     if isinstance(value, list):
         return {name: format_value(value)}

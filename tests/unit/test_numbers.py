@@ -77,6 +77,7 @@ def test_metrics_are_glued_as_formatted_text():
     }
     assert glued_metric("err", 1.2126873109228488e-29) == {"err": "1.213e-29"}
     assert glued_metric("count", 3) == {"count": 3}
+    assert glued_metric("monotone", True) == {"monotone": "true"}
 
 
 def test_estimates_display_through_the_formatter():
