@@ -238,10 +238,12 @@ class ChapterRun:
         """
         from IPython.display import Markdown
 
-        from lib.summary import chapter_summary_markdown, gpu_pending_chapters
+        from lib.summary import chapter_sources, chapter_summary_markdown, gpu_pending_chapters
 
         found = verdicts([self.chapter], {self.chapter.id: self._with_record()})
-        text = chapter_summary_markdown(self.chapter, found, gpu_pending_chapters(), self.record["notices"])
+        text = chapter_summary_markdown(
+            self.chapter, found, gpu_pending_chapters(), self.record["notices"], chapter_sources(self.chapter.id)
+        )
         self._glue("chapter_summary", Markdown(text))
         return text
 

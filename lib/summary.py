@@ -264,8 +264,29 @@ def reader_notices(notices: list[str]) -> list[str]:
     return out
 
 
+SCIENCE_PACKAGES = ("sim", "theory", "geneft", "diffusion")
+
+
+def chapter_sources(chapter_id: str) -> tuple[list[str], list[str]]:
+    """The science modules a chapter runs (its notebook's `lib` import closure, book machinery left out),
+    as repository paths, and the evidence sets declared for it."""
+    from lib.deps import chapter_dependencies
+    from lib.evidence.registry import all_sets
+
+    code = [
+        p.relative_to(ROOT).as_posix()
+        for p in chapter_dependencies(chapter_id)
+        if p.suffix == ".py" and p.name != "__init__.py" and p.parent.name in SCIENCE_PACKAGES
+    ]
+    return code, [s.key for s in all_sets() if s.chapter == chapter_id]
+
+
 def chapter_summary_markdown(
-    chapter: Chapter, found: list[Verdict], gpu_pending: set[str] | None = None, notices: list[str] = ()
+    chapter: Chapter,
+    found: list[Verdict],
+    gpu_pending: set[str] | None = None,
+    notices: list[str] = (),
+    sources: tuple[list[str], list[str]] = ((), ()),
 ) -> str:
     """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status,
     its verdict counts, the claims that did not reproduce and why, and the command that reruns it."""
@@ -308,6 +329,20 @@ def chapter_summary_markdown(
         lines.append("")
         lines += [f"- {notice}" for notice in reader_notices(notices)]
         lines.append("")
+    code, evidence = sources
+    if code or evidence:
+        lines += [
+            "**Code and evidence.** "
+            + (f"Computed by {', '.join(f'`{c}`' for c in code)}" if code else "")
+            + ("; " if code and evidence else "")
+            + (
+                f"evidence sets {', '.join(f'`{e}`' for e in evidence)} (states and commits on the build status page)"
+                if evidence
+                else ""
+            )
+            + ".",
+            "",
+        ]
     lines += [
         f"**Rerun.** `python -m lib run {chapter.id} -p NAME VALUE --output-dir runs/` "
         "(the parameters are listed in the Parameters appendix).",

@@ -159,3 +159,15 @@ def test_a_chapter_run_keeps_warnings_as_notices_not_stderr(tmp_path, monkeypatc
     assert record["notices"] == ["RuntimeWarning: covariance could not be estimated"]
     assert {"started", "commit", "elapsed_seconds", "peak_memory_mb"} <= set(record)
     assert run.record is not None
+
+
+def test_a_chapter_names_the_science_code_and_evidence_it_runs():
+    from lib.summary import chapter_sources, chapter_summary_markdown
+
+    code, evidence = chapter_sources("two_layer")
+    assert "lib/theory/two_layer.py" in code and not any(c.startswith(("lib/book", "lib/claims")) for c in code)
+    assert "two_layer/a_or_a2" in evidence
+    chapter = Chapter("toy", "t", NoParameters, claims=(_claim("S-10/a"),))
+    found = verdicts([chapter], {"toy": {"S_10_a": 1.0}})
+    box = chapter_summary_markdown(chapter, found, sources=(["lib/x.py"], ["toy/set"]))
+    assert "Computed by `lib/x.py`; evidence sets `toy/set`" in box
