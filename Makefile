@@ -27,7 +27,7 @@ CHAPTERS := $(shell sed -n 's|^ *- file: book/chapters/\([a-z0-9_]*\) *$$|\1|p' 
 RUNS := book/chapters
 EXECUTED := $(CHAPTERS:%=$(RUNS)/%.ipynb)
 LIB := $(shell find lib -name '*.py')
-BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*/*)
+BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*.css book/_static/*/*)
 HTML_STAMP := _build/html/.built
 
 .PHONY: book help test bench refs clean
@@ -69,7 +69,7 @@ $(RUNS)/%.ipynb: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*)
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
-book/generated/scorecard.md: $(EXECUTED) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) lib/pages.py lib/claims.py
+book/generated/scorecard.md: $(EXECUTED) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md lib/pages.py lib/claims.py lib/summary.py lib/numbers.py
 	$(PY) -m lib pages $(RUNS) book/generated
 
 $(HTML_STAMP): $(EXECUTED) book/generated/scorecard.md $(BOOK_SOURCES)

@@ -7,7 +7,8 @@
     python -m lib page OUT.ipynb [-o OUT.html] (an executed chapter as a standalone offline page)
     python -m lib params [ID...] [--check] (write the papermill parameters cells of notebooks/ID.py)
     python -m lib deps ID TARGET          (make rule of the chapter's dependencies)
-    python -m lib pages RUNS_DIR OUT_DIR  (scorecard, parameter tables, notes and errata of the book)
+    python -m lib pages RUNS_DIR OUT_DIR  (summary, scorecard, parameter tables, notes and errata of the book)
+    python -m lib readme [RUNS_DIR]       (rewrite README.md's results table from the built chapters)
     python -m lib chapters                (chapter ids, from _toc.yml)
     python -m lib refs [ID...]            (regenerate the nbval references at smoke parameters)
     python -m lib bench [--output FILE]   (benchmarks and peak memory of every chapter)
@@ -270,6 +271,8 @@ def _parser() -> argparse.ArgumentParser:
     pages = sub.add_parser("pages", help="write the scorecard, parameter, notes and errata pages")
     pages.add_argument("runs_dir", type=Path)
     pages.add_argument("out_dir", type=Path)
+    readme = sub.add_parser("readme", help="rewrite README.md's results table from the chapters' metrics")
+    readme.add_argument("runs_dir", type=Path, nargs="?", default=BOOK_RUNS)
     sub.add_parser("chapters", help="chapter ids in book order")
     refs = sub.add_parser("refs", help="regenerate tests/notebooks/ID.ipynb at the smoke parameters")
     refs.add_argument("chapters", nargs="*")
@@ -372,6 +375,10 @@ def main(argv: list[str] | None = None) -> int:
             from lib.pages import write_pages
 
             write_pages(args.runs_dir, args.out_dir)
+        elif args.command == "readme":
+            from lib.pages import write_readme
+
+            write_readme(args.runs_dir)
         elif args.command == "refs":
             from lib.runner import refresh_reference
             from lib.specs import chapter_ids

@@ -8,18 +8,23 @@ A chapter starts with three cells:
     P = run.params                                 # the chapter's frozen Parameters dataclass
 
 Every parameter is glued as `param_NAME`. Headline numbers go through `run.metric(name, value)`
-(written atomically to `ID.metrics.json` and glued as `name`; an estimate is also glued as
-`name_ci`, its interval, and `name_n`), figures through `run.figure(name, fig)`, verdict
-sentences through `run.verdict(claim_id)` (glued as `verdict_SLUG`, generated from the claim,
-never typed), and the chapter ends with `run.claims_table()`.
+(written atomically to `ID.metrics.json` and glued as `name`, formatted by `lib.numbers`; an
+estimate is also glued as `name_ci`, its interval, and `name_n`), figures through
+`run.figure(name, fig)`, verdict clauses through `run.verdict(claim_id)` (glued as `verdict_SLUG`,
+generated from the claim, never typed), and the chapter ends with `run.claims_table()`, which also
+glues the chapter's summary box `chapter_summary`. Warnings raised in the kernel become notices of
+the run (its metrics record, the summary box, the build status page), not stderr in the page.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import resource
+import time
 import warnings
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +41,7 @@ from lib.chapter import (
 )
 from lib.claims import RUN_KEY, chapter_fingerprint, claims_markdown, format_value, sentence, slug, verdicts
 from lib.io import atomic_write_json
+from lib.numbers import format_estimate, format_number
 from lib.outputs import usable_output_dir
 from lib.papermill_route import InjectedParametersGuard, look_alike_numbers, papermill_command, papermill_output_path
 from lib.paths import ROOT
@@ -77,9 +83,46 @@ def to_jsonable(value: Any) -> Any:
     )
 
 
-def _rounded(value: Any, digits: int) -> Any:
+def glued_metric(name: str, value: Any) -> dict[str, Any]:
+    """What `ChapterRun.metric` glues for a metric: formatted text, keyed by glue name.
+
+    An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
+    to the same decimal place; a float, a bool or a list its formatted text; anything else the value itself.
+    """
+    if is_estimate(value):
+        shown, low, high = format_estimate(value["value"], value["low"], value["high"])
+        return {name: shown, f"{name}_ci": f"[{low}, {high}]", f"{name}_n": value["n"]}
+    if isinstance(value, (bool, float)):
+        return {name: format_number(value)}
+    if isinstance(value, list):
+        return {name: format_value(value)}
+    return {name: value}
+
+
+def mapping_table(mapping: dict[str, Any], key: str = "name", value: str = "value"):
+    """A dict shown as a two-column Markdown table, its values through the book's formatter (never a repr)."""
+    from IPython.display import Markdown
+
+    rows = [f"| {key} | {value} |", "|---|---|"]
+    rows += [f"| `{name}` | {format_value(v)} |" for name, v in mapping.items()]
+    return Markdown("\n".join(rows) + "\n")
+
+
+def headline_text(value: Any, digits: int) -> str:
+    """A metric for an nbval-checked line: rounded to `digits` significant digits (machine-independent),
+    then through the book's formatter (an estimate as "value [low, high], n = N", never a dict)."""
     if is_not_computed(value):
         return format_value(value)
+    if is_estimate(value):
+        v, low, high = (format_number(_rounded(value[k], digits)) for k in ("value", "low", "high"))
+        return f"{v} [{low}, {high}], n = {value['n']}"
+    rounded = _rounded(value, digits)
+    if isinstance(rounded, list):
+        return "[" + ", ".join(format_number(x) for x in rounded) + "]"
+    return format_number(rounded)
+
+
+def _rounded(value: Any, digits: int) -> Any:
     if isinstance(value, list):
         return [_rounded(v, digits) for v in value]
     if isinstance(value, float):
@@ -87,13 +130,12 @@ def _rounded(value: Any, digits: int) -> Any:
     return value
 
 
-def checked_text(value: Any, digits: int) -> str:
-    """A metric as a checked cell prints it: rounded to `digits` significant digits, estimates as
-    "value [low, high], n = N" (never a dict)."""
-    if is_estimate(value):
-        point, low, high = (_rounded(value[k], digits) for k in ("value", "low", "high"))
-        return f"{point} [{low}, {high}], n = {value['n']}"
-    return str(_rounded(value, digits))
+def run_provenance() -> dict[str, Any]:
+    """When and at which commit a chapter runs (for the status page)."""
+    from lib.evidence.store import git_commit
+
+    commit, _ = git_commit()
+    return {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit}
 
 
 class ChapterRun:
@@ -107,17 +149,31 @@ class ChapterRun:
             "chapter": chapter.id,
             "parameters": to_jsonable(params.as_dict()),
             "code_fingerprint": chapter_fingerprint(chapter.id),
+            **run_provenance(),
+            "notices": [],
         }
+        self._started = time.monotonic()
         self.path = (directory or output_dir()) / f"{chapter.id}.metrics.json"
         self._write()
+        warnings.showwarning = self._notice
         for name, value in params.as_dict().items():
-            self._glue(f"param_{name}", value)
+            self._glue(f"param_{name}", glued_metric(name, to_jsonable(value))[name])
 
     def _with_record(self) -> dict[str, Any]:
         return {**self.metrics, RUN_KEY: self.record}
 
     def _write(self) -> None:
+        self.record["elapsed_seconds"] = round(time.monotonic() - self._started, 1)
+        self.record["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         atomic_write_json(self.path, self._with_record())
+
+    def _notice(self, message, category, filename, lineno, file=None, line=None) -> None:
+        """`warnings.showwarning` of the chapter's kernel: a warning becomes a notice of the run (in the
+        metrics record, the chapter's summary box and the status page), never a stderr block in the page."""
+        text = f"{category.__name__}: {message}"
+        if text not in self.record["notices"]:
+            self.record["notices"].append(text)
+            self._write()
 
     @staticmethod
     def _glue(name: str, value: Any) -> None:
@@ -125,18 +181,19 @@ class ChapterRun:
 
         glue(name, value, display=False)
 
-    def metric(self, name: str, value: Any) -> Any:
-        """Record a headline number or estimate: into `ID.metrics.json` (atomically) and glued as `name`."""
+    def metric(self, name: str, value: Any) -> None:
+        """Record a headline number or estimate: into `ID.metrics.json` (atomically) and glued as `name`.
+
+        What is glued is text from the book's one formatter (`lib.numbers`), never a raw float: an
+        estimate as `name` (its value, to the digits its interval justifies), `name_ci`
+        ("[low, high]") and `name_n`; a float to at most 4 significant digits. Returns nothing, so
+        that a cell ending with it shows no bare repr.
+        """
         value = to_jsonable(value)
         self.metrics[name] = value
         self._write()
-        if is_estimate(value):
-            self._glue(name, value["value"])
-            self._glue(f"{name}_ci", f"[{format_value(value['low'])}, {format_value(value['high'])}]")
-            self._glue(f"{name}_n", value["n"])
-        else:
-            self._glue(name, value)
-        return value
+        for key, text in glued_metric(name, value).items():
+            self._glue(key, text)
 
     def evidence(self, set_name: str, variant: str = "full") -> Available:
         """Load this chapter's evidence set `set_name` (README, Evidence), recorded in the metrics' `_run`.
@@ -171,8 +228,11 @@ class ChapterRun:
         self._write()
         self._glue(name, format_value(self.metrics[name]))
 
-    def text(self, name: str, value: str) -> None:
-        """Glue a piece of text for the prose (not a metric: a sentence that depends on the result)."""
+    def text(self, name: str, value: str | float) -> None:
+        """Glue a piece of text for the prose (not a metric: a sentence that depends on the result); a number
+        goes through the book's formatter, like a metric."""
+        if not isinstance(value, str):
+            value = glued_metric(name, to_jsonable(value))[name]
         self._glue(name, value)
 
     def figure(self, name: str, fig) -> None:
@@ -202,11 +262,11 @@ class ChapterRun:
         digits of a live float vary with the CPU's kernels and the thread count (CONTRIBUTING).
         """
         for name in names:
-            print(f"{name} = {checked_text(self.metrics[name], digits)}")
+            print(f"{name} = {headline_text(self.metrics[name], digits)}")
         for name, condition in (checks or {}).items():
             value = self.metrics[name]
             met = meets(value, condition)
-            print(f"{name} {condition}" if met else f"{name} = {checked_text(value, digits)}, fails {condition}")
+            print(f"{name} {condition}" if met else f"{name} = {headline_text(value, digits)}, fails {condition}")
 
     def claims_table(self):
         """This chapter's declared claims against the metrics recorded so far (a Markdown table).
@@ -217,7 +277,26 @@ class ChapterRun:
 
         for claim in self.chapter.claims:
             self.verdict(claim.id)
+        self.summary_box()
         return Markdown(claims_markdown([self.chapter], {self.chapter.id: self._with_record()}))
+
+    def summary_box(self) -> str:
+        """The chapter's summary admonition (MyST), glued as `chapter_summary` for the chapter's first page:
+
+        ```{glue:md} chapter_summary
+        :format: myst
+        ```
+        """
+        from IPython.display import Markdown
+
+        from lib.summary import chapter_sources, chapter_summary_markdown, gpu_pending_chapters
+
+        found = verdicts([self.chapter], {self.chapter.id: self._with_record()})
+        text = chapter_summary_markdown(
+            self.chapter, found, gpu_pending_chapters(), self.record["notices"], chapter_sources(self.chapter.id)
+        )
+        self._glue("chapter_summary", Markdown(text))
+        return text
 
 
 def evidence_notices(metrics: Mapping[str, Any]) -> list[str]:

@@ -317,6 +317,14 @@ SCOPES = {
     "finding": "beyond the paper: a measured result the paper does not state",
 }
 
+# What a claim is, for the reproducibility summary (lib/summary.py): a claim of the paper, an error
+# the book finds in the paper, or a check of the book's own method.
+KINDS = {
+    "claim": "a statement of the paper that the book reproduces",
+    "erratum": "a statement of the paper that the book finds wrong (book/errata): not holding is an error in the paper",
+    "method": "a check of the book's own measurement (a read-out, a probe), not a statement of the paper",
+}
+
 _CONDITION = re.compile(r"^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$")
 _PARAMETER = re.compile(r"^[A-Za-z_]\w*$")
 _OPS = {
@@ -380,6 +388,9 @@ class Claim:
     each alternative's metric, and the scorecard says whether the verdict is robust to them.
     `scope` (see SCOPES) says whether the claim reproduces the paper or goes beyond it, so that
     a derivation or a finding of the book is not read as a failed reproduction.
+    and, where it applies, the effect size the design could detect. `kind` says what the claim
+    is (see KINDS): a claim of the paper (the default), an `erratum` (a statement of the paper the
+    book finds wrong, listed in the errata) or a `method` check of the book's own measurement.
     """
 
     id: str
@@ -392,10 +403,13 @@ class Claim:
     note: str = ""
     free_choices: tuple[FreeChoice, ...] = ()
     scope: str = "reproduction"
+    kind: str = "claim"
 
     def __post_init__(self) -> None:
         if self.scope not in SCOPES:
             raise ValueError(f"claim {self.id}: scope must be one of {list(SCOPES)}, got {self.scope!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.id}: kind must be one of {list(KINDS)}, got {self.kind!r}")
         if not _CONDITION.match(self.condition):
             raise ValueError(f"claim {self.id}: cannot parse condition {self.condition!r}")
         if self.basis not in BASES:

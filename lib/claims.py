@@ -8,8 +8,8 @@ hold / inconclusive / not computed) and is "as declared" when that verdict is it
 
 from __future__ import annotations
 
+import html
 import json
-import math
 import os
 import re
 import stat
@@ -17,7 +17,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lib.chapter import HOLDS, NOT_COMPUTED, NOT_COMPUTED_KEY, Chapter, Claim, is_estimate, is_not_computed, short
+from lib.chapter import (
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    NOT_COMPUTED,
+    NOT_COMPUTED_KEY,
+    Chapter,
+    Claim,
+    is_estimate,
+    is_not_computed,
+    short,
+)
+from lib.numbers import format_interval, format_number
 
 RUN_KEY = "_run"
 
@@ -243,30 +255,20 @@ def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None])
 # ----------------------------------------------------------------------------------------------
 
 
-def _number(x: Any) -> str:
-    return f"{x:.4g}" if isinstance(x, float) else str(x)
-
-
-def _snapped(end: Any, value: Any) -> Any:
-    """An interval end within rounding error (1e-12 relative) of the estimate is shown as the estimate:
-    a Wilson interval for 0 successes has a lower end of about 1e-19, not 0, from floating point."""
-    if isinstance(end, float) and isinstance(value, (int, float)) and abs(end - value) <= 1e-12 * max(1.0, abs(value)):
-        return value
-    return end
-
-
 def format_value(value: Any) -> str:
-    """A metric for a table: an estimate as "value [low, high], n = N", lists shortened."""
+    """A metric as text, through the book's one formatter (`lib.numbers`).
+
+    An estimate reads "value [low, high], n = N" with the digits its interval justifies; a float
+    at most 4 significant digits; a list its first six entries.
+    """
     if value is None:
         return "not computed"
     if is_not_computed(value):
         return f"not computed ({value[NOT_COMPUTED_KEY]})"
     if is_estimate(value):
-        v = value["value"]
-        low, high = (_snapped(value[k], v) for k in ("low", "high"))
-        return f"{_number(v)} [{_number(low)}, {_number(high)}], n = {value['n']}"
-    if isinstance(value, float):
-        return f"{value:.4g}" if math.isfinite(value) else str(value)
+        return f"{format_interval(value['value'], value['low'], value['high'])}, n = {value['n']}"
+    if isinstance(value, (bool, int, float)):
+        return format_number(value)
     if isinstance(value, list):
         return "[" + ", ".join(format_value(v) for v in value[:6]) + (", …" if len(value) > 6 else "") + "]"
     return short(value) if not isinstance(value, str) else value[:80]
@@ -301,15 +303,19 @@ def reason_text(v: Verdict) -> str:
     return "; ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why, v.robustness_detail) if p)
 
 
+_VERB = {HOLDS: "holds", FAILS: "does not hold", INCONCLUSIVE: "is undecided", NOT_COMPUTED: "was not computed"}
+
+
 def sentence(v: Verdict) -> str:
-    """One sentence for the prose, generated from the claim: never typed by hand."""
-    value = format_value(v.value)
-    text = f"{v.claim.id} {v.verdict}: {v.claim.metric} = {value}, needs {v.condition} ({basis_text(v)})"
+    """The verdict as a clause for the prose, generated from the claim, never typed: "S-8 holds: 0.20
+    [0.10, 0.30], n = 1000 (needs > 0.01)". No closing period: the prose around it punctuates."""
+    label = "is an error in the paper" if v.claim.kind == "erratum" and v.verdict == FAILS else _VERB[v.verdict]
+    text = f"{v.claim.id} {label}: {format_value(v.value)} (needs {v.condition})"
     if not v.as_declared:
-        text += f"; the chapter declares it {v.claim.expected}"
+        text += f", although the chapter declares it {v.claim.expected}"
     if v.robustness_detail:
         text += f"; {v.robustness_detail}"
-    return text + "."
+    return text
 
 
 def slug(claim_id: str) -> str:
@@ -321,32 +327,55 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> str:
-    """A Markdown table: id, verdict, statement, paper value, book value with interval, basis, reason."""
-    rows = [
-        "| id | verdict | the paper says | paper value | book value | evidence | metric and condition | reason |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+def claim_anchor(claim_id: str) -> str:
+    """The HTML id of a claim's row in its chapter's claims table: "S-T4.1/rates" -> "claim-s-t4-1-rates"."""
+    return "claim-" + slug(claim_id).replace("_", "-")
+
+
+def verdict_label(v: Verdict) -> str:
+    """The verdict as a reader should read it: an erratum that does not hold is an error in the paper,
+    a consistency or method check says so, a verdict that depends on a free choice of the analyst is
+    never shown plainly (bold only when it holds, as declared and robust), and a verdict that differs
+    from its declaration says that too."""
+    label = "error in the paper" if v.claim.kind == "erratum" and v.verdict == FAILS else v.verdict
+    if v.claim.basis == "consistency":
+        label += " (consistency check)"
+    elif v.claim.kind == "method":
+        label += " (method check)"
+    if v.robustness:
+        label += f", {v.robustness}"
+    if not v.as_declared:
+        label += f"; declared {v.claim.expected}"
+    tag = "strong" if v.verdict == HOLDS and v.as_declared and not v.dependent_choices else "span"
+    return f'<{tag} class="book-status">{html.escape(label)}</{tag}>'
+
+
+def _details(v: Verdict) -> str:
+    """The paper's statement, its value, the evidence and the reason, folded (raw HTML in a table cell)."""
+    reason = reason_text(v)
+    body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
+        f" {reason}" if reason else ""
+    )
+    summary = "why" if v.verdict != HOLDS or reason else "paper"
+    return f"<details><summary>{summary}</summary>{html.escape(body)}</details>"
+
+
+def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None], link: str | None = None) -> str:
+    """A compact Markdown table: claim, verdict, the book's value [interval] n, condition, folded details.
+
+    Without `link`, each row carries its claim's anchor (the chapter's own table); with `link`
+    (the relative folder of the chapter pages, e.g. "../chapters/"), each id links to that anchor.
+    """
+    rows = ["| claim | verdict | book value | condition | details |", "|---|---|---|---|---|"]
     for v in verdicts(chapters, metrics):
-        plain = v.verdict == HOLDS and v.as_declared and not v.dependent_choices
-        verdict = f"**{v.summary}**" if plain else v.summary
-        rows.append(
-            "| "
-            + " | ".join(
-                _cell(x)
-                for x in (
-                    v.claim.id,
-                    verdict,
-                    v.claim.statement,
-                    v.claim.paper_value,
-                    format_value(v.value),
-                    basis_text(v),
-                    f"`{v.claim.metric} {v.condition}`",
-                    reason_text(v),
-                )
-            )
-            + " |"
+        target = claim_anchor(v.claim.id)
+        ident = (
+            f'<a href="{link}{v.chapter}.html#{target}">{html.escape(v.claim.id)}</a>'
+            if link is not None
+            else f'<span id="{target}"></span>{html.escape(v.claim.id)}'
         )
+        cells = (ident, verdict_label(v), format_value(v.value), f"`{v.claim.metric} {v.condition}`", _details(v))
+        rows.append("| " + " | ".join(_cell(x) for x in cells) + " |")
     return "\n".join(rows) + "\n"
 
 

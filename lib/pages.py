@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
+import html
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from lib.chapter import Chapter, short
-from lib.claims import MetricsError, changed_parameters, claims_markdown, foreign_metrics, read_metrics, verdicts
+from lib.claims import (
+    RUN_KEY,
+    MetricsError,
+    Verdict,
+    changed_parameters,
+    claim_anchor,
+    claims_markdown,
+    foreign_metrics,
+    read_metrics,
+    verdicts,
+)
 from lib.io import atomic_write_text
 from lib.paths import ROOT
 from lib.specs import chapter_ids, load
+from lib.summary import (
+    ERRATUM,
+    NEEDS_GPU,
+    PAPERS,
+    STATUS_RULE,
+    STATUSES,
+    RowSummary,
+    claim_counts,
+    gpu_pending_chapters,
+    reader_notices,
+    status_counts,
+    summarise,
+)
 
 
 def _chapters() -> list[Chapter]:
@@ -38,38 +63,156 @@ def book_metrics(runs_dir: Path, chapters: list[Chapter]) -> dict[str, dict | No
     return metrics
 
 
-def scorecard_page(runs_dir: Path) -> str:
-    """Markdown of the scorecard: every declared claim with the paper's and the book's value and verdict."""
+def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[RowSummary]]:
+    """The chapters, their metrics in `runs_dir`, every claim's verdict and the catalogue rows' summaries."""
     chapters = _chapters()
     metrics = book_metrics(runs_dir, chapters)
     found = verdicts(chapters, metrics)
-    counts = Counter(v.verdict for v in found)
-    differ = sum(not v.as_declared for v in found)
-    summary = ", ".join(f"**{n} {k}**" for k, n in counts.most_common())
-    return (
-        "(scorecard)=\n# Scorecard\n\n"
-        "Every claim of the two papers that the book reproduces, declared once in `lib/specs/ID.py` "
-        "and checked against the number the chapter computes at its default parameters "
-        "(`python -m lib claims` prints the same table). A claim over seeds or draws carries its "
-        "interval and n: it **holds** when the whole interval meets the condition, **does not hold** "
-        "when none of it does, and is **inconclusive** when the interval straddles the condition. "
-        "Exact identities are two-valued; a *consistency check* holds by construction and is not a "
-        "reproduction. The *evidence* column says what a verdict rests on.\n\n"
-        f"Of {len(found)} claims: {summary}"
-        + (f"; **{differ} differ from their declaration**." if differ else "; every verdict is as declared.")
-        + " Reasons are in the last column, in the chapters and in {ref}`reproduction-notes`.\n\n"
-        + "\n".join(
-            f"## {c.title}\n\nChapter: {{doc}}`../chapters/{c.id}`.\n\n" + claims_markdown([c], metrics)
-            for c in chapters
-        )
+    return chapters, metrics, found, summarise(chapters, found, gpu_pending_chapters())
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+_COUNTED = {ERRATUM: "with an error in the paper", NEEDS_GPU: "waiting for a GPU"}
+
+
+def _counts_sentence(counts: Counter) -> str:
+    return ", ".join(f"{n} {_COUNTED.get(status, status)}" for status in STATUSES if (n := counts.get(status)))
+
+
+def _claims_sentence(found: list[Verdict]) -> str:
+    c = claim_counts(found)
+    text = (
+        f"Of its {_plural(c['holds'] + c['does not hold'] + c['inconclusive'] + c['not computed'], 'claim')}: "
+        f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} are undecided"
     )
+    if c["not computed"]:
+        text += f", {c['not computed']} were not computed"
+    text += f"; besides, {_plural(c['errors in the paper'], 'error')} in the paper"
+    return text + f" and {_plural(c['consistency and method checks'], 'check')} of consistency or method."
+
+
+def _html(text: str) -> str:
+    return html.escape(text).replace("|", "&#124;").replace("\n", " ")
+
+
+def _folded(summary: str, body: str) -> str:
+    return f"<details><summary>{summary}</summary>{_html(body)}</details>" if body else ""
+
+
+def summary_table(summaries: list[RowSummary], link: str) -> str:
+    """Markdown: row (linked to its decisive claim in its chapter), artifact, status, decisive result, why."""
+    rows = ["| row | what the paper shows | status | decisive result | why |", "|---|---|---|---|---|"]
+    for s in summaries:
+        v = s.decisive
+        ident = (
+            f'<a href="{link}{v.chapter}.html#{claim_anchor(v.claim.id)}">{_html(s.row.key)}</a>'
+            if v is not None
+            else _html(s.row.key)
+        )
+        decisive = f"{_html(v.claim.id)}: {_html(s.decisive_text())}" if v is not None else ""
+        why = _folded("why", s.reason())
+        status = f'<strong class="book-status">{s.status}</strong>'
+        rows.append(f"| {ident} | {_html(s.row.artifact)} | {status} | {decisive} | {why} |")
+    return "\n".join(rows) + "\n"
+
+
+def _rows_by_status(summaries: list[RowSummary], link: str) -> list[str]:
+    """One line per status other than reproduced, naming its rows, each linked to its decisive claim."""
+    lines = []
+    for status in STATUSES[1:]:
+        rows = [s for s in summaries if s.status == status]
+        if rows:
+            links = "; ".join(
+                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.decisive.claim.id)}">{_html(s.row.key)}</a>'
+                if s.decisive is not None
+                else _html(s.row.key)
+                for s in rows
+            )
+            lines.append(f"- **{status[0].upper() + status[1:]}:** {links}.")
+    return lines
+
+
+def summary_page(runs_dir: Path) -> str:
+    """The landing page's reproducibility summary (included by book/intro.md): per paper, counts and one row
+    per catalogue artifact with its status, decisive number and a link to the claim in its chapter."""
+    _, _, found, summaries = _state(runs_dir)
+    out = [
+        f"Of the {len(summaries)} artifacts of the catalogue: {_counts_sentence(status_counts(summaries))}.",
+        "",
+        *_rows_by_status(summaries, "chapters/"),
+        "",
+        ":::{admonition} How a status is decided",
+        ":class: dropdown",
+        STATUS_RULE,
+        ":::",
+        "",
+    ]
+    for paper, (title, blurb) in PAPERS.items():
+        rows = [s for s in summaries if s.row.paper == paper]
+        ids = {v.claim.id for s in rows for v in s.verdicts}
+        out += [
+            f"### {title}",
+            "",
+            f"{blurb} Of its {len(rows)} catalogue rows: {_counts_sentence(status_counts(rows))}. "
+            + _claims_sentence([v for v in found if v.claim.id in ids]),
+            "",
+            summary_table(rows, "chapters/"),
+        ]
+    return "\n".join(out)
+
+
+def scorecard_page(runs_dir: Path) -> str:
+    """Markdown of the scorecard: every claim, grouped by paper and chapter, each linking to its chapter."""
+    chapters, metrics, found, summaries = _state(runs_dir)
+    differ = sum(not v.as_declared for v in found)
+    out = [
+        "(scorecard)=",
+        "# Scorecard",
+        "",
+        "Every claim of the two papers that the book reproduces, declared once in `lib/specs/ID.py` and "
+        "checked against the number the chapter computes at its default parameters (`python -m lib claims` "
+        "prints the same table). A claim over seeds or draws carries its interval and n: it **holds** when "
+        "the whole interval meets the condition, **does not hold** when none of it does, and is "
+        "**inconclusive** when the interval straddles the condition. Exact identities are two-valued. An "
+        "*error in the paper* is a statement of the paper that the book shows wrong (see the errata); a "
+        "*consistency check* holds by construction and a *method check* tests the book's own read-out: "
+        "neither is a reproduction, and both are counted apart. Each claim links to its row in its chapter; "
+        "*why* unfolds the paper's statement, the evidence and the reason.",
+        "",
+        _claims_sentence(found).replace("Of its", "Of the", 1)
+        + (f" **{differ} differ from their declaration.**" if differ else " Every verdict is as declared."),
+        "",
+    ]
+    for paper, (title, _) in PAPERS.items():
+        out += [f"## {title}", ""]
+        for chapter in chapters:
+            mine = [v for v in found if v.chapter == chapter.id and v.claim.id[0] == paper]
+            if not mine:
+                continue
+            out += [
+                f"### {chapter.title}",
+                "",
+                f"Chapter {{doc}}`../chapters/{chapter.id}`. " + _claims_sentence(mine),
+                "",
+                claims_markdown([_only(chapter, mine)], metrics, link="../chapters/"),
+            ]
+    return "\n".join(out)
+
+
+def _only(chapter: Chapter, mine: list[Verdict]) -> Chapter:
+    """The chapter with only the claims in `mine` (a chapter's claims of one paper)."""
+    ids = {v.claim.id for v in mine}
+    return replace(chapter, claims=tuple(c for c in chapter.claims if c.id in ids))
 
 
 def parameters_page() -> str:
     """Markdown tables of each chapter's parameters, generated from the declarations."""
     out = []
     for chapter in _chapters():
-        out.append(f"### `{chapter.id}`: {chapter.title}\n")
+        out.append(f"## {chapter.title}\n\nChapter `{chapter.id}`: `python -m lib run {chapter.id} -p NAME VALUE`.\n")
         out.append("| parameter | type | default | allowed | meaning |\n|---|---|---|---|---|")
         for info in chapter.describe():
             out.append(
@@ -89,8 +232,128 @@ def assembled_page(folder: Path) -> str:
 
 
 def write_pages(runs_dir: Path, generated_dir: Path) -> None:
+    atomic_write_text(generated_dir / "summary.md", summary_page(runs_dir))
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
+    atomic_write_text(generated_dir / "status.md", status_page(runs_dir))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
     atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))
     if (ROOT / "book" / "errata" / "index.md").exists():
         atomic_write_text(generated_dir / "errata.md", assembled_page(ROOT / "book" / "errata"))
+
+
+README_START = "<!-- results: generated by `python -m lib readme` from the built chapters; a test checks it -->"
+README_END = "<!-- results: end -->"
+
+
+def readme_results(runs_dir: Path) -> str:
+    """The README's results table (Papers-with-Code style): per chapter, its catalogue rows' statuses,
+    its claims' verdict counts and the command that reruns it."""
+    chapters, _, found, summaries = _state(runs_dir)
+    out = [
+        f"Of the {len(summaries)} artifacts of the two papers: {_counts_sentence(status_counts(summaries))} "
+        "(the rule, and a link per row, on the book's first page).",
+        "",
+        "| chapter | catalogue rows | holds | does not hold | undecided | errors in the paper | rerun |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for chapter in chapters:
+        mine = [v for v in found if v.chapter == chapter.id]
+        rows = " · ".join(f"{s.row.key} {s.status}" for s in summaries if s.chapter == chapter.id)
+        c = claim_counts(mine)
+        out.append(
+            f"| {chapter.title} | {rows} | {c['holds']} | {c['does not hold']} | {c['inconclusive']} "
+            f"| {c['errors in the paper']} | `python -m lib run {chapter.id}` |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def with_readme_results(readme: str, results: str) -> str:
+    """`readme` with the text between its results markers replaced by `results`; ValueError without markers."""
+    if readme.count(README_START) != 1 or readme.count(README_END) != 1:
+        raise ValueError(f"README.md needs one pair of markers {README_START!r} ... {README_END!r}")
+    head, rest = readme.split(README_START)
+    _, tail = rest.split(README_END)
+    return f"{head}{README_START}\n{results}{README_END}{tail}"
+
+
+def readme_results_block(readme: str) -> str:
+    """The results table currently in `readme` (between its markers)."""
+    return readme.split(README_START)[1].split(README_END)[0].lstrip("\n")
+
+
+def write_readme(runs_dir: Path, readme: Path = ROOT / "README.md") -> None:
+    """Rewrite the README's results table from the chapters' metrics in `runs_dir`."""
+    atomic_write_text(readme, with_readme_results(readme.read_text(), readme_results(runs_dir)))
+
+
+def _evidence_rows(chapter_id: str) -> list[str]:
+    """One line per evidence set declared for the chapter: state of its shards, their commits and core-minutes."""
+    import json
+
+    from lib.evidence.registry import all_sets
+    from lib.evidence.status import status
+
+    lines = []
+    for evidence_set in [s for s in all_sets() if s.chapter == chapter_id]:
+        row = status(evidence_set.key)[0]
+        states = ", ".join(f"{n} {state}" for state, n in sorted(row["counts"].items()))
+        provenance = [
+            json.loads(p.read_text())
+            for p in (ROOT / "data" / "evidence" / chapter_id / evidence_set.name).glob("*/provenance.json")
+        ]
+        commits = sorted({p.get("commit", "unknown")[:10] for p in provenance})
+        minutes = sum(p.get("wall_seconds", 0) * p.get("threads", 1) for p in provenance) / 60
+        gpu = ", declared for a GPU" if evidence_set.gpu else ""
+        lines.append(
+            f"`{evidence_set.name}`: {row['shards']} shards ({states}{gpu}); commits {', '.join(commits) or 'none'}; "
+            f"{minutes:.0f} core-minutes"
+        )
+    return lines
+
+
+def status_page(runs_dir: Path) -> str:
+    """The build status page: per chapter, when, at which commit, with which parameters and evidence it ran."""
+    from lib.evidence.declare import config_hash
+
+    out = [
+        "(build-status)=",
+        "# Build status",
+        "",
+        "How each chapter of this book was computed: the date and the commit of its run, its run time "
+        "and peak memory, the hash of its parameters and those that differ from the defaults, the "
+        "evidence sets it declares (shards by state, the commits that computed them, core-minutes) and "
+        "the notices of its run (warnings of the libraries and of the evidence store, caught and kept "
+        "here rather than printed into the page).",
+        "",
+        "| chapter | run | parameters | evidence | notices |",
+        "|---|---|---|---|---|",
+    ]
+    for chapter in _chapters():
+        record = (read_metrics(runs_dir, chapter.id) or {}).get(RUN_KEY) or {}
+        if not record:
+            out.append(f"| {{doc}}`../chapters/{chapter.id}` | not run | | | |")
+            continue
+        parameters = record.get("parameters", {})
+        defaults = chapter.defaults()
+        changed = [k for k in defaults if parameters.get(k) != defaults[k]]
+        run = "; ".join(
+            x
+            for x in (
+                record.get("started", ""),
+                f"commit `{record['commit'][:10]}`" if record.get("commit") else "",
+                f"{record['elapsed_seconds']:.0f} s" if "elapsed_seconds" in record else "",
+                f"{record['peak_memory_mb']} MB peak" if "peak_memory_mb" in record else "",
+                f"code `{record.get('code_fingerprint', '')}`",
+            )
+            if x
+        )
+        params = (
+            '<span class="book-status">defaults</span>'
+            if not changed
+            else "changed: " + ", ".join(f"`{k}`" for k in changed)
+        ) + f" (hash `{config_hash(parameters)[:8]}`)"
+        evidence = "<br>".join(_html(line) for line in _evidence_rows(chapter.id)) or "none"
+        notices = reader_notices(record.get("notices") or [])
+        folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
+        out.append(f"| {{doc}}`../chapters/{chapter.id}` | {run} | {params} | {evidence} | {folded} |")
+    return "\n".join(out) + "\n"

@@ -7,7 +7,16 @@ import numpy as np
 
 
 def use_book_style() -> None:
-    """Readable defaults for figures rendered at the book's column width."""
+    """Readable defaults for figures rendered at the book's column width; in a kernel, PNGs at twice the
+    resolution (HiDPI, "retina"), so that figures stay sharp on high-density screens."""
+    try:
+        from IPython import get_ipython
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+        if get_ipython() is not None:
+            set_matplotlib_formats("retina")
+    except ImportError:  # no IPython: plain matplotlib
+        pass
     plt.rcParams.update(
         {
             "figure.dpi": 110,
@@ -19,6 +28,7 @@ def use_book_style() -> None:
             "axes.spines.right": False,
             "legend.frameon": False,
             "font.size": 10,
+            "legend.fontsize": 9,
         }
     )
 
@@ -27,3 +37,17 @@ def arrow_markers(ax, xy: np.ndarray, every: int, **kwargs) -> None:
     """Draw markers at equal time intervals along a 2-D trajectory `xy` of shape (T, 2)."""
     idx = np.arange(0, len(xy), max(1, every))
     ax.plot(xy[idx, 0], xy[idx, 1], linestyle="none", marker=kwargs.pop("marker", ">"), **kwargs)
+
+
+def training_fraction_axis(ax) -> None:
+    """A log x-axis of training fractions with plain tick labels (0.02 ... 1)."""
+    ax.set_xscale("log")
+    ax.set_xticks([0.02, 0.05, 0.1, 0.2, 0.5, 1.0], ["0.02", "0.05", "0.1", "0.2", "0.5", "1"])
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
+    ax.set_xlabel("training fraction")
+
+
+def shade_stages(ax, stages) -> None:
+    """Shade each stage `(kind, label, t0, t1)` of a time axis: growth green, any other kind red."""
+    for kind, _label, t0, t1 in stages:
+        ax.axvspan(t0, t1, color="tab:green" if kind == "growth" else "tab:red", alpha=0.12)

@@ -30,6 +30,11 @@
 # Every figure and claim below comes from the evidence set named in the text; the only live
 # computation is a consistency check (one small shard recomputed and compared with its stored copy).
 
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
 # %% tags=["remove-cell"]
 from lib.book import guard_parameters, start_chapter
 
@@ -81,7 +86,7 @@ run.text("contrast_list", ", ".join(f"{c:g}" for c in contrasts))
 # noise ({numref}`fig-diffusion-data`). Lengths are in units of the image's half-side, so the
 # picture is the same at every resolution: the radii are 0.45 ± 0.2 (Park et al.'s code), the blur
 # is 2/31 (one pixel at the paper's 32 × 32). The evidence renders {glue:text}`param_resolution_text`
-# pixels, where the small disc is about {glue:text}`small_disc_pixels:.1f` pixels across. The colour
+# pixels, where the small disc is about {glue:text}`small_disc_pixels` pixels across. The colour
 # contrast $s_c$ separates the mean red $(0.5 + s_c/2,\ 0.5 - s_c/2,\ 0.5 - s_c/2)$ from the mean
 # blue $(0.5 - s_c/2,\ 0.5 - s_c/2,\ 0.5 + s_c/2)$. Park et al. measure a concept's *signal* by
 # how much the data change when its value flips (here the RMS difference of class-mean images):
@@ -147,8 +152,8 @@ run.figure("fig_diffusion_training", figures.training_curves(runs))
 # the disc may be faded or noisy, and an untrained model draws pure noise. So the classifier here is
 # trained on exactly such images, with soft targets equal to the concept value, and a third output
 # says whether a disc is there at all ({numref}`fig-diffusion-calibration`). On pure noise it reads
-# P(disc) = {glue:text}`classifier_p_disc_on_noise:.3f` {glue:text}`classifier_p_disc_on_noise_ci`
-# and P(blue) = {glue:text}`classifier_p_blue_on_noise:.3f` {glue:text}`classifier_p_blue_on_noise_ci`:
+# P(disc) = {glue:text}`classifier_p_disc_on_noise` {glue:text}`classifier_p_disc_on_noise_ci`
+# and P(blue) = {glue:text}`classifier_p_blue_on_noise` {glue:text}`classifier_p_blue_on_noise_ci`:
 # its bias, which is why a noise image must not be read as a point of the concept space.
 #
 # The claims rest on a second read-out that needs no calibration: the generated image is segmented
@@ -191,7 +196,7 @@ run.figure("fig_diffusion_calibration", figures.calibration(cal))
 # ## Fig. 6 in concept units
 #
 # {numref}`fig-diffusion-fig6` is the paper's Fig. 6 on the evidence set
-# {glue:text}`evidence_set` ({glue:text}`evidence_shards` shards, {glue:text}`evidence_hours:.2f` hours
+# {glue:text}`evidence_set` ({glue:text}`evidence_shards` shards, {glue:text}`evidence_hours` hours
 # of computation, commits {glue:text}`evidence_commits`): the unseen prompt's trajectory in concept
 # units at every contrast, beside the three training prompts' trajectories at every checkpoint
 # (thin lines, which should go to their corners), the concept-space MSE, and the distance to the
@@ -380,7 +385,7 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 #
 # The live part recomputes the first shard of the smoke variant (the same function, a tiny
 # configuration) and compares it with its stored copy: the largest difference is
-# {glue:text}`live_smoke_max_difference:.2g`. The paper's own configuration (32 × 32, widths
+# {glue:text}`live_smoke_max_difference`. The paper's own configuration (32 × 32, widths
 # [64, 128, 256] with two residual blocks, batch 128, 20k steps, 100 sampling steps, a classifier
 # trained 10k steps, 5 seeds, contrasts 0.2 to 0.7) is declared as the evidence set
 # `diffusion/paper`, which needs a GPU: `make evidence SETS=diffusion/paper PROFILE=gpu` (or

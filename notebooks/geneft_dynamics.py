@@ -19,6 +19,11 @@
 # (grids of trained networks, with the phase criteria of {cite:p}`liu2022grokking`, Table 4) from
 # the book's evidence tier, checking a small live grid against it.
 
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
 # %% tags=["remove-cell"]
 from lib.book import guard_parameters, start_chapter
 
@@ -62,11 +67,13 @@ P = run.params
 import matplotlib.pyplot as plt
 import numpy as np
 
+from lib.book import mapping_table
 from lib.evidence import load
 from lib.fingerprint import code_fingerprint
 from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic
 from lib.geneft.relations import class_labels
+from lib.numbers import format_number, interval_text
 from lib.paths import cache_dir
 from lib.comparisons import proportion_difference
 from lib.stats import Estimate, decide, exact, fraction
@@ -115,7 +122,7 @@ CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) i
 checks = symbolic.all_checks()
 run.metric("conserved_quantity_exact", checks["eq11_conserved"])
 run.metric("symbolic_checks_pass", all(checks.values()))
-checks  # noqa: B018  (the notebook shows the table)
+mapping_table(checks, "identity (sympy)", "holds")
 
 # %% [markdown]
 # Every step holds exactly (all checks pass: {glue:text}`symbolic_checks_pass`). One caveat the derivation
@@ -181,7 +188,7 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 # ```
 #
 # The Monte Carlo below draws {glue:text}`param_mc_samples` Gaussian starts per point and
-# integrates {eq}`eq-reduced` to $T$ = {glue:text}`param_ode_time:.0e`; for eq. (13) it integrates the
+# integrates {eq}`eq-reduced` to $T$ = {glue:text}`param_ode_time`; for eq. (13) it integrates the
 # gradient flow of the $(N+1)$-repon loss itself (one embedding dimension, $b = y = 0$, the
 # cluster and the centre of mass being invariant under it). The paper states eq. (13) without
 # derivation; sympy confirms it with $c$ read as half the distance between the lone repon and
@@ -274,7 +281,7 @@ run.figure("fig_matrix", fig)
 # ```
 #
 # The arctan law is the case $m = d = 1$ ({glue:text}`collision_probability_scalar_1d`
-# {glue:text}`collision_probability_scalar_1d_ci` against {glue:text}`arctan_law_unit:.3f`). In the
+# {glue:text}`collision_probability_scalar_1d_ci` against {glue:text}`arctan_law_unit`). In the
 # paper's own setting, a scalar output and 2-d embeddings, $M$ has rank 2 with one negative
 # direction unless $\mathbf{r} \parallel \mathbf{a}$, $|\mathbf{a}\times\mathbf{r}|$ is conserved, and
 # exact collisions have probability {glue:text}`collision_probability_scalar_2d`
@@ -423,9 +430,9 @@ run.figure("fig_phase_lr", fig)
 # $\eta_\mathrm{dec}/\eta_\mathrm{enc}$: slope $+1$ on these increasing axes (the paper's "slope $-1$"
 # comes from an axis drawn downwards; see the {ref}`errata`). {glue:text}`fig5_long_text` Fitted slopes: {glue:text}`slopes_text`.
 # Intercepts, $\log_{10}$ of the critical ratio at $\eta_\mathrm{enc} = 10^{x}$, $x$ = {glue:text}`x_ref_text`:
-# {glue:text}`intercepts_text`; their largest difference is {glue:text}`boundary_intercept_spread:.2f`
+# {glue:text}`intercepts_text`; their largest difference is {glue:text}`boundary_intercept_spread`
 # {glue:text}`boundary_intercept_spread_ci` decades (Cochran's Q test that they are one: $p$ =
-# {glue:text}`boundary_intercept_homogeneity_p:.3g`). Over the three grids the phases count
+# {glue:text}`boundary_intercept_homogeneity_p`). Over the three grids the phases count
 # {glue:text}`counts_text` (confusion left out of the fits; Table 4's threshold {glue:text}`grok_threshold_steps` steps);
 # {glue:text}`borderline_runs` memorizing or confused run(s) ended within two test pairs of 0.9 (kept as
 # Table 4 labels them; the fit pools them with their cell's seeds).
@@ -441,11 +448,11 @@ run.figure("fig_phase_lr", fig)
 #
 # The relations need not share one critical ratio (Cochran's Q above tests it), so "a ratio of about 10"
 # is read as the mean over relations with random effects (DerSimonian-Laird; between-relation variance
-# $\tau^2$ = {glue:text}`critical_ratio_tau2_random:.2f` decade$^2$): $\log_{10}$ ratio
-# {glue:text}`critical_ratio_log10_random:.2f` {glue:text}`critical_ratio_log10_random_ci` at
+# $\tau^2$ = {glue:text}`critical_ratio_tau2_random` decade$^2$): $\log_{10}$ ratio
+# {glue:text}`critical_ratio_log10_random` {glue:text}`critical_ratio_log10_random_ci` at
 # $\eta_\mathrm{enc} = 10^{x}$ (Hartung-Knapp interval with 2 degrees of freedom:
 # {glue:text}`critical_ratio_log10_random_hksj_ci`). One common ratio (fixed effects), the reading Q
-# tests, would give {glue:text}`boundary_intercept_pooled:.2f` {glue:text}`boundary_intercept_pooled_ci`.
+# tests, would give {glue:text}`boundary_intercept_pooled` {glue:text}`boundary_intercept_pooled_ci`.
 # Where the slopes are not 1, each ratio depends on the encoder rate it is read at.
 #
 # - {glue:text}`verdict_g_5_slope_mod3`
@@ -456,14 +463,13 @@ run.figure("fig_phase_lr", fig)
 # - {glue:text}`verdict_g_a4`
 
 # %% tags=["remove-cell"]
-fmt = lambda e: f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]"  # noqa: E731
-run.text("slopes_text", ", ".join(f"{fmt(fits[r].slope)} ({r}{', separable' if fits[r].separated else ''})"
+run.text("slopes_text", ", ".join(f"{interval_text(fits[r].slope)} ({r}{', separable' if fits[r].separated else ''})"
                                   if fits[r].outcome == "boundary" else f"none ({r}: {fits[r].outcome})"
                                   for r in relations))
-run.text("intercepts_text", ", ".join(f"{fmt(fits[r].intercept)} ({r})" if fits[r].outcome == "boundary"
+run.text("intercepts_text", ", ".join(f"{interval_text(fits[r].intercept)} ({r})" if fits[r].outcome == "boundary"
                                       else f"none ({r})" for r in relations))
 run.text("x_ref_text", f"{x_ref:.2f}")
-run.text("per_row_text", ", ".join(f"{fmt(per_row[r])} ({r}, {per_row[r].n} rows)" for r in relations))
+run.text("per_row_text", ", ".join(f"{interval_text(per_row[r])} ({r}, {per_row[r].n} rows)" for r in relations))
 run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 
 # %% [markdown]
@@ -559,8 +565,8 @@ run.figure("fig_collapse", fig)
 
 # %% tags=["remove-cell"]
 run.text("collapse_text", " ".join(
-    f"{r}: {c['collapsed_if_generalized'] and fmt(c['collapsed_if_generalized'])} of the generalizing runs and "
-    f"{c['collapsed_if_not'] and fmt(c['collapsed_if_not'])} of the others collapsed"
+    f"{r}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
+    f"{c['collapsed_if_not'] and interval_text(c['collapsed_if_not'])} of the others collapsed"
     + (f"; the ratio ranks generalizing runs below the others with probability (AUC) {c['auc']:.2f}." if "auc" in c else ".")
     for r, c in collapse.items()))
 
@@ -597,8 +603,9 @@ run.metric("fig6_fraction_under_bound", decide(under, 0.0, 1.0, pending.get("rat
 for s in scales6:
     run.metric(f"sigma_ratio_init_{s:g}", sigma[s])
     run.metric(f"fig6_generalized_init_{s:g}", [p.as_dict() for p in cmp6[s]["points"]])
-needed6 = {s: run.metric(f"sigma_ratio_for_bound_init_{s:g}", repons.sigma_ratio_for_bound(*phase_grid.cell_counts(g6[s]), ratio6[s]))
-           for s in scales6}
+needed6 = {s: float(repons.sigma_ratio_for_bound(*phase_grid.cell_counts(g6[s]), ratio6[s])) for s in scales6}
+for s in scales6:
+    run.metric(f"sigma_ratio_for_bound_init_{s:g}", needed6[s])
 run.text("fig6_setup_text", f"{cfg6['relation']}, eta_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
          f"point, {cfg6['steps']} steps, {ev6.variant} variant")
 shape6 = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6[s]), ratio6[s]) for s in scales6}
@@ -651,19 +658,19 @@ run.figure("fig_prob", fig)
 # (maximum likelihood over the binomial counts), eq. (12) is tested against one free probability per
 # ratio (likelihood ratio, 3 degrees of freedom): {glue:text}`shape_text`. Second, the direction: eq. (12)
 # grows with $\sigma_a/\sigma_c$, and the init scale whose measured ratio is larger (by a factor
-# {glue:text}`fig6_sigma_ratio_largest_over_smallest:.2g`) should generalize at least as often; pooled
+# {glue:text}`fig6_sigma_ratio_largest_over_smallest`) should generalize at least as often; pooled
 # over the ratios, the difference of the fractions that generalize (larger minus smaller
-# $\sigma_a/\sigma_c$) is {glue:text}`fig6_sigma_monotone_difference:.2f`
+# $\sigma_a/\sigma_c$) is {glue:text}`fig6_sigma_monotone_difference`
 # {glue:text}`fig6_sigma_monotone_difference_ci` (Newcombe 95%).
 #
 # - {glue:text}`verdict_g_6_arctan_shape`
 # - {glue:text}`verdict_g_6_sigma_monotone`
 
 # %% tags=["remove-cell"]
-run.text("sigma_text", ", ".join(f"{fmt(sigma[s])} at scale {s:g}" for s in scales6))
-run.text("sigma_needed_text", ", ".join(f"{needed6[s]:.3g} at scale {s:g}" for s in scales6))
-run.text("shape_text", ", ".join(f"p = {shape6[s]['p_value']:.2g} at scale {s:g} (best sigma_a/sigma_c "
-                                 f"{shape6[s]['sigma']:.3g})" for s in scales6))
+run.text("sigma_text", ", ".join(f"{interval_text(sigma[s])} at scale {s:g}" for s in scales6))
+run.text("sigma_needed_text", ", ".join(f"{format_number(needed6[s])} at scale {s:g}" for s in scales6))
+run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at scale {s:g} (best sigma_a/sigma_c "
+                                 f"{format_number(shape6[s]['sigma'])})" for s in scales6))
 
 # %% [markdown]
 # ## Weight decay and the boundary (Fig. 8)
@@ -721,18 +728,18 @@ run.figure("fig_wd", fig)
 #
 # Pooled over the decoder rates, the fraction of runs that generalize (generalization or grokking)
 # is {glue:text}`wd_fractions_text`; between the positive weight decays it differs by up to
-# {glue:text}`wd_generalization_spread:.2f` {glue:text}`wd_generalization_spread_ci`.
+# {glue:text}`wd_generalization_spread` {glue:text}`wd_generalization_spread_ci`.
 #
 # - {glue:text}`verdict_g_8`
 # - {glue:text}`verdict_g_8_wd_independent`
 
 # %% tags=["remove-cell"]
-run.text("wd_fractions_text", ", ".join(f"{fmt(fraction(int(kk.sum()), int(tt.sum())))} at wd = {w:g}"
+run.text("wd_fractions_text", ", ".join(f"{interval_text(fraction(int(kk.sum()), int(tt.sum())))} at wd = {w:g}"
                                         for w, kk, tt in zip(wd8, k8, t8)))
 if fit8.outcome != "boundary":
     run.text("wd_outcome_text", f"no boundary: {fit8.outcome}")
 elif np.isfinite([fit8.slope.low, fit8.slope.high]).all():
-    run.text("wd_outcome_text", f"slope {fmt(fit8.slope)} decades of eta_dec* per decade of weight decay")
+    run.text("wd_outcome_text", f"slope {interval_text(fit8.slope)} decades of eta_dec* per decade of weight decay")
 else:
     run.text("wd_outcome_text", f"slope {fit8.slope.value:.1f} decades of eta_dec* per decade of weight decay, "
              "which the grid does not bound: its interval is unbounded")

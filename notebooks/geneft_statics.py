@@ -17,6 +17,11 @@
 # fraction of eqs. (1)-(5), builds the Monte Carlo upper bound of Appendix D (Fig. 2), trains
 # networks against it (Fig. 3) and scans decoder depth (Fig. 7, Appendix E).
 
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
 # %% tags=["remove-cell"]
 from lib.book import guard_parameters, start_chapter
 
@@ -66,18 +71,13 @@ from IPython.display import Markdown, display
 from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
+from lib.numbers import format_number, interval_text
+from lib.plotting import training_fraction_axis
 from lib.specs.geneft_statics import TABLE3_DECODER, parse_architecture
 from lib import stats
 
 N = P.n ** 2          # the data set: all ordered pairs (i, j)
 ALPHA = P.alpha       # "a testing accuracy alpha (say 90%)", Section III
-
-def fraction_axis(ax):
-    """Log axis of training fractions with plain tick labels."""
-    ax.set_xscale("log")
-    ax.set_xticks([0.02, 0.05, 0.1, 0.2, 0.5, 1.0], ["0.02", "0.05", "0.1", "0.2", "0.5", "1"])
-    ax.xaxis.set_minor_formatter(plt.NullFormatter())
-    ax.set_xlabel("training fraction")
 
 # %% [markdown]
 # ## Relations as data
@@ -137,20 +137,19 @@ for name, (equal_sizes, relabelling) in excess.items():
 run.text("table2_excess_text", "; ".join(
     f"{name}: {e:.2f} of {e + r:.2f} bits ({e / (e + r):.0%}) from the class sizes, {r:.2f} from relabelling"
     for name, (e, r) in excess.items()))
-fmt = lambda v: "–" if v is None else f"{v:.2f}"  # noqa: E731
 display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |\n|---|---|---|---|\n"
-                 + "\n".join(f"| {nm} | {b:.2f} | {fmt(c)} | {t:.2f} |" for nm, b, c, t in rows)))
+                 + "\n".join(f"| {nm} | {format_number(b)} | {'–' if c is None else format_number(c)} | {format_number(t)} |" for nm, b, c, t in rows)))
 
 # %% [markdown]
-# nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error:.1e` bits.
+# nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error` bits.
 # Table 2's rough forms ($n \log_2 k$, $n$ for the bipartite graph) overestimate $b$ by at most
-# a factor {glue:text}`table2_max_ratio:.2f`. $n \log_2 k$ counts every assignment of the $n$
+# a factor {glue:text}`table2_max_ratio`. $n \log_2 k$ counts every assignment of the $n$
 # elements to $k$ labelled classes; most of the excess comes from the class sizes, which the relation
 # fixes (equal here), leaving only the multinomial $n!/\prod_c s_c!$ of those assignments, and the
 # rest from relabelling classes of equal size, which gives the same relation:
 # {glue:text}`table2_excess_text`. The random graph is the instructive case: its
 # automorphism group is trivial, so eq. {eq}`eq-b-aut` gives $\log_2 n!$
-# (= {glue:text}`b_bits_greater_than:.1f` bits, like a total order), while picking a graph
+# (= {glue:text}`b_bits_greater_than` bits, like a total order), while picking a graph
 # from all symmetric graphs takes $n(n-1)/2$ bits. Eq. {eq}`eq-b-aut` counts the graphs with
 # a *known* structure, so it is a lower bound on what a learner without that knowledge needs.
 #
@@ -240,7 +239,7 @@ for i, name in enumerate(P.mc_relations):
     axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name)
     axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
 for ax in axes:
-    fraction_axis(ax)
+    training_fraction_axis(ax)
 axes[0].set(ylabel="accuracy upper bound", title="upper bound")
 axes[1].set(ylabel="$p_*$ = mean min(p, 1-p), open entries",
             title="guessing probability", ylim=(0, 0.55))
@@ -257,7 +256,7 @@ run.figure("fig_mc_bound", fig)
 # ```
 #
 # The two estimates agree roughly, as the paper says: the largest difference over relations
-# and fractions is {glue:text}`mc_vs_analytic_max_gap:.3f`. For the equivalence relations the
+# and fractions is {glue:text}`mc_vs_analytic_max_gap`. For the equivalence relations the
 # Monte Carlo bound first lies below eq. (5) (a few samples carry less than one bit each: many
 # are 0, and several imply the same entries) and then rises faster (transitivity makes later
 # samples carry more).
@@ -266,20 +265,20 @@ run.figure("fig_mc_bound", fig)
 # guessing probability of eq. (5) in the small-data limit. The book reads it at the smallest
 # training fraction of the grid ({glue:text}`p_star_fraction_text`): the mean of $\min(p, 1-p)$ over the
 # entries left open there, with a bootstrap interval over the training sets. This gives
-# {glue:text}`p_star_mod3:.3f` {glue:text}`p_star_mod3_ci` for mod 3 (paper: $1/3$) and
-# {glue:text}`p_star_greater_than:.3f` {glue:text}`p_star_greater_than_ci` for greater-than (about
+# {glue:text}`p_star_mod3` {glue:text}`p_star_mod3_ci` for mod 3 (paper: $1/3$) and
+# {glue:text}`p_star_greater_than` {glue:text}`p_star_greater_than_ci` for greater-than (about
 # $1/3$). The other readings are robustness rows: pooled over the whole curve,
-# {glue:text}`p_star_whole_curve_mod3:.3f` {glue:text}`p_star_whole_curve_mod3_ci` and
-# {glue:text}`p_star_whole_curve_greater_than:.3f` {glue:text}`p_star_whole_curve_greater_than_ci`;
-# fitted so that eq. (5) matches the Monte Carlo curve, {glue:text}`p_star_eq5_fit_mod3:.3f` and
-# {glue:text}`p_star_eq5_fit_greater_than:.3f` (that fit absorbs every difference in shape between
-# eq. (3) and the Monte Carlo, and gives {glue:text}`p_star_eq5_fit_bipartite:.3f` for the bipartite
+# {glue:text}`p_star_whole_curve_mod3` {glue:text}`p_star_whole_curve_mod3_ci` and
+# {glue:text}`p_star_whole_curve_greater_than` {glue:text}`p_star_whole_curve_greater_than_ci`;
+# fitted so that eq. (5) matches the Monte Carlo curve, {glue:text}`p_star_eq5_fit_mod3` and
+# {glue:text}`p_star_eq5_fit_greater_than` (that fit absorbs every difference in shape between
+# eq. (3) and the Monte Carlo, and gives {glue:text}`p_star_eq5_fit_bipartite` for the bipartite
 # graph, whose open entries are all at $1/2$). As data accumulate, the open entries of the classes
 # become those with partial information, and $p_*$ drifts towards $1/2$ (right panel); for the order
 # it first falls, as pairs become "unit modules" of the paper's argument ($x<y$ known, $z$ unplaced),
 # then rises: "about $1/3$" describes the smallest fractions only. For the complete bipartite graph,
 # two classes of equal size, every open entry has $p = 1/2$ by symmetry: its $p_* =$
-# {glue:text}`p_star_bipartite:.3f` is a consistency check of the code, not a finding.
+# {glue:text}`p_star_bipartite` is a consistency check of the code, not a finding.
 #
 # ## Eq. (4) against the fraction where accuracy reaches $\alpha$
 #
@@ -308,16 +307,15 @@ for name, c in crossing.items():
     run.metric(f"fraction_at_90_accuracy_{name}_bound", c["bound"])
     run.metric(f"p_c_vs_inferred_log2_{name}", statics.abs_log2_ratio(c["inferred"], c["p_c"].value, at_most=1.0))
     run.metric(f"p_c_vs_bound_log2_{name}", statics.abs_log2_ratio(c["bound"], c["p_c"].value, at_most=1.0))
-fmt_est = lambda e: f"{e.value:.3f} [{e.low:.3f}, {e.high:.3f}]"  # noqa: E731
 display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alpha$ | bound's accuracy reaches $\\alpha$ |\n"
-                 "|---|---|---|---|\n" + "\n".join(f"| {nm} | {c['p_c'].value:.3f} | {fmt_est(c['inferred'])} | "
-                                                 f"{fmt_est(c['bound'])} |" for nm, c in crossing.items())))
+                 "|---|---|---|---|\n" + "\n".join(f"| {nm} | {format_number(c['p_c'].value)} | {interval_text(c['inferred'])} | "
+                                                 f"{interval_text(c['bound'])} |" for nm, c in crossing.items())))
 
 # %% [markdown]
-# For mod 3, eq. (4) gives $p_c =$ {glue:text}`p_c_mod3:.3f`; the bound's inferable fraction
-# reaches $\alpha$ at {glue:text}`fraction_at_90_inferred_mod3:.3f`
+# For mod 3, eq. (4) gives $p_c =$ {glue:text}`p_c_mod3`; the bound's inferable fraction
+# reaches $\alpha$ at {glue:text}`fraction_at_90_inferred_mod3`
 # {glue:text}`fraction_at_90_inferred_mod3_ci` and its accuracy at
-# {glue:text}`fraction_at_90_accuracy_mod3_bound:.3f`
+# {glue:text}`fraction_at_90_accuracy_mod3_bound`
 # {glue:text}`fraction_at_90_accuracy_mod3_bound_ci`. Verdicts (within a factor 2 of $p_c$):
 # inferable fraction {glue:text}`verdict_g_1_5_p_c_inferable`, bound's accuracy
 # {glue:text}`verdict_g_1_5_p_c_bound`.
@@ -363,7 +361,7 @@ for ax, name in zip(axes[0], P.net_relations):
     for arch in P.architectures:
         ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch} (gap {gap[name, arch]:.3f})")
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
-    fraction_axis(ax)
+    training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name)
     ax.legend(fontsize=7)
 run.figure("fig_networks", fig)
@@ -384,9 +382,9 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # "the squared difference is small") and for mode 2 without hidden layers on greater-than
 # ("the difference is positive"). Here the smallest gap on mod 3 is for
 # {glue:text}`best_mode_mod3` with {glue:text}`best_depth_mod3` hidden layers (gap
-# {glue:text}`best_gap_mod3:.3f`), on greater-than for {glue:text}`best_mode_greater_than`
-# with {glue:text}`best_depth_greater_than` (gap {glue:text}`best_gap_greater_than:.3f`). The
-# smallest gap of all is {glue:text}`min_inductive_gap:.3f`: a negative value would mean a
+# {glue:text}`best_gap_mod3`), on greater-than for {glue:text}`best_mode_greater_than`
+# with {glue:text}`best_depth_greater_than` (gap {glue:text}`best_gap_greater_than`). The
+# smallest gap of all is {glue:text}`min_inductive_gap`: a negative value would mean a
 # network beat the "upper bound", which happens where the bound's guessing model is
 # pessimistic (see the notes).
 #
@@ -415,19 +413,15 @@ mc_ev = {name: mc[name] if same_grid and name in mc else bounds.monte_carlo_boun
          for name in ev_relations}
 
 
-def decoder_label(key) -> str:
-    return f"w {key['width']}, d {key['embed_dim']}"
-
-
 excess, curves = {}, {}
 for shard in sweep:
     key = shard.key
-    curves[key["relation"], decoder_label(key)] = shard["full_acc"].T  # (seeds, fractions)
-    excess[key["relation"], decoder_label(key)] = statics.excess_over_bound(shard["full_acc"].T,
+    curves[key["relation"], statics.decoder_label(key)] = shard["full_acc"].T  # (seeds, fractions)
+    excess[key["relation"], statics.decoder_label(key)] = statics.excess_over_bound(shard["full_acc"].T,
                                                                             mc_ev[key["relation"]].accuracy_samples.T)
 
 # %% tags=["hide-input"]
-table3 = decoder_label(TABLE3_DECODER)
+table3 = statics.decoder_label(TABLE3_DECODER)
 for name in ev_relations:
     run.metric(f"excess_over_bound_table3_{name}", excess[name, table3])
     b = description.description_length(relation_matrix(name, sweep.config["n"]))
@@ -453,7 +447,7 @@ for ax, name in zip(axes[0], ev_relations):
         style = dict(lw=2.5, color="C3") if label == table3 else dict(lw=1, alpha=0.8)
         ax.errorbar(ev_frac, mean, sd, marker="o", ms=2, capsize=2, label=label + (" (Table 3)" if label == table3 else ""),
                     **style)
-    fraction_axis(ax)
+    training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name)
     ax.legend(fontsize=6, ncol=2)
 run.figure("fig_sweep", fig)
@@ -468,21 +462,21 @@ display(Markdown("| relation | decoder | largest excess over the bound |\n|---|-
 # bound. The table gives each decoder's largest excess over the bound with its interval.
 # ```
 #
-# Table 3's decoder: largest excess over the bound {glue:text}`excess_over_bound_table3_mod3:+.3f`
+# Table 3's decoder: largest excess over the bound {glue:text}`excess_over_bound_table3_mod3`
 # {glue:text}`excess_over_bound_table3_mod3_ci` on mod 3 ({glue:text}`verdict_g_3_under_bound_table3_mod3`)
-# and {glue:text}`excess_over_bound_table3_greater_than:+.3f`
+# and {glue:text}`excess_over_bound_table3_greater_than`
 # {glue:text}`excess_over_bound_table3_greater_than_ci` on greater-than
 # ({glue:text}`verdict_g_3_under_bound_table3_greater_than`). Over the
 # {glue:text}`sweep_decoders` decoder-relation pairs, {glue:text}`sweep_decoders_under_bound` are
 # at or under the bound at every fraction with their whole interval and
 # {glue:text}`sweep_decoders_beating_bound` beat it at some fraction
 # ({glue:text}`verdict_g_3_under_bound_sweep`). The networks reach accuracy $\alpha$ on mod 3 at
-# {glue:text}`fraction_at_90_accuracy_mod3_networks:.3f`
+# {glue:text}`fraction_at_90_accuracy_mod3_networks`
 # {glue:text}`fraction_at_90_accuracy_mod3_networks_ci`, against eq. (4)'s
-# $p_c =$ {glue:text}`p_c_mod3:.3f` ({glue:text}`verdict_g_1_5_p_c_networks`), and on
-# greater-than at {glue:text}`fraction_at_90_accuracy_greater_than_networks:.3f`
+# $p_c =$ {glue:text}`p_c_mod3` ({glue:text}`verdict_g_1_5_p_c_networks`), and on
+# greater-than at {glue:text}`fraction_at_90_accuracy_greater_than_networks`
 # {glue:text}`fraction_at_90_accuracy_greater_than_networks_ci` against
-# $p_c =$ {glue:text}`p_c_greater_than:.3f` ({glue:text}`verdict_g_1_5_p_c_networks_greater_than`).
+# $p_c =$ {glue:text}`p_c_greater_than` ({glue:text}`verdict_g_1_5_p_c_networks_greater_than`).
 # Eq. (4) counts the bits that pin the relation down; it says nothing about how many samples a
 # decoder without the relation's inductive bias spends learning it, which is what separates
 # the networks from the bound on mod 3.
@@ -531,7 +525,7 @@ run.figure("fig_goldilocks", fig)
 #
 # The best test accuracy is at depth {glue:text}`goldilocks_best_depth` (an interior depth:
 # {glue:text}`goldilocks_interior`). The shallowest decoder reaches a train accuracy of
-# {glue:text}`goldilocks_shallow_train_acc:.2f` (confusion below 0.9), and the deepest
+# {glue:text}`goldilocks_shallow_train_acc` (confusion below 0.9), and the deepest
 # memorizes: {glue:text}`goldilocks_deep_memorizes`.
 
 # %% tags=["remove-cell"]
@@ -566,9 +560,9 @@ display(Markdown("| depth | best train accuracy on all pairs |\n|---|---|\n" + "
 
 # %% [markdown]
 # Trained on every pair, the shallowest decoder (depth {glue:text}`goldilocks_shallowest_depth`)
-# reaches {glue:text}`full_fit_train_acc_shallowest:.3f` at best
+# reaches {glue:text}`full_fit_train_acc_shallowest` at best
 # ({glue:text}`verdict_g_7_cannot_express`); every deeper one reaches at least
-# {glue:text}`full_fit_train_acc_deeper_min:.3f` ({glue:text}`verdict_g_7_deeper_express`). The
+# {glue:text}`full_fit_train_acc_deeper_min` ({glue:text}`verdict_g_7_deeper_express`). The
 # shallow end of the Goldilocks zone is expressivity, not optimisation; the deep end is
 # memorization by a decoder that can express anything.
 

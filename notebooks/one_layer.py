@@ -24,6 +24,11 @@
 # 5. proves numerically that the one-layer OOD loss cannot swing: it decreases monotonically from a
 #    small initialisation, which is the model's limitation the paper points out.
 
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
 # %% tags=["remove-cell"]
 from lib.book import guard_parameters, start_chapter
 
@@ -74,7 +79,8 @@ from lib.theory.one_layer import (
     second_moment,
 )
 from lib.theory.one_layer_compare import (
-    Setting, compare, fig2_conventions, lr_refinement, monotonicity_sweep, order_map, rate_refinement, vary_first,
+    Setting, compare, fig2_conventions, lr_refinement, monotonicity_sweep, order_map, plot_trajectories, rate_refinement,
+    vary_first,
 )
 
 s = len(P.mu)
@@ -124,7 +130,7 @@ for name, result in checks.items():
 # every symmetric $B = A^{1/2}$. The second, (C.7) to (C.13), is the expectation over the cluster
 # label and the Gaussian noise printed above. On the sampled training set of this run, in floating
 # point, the two sides of {eq}`eq-one-layer-identity` differ by a relative
-# {glue:text}`loss_identity_max_rel_error:.1e` for a random $W$, and the sample's second moment
+# {glue:text}`loss_identity_max_rel_error` for a random $W$, and the sample's second moment
 # differs from $\mathrm{diag}(a)$ by at most {glue:text}`a_hat_max_rel_error:.2%` of $\max_k a_k$:
 # the limit $n \to \infty$ is already close at $n$ = {glue:text}`n_per_cluster` points per cluster.
 
@@ -174,7 +180,7 @@ run.metric("n_per_cluster", P.n);
 # book implements the general sum. sympy confirms that {eq}`eq-one-layer-thm` solves the flow and
 # starts at $W(0)$ (`theorem_symbolic` = {glue:text}`theorem_symbolic`), and integrating the flow
 # numerically (scipy, DOP853) from this run's initialisation reproduces the closed form to
-# {glue:text}`closed_form_max_abs_error_flow:.1e`.
+# {glue:text}`closed_form_max_abs_error_flow`.
 #
 # The growth term carries the learning: coordinate $k$ approaches its target at the exponential rate
 # $a_k = \sigma_k^2 + \mu_k^2/s$, so a concept with a stronger signal $\mu_k$ *or* a more diverse
@@ -208,23 +214,12 @@ run.metric("lr_used", eta);
 t_fine = np.linspace(0, c.t[-1], 4001)
 
 
-def plot_trajectories(ax, settings, labels, every=2):
-    """Theorem 4.1 (lines) over the SGD outputs (markers at equal time steps), concepts 1 and 2."""
-    for b, label in zip(settings, labels):
-        line, = ax.plot(*closed_form_output(c.w0[b], c.a[b], c.z[b], t_fine)[:, :2].T, lw=1.5, label=label)
-        arrow_markers(ax, c.sgd[:, b, :2], every, color=line.get_color(), ms=3, alpha=0.8)
-        ax.plot(*c.z[b, :2], marker="*", ms=10, color=line.get_color())
-        ax.plot([c.z[b, 0], 0], [0, c.z[b, 1]], "o", mfc="none", color=line.get_color())
-    ax.set(xlabel="output, concept 1", ylabel="output, concept 2")
-    ax.legend(loc="lower right", fontsize=8)
-
-
 fig, ax = plt.subplots(figsize=(5, 4.2))
-plot_trajectories(ax, fig2a, [rf"$\mu_1$ = {m:g}" for m in P.fig2a_mu1])
+plot_trajectories(ax, c, fig2a, [rf"$\mu_1$ = {m:g}" for m in P.fig2a_mu1], t_fine)
 run.figure("fig_2a", fig)
 fig, ax = plt.subplots(figsize=(5, 4.2))
-plot_trajectories(ax, fig2b, [(r"$\sigma_1^2$" if P.sigma_is_variance else r"$\sigma_1$") + f" = {x:g}"
-                              for x in P.fig2b_sigma1])
+plot_trajectories(ax, c, fig2b, [(r"$\sigma_1^2$" if P.sigma_is_variance else r"$\sigma_1$") + f" = {x:g}"
+                                 for x in P.fig2b_sigma1], t_fine)
 run.figure("fig_2b", fig)
 
 # %% [markdown]
@@ -258,7 +253,7 @@ run.figure("fig_2b", fig)
 # $W(0) = 0$ for the Fig. 2b settings under both, against the number of SGD steps. The settings'
 # $a_k$ change (for $\sigma_1$ = {glue:text}`conv_sigma1_text`: {glue:text}`conv_a1_paper_text` under
 # the paper's reading, {glue:text}`conv_a1_authors_text` under the code's, against
-# $a_2$ = {glue:text}`conv_a2_text`), the step is {glue:text}`conv_step_ratio:.0f` times shorter, so
+# $a_2$ = {glue:text}`conv_a2_text`), the step is {glue:text}`conv_step_ratio` times shorter, so
 # the code's runs need that many more steps, and the concept learned first is the same in
 # {glue:text}`conv_same_first` of the {glue:text}`conv_settings` Fig. 2a/2b settings.
 
@@ -313,17 +308,17 @@ run.figure("fig_conventions", fig)
 # $$ (eq-one-layer-discrete)
 #
 # and the simulations on the sampled data. The largest distance over time and coordinates between
-# Theorem 4.1 and full-batch GD is {glue:text}`closed_form_max_abs_error_gd:.3f`; between the
+# Theorem 4.1 and full-batch GD is {glue:text}`closed_form_max_abs_error_gd`; between the
 # discrete solution {eq}`eq-one-layer-discrete` and the same GD run it is
-# {glue:text}`closed_form_max_abs_error_discrete:.4f`. The gap splits into two parts. The finite step:
-# the two closed forms differ by {glue:text}`step_gap:.3f`. The finite sample:
+# {glue:text}`closed_form_max_abs_error_discrete`. The gap splits into two parts. The finite step:
+# the two closed forms differ by {glue:text}`step_gap`. The finite sample:
 # the gradient flow of the *sampled* loss (empirical $A$) differs from Theorem 4.1 (population $A$)
-# by {glue:text}`flow_sample_max_abs_error:.4f`. SGD adds minibatch noise (the share of each cluster
+# by {glue:text}`flow_sample_max_abs_error`. SGD adds minibatch noise (the share of each cluster
 # in a batch fluctuates, so every step multiplies the residual by a slightly random factor):
-# {glue:text}`closed_form_max_abs_error_sgd:.3f` against the theorem,
-# {glue:text}`discrete_max_abs_error_sgd:.3f` against the discrete solution. Halving the learning
+# {glue:text}`closed_form_max_abs_error_sgd` against the theorem,
+# {glue:text}`discrete_max_abs_error_sgd` against the discrete solution. Halving the learning
 # rate halves the distance between GD and the gradient flow of the same sampled loss: it scales as
-# $\eta^p$ with $p$ = {glue:text}`gd_error_order_in_lr:.2f` ({numref}`fig-one-layer-gap`), so gradient
+# $\eta^p$ with $p$ = {glue:text}`gd_error_order_in_lr` ({numref}`fig-one-layer-gap`), so gradient
 # descent converges to the flow that Theorem 4.1 solves as $\eta \to 0$. The step matters most where
 # $\eta a_k$ is largest, as in the setting of {numref}`fig-one-layer-2a` with the largest $\mu_1$: there
 # $(1 - \eta a_1)^k$ decays faster than $e^{-a_1 \eta k}$ and the markers run ahead of the curve in
@@ -518,7 +513,7 @@ run.figure("fig_map", fig)
 #
 # At $W(0) = 0$, $C^\top C D = D$ and the certificate holds with margin $\min_k a_k$; it survives small
 # perturbations. For this run's initialisation (entries of standard deviation
-# {glue:text}`init_scale_used`) the smallest eigenvalue is {glue:text}`monotonicity_margin:.3f`:
+# {glue:text}`init_scale_used`) the smallest eigenvalue is {glue:text}`monotonicity_margin`:
 # {glue:text}`certificate_verdict` (`loss_monotone` = {glue:text}`loss_monotone`). Whether the OOD loss of
 # the SGD run is monotone as well: {glue:text}`sgd_loss_monotone`. The learning of each direction is independent,
 # the trajectory cannot take the detour of the paper's deeper models, and the swing-by of

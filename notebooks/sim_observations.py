@@ -19,6 +19,11 @@
 # Every training run below logs the model's output at the test point after **every** SGD step:
 # much of the action happens inside the first epoch.
 
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
 # %% tags=["remove-cell"]
 from lib.book import guard_parameters, start_chapter
 
@@ -71,12 +76,15 @@ run = start_chapter("sim_observations", globals())  # names, values, joint rules
 P = run.params
 
 # %% tags=["remove-cell"]
+from functools import partial
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from lib.sim import metrics as M
 from lib.sim.data import sim_dataset
 from lib.sim.models import MLPShape, end_to_end_rms
+from lib.sim.observations import concept_test_point, mlp_shape, sim_datasets, swing_cell
 from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
 from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
@@ -85,17 +93,9 @@ from lib.stats import bootstrap_median, paired_difference
 
 SEEDS = [P.seed + i for i in range(P.seeds)]
 SGD = dict(batch=P.batch, loss=P.loss, stop_tol=P.stop_tol)
-
-
-def datasets(mus, sigmas, dim, seeds, rotate=P.rotate, **kw):
-    """One SIM data set per (mu, sigma) pair and seed, with the chapter's conventions."""
-    return [sim_dataset(m, s, dim, P.n, sigma_is_variance=P.sigma_is_variance, origin_cluster=P.origin_cluster,
-                        rotate=rotate, seed=k, **kw) for m, s in zip(mus, sigmas) for k in seeds]
-
-
-def target(ds):
-    """The test point x_hat in concept coordinates."""
-    return ds.to_concept(ds.test_point)
+# one SIM data set per (mu, sigma) pair and seed, with the chapter's conventions
+datasets = partial(sim_datasets, n=P.n, sigma_is_variance=P.sigma_is_variance, origin_cluster=P.origin_cluster,
+                   rotate=P.rotate)
 
 
 # %% [markdown]
@@ -137,10 +137,10 @@ run.figure("fig_sim_task", fig)
 # (Fig. 15). Right: the widest cluster of Fig. 2b.
 # ```
 #
-# At the test point the training density is a fraction {glue:text}`density_ratio_at_test:.2e` of
-# its value at the strongest cluster's mean, and a fraction {glue:text}`train_fraction_near_test:.4f`
+# At the test point the training density is a fraction {glue:text}`density_ratio_at_test` of
+# its value at the strongest cluster's mean, and a fraction {glue:text}`train_fraction_near_test`
 # of the training points lies within $\min_p \mu_p / 2$ of $\hat x$. For the widest cluster of
-# Fig. 2b the ratio is {glue:text}`density_ratio_at_test_wide:.3f`: that setting is in-distribution,
+# Fig. 2b the ratio is {glue:text}`density_ratio_at_test_wide`: that setting is in-distribution,
 # as the authors conceded in the review.
 #
 # ## Generalization order and terminal slow-down (Fig. 2a, 2b, 11, 12)
@@ -160,15 +160,10 @@ configs = [([m1, P.mu[1]], P.sigma) for m1 in P.mu1_values] + [(P.mu, [s1, P.sig
 ORDER_SEEDS = [P.seed + i for i in range(P.order_seeds)]
 
 
-def shape_of(model: str, dim: int, width: int) -> MLPShape:
-    layers, act = model.split("-")
-    return MLPShape(dim, width, int(layers), act, P.bias)
-
-
 # %%
 order, data = {}, datasets(*zip(*configs), P.d, ORDER_SEEDS)
 for model in P.order_models:
-    traj, y = train_datasets(shape_of(model, P.d, P.width), data, ORDER_SEEDS * len(configs),
+    traj, y = train_datasets(mlp_shape(model, P.d, P.width, P.bias), data, ORDER_SEEDS * len(configs),
                              lr=P.lr, epochs=P.epochs, **SGD)
     order[model] = (traj, y[:, :, 0], data)
 
@@ -191,9 +186,9 @@ for model, (traj, y, data) in order.items():
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
     plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [f"mu={ds.mu.tolist()}" for ds in data[:n2a]],
-                      [target(ds) for ds in data[:n2a]])
+                      [concept_test_point(ds) for ds in data[:n2a]])
     plot_trajectories(axes[1], [y[:, i] for i in range(n2a, len(data))],
-                      [f"sigma_1={s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [target(ds) for ds in data[n2a:]])
+                      [f"sigma_1={s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [concept_test_point(ds) for ds in data[n2a:]])
     axes[0].set_title(f"{model}: mu_1 varied")
     axes[1].set_title(f"{model}: sigma_1 varied")
     run.figure("fig_order_" + model.replace("-", "_"), fig)
@@ -236,7 +231,7 @@ for model, (traj, y, data) in order.items():
 # %%
 if "1-linear" in order:
     y1, data1 = order["1-linear"][1:]
-    ratios = [M.terminal_slowdown(y1[:, i], target(ds)) for i, ds in enumerate(data1)]
+    ratios = [M.terminal_slowdown(y1[:, i], concept_test_point(ds)) for i, ds in enumerate(data1)]
     run.metric("terminal_slowdown_ratios", ratios)
     run.metric("terminal_slowdown_ratio", float(np.nanmedian(ratios)) if np.isfinite(ratios).any() else float("nan"))
 else:
@@ -245,10 +240,10 @@ else:
 run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 
 # %% [markdown]
-# The median ratio over the one-layer runs is {glue:text}`terminal_slowdown_ratio:.1f`: the
+# The median ratio over the one-layer runs is {glue:text}`terminal_slowdown_ratio`: the
 # last tenth takes that many times longer than the first. Part of this is no more than
 # exponential convergence: a pure exponential relaxation $e^{-\lambda t}$ already gives
-# $\ln 2/\ln(10/9)$ = {glue:text}`exponential_slowdown_ratio:.2f`. Theorem 4.1 (next chapter)
+# $\ln 2/\ln(10/9)$ = {glue:text}`exponential_slowdown_ratio`. Theorem 4.1 (next chapter)
 # makes the one-layer dynamics a sum of such exponentials with rates set by $a_p$, so the
 # slow-down is the slowest rate taking over.
 #
@@ -297,9 +292,9 @@ else:
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_trajectories(axes[0], [y_h[:, i, 0] for i in range(P.seeds)] + [y_l[:, i, 0] for i in range(P.seeds)],
                   [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
-                  [target(ds) for ds in high + low])
-plot_curves(axes[1], [M.ood_loss(y_h[:, i, 0], target(ds)) for i, ds in enumerate(high)]
-            + [M.ood_loss(y_l[:, i, 0], target(ds)) for i, ds in enumerate(low)],
+                  [concept_test_point(ds) for ds in high + low])
+plot_curves(axes[1], [M.ood_loss(y_h[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(high)]
+            + [M.ood_loss(y_l[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(low)],
             [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
             traj_h.steps_per_epoch, "OOD loss")
 run.figure("fig_deep", fig)
@@ -315,8 +310,8 @@ run.figure("fig_deep", fig)
 #
 # In this run the largest turn-back per seed is {glue:text}`highdim_turn_backs` in high and
 # {glue:text}`lowdim_turn_backs` in low dimension; the one-layer linear model of
-# {numref}`fig-order-1-linear` in the same setting bulges by {glue:text}`onelayer_detour:.3f` and
-# turns back by {glue:text}`onelayer_turn_back:.3f`.
+# {numref}`fig-order-1-linear` in the same setting bulges by {glue:text}`onelayer_detour` and
+# turns back by {glue:text}`onelayer_turn_back`.
 #
 # **Over seeds (evidence).** The evidence set trains {glue:text}`lowdim_turn_back_n` seeds per dimension with the same
 # protocol (intervals: bootstrap of the median, Wilson for fractions; the ratio's interval
@@ -324,12 +319,7 @@ run.figure("fig_deep", fig)
 
 # %%
 ev = run.evidence("swing").data
-
-
-def pooled(protocol, init_scale=1.0, truncation="none", prefix="", evidence=ev):
-    """Per-seed arrays of one cell of a swing evidence set, blocks concatenated."""
-    cell = dict(protocol=protocol, init_scale=init_scale, truncation=truncation)
-    return {k: evidence.concat(prefix + k, **cell) for k in ("turn_back", "loss_rise", "bulge", "final_distance")}
+pooled = partial(swing_cell, ev)  # per-seed arrays of one cell of the swing set, blocks concatenated
 
 
 cells = {"lowdim": pooled("low"), "highdim": pooled("high")}
@@ -342,7 +332,7 @@ weak = int(np.argmin(ev.config["protocols"]["low"]["mu"]))  # the weaker concept
 run.metric("reversal_ratio_low_high_weak", median_ratio(cells["lowdim"]["turn_back"][:, weak],
                                                         cells["highdim"]["turn_back"][:, weak], seed=P.seed))
 # the control: d = 2 trained with the d = 64 protocol's width and learning rate, only the dimension differs
-same = pooled("low_as_high", evidence=run.evidence("swing_same_width").data)
+same = swing_cell(run.evidence("swing_same_width").data, "low_as_high")
 for key, est in swing_estimates(same["turn_back"], same["loss_rise"], same["bulge"], P.rise_tol, seed=P.seed).items():
     run.metric(f"lowdim_same_width_{key}", est)
 run.metric("reversal_ratio_same_width_weak", median_ratio(same["turn_back"][:, weak],
@@ -399,7 +389,7 @@ by_scale = {}
 for name, protocol, width, dim in (("lowdim", "low", P.lowdim_width, P.lowdim_d), ("highdim", "high", P.width, P.d)):
     shape = MLPShape(dim, width, P.depth, P.activation, P.bias)
     rms = [end_to_end_rms(shape, SEEDS, x) for x in scales]
-    cells_by_scale = {x: pooled(protocol, x, evidence=ev_init) for x in scales}
+    cells_by_scale = {x: swing_cell(ev_init, protocol, x) for x in scales}
     ests = [swing_estimates(*(cells_by_scale[x][k] for k in ("turn_back", "loss_rise", "bulge")), P.rise_tol,
                             seed=P.seed) for x in scales]
     by_scale[name] = (rms, ests)
@@ -438,20 +428,20 @@ run.figure("fig_init_scale", fig)
 # turn-back by {glue:text}`lowdim_turn_back_small_minus_default` {glue:text}`lowdim_turn_back_small_minus_default_ci`
 # at $d = 2$ and {glue:text}`highdim_turn_back_small_minus_default` {glue:text}`highdim_turn_back_small_minus_default_ci`
 # at $d = 64$ (paired over seeds); the slowest runs at the smallest scale end within
-# {glue:text}`lowdim_final_distance_init_smallest_max:.3f` and
-# {glue:text}`highdim_final_distance_init_smallest_max:.3f` $\|\hat x\|$ of the test point. Whether
+# {glue:text}`lowdim_final_distance_init_smallest_max` and
+# {glue:text}`highdim_final_distance_init_smallest_max` $\|\hat x\|$ of the test point. Whether
 # the regime the theory assumes swings more (claim S-2c/small-init): {glue:text}`verdict_s_2c_small_init`.
 #
 # ### Training points and truncation (Fig. 15, 16)
 #
 # App. F.3 resamples every training point within $\min_p\mu_p/2$ of $\hat x$. At this chapter's
-# setting that is a fraction {glue:text}`truncated_fraction:.2e` of the points: the mean and second
+# setting that is a fraction {glue:text}`truncated_fraction` of the points: the mean and second
 # moment of the data, which are all that a linear network of any depth sees of them, move by
-# {glue:text}`radius_mean_shift:.1e` and {glue:text}`radius_second_moment_shift:.1e` (relative). The
+# {glue:text}`radius_mean_shift` and {glue:text}`radius_second_moment_shift` (relative). The
 # paper's check therefore cannot fail for the linear models of Fig. 16; it is a consistency check.
 # The reviewers' stronger version removes the training density in the orthant of $\hat x$ (every
 # point whose concept coordinates are all positive: the half of each cluster that faces $\hat x$),
-# which moves the mean by {glue:text}`orthant_mean_shift:.3f` $\|\hat x\|$. Both truncations train
+# which moves the mean by {glue:text}`orthant_mean_shift` $\|\hat x\|$. Both truncations train
 # as twins of the full runs (same seeds, initialization and minibatch order), {glue:text}`truncation_seeds_text` seeds each.
 
 # %%
@@ -509,7 +499,7 @@ traj_t, y_t = train_datasets(MLPShape(P.tiny_d, P.tiny_width, P.tiny_depth, "lin
                              lr=P.lowdim_lr, epochs=P.epochs, **SGD)
 for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs")):  # until learned; 25 epochs
     ev_tiny = run.evidence(set_name).data
-    tiny_cells = [pooled(p, evidence=ev_tiny) for p in ("tiny", "tiny_large")]
+    tiny_cells = [swing_cell(ev_tiny, p) for p in ("tiny", "tiny_large")]
     tiny_pool = {k: np.concatenate([c[k] for c in tiny_cells]) for k in tiny_cells[0]}
     for key, est in swing_estimates(tiny_pool["turn_back"], tiny_pool["loss_rise"], tiny_pool["bulge"], P.rise_tol,
                                     seed=P.seed).items():
@@ -520,8 +510,8 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 labels = [f"mu={ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
-plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [target(ds) for ds in tiny])
-plot_curves(axes[1], [M.ood_loss(y_t[:, i, 0], target(ds)) for i, ds in enumerate(tiny)], labels,
+plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
+plot_curves(axes[1], [M.ood_loss(y_t[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(tiny)], labels,
             traj_t.steps_per_epoch, "OOD loss")
 run.figure("fig_tiny", fig)
 
@@ -532,9 +522,9 @@ run.figure("fig_tiny", fig)
 # ```
 #
 # The evidence set `sim_observations/swing_tiny_converged` trains these seeds until every run has learned
-# (largest final distance {glue:text}`tiny_final_distance_max:.3f` $\|\hat x\|$; at the chapter's 25 epochs
-# it was {glue:text}`tiny_25_epochs_final_distance_max:.2f`). Single seeds do swing: the largest rise is
-# {glue:text}`tiny_largest_rise:.2f` of the initial loss ({glue:text}`verdict_s_13_s_14_exists`).
+# (largest final distance {glue:text}`tiny_final_distance_max` $\|\hat x\|$; at the chapter's 25 epochs
+# it was {glue:text}`tiny_25_epochs_final_distance_max`). Single seeds do swing: the largest rise is
+# {glue:text}`tiny_largest_rise` of the initial loss ({glue:text}`verdict_s_13_s_14_exists`).
 # Over the {glue:text}`tiny_rise_fraction_n` evidence seeds of both settings the OOD loss rises
 # (by more than {glue:text}`P_rise_tol`) in a fraction {glue:text}`tiny_rise_fraction`
 # {glue:text}`tiny_rise_fraction_ci`, with median rise {glue:text}`tiny_loss_rise`

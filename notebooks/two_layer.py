@@ -17,6 +17,11 @@
 # what the triple and quadruple descents of App. E.1 and the failure mode of App. E.3 really are;
 # and whether the eight lemmas of App. D hold step by step.
 
+# %% [markdown]
+# ```{glue:md} chapter_summary
+# :format: myst
+# ```
+
 # %% tags=["remove-cell"]
 import os
 
@@ -74,6 +79,8 @@ run = start_chapter("two_layer", globals())  # names, values, joint rules and co
 P = run.params
 
 # %% tags=["remove-cell"]
+from functools import partial
+
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown
@@ -87,6 +94,8 @@ from lib.theory import stage_checks as sc
 from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
 from lib.theory.flow_vs_training import flow_vs_training
+from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
+from lib.plotting import shade_stages
 
 s = len(P.mu)
 run.text("s_text", str(s))
@@ -145,8 +154,8 @@ run.metric("u_stepping_min_eigenvalue", np.linalg.eigvalsh(W).min())
 
 # %% [markdown]
 # Stepping $W$ by (D.1) from the same initializations, with the step 0.01 of the authors' script,
-# overflows for a fraction {glue:text}`w_stepping_blowup_fraction:.3f` of the seeds; stepping $U$,
-# the smallest eigenvalue of any $W$ along any trajectory is {glue:text}`u_stepping_min_eigenvalue:.1e`.
+# overflows for a fraction {glue:text}`w_stepping_blowup_fraction` of the seeds; stepping $U$,
+# the smallest eigenvalue of any $W$ along any trajectory is {glue:text}`u_stepping_min_eigenvalue`.
 
 # %% [markdown]
 # To check the flow against the model it describes, we train $U$ itself with torch (autograd,
@@ -178,11 +187,11 @@ run.figure("fig_flow_vs_training", fig)
 # :name: fig-flow-vs-training
 # Jacobian entries of the flow (lines) and of torch gradient descent on sampled data (dots), four
 # initializations, learning rate {glue:text}`train_lr_text`. The largest deviation over all entries,
-# times and seeds is {glue:text}`flow_vs_training_max_dev:.3f`.
+# times and seeds is {glue:text}`flow_vs_training_max_dev`.
 # ```
 #
 # The deviation is mostly the first-order error of gradient descent against gradient flow, not
-# sampling: halving the learning rate divides it by {glue:text}`flow_vs_training_dev_ratio_half_lr:.2f`
+# sampling: halving the learning rate divides it by {glue:text}`flow_vs_training_dev_ratio_half_lr`
 # (a ratio of 2 is pure $O(\eta)$ discretization error). The flow is the $\eta \to 0$ limit of
 # training, with the time rescaling $\tau = 2k\eta$.
 #
@@ -246,16 +255,11 @@ for name, other in variants.items():
                tl.stage_alignment_fraction(other, nonmono) if nonmono.any() else None)
 
 # %% tags=["hide-input"]
-def shade(ax, stage_list):
-    for kind, label, t0, t1 in stage_list:
-        ax.axvspan(t0, t1, color="tab:green" if kind == "growth" else "tab:red", alpha=0.12)
-
-
 fig, (ax0, ax1) = plt.subplots(2, 1, sharex=True, figsize=(6.4, 5.6))
 ax0.plot(times[1:], l1[1:], "k", label="OOD loss")
 ax0.plot(times[1:], tl.train_loss(w1, main["a"])[1:], "k--", label="training loss")
 for ax in (ax0, ax1):
-    shade(ax, stage_list)
+    shade_stages(ax, stage_list)
 for i in range(P.d):
     for j in range(i, P.d):
         kind = "major" if i == j < s else "minor" if i < s else "irrelevant"
@@ -275,27 +279,27 @@ run.figure("fig_stages", fig)
 # ```
 #
 # The OOD loss of the seed in {numref}`fig-stages` has {glue:text}`descents` descents, with a
-# largest rise of {glue:text}`max_bump:.3f`; the fraction of its descents and rises that overlap a
-# growth stage and a suppression stage respectively is {glue:text}`stage_alignment:.2f`. That seed was
+# largest rise of {glue:text}`max_bump`; the fraction of its descents and rises that overlap a
+# growth stage and a suppression stage respectively is {glue:text}`stage_alignment`. That seed was
 # picked for showing the effect, so no claim rests on it. Over all {glue:text}`n_seeds_text` seeds
 # of the main setting:
 #
 # - the OOD loss rises somewhere (by more than {glue:text}`descent_tol_pct` of its initial value) in a
-#   fraction {glue:text}`nonmonotone_fraction:.3f` {glue:text}`nonmonotone_fraction_ci` of the seeds,
+#   fraction {glue:text}`nonmonotone_fraction` {glue:text}`nonmonotone_fraction_ci` of the seeds,
 #   ({glue:text}`verdict_s_5_nonmonotone`). "Descends at least twice" is the same count
-#   ({glue:text}`two_descents_fraction:.3f`): a curve that rises and then converges has descended
+#   ({glue:text}`two_descents_fraction`): a curve that rises and then converges has descended
 #   before and after the rise, so the book does not count it as a second claim;
 # - among the non-monotone seeds, every descent overlaps a growth stage and every rise a suppression
-#   stage in a fraction {glue:text}`stage_alignment_fraction:.3f` {glue:text}`stage_alignment_fraction_ci`
-#   (n = {glue:text}`stage_alignment_fraction_n`; over all seeds {glue:text}`stage_alignment_fraction_all:.3f`):
+#   stage in a fraction {glue:text}`stage_alignment_fraction` {glue:text}`stage_alignment_fraction_ci`
+#   (n = {glue:text}`stage_alignment_fraction_n`; over all seeds {glue:text}`stage_alignment_fraction_all`):
 #   {glue:text}`verdict_s_5_stage_alignment`. The stages are windows where a term is above half its
 #   peak; a minor entry gets a suppression window when it ever exceeds the size the init gives a
-#   diagonal entry, $\mathbb E w_{ii}(0) = d'\tau^2$ = {glue:text}`minor_floor:.3g` (eq. E.1). A fixed
+#   diagonal entry, $\mathbb E w_{ii}(0) = d'\tau^2$ = {glue:text}`minor_floor` (eq. E.1). A fixed
 #   floor of 0.05, the book's earlier choice, drops the minor entries that peak below it and leaves
-#   the rises they cause without a window ({glue:text}`stage_alignment_fraction_floor_0_05:.3f`).
+#   the rises they cause without a window ({glue:text}`stage_alignment_fraction_floor_0_05`).
 #   The test is not vacuous: with the kinds swapped, or the windows moved three times later, the
-#   fraction is {glue:text}`stage_alignment_fraction_placebo_swapped:.3f` and
-#   {glue:text}`stage_alignment_fraction_placebo_shifted:.3f` ({glue:text}`verdict_s_5_stage_alignment_placebo`).
+#   fraction is {glue:text}`stage_alignment_fraction_placebo_swapped` and
+#   {glue:text}`stage_alignment_fraction_placebo_shifted` ({glue:text}`verdict_s_5_stage_alignment_placebo`).
 #
 # **Training loss (Fig. 17).** Under the population flow the training loss is the flow's own
 # objective, so it cannot rise ({glue:text}`train_loss_monotone_flow`: a consistency check). The
@@ -303,10 +307,10 @@ run.figure("fig_stages", fig)
 # descent and by SGD (batch {glue:text}`s17_batch_text`) on {glue:text}`train_n_points` sampled points
 # per cluster, at learning rate {glue:text}`train_lr_text`, with the training loss on the whole
 # sampled set. The fraction of seeds whose training loss never rises by more than
-# {glue:text}`descent_tol_pct` of its initial value is {glue:text}`train_monotone_gd:.3f`
-# {glue:text}`train_monotone_gd_ci` under GD and {glue:text}`train_monotone_sgd:.3f`
+# {glue:text}`descent_tol_pct` of its initial value is {glue:text}`train_monotone_gd`
+# {glue:text}`train_monotone_gd_ci` under GD and {glue:text}`train_monotone_sgd`
 # {glue:text}`train_monotone_sgd_ci` under SGD, while the OOD loss of the same runs is non-monotone in
-# {glue:text}`ood_nonmonotone_gd:.3f` and {glue:text}`ood_nonmonotone_sgd:.3f` of them
+# {glue:text}`ood_nonmonotone_gd` and {glue:text}`ood_nonmonotone_sgd` of them
 # ({glue:text}`verdict_s_17_gd`; {glue:text}`verdict_s_17_sgd`).
 
 # %%
@@ -352,21 +356,21 @@ run.figure("fig_outputs", fig)
 #
 # **Training-cluster means (Fig. 18).** Over all seeds, the median of the largest off-axis excursion
 # of the outputs at the training means, relative to the initial one (the smaller of the clusters'
-# two), is {glue:text}`cluster_detour_ratio:.1f` {glue:text}`cluster_detour_ratio_ci`
+# two), is {glue:text}`cluster_detour_ratio` {glue:text}`cluster_detour_ratio_ci`
 # ({glue:text}`verdict_s_18_detour`). A one-layer model cannot do this: there the off-axis part of
 # $f(\mu_p e_p)$ only decays, as $e^{-a_p t}$ (Theorem 4.1). App. F.4 adds that the two trajectories
 # are non-regular "at different stages of the training". We test it as: at the time of each
 # cluster's largest off-axis excursion, count the concepts learned ($w_{pp} \ge 1/2$); the stages
 # differ if the counts differ. At $d = s = 2$ the off-axis parts are $\mu_1 w_{21}$ and $\mu_2 w_{12}$,
-# one entry, so they peak together: the fraction is {glue:text}`cluster_detour_different_stages:.3f`
+# one entry, so they peak together: the fraction is {glue:text}`cluster_detour_different_stages`
 # ({glue:text}`verdict_s_18_stages`). At $d = d'$ = {glue:text}`detour_d_text`, where irrelevant entries
-# move the outputs too, it is {glue:text}`cluster_detour_different_stages_high_d:.3f`
+# move the outputs too, it is {glue:text}`cluster_detour_different_stages_high_d`
 # {glue:text}`cluster_detour_different_stages_high_d_ci` ({glue:text}`verdict_s_18_stages_high_d`).
 # A reading that can pass at $d = s = 2$ takes "non-regular" for the shape of the path: the output
 # turns away from its target, the angle between its velocity and the direction to the target peaks.
 # Counting only times where the output moves at a tenth of its peak speed or more (the angle of a
 # resting output is noise), the two clusters turn at different stages in a fraction
-# {glue:text}`cluster_off_course_different_stages_speed_0_1:.3f`
+# {glue:text}`cluster_off_course_different_stages_speed_0_1`
 # {glue:text}`cluster_off_course_different_stages_speed_0_1_ci` of the seeds
 # ({glue:text}`verdict_s_18_stages_turn`); that number moves with the speed floor, which the
 # verdict's robustness row shows.
@@ -377,13 +381,13 @@ run.figure("fig_outputs", fig)
 # ## How often does the loss swing?
 #
 # The paper's figures show one initialization. Over all {glue:text}`n_seeds_text` seeds of the
-# main setting, the fraction with a non-monotone OOD loss is {glue:text}`nonmonotone_fraction:.3f`.
+# main setting, the fraction with a non-monotone OOD loss is {glue:text}`nonmonotone_fraction`.
 # Sec. 4.2.2 explains the swing by the sign of the initial minor entries: early on, the output in
 # direction $k$ is dominated by $w_{k q}\mu_k$, with $q$ the strongest direction; if that minor
 # entry starts positive, its growth moves the output *towards* the target, and its later
 # suppression turns the output back. Among seeds with such a positive minor entry the fraction is
-# {glue:text}`nonmono_pos:.3f`, among the others {glue:text}`nonmono_neg:.3f`: a difference of
-# {glue:text}`sign_explanation_gap:.3f` {glue:text}`sign_explanation_gap_ci` ({glue:text}`verdict_s_5_sign`).
+# {glue:text}`nonmono_pos`, among the others {glue:text}`nonmono_neg`: a difference of
+# {glue:text}`sign_explanation_gap` {glue:text}`sign_explanation_gap_ci` ({glue:text}`verdict_s_5_sign`).
 
 # %%
 pos = tl.positive_minor(W[0], main["a"], s)
@@ -398,10 +402,10 @@ run.metric("sign_explanation_gap", tl.fraction_difference(nonmono[pos], nonmono[
 # weaker mean $\mu_1$, {glue:text}`sweep_seeds_text` seeds per point ({numref}`fig-frequency`):
 
 # %%
-def frac(mu=P.mu, d=P.d, scale=P.init_scale, power=P.covariance_power, kind=P.init, width=None):
-    """Non-monotone flags of sweep_seeds seeds, one parameter changed from the main setting (d' = d)."""
-    return tl.ensemble(mu, P.sigma, d, width or d, scale, kind, P.sweep_seeds, P.horizon, P.n_times // 2,
-                       P.descent_tol, power, P.seed + 1)["bump"] > 0
+# non-monotone flags of sweep_seeds seeds, one parameter changed from the main setting (d' = d)
+frac = partial(nonmonotone_flags, mu=P.mu, sigma=P.sigma, d=P.d, width=None, scale=P.init_scale, kind=P.init,
+               n=P.sweep_seeds, horizon=P.horizon, n_times=P.n_times // 2, tol=P.descent_tol,
+               power=P.covariance_power, seed=P.seed + 1)
 
 
 flags = {"d": [frac(d=k) for k in P.sweep_d],
@@ -441,21 +445,21 @@ run.figure("fig_frequency", fig)
 # Wilson 95% intervals.
 # ```
 #
-# Low dimension swings more: from {glue:text}`frac_d_lo:.3f` at the smallest $d$ to
-# {glue:text}`frac_d_hi:.3f` at the largest, as Sec. 3.3 and 4.2.2 say (difference
-# {glue:text}`nonmonotone_drop_with_d:.3f` {glue:text}`nonmonotone_drop_with_d_ci`:
+# Low dimension swings more: from {glue:text}`frac_d_lo` at the smallest $d$ to
+# {glue:text}`frac_d_hi` at the largest, as Sec. 3.3 and 4.2.2 say (difference
+# {glue:text}`nonmonotone_drop_with_d` {glue:text}`nonmonotone_drop_with_d_ci`:
 # {glue:text}`verdict_s_5_low_d`). That sweep widens the hidden layer with $d$ ($d' = d$). Holding
 # the width at $d'$ = {glue:text}`param_sweep_fixed_width` and moving $d$ alone from
-# {glue:text}`fixed_width_d_text`, the fraction changes by {glue:text}`nonmonotone_drop_with_d_fixed_width:.3f`
+# {glue:text}`fixed_width_d_text`, the fraction changes by {glue:text}`nonmonotone_drop_with_d_fixed_width`
 # {glue:text}`nonmonotone_drop_with_d_fixed_width_ci` ({glue:text}`verdict_s_5_low_d_fixed_width`): the
 # fall is carried by the width, as App. E.2 explains below, more than by the dimension. Widening the hidden layer
 # alone, at $d$ = {glue:text}`d_text` and with $\tau^2 \propto 1/d'$ so that $\mathbb E w_{ii}$ stays
-# fixed, takes the fraction from {glue:text}`frac_w_lo:.3f` to {glue:text}`frac_w_hi:.3f`. That is
+# fixed, takes the fraction from {glue:text}`frac_w_lo` to {glue:text}`frac_w_hi`. That is
 # the second reason, of App. E.2 below: a Gaussian init makes the major entries dominate the minor
 # ones by a factor $\sqrt{d'}$, so the minor entries' illusion of progress is small. Over the init
-# scales of the sweep the fraction goes from {glue:text}`frac_tau_lo:.3f` (smallest $\tau$) to
-# {glue:text}`frac_tau_hi:.3f` (largest), and over $\mu_1$ from {glue:text}`frac_mu_lo:.3f` (smallest)
-# to {glue:text}`frac_mu_hi:.3f` (largest).
+# scales of the sweep the fraction goes from {glue:text}`frac_tau_lo` (smallest $\tau$) to
+# {glue:text}`frac_tau_hi` (largest), and over $\mu_1$ from {glue:text}`frac_mu_lo` (smallest)
+# to {glue:text}`frac_mu_hi` (largest).
 
 # %%
 run.metric("frac_d_lo", by_d[0]); run.metric("frac_d_hi", by_d[-1])
@@ -482,11 +486,7 @@ run.metric("script_nonmonotone_a2", readings["A2/flow"]["nonmonotone"])
 run.metric("script_nonmonotone_a2_minus_a", readings["A2-A/flow"]["nonmonotone"])
 run.text("script_seeds_text", str(P.script_seeds))
 ev_ab = run.evidence("a_or_a2").data
-
-
-def ev_fraction(name, k, **key):
-    """Pooled blocks of one cell of the evidence set: the fraction of seeds with `name` >= k."""
-    return fraction(ev_ab.concat(name, **key) >= k)
+ev_fraction = partial(fraction_at_least, ev_ab)  # the fraction of seeds with an array >= k in one cell
 
 
 for integrator in sr.INTEGRATORS:
@@ -514,16 +514,16 @@ run.figure("fig_readings", fig)
 # initializations under $A$ and $A^2$, non-monotone curves in red.
 # ```
 #
-# With $A$ the OOD loss is non-monotone for {glue:text}`script_nonmonotone_a:.3f`
-# {glue:text}`script_nonmonotone_a_ci` of the seeds, with $A^2$ for {glue:text}`script_nonmonotone_a2:.3f`
-# {glue:text}`script_nonmonotone_a2_ci` (paired difference {glue:text}`script_nonmonotone_a2_minus_a:.3f`
+# With $A$ the OOD loss is non-monotone for {glue:text}`script_nonmonotone_a`
+# {glue:text}`script_nonmonotone_a_ci` of the seeds, with $A^2$ for {glue:text}`script_nonmonotone_a2`
+# {glue:text}`script_nonmonotone_a2_ci` (paired difference {glue:text}`script_nonmonotone_a2_minus_a`
 # {glue:text}`script_nonmonotone_a2_minus_a_ci`). In the evidence set (2000 seeds), the script's
-# Euler steps of $W$ give {glue:text}`ev_script_nonmonotone_a_euler_w:.3f` and
-# {glue:text}`ev_script_nonmonotone_a2_euler_w:.3f` against {glue:text}`ev_script_nonmonotone_a_flow:.3f`
-# and {glue:text}`ev_script_nonmonotone_a2_flow:.3f` for the flow, but they leave the PSD cone in
-# {glue:text}`ev_script_psd_lost_a_euler_w:.3f` and {glue:text}`ev_script_psd_lost_a2_euler_w:.3f` of the
-# seeds (the flow in {glue:text}`ev_script_psd_lost_a_flow:.3f`) and overflow in
-# {glue:text}`ev_script_diverged_a_euler_w:.3f` and {glue:text}`ev_script_diverged_a2_euler_w:.3f`.
+# Euler steps of $W$ give {glue:text}`ev_script_nonmonotone_a_euler_w` and
+# {glue:text}`ev_script_nonmonotone_a2_euler_w` against {glue:text}`ev_script_nonmonotone_a_flow`
+# and {glue:text}`ev_script_nonmonotone_a2_flow` for the flow, but they leave the PSD cone in
+# {glue:text}`ev_script_psd_lost_a_euler_w` and {glue:text}`ev_script_psd_lost_a2_euler_w` of the
+# seeds (the flow in {glue:text}`ev_script_psd_lost_a_flow`) and overflow in
+# {glue:text}`ev_script_diverged_a_euler_w` and {glue:text}`ev_script_diverged_a2_euler_w`.
 # $A^2$ squares the ratios of the signal strengths, which separates the stages in time; that is
 # what makes the swing the typical outcome of the script's figure. The rest of the chapter uses
 # $A$ unless `covariance_power` is 2; the multiple descents and the failure mode below are shown
@@ -560,7 +560,7 @@ fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex="col")
 for (name, p), b in best.items():
     ax = axes[p - 1, list(settings).index(name)]
     ax.plot(b["times"][1:], b["loss"][1:], "k")
-    shade(ax, b["stages"])
+    shade_stages(ax, b["stages"])
     ax.set(title=f"{name}, {'A' if p == 1 else 'A²'}: {b['descents']} descents", xscale="log")
 for ax in axes[:, 0]:
     ax.set_ylabel("OOD loss")
@@ -581,8 +581,8 @@ run.figure("fig_multi", fig)
 #
 # | setting | $A$, Gaussian | $A$, uniform | $A^2$, Gaussian | $A^2$, uniform |
 # |---|---|---|---|---|
-# | Fig. 8, $\ge 3$ descents | {glue:text}`triple_fraction_a_gaussian:.4f` | {glue:text}`triple_fraction_a_uniform:.4f` | {glue:text}`triple_fraction_a2_gaussian:.4f` | {glue:text}`triple_fraction_a2_uniform:.4f` |
-# | Fig. 9, $\ge 4$ descents | {glue:text}`quadruple_fraction_a_gaussian:.4f` | {glue:text}`quadruple_fraction_a_uniform:.4f` | {glue:text}`quadruple_fraction_a2_gaussian:.4f` | {glue:text}`quadruple_fraction_a2_uniform:.4f` |
+# | Fig. 8, $\ge 3$ descents | {glue:text}`triple_fraction_a_gaussian` | {glue:text}`triple_fraction_a_uniform` | {glue:text}`triple_fraction_a2_gaussian` | {glue:text}`triple_fraction_a2_uniform` |
+# | Fig. 9, $\ge 4$ descents | {glue:text}`quadruple_fraction_a_gaussian` | {glue:text}`quadruple_fraction_a_uniform` | {glue:text}`quadruple_fraction_a2_gaussian` | {glue:text}`quadruple_fraction_a2_uniform` |
 #
 # Triple descent under the paper's $A$ needs the all-positive init ({glue:text}`verdict_s_8_uniform`;
 # Gaussian: {glue:text}`verdict_s_8_gaussian`); quadruple descent does not appear under $A$ at all
@@ -668,28 +668,28 @@ run.figure("fig_failure", fig)
 # the seeds that reached the plateau, and under SGD.
 # ```
 #
-# A fraction {glue:text}`failure_suppressed_fraction:.3f` of the seeds has $w_{11}$ suppressed
-# early and {glue:text}`failure_plateau_fraction:.3f` reaches the failure state, with
-# OOD loss {glue:text}`failure_plateau_loss:.3f` there (close to $\mu_1^2/2$ =
-# {glue:text}`failure_plateau_theory:.3f`, the loss of an output that misses direction 1).
+# A fraction {glue:text}`failure_suppressed_fraction` of the seeds has $w_{11}$ suppressed
+# early and {glue:text}`failure_plateau_fraction` reaches the failure state, with
+# OOD loss {glue:text}`failure_plateau_loss` there (close to $\mu_1^2/2$ =
+# {glue:text}`failure_plateau_theory`, the loss of an output that misses direction 1).
 # {glue:text}`failure_verdict`: the fraction of plateau seeds still stuck at the horizon is
-# {glue:text}`failure_permanent_fraction:.3f` {glue:text}`failure_permanent_fraction_ci`
+# {glue:text}`failure_permanent_fraction` {glue:text}`failure_permanent_fraction_ci`
 # ({glue:text}`verdict_s_10_permanence`); on the plateau seeds $w_{11}$ escapes at a median
-# paper time of {glue:text}`failure_escape_time_median:.1f` {glue:text}`failure_escape_time_median_ci` (latest
-# {glue:text}`failure_escape_time_max:.1f`), against {glue:text}`failure_escape_time_median_unsuppressed:.1f`
+# paper time of {glue:text}`failure_escape_time_median` {glue:text}`failure_escape_time_median_ci` (latest
+# {glue:text}`failure_escape_time_max`), against {glue:text}`failure_escape_time_median_unsuppressed`
 # for the seeds whose $w_{11}$ was never suppressed. Under SGD a fraction
-# {glue:text}`sgd_plateau_fraction:.3f` of the seeds reaches the plateau, the fraction that never
-# escapes is {glue:text}`sgd_never_escaped:.3f`, and the median escape time is
-# {glue:text}`sgd_escape_time_median:.1f` over all seeds and {glue:text}`sgd_escape_time_median_plateau:.1f`
+# {glue:text}`sgd_plateau_fraction` of the seeds reaches the plateau, the fraction that never
+# escapes is {glue:text}`sgd_never_escaped`, and the median escape time is
+# {glue:text}`sgd_escape_time_median` over all seeds and {glue:text}`sgd_escape_time_median_plateau`
 # over the plateau seeds. The paper's Fig. 10 shows a plateau on a finite time axis, not a trap: a
 # true trap needs the component of the first row of $U$ outside the span of the others to vanish
 # exactly, a set of initializations of measure zero.
 #
 # Under the script's $A^2$ the plateau is more frequent and longer (evidence, 2000 Gaussian-init
-# seeds up to $\tau = 1000$): a fraction {glue:text}`ev_failure_plateau_a2:.3f` reaches it against
-# {glue:text}`ev_failure_plateau_a:.3f` with $A$, and the median escape time of the plateau seeds is
-# {glue:text}`ev_failure_escape_a2:.1f` {glue:text}`ev_failure_escape_a2_ci` against
-# {glue:text}`ev_failure_escape_a:.1f` {glue:text}`ev_failure_escape_a_ci` ($a_1^2 < a_1$ slows the
+# seeds up to $\tau = 1000$): a fraction {glue:text}`ev_failure_plateau_a2` reaches it against
+# {glue:text}`ev_failure_plateau_a` with $A$, and the median escape time of the plateau seeds is
+# {glue:text}`ev_failure_escape_a2` {glue:text}`ev_failure_escape_a2_ci` against
+# {glue:text}`ev_failure_escape_a` {glue:text}`ev_failure_escape_a_ci` ($a_1^2 < a_1$ slows the
 # escape); under both readings it is a plateau, not a trap.
 #
 # ## Lemmas D.1–D.8, checked at every step
@@ -772,7 +772,7 @@ run.metric("lemma_offdiag_over_phase", main_check["offdiag_over_phase"])
 # are bounded by $P^2\beta^2\omega^2$, and with $P^2$ in place of $P$ the bound is violated
 # {glue:text}`corollary_d1_p2_violations` times. The lemmas survive because the off-diagonal
 # entries in fact stay far inside the initial phase: their largest magnitude over the run is
-# {glue:text}`lemma_offdiag_over_phase:.1e` times its edge $P\beta\omega$.
+# {glue:text}`lemma_offdiag_over_phase` times its edge $P\beta\omega$.
 #
 # The same run also broke one assumption at a time (the other constants unchanged); the first
 # lemma to fail, at the earliest step over the seeds:
@@ -816,25 +816,25 @@ run.text("lemma_s3_ratios_text", ", ".join(f"{r:.2f}" for r in gaps.strength_rat
 # 1. **(D.60) to (D.61).** (D.60) is $-\tfrac15 w_{ij}(a_i - 3a_j)$; at the edge of the assumptions
 #    ($w_{ij} = \omega$, $a_i - 3a_j = \alpha/C$) sympy gives (D.60)/(D.61) = {glue:text}`d61_factor`
 #    ({glue:text}`verdict_s_d_d61`). With the correct margin $\omega\alpha/(5C)$ the noise bound of (D.63)
-#    is {glue:text}`d64_corrected_margin:.2f` times the margin (printed margin: {glue:text}`d64_printed_margin:.2f`),
+#    is {glue:text}`d64_corrected_margin` times the margin (printed margin: {glue:text}`d64_printed_margin`),
 #    so (D.64) does not follow from the assumptions ({glue:text}`verdict_s_d_d64`); Lemma D.7 still holds
 #    in every run above.
 # 2. **$d > s$.** Assumption D.1 needs $\alpha \le a_k$ with $\alpha > 0$ for all $k$; with one irrelevant
 #    direction the largest admissible $\alpha$ is {glue:text}`d1_largest_alpha_high_d` ({glue:text}`verdict_s_d_high_d`):
 #    Appendix D does not cover the high-dimensional regime the paper explains with it.
 # 3. **PSD.** Lemmas D.4 and D.5 use that $W = UU^\top$ is PSD, but (D.1) steps $W$. From a rank-one
-#    $W(0)$ that meets every assumption, one step gives $\det W(1)$ = {glue:text}`w_recursion_det:.2e` (exact
-#    rational arithmetic) and a smallest eigenvalue of {glue:text}`w_recursion_min_eig_rel:.1e` times the
+#    $W(0)$ that meets every assumption, one step gives $\det W(1)$ = {glue:text}`w_recursion_det` (exact
+#    rational arithmetic) and a smallest eigenvalue of {glue:text}`w_recursion_min_eig_rel` times the
 #    largest ({glue:text}`verdict_s_d_psd`); $w_{11}$ turns negative at step
 #    {glue:text}`w_recursion_negative_diagonal_step` and the first lemma to fail is {glue:text}`w_recursion_first_lemma`.
-# 4. **Figs. 8 and 9.** Their smallest consecutive strength ratios are {glue:text}`fig8_min_strength_ratio:.2f`
-#    and {glue:text}`fig9_min_strength_ratio:.2f` with $A$ ({glue:text}`fig8_min_strength_ratio_a2:.2f` and
-#    {glue:text}`fig9_min_strength_ratio_a2:.2f` with $A^2$), below the 3 of Assumption D.5
+# 4. **Figs. 8 and 9.** Their smallest consecutive strength ratios are {glue:text}`fig8_min_strength_ratio`
+#    and {glue:text}`fig9_min_strength_ratio` with $A$ ({glue:text}`fig8_min_strength_ratio_a2` and
+#    {glue:text}`fig9_min_strength_ratio_a2` with $A^2$), below the 3 of Assumption D.5
 #    ({glue:text}`verdict_s_d_fig8`; {glue:text}`verdict_s_d_fig9`).
-# 5. **$T_1$.** The proof of Lemma D.1 and Lemma D.2 define $T_1$ a factor {glue:text}`t1_definition_ratio:.4f`
+# 5. **$T_1$.** The proof of Lemma D.1 and Lemma D.2 define $T_1$ a factor {glue:text}`t1_definition_ratio`
 #    $= \kappa^2$ apart ({glue:text}`verdict_s_d_t1`). Lemma D.2 needs the shorter one: by the longer one,
-#    an entry leaves the initial phase in a fraction {glue:text}`t1_long_phase_exit:.2f` of the lemma runs,
-#    by the shorter one in {glue:text}`t1_short_phase_exit:.2f`.
+#    an entry leaves the initial phase in a fraction {glue:text}`t1_long_phase_exit` of the lemma runs,
+#    by the shorter one in {glue:text}`t1_short_phase_exit`.
 
 # %%
 run.metric("d61_factor", float(gaps.d60_over_d61()))
@@ -875,7 +875,7 @@ run.text("mc_samples_text", str(P.mc_samples))
 run.metric("e2_max_error", max(np.abs(mc[:, 0] / expected - 1).max(), np.abs(mc[:, 1] / expected).max()))
 
 # %% [markdown]
-# The largest deviation from (E.1), relative to $d'\tau^2$, is {glue:text}`e2_max_error:.3f`.
+# The largest deviation from (E.1), relative to $d'\tau^2$, is {glue:text}`e2_max_error`.
 #
 # ## Summary
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from lib.diffusion.data import CLASSES, UNSEEN, Circles, concept_signals
 from lib.diffusion.segment import concept_coordinates
+from lib.numbers import interval_text
 from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, bootstrap_mean, paired_difference, undecided
 
 UNSEEN_PROMPT = 3
@@ -681,34 +682,25 @@ def readout_alternative(metrics: dict, suffix: str = "_classifier") -> dict:
     return {f"{name}{suffix}": value for name, value in metrics.items() if not name.startswith(skip)}
 
 
-def format_estimate(e: dict | None, digits: int = 2) -> str:
-    """ "value [low, high]" of an estimate dict; "n/a" for a missing or non-finite one."""
-    if not e or any(not isinstance(e.get(k), (int, float)) or not np.isfinite(e[k]) for k in ("value", "low", "high")):
-        return "n/a"
-    return f"{e['value']:.{digits}f} [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
-
-
 def prose(results: dict[float, dict], metrics: dict) -> dict[str, str]:
     """The chapter's per-contrast sentences (lists over contrasts, in ascending contrast) from the metrics."""
     keys = {c: contrast_key(c) for c in sorted(results)}
     return {
-        "success_list": "; ".join(format_estimate(metrics[f"success_rate_{k}"]) for k in keys.values()),
-        "training_success_list": "; ".join(
-            format_estimate(metrics[f"training_success_rate_{k}"]) for k in keys.values()
-        ),
-        "late_change_list": "; ".join(format_estimate(metrics[f"mse_late_change_{k}"], 3) for k in keys.values()),
+        "success_list": "; ".join(interval_text(metrics[f"success_rate_{k}"]) for k in keys.values()),
+        "training_success_list": "; ".join(interval_text(metrics[f"training_success_rate_{k}"]) for k in keys.values()),
+        "late_change_list": "; ".join(interval_text(metrics[f"mse_late_change_{k}"]) for k in keys.values()),
         "bend_list": "; ".join(
-            f"{format_estimate(metrics[f'bend_toward_stronger_{k}'])} (toward {results[c]['stronger']})"
+            f"{interval_text(metrics[f'bend_toward_stronger_{k}'])} (toward {results[c]['stronger']})"
             for c, k in keys.items()
         ),
-        "lead_list": "; ".join(format_estimate(metrics[f"colour_lead_{k}"], 0) for k in keys.values()),
+        "lead_list": "; ".join(interval_text(metrics[f"colour_lead_{k}"]) for k in keys.values()),
         "rise_list": "; ".join(
-            f"{format_estimate(metrics[f'mse_rise_{k}'], 3)} (steps {results[c]['rise'].steps[0]} to "
+            f"{interval_text(metrics[f'mse_rise_{k}'])} (steps {results[c]['rise'].steps[0]} to "
             f"{results[c]['rise'].steps[1]})"
             for c, k in keys.items()
         ),
         "rise_z_list": ", ".join(f"{results[c]['rise'].z:.1f}" for c in keys),
-        "r2_list": "; ".join(format_estimate(metrics[f"speed_decay_r2_{k}"]) for k in keys.values()),
+        "r2_list": "; ".join(interval_text(metrics[f"speed_decay_r2_{k}"]) for k in keys.values()),
     }
 
 

@@ -162,3 +162,8 @@ def fit_all_pairs(
         plateau_patience=5,
     )
     return res.train_acc
+
+
+def decoder_label(key: dict) -> str:
+    """The legend label of a network sweep shard's decoder: "w WIDTH, d EMBED_DIM"."""
+    return f"w {key['width']}, d {key['embed_dim']}"

@@ -284,6 +284,7 @@ CHAPTER = Chapter(
             metric="classifier_p_disc_on_noise",
             condition="< 0.2",
             basis="consistency",
+            kind="method",
             note="cannot fail: pure noise is a fifth of the classifier's training set, labelled no disc; a check "
             "that the calibration ran, not of the read-out on generated images",
         ),

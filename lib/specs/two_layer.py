@@ -243,6 +243,7 @@ CHAPTER = Chapter(
             basis="exact",
             expected="does not hold",
             note="sympy: -U grad L^T - grad L U^T is exactly 2 x (D.2); the paper time is twice the flow time (errata)",
+            kind="erratum",
         ),
         Claim(
             "S-5/flow-vs-training",
@@ -501,6 +502,7 @@ CHAPTER = Chapter(
             basis="single run",
             expected="does not hold",
             note="the printed bound misses a factor P; with P^2 it holds (corollary_d1_p2_violations)",
+            kind="erratum",
         ),
         Claim(
             "S-D/d61",
@@ -511,6 +513,7 @@ CHAPTER = Chapter(
             basis="exact",
             expected="does not hold",
             note="sympy: at the edge of the assumptions (D.60) is 1/5 of the bound (D.61)",
+            kind="erratum",
         ),
         Claim(
             "S-D/d64",
@@ -522,6 +525,7 @@ CHAPTER = Chapter(
             expected="does not hold",
             note="with the margin omega alpha / (5 C) that (D.60) gives, the noise bound is 2.2 times it for constants "
             "meeting every assumption",
+            kind="erratum",
         ),
         Claim(
             "S-D/psd",
@@ -532,6 +536,7 @@ CHAPTER = Chapter(
             basis="single run",
             expected="does not hold",
             note="a rank-one W(0) meeting every assumption has det W(1) < 0 (exact arithmetic); its w_11 then turns negative",
+            kind="erratum",
         ),
         Claim(
             "S-D/high-d",
@@ -542,6 +547,7 @@ CHAPTER = Chapter(
             basis="exact",
             expected="does not hold",
             note="a_k = 0 for every irrelevant direction k > s (C.13)",
+            kind="erratum",
         ),
         Claim(
             "S-D/fig8",
@@ -552,6 +558,7 @@ CHAPTER = Chapter(
             basis="exact",
             expected="does not hold",
             note="consecutive ratios 2.24 and 2.15 with A; " + _D5_NOTE,
+            kind="erratum",
         ),
         Claim(
             "S-D/fig9",
@@ -562,6 +569,7 @@ CHAPTER = Chapter(
             basis="exact",
             expected="does not hold",
             note="consecutive ratios 2.24, 2.15 and 1.71 with A; " + _D5_NOTE,
+            kind="erratum",
         ),
         Claim(
             "S-D/t1",
@@ -572,6 +580,7 @@ CHAPTER = Chapter(
             basis="exact",
             expected="does not hold",
             note="kappa log P / (2 eta gamma alpha) against log P / (2 eta gamma alpha kappa): a factor kappa^2 = 1.32",
+            kind="erratum",
         ),
         Claim(
             "S-E.2",

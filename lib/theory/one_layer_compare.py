@@ -331,3 +331,18 @@ def order_map(
         first_sim=np.argmin(half_times(lr * np.arange(len(traj)), traj, z), axis=-1).reshape(shape),
         steps=len(traj) - 1,
     )
+
+
+def plot_trajectories(ax, comparison, settings, labels, t: np.ndarray, every: int = 2) -> None:
+    """Theorem 4.1 (lines, at times `t`) over the SGD outputs (markers at equal time steps) of the
+    `settings` (indices into `comparison`), concepts 1 and 2; the target as a star."""
+    from lib.plotting import arrow_markers
+
+    c = comparison
+    for b, label in zip(settings, labels):
+        (line,) = ax.plot(*closed_form_output(c.w0[b], c.a[b], c.z[b], t)[:, :2].T, lw=1.5, label=label)
+        arrow_markers(ax, c.sgd[:, b, :2], every, color=line.get_color(), ms=3, alpha=0.8)
+        ax.plot(*c.z[b, :2], marker="*", ms=10, color=line.get_color())
+        ax.plot([c.z[b, 0], 0], [0, c.z[b, 1]], "o", mfc="none", color=line.get_color())
+    ax.set(xlabel="output, concept 1", ylabel="output, concept 2")
+    ax.legend(loc="lower right", fontsize=8)

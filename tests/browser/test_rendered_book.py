@@ -17,6 +17,15 @@ page in one message, on
    exception line such as ``ValueError: ...`` or a logging ``ERROR``), and any
    ``Traceback (most recent call last)`` or papermill ``An Exception was encountered`` text fails.
 
+5. a stderr or warning output block (warnings are notices of the run, on the build status page);
+6. an absolute path of the build machine (home or temp folders, ``ipykernel_`` files,
+   ``site-packages``, a virtualenv) anywhere in the page's HTML;
+7. a number in prose (outside code and math) with more than 4 significant digits.
+
+Other tests: no table wider than its column at 1280 px (a probe page served by the test loads the
+page in a 1280 px iframe and measures every table), the landing page names every catalogue row with a
+status, and screenshots of the landing page and the scorecard go to ``_build/screenshots/``.
+
 The DOM checked is the one Chromium dumps (``--dump-dom``) after scripts ran
 (``--virtual-time-budget``), from a local ``http.server`` on 127.0.0.1 started by the test. The
 pages are dumped in parallel, a few Chromium processes at a time. Another test screenshots the
@@ -34,6 +43,7 @@ import base64
 import binascii
 import functools
 import http.server
+import json
 import os
 import re
 import shutil
@@ -189,9 +199,50 @@ def _dump_dom(binary: str, url: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+OVERFLOW_PROBE = "/__overflow__"
+PROBE_WIDTH = 1280
+
+# A page that loads a book page in a same-origin iframe 1280 px wide and writes, into <pre id="result">,
+# every table wider than its container or than the article (JSON), once the page's scripts had time.
+PROBE_HTML = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="frame" src="/PAGE" style="width:WIDTHpx;height:1600px;border:0"></iframe>
+<pre id="result">pending</pre>
+<script>
+document.getElementById("frame").addEventListener("load", function () {
+  setTimeout(function () {
+    var doc = document.getElementById("frame").contentDocument, out = [];
+    var article = doc.querySelector("article") || doc.querySelector("main") || doc.body;
+    var right = article.getBoundingClientRect().right;
+    doc.querySelectorAll("article table, main table").forEach(function (table, i) {
+      var box = table.getBoundingClientRect(), parent = table.parentElement;
+      if (box.width > parent.clientWidth + 1 || box.right > right + 1) {
+        var first = table.querySelector("th, td");
+        out.push({table: i, width: Math.round(box.width), room: Math.min(parent.clientWidth, Math.round(right - box.left)),
+                  starts: first ? first.textContent.trim().slice(0, 40) : ""});
+      }
+    });
+    document.getElementById("result").textContent = JSON.stringify(out);
+  }, 4000);
+});
+</script></body></html>"""
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - signature of the base class
         pass
+
+    def do_GET(self):  # noqa: N802 - the base class's name
+        """The book's files, and the overflow probe at /__overflow__?page=PATH."""
+        parts = urllib.parse.urlsplit(self.path)
+        if parts.path != OVERFLOW_PROBE:
+            return super().do_GET()
+        page = urllib.parse.parse_qs(parts.query).get("page", ["index.html"])[0]
+        body = PROBE_HTML.replace("PAGE", urllib.parse.quote(page)).replace("WIDTH", str(PROBE_WIDTH)).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
 
 class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -532,6 +583,53 @@ def check_errors(soup: BeautifulSoup) -> list[str]:
     return problems
 
 
+# Paths of the machine that built the book: home and temp folders, kernel temp files, virtualenvs.
+MACHINE_PATH = re.compile(r"(?:/home/\w|/root/|/tmp/|/Users/\w|/work/|ipykernel_\d|site-packages)")
+
+
+def check_stderr(soup: BeautifulSoup) -> list[str]:
+    """No stderr or warning output block: warnings become notices of the run (the build status page)."""
+    body = soup.body or soup
+    return [
+        f"stderr/warning output {' '.join((tag.find('pre') or tag).get_text().split())[:120]!r} in {_where(tag)}"
+        for tag in body.find_all(class_="output")
+        if _classes(tag) & {"stderr", "warning"}
+    ]
+
+
+def check_machine_paths(static_html: str) -> list[str]:
+    """No absolute path of the build machine anywhere in the page's HTML."""
+    problems = []
+    for match in list(MACHINE_PATH.finditer(static_html))[:5]:
+        problems.append(f'machine path {match.group(0)!r}: "{_snippet(static_html, match.start(), match.end())}"')
+    return problems
+
+
+# A decimal number in prose: a float glued or printed into the text, with its significant digits.
+PROSE_FLOAT = re.compile(r"(?<![\w.\-/:])-?(\d+\.\d+)(?:e[+-]?\d+)?(?![\w.]*\d)")
+MAX_PROSE_DIGITS = 4
+
+
+def _significant_digits(mantissa: str) -> int:
+    return len(mantissa.replace(".", "").lstrip("0"))
+
+
+def check_prose_floats(soup: BeautifulSoup, limit: int = 10) -> list[str]:
+    """No number in prose (outside code, math and tables of code) with more than 4 significant digits."""
+    problems = []
+    for node in _visible_text_nodes(soup):
+        if _in_math_element(node):
+            continue
+        text = str(node)
+        for match in PROSE_FLOAT.finditer(text):
+            if _significant_digits(match.group(1)) > MAX_PROSE_DIGITS:
+                problems.append(
+                    f"{match.group(0)} has more than {MAX_PROSE_DIGITS} significant digits in {_where(node.parent)}: "
+                    f'"{_snippet(text, match.start(), match.end())}"'
+                )
+    return problems[:limit] + ([f"... and {len(problems) - limit} more"] if len(problems) > limit else [])
+
+
 def _redirect(static_html: str) -> str | None:
     """The target of a ``<meta http-equiv="refresh">`` page (Jupyter Book's root index.html)."""
     soup = BeautifulSoup(static_html, "html.parser")
@@ -574,6 +672,9 @@ def test_page(page, request):
     problems += check_images(soup, page_url, site, fetcher)
     problems += check_links(soup, page_url, site, fetcher)
     problems += check_errors(soup)
+    problems += check_stderr(soup)
+    problems += check_machine_paths(static_html)
+    problems += check_prose_floats(soup)
     if problems:
         pytest.fail(f"{page}: {len(problems)} problem(s)\n  - " + "\n  - ".join(problems), pytrace=False)
 
@@ -610,3 +711,59 @@ def test_screenshot_index(request):
     with Image.open(png) as image:
         colors = image.convert("RGB").getcolors(maxcolors=1 << 16)
     assert colors is None or len(colors) > 16, f"{png} has only {len(colors)} colors: blank page?"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_tables_fit_at_1280_px(page, request):
+    """No table of the page is wider than its column when the window is 1280 px wide."""
+    _fail_if_not_built()
+    if page == MISSING or _is_redirect(page):
+        return
+    site, chromium = request.getfixturevalue("site"), request.getfixturevalue("chromium")
+    url = urllib.parse.urljoin(site, OVERFLOW_PROBE[1:] + "?page=" + urllib.parse.quote(page))
+    dom = _dump_dom(chromium, url)
+    result = BeautifulSoup(dom, "html.parser").find(id="result")
+    assert result is not None and result.get_text() != "pending", f"{page}: the overflow probe did not finish"
+    wide = json.loads(result.get_text())
+    assert not wide, f"{page}: tables wider than their column at {PROBE_WIDTH} px: {wide}"
+
+
+def test_landing_page_names_every_catalogue_row_with_a_status(request):
+    """The first page's reproducibility summary has a row per catalogue artifact, each with a status."""
+    from lib.summary import STATUSES, catalogue_rows
+
+    _fail_if_not_built()
+    landing = BOOK_HTML / "book" / "intro.html"
+    soup = BeautifulSoup(landing.read_text(encoding="utf-8"), "html.parser")
+    rows = {}
+    for tr in soup.find_all("tr"):
+        cells = tr.find_all("td")
+        if cells:
+            rows[" ".join(cells[0].get_text().split())] = " ".join(tr.get_text().split())
+    missing = [row.key for row in catalogue_rows() if row.key not in rows]
+    without_status = [
+        key
+        for key, text in rows.items()
+        if key in {r.key for r in catalogue_rows()} and not any(status in text for status in STATUSES)
+    ]
+    assert not missing and not without_status, f"catalogue rows missing: {missing}; without a status: {without_status}"
+
+
+@pytest.mark.parametrize("page", ["book/intro.html", "book/generated/scorecard.html"])
+def test_screenshot_of_landing_page_and_scorecard(page, request):
+    """Screenshots at 1280 px for people to look at: _build/screenshots/intro.png and scorecard.png."""
+    _fail_if_not_built()
+    site, chromium = request.getfixturevalue("site"), request.getfixturevalue("chromium")
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    png = SCREENSHOT_DIR / (Path(page).stem + ".png")
+    png.unlink(missing_ok=True)
+    _run_chromium(
+        chromium,
+        [
+            f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}",
+            f"--screenshot={png}",
+            "--window-size=1280,1600",
+            urllib.parse.urljoin(site, page),
+        ],
+    )
+    assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"no screenshot of {page}"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from lib.book import ChapterRun, checked_text, evidence_notices
+from lib.book import ChapterRun, evidence_notices, headline_text
 from lib.chapter import meets
 from lib.specs import load
 
@@ -25,8 +25,8 @@ def test_checks_print_the_condition_not_the_float(chapter_run, capsys):
 
 def test_estimates_print_as_text_not_a_dict():
     estimate = {"value": 0.2713, "low": 0.2112, "high": 0.3349, "n": 200, "method": "wilson"}
-    assert checked_text(estimate, 2) == "0.27 [0.21, 0.33], n = 200"
-    assert checked_text([0.50213, 2.0], 3) == "[0.502, 2.0]"
+    assert headline_text(estimate, 2) == "0.27 [0.21, 0.33], n = 200"
+    assert headline_text([0.50213, 2.0], 3) == "[0.502, 2]"
 
 
 @pytest.mark.parametrize(

@@ -132,9 +132,13 @@ def test_missing_metrics_of_a_requested_chapter(tmp_path):
 def test_markdown_sentence_and_slug():
     metrics = {"toy": {"err": 0.01, "frac": _est(0.2, 0.1, 0.3)}}
     table = claims_markdown([_chapter()], metrics)
-    assert "0.2 [0.1, 0.3], n = 1000" in table and "seeds, n = 1000" in table and "**holds**" in table
+    assert (
+        "0.20 [0.10, 0.30], n = 1000" in table
+        and "seeds, n = 1000" in table
+        and '<strong class="book-status">holds</strong>' in table
+    )
     v = verdicts([_chapter()], metrics)[1]
-    assert sentence(v).startswith("S-8 holds: frac = 0.2 [0.1, 0.3], n = 1000")
+    assert sentence(v) == "S-8 holds: 0.20 [0.10, 0.30], n = 1000 (needs > 0.01)"
     assert slug("S-T4.1/rates") == "s_t4_1_rates"
 
 
@@ -151,20 +155,20 @@ def test_notes_quote_metrics_through_placeholders():
     note = "rises in {frac} of seeds; {err} off; {absent}"
     assert note_metrics(note) == ["frac", "err", "absent"]
     filled = fill_note(note, {"frac": _est(0.2, 0.1, 0.3), "err": 0.25})
-    assert filled == "rises in 0.2 [0.1, 0.3], n = 1000 of seeds; 0.25 off; not computed"
+    assert filled == "rises in 0.20 [0.10, 0.30], n = 1000 of seeds; 0.25 off; not computed"
     claim = Claim("S-8", "s", "p", "frac", "> 0.5", basis="seeds", expected="does not hold", note="only {frac}")
     chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
     table = claims_markdown([chapter], {"toy": {"frac": _est(0.2, 0.1, 0.3)}})
-    assert "only 0.2 [0.1, 0.3], n = 1000" in table
+    assert "only 0.20 [0.10, 0.30], n = 1000" in table
 
 
 def test_interval_ends_within_rounding_of_the_estimate_print_as_it():
     from lib.claims import format_value
 
     wilson_zero = {"value": 0.0, "low": 2.1e-19, "high": 0.06, "n": 60, "method": "wilson 95%"}
-    assert format_value(wilson_zero) == "0 [0, 0.06], n = 60"
+    assert format_value(wilson_zero) == "0 [0, 0.060], n = 60"
     small = {"value": 1e-5, "low": 5e-6, "high": 2e-5, "n": 3, "method": "t"}
-    assert format_value(small) == "1e-05 [5e-06, 2e-05], n = 3"
+    assert format_value(small) == "1.0e-05 [5.0e-06, 2.0e-05], n = 3"
 
 
 def _floor_chapter():
@@ -196,7 +200,7 @@ def test_a_verdict_every_alternative_agrees_with_is_robust():
     agreeing["align_floor_0_05"] = _est(0.95, 0.93, 0.97)
     v = verdicts([_floor_chapter()], {"toy": agreeing})[0]
     assert v.robustness == "robust" and not v.dependent_choices
-    assert "**holds, robust**" in claims_markdown([_floor_chapter()], {"toy": agreeing})
+    assert '<strong class="book-status">holds, robust</strong>' in claims_markdown([_floor_chapter()], {"toy": agreeing})
     only_primary = verdicts([_floor_chapter()], {"toy": {"align": _est(0.99, 0.98, 1.0)}})[0]
     assert only_primary.robustness == "alternatives not computed"
     plain = verdicts([_chapter()], {"toy": {"err": 0.01, "frac": _est(0.2, 0.1, 0.3)}})[1]

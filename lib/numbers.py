@@ -1,0 +1,115 @@
+"""The book's one number formatter: every number a page shows goes through `format_number` or `format_estimate`.
+
+Rules (issue 22, "clean pages"):
+
+- an estimate shows its value and interval ends to the decimal place of the leading digit of the
+  interval's half-width: the digits its interval justifies, never fewer than 2 nor more than 4
+  significant digits per number;
+- the printed value never falls outside its printed interval (a digit is added until it does not);
+- a point value shows at most 4 significant digits, trailing zeros dropped;
+- numbers outside [1e-3, 1e4) are written in scientific notation ("1.3e-04").
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+MAX_DIGITS = 4
+MIN_DIGITS = 2
+FIXED_RANGE = (1e-3, 1e4)
+
+
+def _exponent(x: float) -> int:
+    return math.floor(math.log10(abs(x)))
+
+
+def significant(x: float, digits: int, *, strip: bool = False) -> str:
+    """`x` to `digits` significant digits: fixed notation in [1e-3, 1e4), scientific outside.
+
+    `strip` drops trailing zeros (a point value); an interval keeps them, so that its three
+    numbers show the same decimal place.
+    """
+    if not math.isfinite(x):
+        return str(x)
+    if x == 0:
+        return "0"
+    digits = max(1, digits)
+    rounded = float(f"{x:.{digits - 1}e}")  # the exponent after rounding (9.996 -> 10.00)
+    e = _exponent(rounded)
+    if FIXED_RANGE[0] <= abs(rounded) < FIXED_RANGE[1]:
+        decimals = max(0, digits - 1 - e)
+        text = f"{rounded:.{decimals}f}"
+        if strip and "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return text
+    mantissa, exponent = f"{rounded:.{digits - 1}e}".split("e")
+    if strip and "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{exponent}"
+
+
+def format_number(x: Any) -> str:
+    """A point value: an int as is, a float to at most 4 significant digits, a bool as true/false."""
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, float):
+        return significant(x, MAX_DIGITS, strip=True)
+    return str(x)
+
+
+def snapped(end: Any, value: Any) -> Any:
+    """An interval end within rounding error (1e-12 relative) of the estimate is the estimate:
+    a Wilson interval for 0 successes has a lower end of about 1e-19, not 0, from floating point."""
+    if isinstance(end, float) and isinstance(value, (int, float)) and abs(end - value) <= 1e-12 * max(1.0, abs(value)):
+        return value
+    return end
+
+
+def _at_place(x: float, place: int, extra: int) -> str:
+    """`x` with its last digit at 10**place (plus `extra` digits), within 2 to 4 significant digits.
+
+    A number smaller than the place keeps 2 digits rather than print as 0, so that a sign or a
+    lower end just above 0 stays visible (a condition "> 0" is decided by it)."""
+    if x == 0:
+        return "0"
+    digits = _exponent(x) - place + 1
+    return significant(x, min(MAX_DIGITS, max(MIN_DIGITS, digits + extra)))
+
+
+def format_estimate(value: float, low: float, high: float) -> tuple[str, str, str]:
+    """(value, low, high) as text, to the digits the interval justifies (see the module's rules)."""
+    low, high = snapped(low, value), snapped(high, value)
+    numbers = (value, low, high)
+    if not all(isinstance(x, (int, float)) and math.isfinite(x) for x in numbers):
+        return tuple(format_number(x) for x in numbers)
+    half_width = (high - low) / 2
+    if half_width <= 0:
+        return tuple(format_number(x) for x in numbers)
+    place = _exponent(half_width)
+    for extra in range(MAX_DIGITS):
+        texts = tuple(_at_place(float(x), place, extra) for x in numbers)
+        shown = [float(t) for t in texts]
+        if shown[1] <= shown[0] <= shown[2]:
+            return texts
+    return texts
+
+
+def format_interval(value: float, low: float, high: float) -> str:
+    """ "value [low, high]" to the digits the interval justifies."""
+    v, lo, hi = format_estimate(value, low, high)
+    return f"{v} [{lo}, {hi}]"
+
+
+def interval_text(estimate: Any) -> str:
+    """ "value [low, high]" of an estimate given as a mapping or an object with value/low/high; "n/a" when
+    it is missing or not finite."""
+    if estimate is None:
+        return "n/a"
+    get = estimate.get if isinstance(estimate, dict) else lambda k: getattr(estimate, k, None)
+    numbers = [get(k) for k in ("value", "low", "high")]
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in numbers):
+        return "n/a"
+    return format_interval(*numbers)

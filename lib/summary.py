@@ -1,0 +1,353 @@
+"""The reproducibility summary: one status per catalogue row, derived from its claims' verdicts, never typed.
+
+Each catalogue row of `book/catalogue.md` ("S-2c, S-3", "G-Th3", ...) collects the claims whose id
+starts with one of its ids (the part before "/": "S-13, S-14/median" belongs to "S-13, S-14";
+a letter suffix belongs to its figure, "S-6a/..." to "S-6"). Its status follows `STATUS_RULE`,
+applied to the claims' kinds (lib.chapter.KINDS), bases and verdicts. The landing page, the
+scorecard, the chapters' summary boxes and the README results table all read it from here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter, is_estimate
+from lib.claims import Verdict, claim_anchor, format_value
+from lib.paths import ROOT
+
+REPRODUCED = "reproduced"
+CAVEATS = "reproduced with caveats"
+NOT_REPRODUCED = "not reproduced"
+ERRATUM = "error in the paper"
+UNDECIDED = "undecided at this budget"
+NEEDS_GPU = "needs a GPU"
+STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, NEEDS_GPU)
+
+STATUS_RULE = (
+    "A row's status is derived from its claims, never typed. Consistency checks (which hold by "
+    "construction) and checks of the book's own method are counted apart and decide a row only when "
+    "it has no other claim (an identity the paper states, such as eq. (E.1)). "
+    "The row's *decisive claim* is the first claim of the paper it declares (in `lib/specs/`). "
+    "When the decisive claim **does not hold**, the row is **not reproduced**; when its interval "
+    "straddles the condition, **undecided at this budget**; when it was not computed because its "
+    "evidence is declared for a GPU that the build did not have, **needs a GPU**. When it holds: "
+    "**error in the paper** if a statement the book finds wrong in the paper (an *erratum* claim, "
+    "see the errata) does not hold, else **reproduced with caveats** if any other claim of the "
+    "row does not hold or is undecided, else **reproduced**."
+)
+
+CATALOGUE = ROOT / "book" / "catalogue.md"
+# What a point value (no interval) rests on, in a few words.
+BASES_SHORT = {
+    "exact": "exact",
+    "consistency": "by construction",
+    "single run": "one run",
+    "seeds": "over seeds",
+    "evidence": "stored evidence",
+}
+# Each paper's title and the one sentence of what it claims that opens its part of the summary.
+PAPERS = {
+    "S": (
+        "Swing-by dynamics",
+        "{cite:t}`yang2025swingby` claim that concepts are learned in an order set by signal strength and "
+        "diversity, that deeper models first swing by the strongest training cluster before generalizing, "
+        "and that a symmetric two-layer linear theory explains both.",
+    ),
+    "G": (
+        "GenEFT",
+        "{cite:t}`baek2024geneft` claim that generalization needs a critical data fraction set by the "
+        "relation's description length, and that embeddings interact like particles whose collision "
+        "decides between generalization and memorization.",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class CatalogueRow:
+    """One row of the catalogue: its ids ("S-2c", "S-3"), the paper letter and what it is."""
+
+    ids: tuple[str, ...]
+    artifact: str
+
+    @property
+    def key(self) -> str:
+        return ", ".join(self.ids)
+
+    @property
+    def paper(self) -> str:
+        return self.ids[0].split("-")[0]
+
+
+_ROW = re.compile(r"^\|\s*([SG]-[^|]+?)\s*\|\s*([^|]*?)\s*\|")
+
+
+def catalogue_rows(path: Path = CATALOGUE) -> list[CatalogueRow]:
+    """The rows of the catalogue's tables, in page order."""
+    rows = []
+    for line in Path(path).read_text().splitlines():
+        match = _ROW.match(line)
+        if match:
+            ids = tuple(part.strip() for part in match.group(1).split(","))
+            rows.append(CatalogueRow(ids, match.group(2)))
+    return rows
+
+
+def claim_row_ids(claim_id: str) -> tuple[str, ...]:
+    """The catalogue ids a claim id names: "S-13, S-14/median" -> ("S-13", "S-14")."""
+    return tuple(part.strip() for part in claim_id.split("/")[0].split(","))
+
+
+def row_of(claim_id: str, rows: list[CatalogueRow]) -> CatalogueRow | None:
+    """The catalogue row of a claim: the row that lists one of its ids, or its figure without a panel letter."""
+    for candidates in (
+        claim_row_ids(claim_id),
+        tuple(re.sub(r"(?<=\d)[a-z]$", "", i) for i in claim_row_ids(claim_id)),
+    ):
+        for row in rows:
+            if set(candidates) & set(row.ids):
+                return row
+    return None
+
+
+@dataclass
+class RowSummary:
+    """A catalogue row with its claims' verdicts and the status they give."""
+
+    row: CatalogueRow
+    verdicts: list[Verdict] = field(default_factory=list)
+    gpu_pending: bool = False
+
+    @property
+    def paper_claims(self) -> list[Verdict]:
+        """Claims of the paper that can decide: not consistency checks, not method checks."""
+        return [v for v in self.verdicts if v.claim.basis != "consistency" and v.claim.kind != "method"]
+
+    @property
+    def decisive(self) -> Verdict | None:
+        """The row's first declared claim of the paper (errata only when the row has nothing else; its
+        consistency checks only when it has no claim of the paper at all)."""
+        claims = [v for v in self.paper_claims if v.claim.kind == "claim"] or self.paper_claims or self.verdicts
+        return claims[0] if claims else None
+
+    @property
+    def errata(self) -> list[Verdict]:
+        """Erratum claims that do not hold: errors the book finds in the paper."""
+        return [v for v in self.paper_claims if v.claim.kind == "erratum" and v.verdict == FAILS]
+
+    @property
+    def caveats(self) -> list[Verdict]:
+        """Other claims of the paper that do not hold or are undecided."""
+        return [
+            v
+            for v in self.paper_claims
+            if v is not self.decisive and v.claim.kind == "claim" and v.verdict in (FAILS, INCONCLUSIVE, NOT_COMPUTED)
+        ]
+
+    @property
+    def status(self) -> str:
+        decisive = self.decisive
+        if decisive is None:
+            return UNDECIDED
+        if decisive.claim.kind == "erratum":  # a row made of errata only
+            return ERRATUM if self.errata else REPRODUCED
+        if decisive.verdict == FAILS:
+            return NOT_REPRODUCED
+        if decisive.verdict == NOT_COMPUTED:
+            return NEEDS_GPU if self.gpu_pending else UNDECIDED
+        if decisive.verdict == INCONCLUSIVE:
+            return UNDECIDED
+        if self.errata:
+            return ERRATUM
+        return CAVEATS if self.caveats else REPRODUCED
+
+    @property
+    def chapter(self) -> str | None:
+        return self.decisive.chapter if self.decisive else None
+
+    def decisive_text(self) -> str:
+        """The decisive claim's value [interval], n, and the condition it must meet."""
+        v = self.decisive
+        if v is None:
+            return "no claim declared"
+        basis = "" if is_estimate(v.value) else f"; {BASES_SHORT[v.claim.basis]}"
+        return f"{format_value(v.value)} (needs {v.condition}{basis})"
+
+    def reason(self) -> str:
+        """Why the row is not plainly reproduced: the decisive claim's note, errata and caveats by id."""
+        v, parts = self.decisive, []
+        if v is None:
+            return "no claim of the paper is declared for this row"
+        if self.status in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note:
+            parts.append(v.note)
+        if self.status in (UNDECIDED, NEEDS_GPU) and self.gpu_pending:
+            parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
+        if self.errata:
+            parts.append("errors in the paper: " + ", ".join(e.claim.id for e in self.errata))
+        if self.caveats:
+            parts.append("; ".join(f"{c.claim.id} {c.verdict}" for c in self.caveats))
+        return "; ".join(parts)
+
+
+def gpu_pending_chapters() -> set[str]:
+    """Chapters with an evidence set declared for a GPU that has no stored shard."""
+    from lib.evidence.registry import all_sets
+    from lib.evidence.status import status
+
+    gpu_sets = [s.key for s in all_sets() if s.gpu]
+    if not gpu_sets:
+        return set()
+    return {row["set"].split("/")[0] for row in status(",".join(gpu_sets)) if not row["counts"].get("ok")}
+
+
+def summarise(chapters: list[Chapter], found: list[Verdict], gpu_pending: set[str] | None = None) -> list[RowSummary]:
+    """One RowSummary per catalogue row, in catalogue order; ValueError for a claim that names no row."""
+    rows = catalogue_rows()
+    summaries = {row.key: RowSummary(row) for row in rows}
+    orphans = []
+    for v in found:
+        row = row_of(v.claim.id, rows)
+        if row is None:
+            orphans.append(v.claim.id)
+        else:
+            summaries[row.key].verdicts.append(v)
+    if orphans:
+        raise ValueError(f"claims that name no catalogue row of {CATALOGUE.name}: {orphans}")
+    pending = gpu_pending or set()
+    for s in summaries.values():
+        s.gpu_pending = s.chapter in pending
+    return list(summaries.values())
+
+
+def status_counts(summaries: list[RowSummary]) -> Counter:
+    return Counter(s.status for s in summaries)
+
+
+def claim_counts(found: list[Verdict]) -> dict[str, int]:
+    """Verdicts of the paper's claims, errata and checks counted apart."""
+    paper = [v for v in found if v.claim.basis != "consistency" and v.claim.kind == "claim"]
+    return {
+        "holds": sum(v.verdict == HOLDS for v in paper),
+        "does not hold": sum(v.verdict == FAILS for v in paper),
+        "inconclusive": sum(v.verdict == INCONCLUSIVE for v in paper),
+        "not computed": sum(v.verdict == NOT_COMPUTED for v in paper),
+        "errors in the paper": sum(v.claim.kind == "erratum" and v.verdict == FAILS for v in found),
+        "consistency and method checks": sum(v.claim.basis == "consistency" or v.claim.kind == "method" for v in found),
+    }
+
+
+_COMMIT_NOTICE = re.compile(
+    r"^EvidenceCommitWarning: evidence (?P<set>\S+ \(\w+\)): (?P<k>\d+) of (?P<n>\d+) shards were computed at commit"
+)
+
+
+def reader_notices(notices: list[str]) -> list[str]:
+    """A run's notices (caught warnings, "Category: message") worded for a reader: the evidence store's
+    one notice per earlier commit becomes one sentence per set; a library warning names its library's
+    category after its message."""
+    shards: dict[str, list[int]] = {}
+    out = []
+    for notice in notices:
+        match = _COMMIT_NOTICE.match(notice)
+        if match:
+            counts = shards.setdefault(match["set"], [0, int(match["n"]), 0])
+            counts[0] += int(match["k"])
+            counts[2] += 1
+            continue
+        category, _, message = notice.partition(": ")
+        out.append(f"a library warned: {message} ({category})" if message else notice)
+    for name, (k, n, commits) in shards.items():
+        earlier = "an earlier commit" if commits == 1 else f"{commits} earlier commits"
+        out.insert(
+            0, f"evidence {name}: {k} of {n} shards were computed at {earlier}, with the same code, and are used"
+        )
+    return out
+
+
+SCIENCE_PACKAGES = ("sim", "theory", "geneft", "diffusion")
+
+
+def chapter_sources(chapter_id: str) -> tuple[list[str], list[str]]:
+    """The science modules a chapter runs (its notebook's `lib` import closure, book machinery left out),
+    as repository paths, and the evidence sets declared for it."""
+    from lib.deps import chapter_dependencies
+    from lib.evidence.registry import all_sets
+
+    code = [
+        p.relative_to(ROOT).as_posix()
+        for p in chapter_dependencies(chapter_id)
+        if p.suffix == ".py" and p.name != "__init__.py" and p.parent.name in SCIENCE_PACKAGES
+    ]
+    return code, [s.key for s in all_sets() if s.chapter == chapter_id]
+
+
+def chapter_summary_markdown(
+    chapter: Chapter,
+    found: list[Verdict],
+    gpu_pending: set[str] | None = None,
+    notices: list[str] = (),
+    sources: tuple[list[str], list[str]] = ((), ()),
+) -> str:
+    """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status,
+    its verdict counts, the claims that did not reproduce and why, and the command that reruns it."""
+    mine = [v for v in found if v.chapter == chapter.id]
+    rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
+    c = claim_counts(mine)
+    reproduces = [f"- {s.row.key} ({s.row.artifact}): **{s.status}**" for s in rows]
+    counts = (
+        f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} undecided"
+        + (f", {c['not computed']} not computed" if c["not computed"] else "")
+        + f"; {c['errors in the paper']} errors found in the paper; "
+        f"{c['consistency and method checks']} consistency or method checks, counted apart"
+    )
+    missed = [v for v in mine if v.claim.kind == "claim" and v.claim.basis != "consistency" and v.verdict != HOLDS]
+    lines = [
+        ":::{admonition} What this chapter reproduces",
+        ":class: tip",
+        "",
+        "**Catalogue rows:**",
+        "",
+        *reproduces,
+        "",
+        f"**Verdicts of its {len(mine)} claims.** {counts}. Each claim links to its row in the table at "
+        "the end of the chapter.",
+        "",
+    ]
+    if missed:
+        lines.append("**Did not reproduce, or undecided:**")
+        lines.append("")
+        for v in missed:
+            why = v.note or v.why
+            lines.append(f'- <a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a> {v.verdict}: {why}')
+        lines.append("")
+    errata = [v for v in mine if v.claim.kind == "erratum" and v.verdict == FAILS]
+    if errata:
+        ids = ", ".join(f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>' for v in errata)
+        lines += [f"**Errors in the paper** (see the errata): {ids}.", ""]
+    if notices:
+        lines.append("**Notices of this run** (also on the build status page):")
+        lines.append("")
+        lines += [f"- {notice}" for notice in reader_notices(notices)]
+        lines.append("")
+    code, evidence = sources
+    if code or evidence:
+        lines += [
+            "**Code and evidence.** "
+            + (f"Computed by {', '.join(f'`{c}`' for c in code)}" if code else "")
+            + ("; " if code and evidence else "")
+            + (
+                f"evidence sets {', '.join(f'`{e}`' for e in evidence)} (states and commits on the build status page)"
+                if evidence
+                else ""
+            )
+            + ".",
+            "",
+        ]
+    lines += [
+        f"**Rerun.** `python -m lib run {chapter.id} -p NAME VALUE --output-dir runs/` "
+        "(the parameters are listed in the Parameters appendix).",
+        ":::",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,22 @@
+"""The generated pages and the README against the built chapters (runs after `make book`)."""
+
+from lib.pages import readme_results, readme_results_block
+from lib.paths import ROOT
+from lib.summary import STATUSES, catalogue_rows
+
+RUNS = ROOT / "book" / "chapters"
+HTML = ROOT / "_build" / "html"
+
+
+def test_readme_results_match_the_built_chapters():
+    """README.md's results table is the one the built metrics give (`python -m lib readme` rewrites it)."""
+    written = readme_results_block((ROOT / "README.md").read_text())
+    assert written == readme_results(RUNS), "README.md's results are stale: run `python -m lib readme`"
+
+
+def test_the_generated_summary_names_every_catalogue_row_with_a_status():
+    summary = (ROOT / "book" / "generated" / "summary.md").read_text()
+    lines = {line.split("</a>")[0].rsplit(">", 1)[-1]: line for line in summary.splitlines() if "</a>" in line}
+    for row in catalogue_rows():
+        assert row.key in lines, row.key
+        assert any(f'"book-status">{status}<' in lines[row.key] for status in STATUSES), row.key

@@ -1,0 +1,84 @@
+"""Helpers moved out of the chapters into lib: data sets and shapes by name, evidence cells, sweeps, plots."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+from lib.geneft.statics import decoder_label
+from lib.plotting import shade_stages, training_fraction_axis
+from lib.sim.observations import SWING_ARRAYS, concept_test_point, mlp_shape, sim_datasets, swing_cell
+from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
+
+
+class FakeEvidence:
+    """An evidence set whose `concat` returns the named array of one cell."""
+
+    def __init__(self, arrays):
+        self.arrays, self.calls = arrays, []
+
+    def concat(self, name, **cell):
+        self.calls.append((name, cell))
+        return self.arrays[name]
+
+
+def test_sim_datasets_one_per_setting_and_seed_and_the_test_point_in_concepts():
+    data = sim_datasets(
+        [[1.0, 2.0], [2.0, 4.0]],
+        [[0.05, 0.05]] * 2,
+        4,
+        [0, 1],
+        n=8,
+        sigma_is_variance=False,
+        origin_cluster=False,
+        rotate=True,
+    )
+    assert len(data) == 4
+    np.testing.assert_allclose(concept_test_point(data[0])[:2], [1.0, 2.0], atol=1e-12)
+    np.testing.assert_allclose(concept_test_point(data[2])[:2], [2.0, 4.0], atol=1e-12)
+
+
+def test_mlp_shape_by_name():
+    shape = mlp_shape("4-relu", 64, 16, False)
+    assert (shape.d, shape.width, shape.depth, shape.activation, shape.bias) == (64, 16, 4, "relu", False)
+
+
+def test_swing_cell_reads_every_array_of_one_cell_with_its_prefix():
+    ev = FakeEvidence({f"cut_{k}": np.arange(3) for k in SWING_ARRAYS})
+    cell = swing_cell(ev, "high", 1.0, "radius", prefix="cut_")
+    assert set(cell) == set(SWING_ARRAYS)
+    assert ev.calls[0] == ("cut_turn_back", {"protocol": "high", "init_scale": 1.0, "truncation": "radius"})
+
+
+def test_fraction_at_least_pools_a_cell():
+    ev = FakeEvidence({"descents": np.array([1, 2, 3, 3])})
+    estimate = fraction_at_least(ev, "descents", 3, experiment="triple")
+    assert estimate.value == 0.5 and estimate.n == 4 and estimate.low < 0.5 < estimate.high
+
+
+def test_nonmonotone_flags_one_flag_per_seed():
+    flags = nonmonotone_flags(
+        mu=[1.0, 2.0],
+        sigma=[0.05, 0.05],
+        d=2,
+        width=None,
+        scale=0.01,
+        kind="gaussian",
+        n=5,
+        horizon=20.0,
+        n_times=50,
+        tol=0.01,
+        power=1,
+        seed=0,
+    )
+    assert flags.shape == (5,) and flags.dtype == bool
+
+
+def test_plot_helpers_and_labels():
+    fig, ax = plt.subplots()
+    training_fraction_axis(ax)
+    shade_stages(ax, [("growth", "g", 0.0, 1.0), ("suppression", "s", 1.0, 2.0)])
+    assert ax.get_xscale() == "log" and len(ax.patches) == 2
+    plt.close(fig)
+    assert decoder_label({"width": 10, "embed_dim": 4}) == "w 10, d 4"

@@ -1,0 +1,113 @@
+"""The book's one number formatter (lib/numbers.py): digits justified by the interval, at most 4 in prose."""
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lib.book import glued_metric
+from lib.numbers import format_estimate, format_interval, format_number, interval_text, significant
+from lib.stats import Estimate
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "text"),
+    [
+        (0.09073493257164955, 0.05951, 0.1423, "0.091 [0.060, 0.14]"),  # issue 22's turn-back
+        (1.3e-4, 8.222e-05, 0.0001816, "1.3e-04 [8.2e-05, 1.8e-04]"),  # was "0.000 [8.222e-05, 0.0001816]"
+        (0.0, 1.08e-19, 0.0019, "0 [0, 0.0019]"),  # a Wilson end at rounding error of 0 is 0
+        (21.506530220433667, 20.73, 22.23, "21.5 [20.7, 22.2]"),
+        (0.948, 0.9373820458455553, 0.958, "0.95 [0.94, 0.96]"),
+        (-0.02, -0.03, 0.25, "-0.020 [-0.030, 0.25]"),  # a sign below the interval's digits stays visible
+        (2.5, 2.4999, 2.5001, "2.500 [2.500, 2.500]"),  # never more than 4 digits
+    ],
+)
+def test_an_interval_shows_the_digits_it_justifies(value, low, high, text):
+    assert format_interval(value, low, high) == text
+
+
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [
+        (1.2126873109228488e-29, "1.213e-29"),
+        (0.02261831859807073, "0.02262"),
+        (0.2, "0.2"),
+        (70543.0, "7.054e+04"),
+        (9999.7, "1e+04"),
+        (0.0009999, "9.999e-04"),
+        (3, "3"),
+        (True, "true"),
+    ],
+)
+def test_a_point_value_has_at_most_four_significant_digits(x, text):
+    assert format_number(x) == text
+
+
+def _digits(text: str) -> int:
+    mantissa = text.split("e")[0].lstrip("-").replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).filter(lambda x: x == 0 or abs(x) > 1e-12)
+
+
+@given(st.lists(finite, min_size=3, max_size=3))
+def test_the_printed_value_never_looks_outside_its_interval(numbers):
+    low, value, high = sorted(numbers)
+    texts = format_estimate(value, low, high)
+    shown_value, shown_low, shown_high = (float(t) for t in texts)
+    assert shown_low <= shown_value <= shown_high
+    assert all(_digits(t) <= 4 for t in texts)
+
+
+@given(finite)
+def test_significant_round_trips_within_its_digits(x):
+    text = significant(x, 4)
+    assert _digits(text) <= 4
+    assert math.isclose(float(text), x, rel_tol=5e-4, abs_tol=1e-300)
+
+
+def test_metrics_are_glued_as_formatted_text():
+    estimate = {"value": 0.09073493257164955, "low": 0.05951, "high": 0.1423, "n": 60, "method": "bootstrap"}
+    assert glued_metric("turn_back", estimate) == {
+        "turn_back": "0.091",
+        "turn_back_ci": "[0.060, 0.14]",
+        "turn_back_n": 60,
+    }
+    assert glued_metric("err", 1.2126873109228488e-29) == {"err": "1.213e-29"}
+    assert glued_metric("count", 3) == {"count": 3}
+    assert glued_metric("monotone", True) == {"monotone": "true"}
+
+
+def test_estimates_display_through_the_formatter():
+    estimate = Estimate(0.948, 0.9373820458455553, 0.958, 200, "wilson 95%")
+    assert interval_text(estimate) == interval_text(estimate.as_dict()) == "0.95 [0.94, 0.96]"
+    assert interval_text(None) == interval_text({"value": float("nan"), "low": 0, "high": 1}) == "n/a"
+
+
+def test_headline_lines_are_rounded_and_formatted_never_a_dict():
+    from lib.book import headline_text
+
+    estimate = {"value": 0.2345, "low": 0.2198, "high": 0.2512, "n": 2000, "method": "wilson 95%"}
+    assert headline_text(estimate, 3) == "0.234 [0.22, 0.251], n = 2000"
+    assert headline_text(True, 3) == "true"
+    assert headline_text([0.50213, 2.0], 3) == "[0.502, 2]"
+    assert headline_text(0.0803123, 3) == "0.0803"
+
+
+def test_a_mapping_is_shown_as_a_formatted_table():
+    from lib.book import mapping_table
+
+    table = mapping_table({"eq11_conserved": True, "error": 1.2126873109228488e-29}, "identity", "holds")
+    assert table.data.splitlines() == [
+        "| identity | holds |",
+        "|---|---|",
+        "| `eq11_conserved` | true |",
+        "| `error` | 1.213e-29 |",
+    ]
+
+
+def test_lists_and_parameters_are_glued_as_formatted_text():
+    assert glued_metric("by_d", [0.09118281056631164, 0.12123135384598152]) == {"by_d": "[0.09118, 0.1212]"}
+    assert glued_metric("steps", 100000.0) == {"steps": "1e+05"}

@@ -1,0 +1,46 @@
+"""lib/pages.py: the README's results block and the pages generated from the declarations."""
+
+import pytest
+
+from lib.pages import README_END, README_START, parameters_page, readme_results_block, with_readme_results
+
+
+def test_the_readme_block_is_replaced_between_its_markers_only():
+    readme = f"# Title\n\n{README_START}\nold table\n{README_END}\n\n## Next\n"
+    new = with_readme_results(readme, "| new |\n")
+    assert new == f"# Title\n\n{README_START}\n| new |\n{README_END}\n\n## Next\n"
+    assert readme_results_block(new) == "| new |\n"
+    assert with_readme_results(new, "| new |\n") == new  # idempotent
+
+
+def test_a_readme_without_markers_is_refused():
+    with pytest.raises(ValueError, match="markers"):
+        with_readme_results("# no markers\n", "| x |\n")
+
+
+def test_parameters_page_has_a_section_per_chapter_and_no_cite_in_headings():
+    page = parameters_page()
+    headings = [line for line in page.splitlines() if line.startswith("#")]
+    assert len(headings) == 6 and not any("{cite" in h for h in headings)
+
+
+def test_the_status_page_lists_every_chapter_even_without_a_run(tmp_path):
+    from lib.pages import status_page
+    from lib.specs import chapter_ids
+
+    page = status_page(tmp_path)
+    assert page.startswith("(build-status)=\n# Build status")
+    assert all(f"{{doc}}`../chapters/{c}` | not run" in page for c in chapter_ids())
+
+
+def test_write_pages_without_runs_writes_every_page(tmp_path):
+    """Before any chapter ran, every generated page exists and the summary still names every row."""
+    from lib.pages import write_pages
+    from lib.summary import catalogue_rows
+
+    write_pages(tmp_path / "runs", tmp_path / "generated")
+    names = {p.name for p in (tmp_path / "generated").iterdir()}
+    assert {"summary.md", "scorecard.md", "status.md", "parameters.md", "notes.md"} <= names
+    summary = (tmp_path / "generated" / "summary.md").read_text()
+    assert all(f">{row.key}</a>" in summary for row in catalogue_rows())
+    assert "undecided at this budget" in summary

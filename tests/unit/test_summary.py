@@ -1,0 +1,173 @@
+"""lib/summary.py: one status per catalogue row, derived from its claims (issue 22's landing page)."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from lib.chapter import Chapter, Claim, Parameters
+from lib.claims import verdicts
+from lib.specs import chapter_ids, load
+from lib.summary import (
+    CAVEATS,
+    ERRATUM,
+    NEEDS_GPU,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    UNDECIDED,
+    catalogue_rows,
+    claim_counts,
+    row_of,
+    summarise,
+)
+
+CATALOGUE_IDS = (
+    "S-1c S-2a S-2b S-2c S-7 S-11 S-13 S-15 S-C S-T4.1 S-4.3 S-5 S-D S-8 S-10 S-E.2 S-6 "
+    "G-T1 G-1..5 G-2 G-3 G-Th2 G-Th3 G-5 G-6 G-7 G-8 G-A3"
+).split()
+
+
+@dataclass(frozen=True)
+class NoParameters(Parameters):
+    pass
+
+
+def test_the_catalogue_has_the_28_rows_of_the_papers():
+    assert [row.ids[0] for row in catalogue_rows()] == CATALOGUE_IDS
+
+
+def test_every_declared_claim_names_a_catalogue_row_and_every_row_has_a_claim():
+    rows = catalogue_rows()
+    claims = [c for chapter in chapter_ids() for c in load(chapter).claims]
+    assert [c.id for c in claims if row_of(c.id, rows) is None] == []
+    covered = {row_of(c.id, rows).key for c in claims}
+    assert covered == {row.key for row in rows}
+
+
+def test_rows_take_claims_by_id_and_by_figure_without_panel_letter():
+    rows = catalogue_rows()
+    assert row_of("S-13, S-14/median", rows).key == "S-13, S-14"
+    assert row_of("S-6a/bend-0_2", rows).key == "S-6"
+    assert row_of("S-2a/slowdown", rows).key == "S-2a"  # S-2a is its own row, not S-2
+    assert row_of("S-17/gd", rows).key == "S-5, S-17, S-18"
+
+
+def _claim(cid, expected="holds", **kw):
+    note = "" if expected == "holds" else "reason"
+    return Claim(cid, "s", "p", cid.replace("/", "_").replace("-", "_"), "> 0.5", expected=expected, note=note, **kw)
+
+
+def _status(claims, values, gpu_pending=frozenset()):
+    chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
+    metrics = {"toy": {c.metric: v for c, v in zip(claims, values)}}
+    found = verdicts([chapter], metrics)
+    summaries = {s.row.key: s for s in summarise([chapter], found, set(gpu_pending))}
+    return summaries["S-10"].status
+
+
+def _est(low, high):
+    return {"value": (low + high) / 2, "low": low, "high": high, "n": 10, "method": "t"}
+
+
+@pytest.mark.parametrize(
+    ("kinds", "values", "status"),
+    [
+        ([{}], [1.0], REPRODUCED),
+        ([{}, {}], [1.0, 0.0], CAVEATS),
+        ([{}, {}], [0.0, 1.0], NOT_REPRODUCED),
+        ([{"basis": "seeds"}], [_est(0.2, 0.9)], UNDECIDED),
+        ([{}, {"kind": "erratum"}], [1.0, 0.0], ERRATUM),
+        ([{}, {"kind": "erratum"}], [0.0, 0.0], NOT_REPRODUCED),  # an erratum never hides a failure
+        ([{"basis": "consistency"}, {}], [0.0, 1.0], REPRODUCED),  # checks never decide
+        ([{"kind": "method"}, {}], [0.0, 1.0], REPRODUCED),
+        ([{"kind": "erratum"}], [0.0], ERRATUM),
+    ],
+)
+def test_the_status_rule(kinds, values, status):
+    claims = [_claim(f"S-10/c{i}", **kw) for i, kw in enumerate(kinds)]
+    assert _status(claims, values) == status
+
+
+def test_not_computed_needs_a_gpu_only_where_the_chapter_waits_for_one():
+    claims = [_claim("S-10/c0")]
+    assert _status(claims, [None]) == UNDECIDED
+    assert _status(claims, [None], gpu_pending={"toy"}) == NEEDS_GPU
+
+
+def test_errata_and_checks_are_counted_apart():
+    claims = [
+        _claim("S-10/a"),
+        _claim("S-10/b", kind="erratum", expected="does not hold"),
+        _claim("S-10/c", basis="consistency"),
+    ]
+    chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
+    found = verdicts([chapter], {"toy": {"S_10_a": 1.0, "S_10_b": 0.0, "S_10_c": 1.0}})
+    counts = claim_counts(found)
+    assert (counts["holds"], counts["does not hold"], counts["errors in the paper"]) == (1, 0, 1)
+    assert counts["consistency and method checks"] == 1
+
+
+def test_an_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="kind"):
+        _claim("S-10/x", kind="finding")
+
+
+def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
+    from lib.summary import chapter_summary_markdown
+
+    claims = [_claim("S-10/a"), _claim("S-10/b", expected="does not hold"), _claim("S-10/c", kind="erratum")]
+    chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
+    found = verdicts([chapter], {"toy": {"S_10_a": 1.0, "S_10_b": 0.0, "S_10_c": 0.0}})
+    box = chapter_summary_markdown(chapter, found, notices=["OptimizeWarning: Covariance could not be estimated"])
+    assert box.startswith(":::{admonition}") and box.rstrip().endswith(":::")
+    assert "S-10 (failure mode" in box and "): **error in the paper**" in box
+    assert '<a href="#claim-s-10-b">S-10/b</a> does not hold: reason' in box
+    assert '<a href="#claim-s-10-c">S-10/c</a>' in box  # the erratum, apart
+    assert "- a library warned: Covariance could not be estimated (OptimizeWarning)" in box
+    assert "python -m lib run toy" in box
+
+
+def test_evidence_notices_are_one_sentence_per_set():
+    from lib.summary import reader_notices
+
+    notices = [
+        "EvidenceCommitWarning: evidence d/cpu (full): 2 of 20 shards were computed at commit aaa, not at the current HEAD",
+        "EvidenceCommitWarning: evidence d/cpu (full): 6 of 20 shards were computed at commit bbb, not at the current HEAD",
+        "OptimizeWarning: Covariance of the parameters could not be estimated",
+    ]
+    assert reader_notices(notices) == [
+        "evidence d/cpu (full): 8 of 20 shards were computed at 2 earlier commits, with the same code, and are used",
+        "a library warned: Covariance of the parameters could not be estimated (OptimizeWarning)",
+    ]
+
+
+def test_a_chapter_run_keeps_warnings_as_notices_not_stderr(tmp_path, monkeypatch, capsys):
+    import json
+    import warnings
+
+    from lib.book import OUTPUT_DIR_ENV, ChapterRun
+
+    monkeypatch.setenv(OUTPUT_DIR_ENV, str(tmp_path))
+    monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # restored after the test
+    chapter = load("one_layer")
+    run = ChapterRun(chapter, chapter.validate({}))
+    capsys.readouterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.warn("covariance could not be estimated", RuntimeWarning, stacklevel=1)
+    assert "covariance" not in capsys.readouterr().err
+    record = json.loads((tmp_path / "one_layer.metrics.json").read_text())["_run"]
+    assert record["notices"] == ["RuntimeWarning: covariance could not be estimated"]
+    assert {"started", "commit", "elapsed_seconds", "peak_memory_mb"} <= set(record)
+    assert run.record is not None
+
+
+def test_a_chapter_names_the_science_code_and_evidence_it_runs():
+    from lib.summary import chapter_sources, chapter_summary_markdown
+
+    code, evidence = chapter_sources("two_layer")
+    assert "lib/theory/two_layer.py" in code and not any(c.startswith(("lib/book", "lib/claims")) for c in code)
+    assert "two_layer/a_or_a2" in evidence
+    chapter = Chapter("toy", "t", NoParameters, claims=(_claim("S-10/a"),))
+    found = verdicts([chapter], {"toy": {"S_10_a": 1.0}})
+    box = chapter_summary_markdown(chapter, found, sources=(["lib/x.py"], ["toy/set"]))
+    assert "Computed by `lib/x.py`; evidence sets `toy/set`" in box
