@@ -200,7 +200,9 @@ def test_a_verdict_every_alternative_agrees_with_is_robust():
     agreeing["align_floor_0_05"] = _est(0.95, 0.93, 0.97)
     v = verdicts([_floor_chapter()], {"toy": agreeing})[0]
     assert v.robustness == "robust" and not v.dependent_choices
-    assert '<strong class="book-status">holds, robust</strong>' in claims_markdown([_floor_chapter()], {"toy": agreeing})
+    assert '<strong class="book-status">holds, robust</strong>' in claims_markdown(
+        [_floor_chapter()], {"toy": agreeing}
+    )
     only_primary = verdicts([_floor_chapter()], {"toy": {"align": _est(0.99, 0.98, 1.0)}})[0]
     assert only_primary.robustness == "alternatives not computed"
     plain = verdicts([_chapter()], {"toy": {"err": 0.01, "frac": _est(0.2, 0.1, 0.3)}})[1]
