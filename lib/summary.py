@@ -33,10 +33,13 @@ STATUS_RULE = (
     "The row's *decisive claim* is the first claim of the paper it declares (in `lib/specs/`). "
     "When the decisive claim **does not hold**, the row is **not reproduced**; when its interval "
     "straddles the condition, **undecided at this budget**; when it was not computed because its "
-    "evidence is declared for a GPU that the build did not have, **needs a GPU**. When it holds: "
+    "evidence is declared for a GPU that the build did not have, **needs a GPU**. A decisive claim "
+    "whose verdict changes with a free choice of the analyst (a floor, a level, a read-out: its "
+    "robustness row in the scorecard) is never reported plainly: **reproduced with caveats** when it "
+    "holds under the choice fixed in advance, else **undecided at this budget**. When it holds: "
     "**error in the paper** if a statement the book finds wrong in the paper (an *erratum* claim, "
     "see the errata) does not hold, else **reproduced with caveats** if any other claim of the "
-    "row does not hold or is undecided, else **reproduced**."
+    "row does not hold, is undecided or depends on a free choice, else **reproduced**."
 )
 
 CATALOGUE = ROOT / "book" / "catalogue.md"
@@ -139,11 +142,13 @@ class RowSummary:
 
     @property
     def caveats(self) -> list[Verdict]:
-        """Other claims of the paper that do not hold or are undecided."""
+        """Other claims of the paper that do not hold, are undecided or depend on a free choice."""
         return [
             v
             for v in self.paper_claims
-            if v is not self.decisive and v.claim.kind == "claim" and v.verdict in (FAILS, INCONCLUSIVE, NOT_COMPUTED)
+            if v is not self.decisive
+            and v.claim.kind == "claim"
+            and (v.verdict in (FAILS, INCONCLUSIVE, NOT_COMPUTED) or v.dependent_choices)
         ]
 
     @property
@@ -153,6 +158,8 @@ class RowSummary:
             return UNDECIDED
         if decisive.claim.kind == "erratum":  # a row made of errata only
             return ERRATUM if self.errata else REPRODUCED
+        if decisive.dependent_choices:  # never reported plainly: its verdict moves with the analyst's choice
+            return CAVEATS if decisive.verdict == HOLDS else UNDECIDED
         if decisive.verdict == FAILS:
             return NOT_REPRODUCED
         if decisive.verdict == NOT_COMPUTED:
@@ -182,12 +189,14 @@ class RowSummary:
             return "no claim of the paper is declared for this row"
         if self.status in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note:
             parts.append(v.note)
+        if v.dependent_choices:
+            parts.append(f"{v.claim.id} {v.robustness_detail}")
         if self.status in (UNDECIDED, NEEDS_GPU) and self.gpu_pending:
             parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
         if self.errata:
             parts.append("errors in the paper: " + ", ".join(e.claim.id for e in self.errata))
         if self.caveats:
-            parts.append("; ".join(f"{c.claim.id} {c.verdict}" for c in self.caveats))
+            parts.append("; ".join(f"{c.claim.id} {c.summary}" for c in self.caveats))
         return "; ".join(parts)
 
 

@@ -171,3 +171,21 @@ def test_a_chapter_names_the_science_code_and_evidence_it_runs():
     found = verdicts([chapter], {"toy": {"S_10_a": 1.0}})
     box = chapter_summary_markdown(chapter, found, sources=(["lib/x.py"], ["toy/set"]))
     assert "Computed by `lib/x.py`; evidence sets `toy/set`" in box
+
+
+def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():
+    from lib.chapter import FreeChoice
+
+    floor = FreeChoice("floor", "from the init", {"0.05": "S_10_c0_floor"})
+    claim = _claim("S-10/c0", free_choices=(floor,))
+    chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
+
+    def status(primary, alternative):
+        metrics = {"toy": {claim.metric: primary, "S_10_c0_floor": alternative}}
+        found = verdicts([chapter], metrics)
+        return {s.row.key: s for s in summarise([chapter], found, set())}["S-10"]
+
+    assert status(1.0, 1.0).status == REPRODUCED  # robust
+    flipped = status(1.0, 0.0)
+    assert flipped.status == CAVEATS and "depends on floor" in flipped.reason()
+    assert status(0.0, 1.0).status == UNDECIDED
