@@ -112,3 +112,16 @@ def test_phase_row_seed_is_one_column_of_phase_row():
 def test_phase_row_seed_refuses_a_seed_outside_the_set():
     with pytest.raises(ValueError, match="outside"):
         phase_row_seed(DYN, {"relation": "mod3", "row": 0, "seed": 2})
+
+
+def test_phase_grid_1e5_is_phase_grid_at_the_papers_steps():
+    from lib.evidence import registry
+
+    short, long = registry.get("geneft_dynamics", "phase_grid"), registry.get("geneft_dynamics", "phase_grid_1e5")
+    differ = {k for k in set(short.config) | set(long.config) if short.config.get(k) != long.config.get(k)}
+    assert differ == {"steps", "checkpoint_every"} and long.config["steps"] == 100_000
+    enc = long.config["log10_lr_enc"]
+    assert {(s["relation"], s["row"]) for s in long.shards} == {
+        (s["relation"], i) for s in short.shards for i in [s["row"]] if enc[i] <= -3.5
+    }
+    assert len(long.shards) == 3 * 4 * long.config["seeds"]  # 324 networks of 9 decoder rates
