@@ -36,6 +36,9 @@ REFERENCES = ROOT / "tests" / "notebooks"
 # The kernel's own log stays off the terminal: its start-up warnings ("Kernel is running over TCP ..."), and
 # the traceback it logs when Ctrl-C shuts it down in the middle of a cell (cell errors reach papermill, not this log).
 KERNEL_QUIET = ["--IPKernelApp.log_level=CRITICAL"]
+# Through a pipe (make's log, CI) the cell progress bar is a heartbeat: shown once a run has lasted
+# 30 s, then at most every 30 s, so short runs print nothing and long ones show where they are.
+PIPED_PROGRESS = {"delay": 30, "mininterval": 30, "ascii": True}
 STALE_STAGING_SECONDS = 24 * 3600
 
 
@@ -176,7 +179,7 @@ def run_chapter(
                 parameters=overrides,
                 kernel_name="python3",
                 cwd=str(ROOT),
-                progress_bar=sys.stderr.isatty(),
+                progress_bar=True if sys.stderr.isatty() else PIPED_PROGRESS,
                 language="python",
                 extra_arguments=KERNEL_QUIET,
             )
