@@ -357,13 +357,13 @@ if ev5_long is not None:
     long_rows = ", ".join(f"{cfg5['log10_lr_enc'][r]:g}" for r in sorted({sh.key["row"] for sh in ev5_long}))
     run.metric("fig5_evidence", f"phase_grid ({cfg5['steps']} steps), log10 eta_enc {long_rows} at "
                f"{ev5_long.config['steps']} steps")
-    run.text("fig5_long_text", f"The rows $\\log_{{10}}\\eta_\\mathrm{{enc}}$ = {long_rows} are read from the evidence "
-             f"`phase_grid_1e5`, the same cells and seeds trained for the paper's {ev5_long.config['steps']} steps, each "
-             "run classified at its own run length.")
+    run.text("fig5_long_text", f"The rows log10 η_enc = {long_rows} are read from the evidence set phase_grid_1e5, "
+             f"the same cells and seeds trained for the paper's {ev5_long.config['steps']} steps, each run classified "
+             "at its own run length.")
 else:
     run.metric("fig5_evidence", f"phase_grid (7 x 9 cells x 3 seeds, {cfg5['steps']} steps)")
-    run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's $10^5$ steps (evidence `phase_grid_1e5`) "
-             "are not complete in this checkout; every row is read at the steps above.")
+    run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's 100,000 steps (evidence set "
+             "phase_grid_1e5) are not complete in this checkout; every row is read at the steps above.")
 run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
 x_ref = float(np.mean(np.log10(lr_enc)))
 run.metric("critical_ratio_reference_log10_lr_enc", x_ref)
