@@ -140,12 +140,8 @@ def _papermill_arguments(argv: list[str]) -> list[str] | None:
     return None
 
 
-def output_path_from_command(argv: list[str], cwd: Path, shell_pwd: Path | None = None) -> Path | None:
-    """The local output notebook of a `papermill IN OUT ...` command line, or None.
-
-    `cwd` is the process's working folder now; with papermill's `--cwd` that is the folder it moved
-    to, and a relative OUT is read from the folder it was started in (`shell_pwd`, its PWD).
-    """
+def _papermill_context(argv: list[str]):
+    """papermill's own parse (its click command) of the arguments of a papermill command line, or None."""
     import click
     from papermill.cli import papermill as command
 
@@ -153,8 +149,19 @@ def output_path_from_command(argv: list[str], cwd: Path, shell_pwd: Path | None 
     if args is None:
         return None
     try:
-        context = command.make_context("papermill", args, resilient_parsing=True)
+        return command.make_context("papermill", args, resilient_parsing=True)
     except (click.ClickException, click.exceptions.Exit):
+        return None
+
+
+def output_path_from_command(argv: list[str], cwd: Path, shell_pwd: Path | None = None) -> Path | None:
+    """The local output notebook of a `papermill IN OUT ...` command line, or None.
+
+    `cwd` is the process's working folder now; with papermill's `--cwd` that is the folder it moved
+    to, and a relative OUT is read from the folder it was started in (`shell_pwd`, its PWD).
+    """
+    context = _papermill_context(argv)
+    if context is None:
         return None
     if context.params.get("cwd"):
         if shell_pwd is None:
@@ -167,15 +174,8 @@ def look_alike_numbers(argv: list[str]) -> str | None:
     """Why a `-p NAME VALUE` of a papermill command line must not run, or None: papermill reads a VALUE with
     Python's int() and float(), which also take full-width ('１２') and other non-ASCII digits, so the run
     would compute with a number other than the text typed. `lib run` keeps such text a string and refuses it."""
-    import click
-    from papermill.cli import papermill as command
-
-    args = _papermill_arguments(argv)
-    if args is None:
-        return None
-    try:
-        context = command.make_context("papermill", args, resilient_parsing=True)
-    except (click.ClickException, click.exceptions.Exit):
+    context = _papermill_context(argv)
+    if context is None:
         return None
     for name, raw in context.params.get("parameters") or ():
         if raw.isascii():

@@ -458,30 +458,22 @@ def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
     n_models = int(sum(f.n_models for f in used.values()))
     mean_fe, mean_re = float(res.mean_effect_fe), float(res.mean_effect_re)
     half_re_hksj = float(student_t.isf((1 - CONFIDENCE) / 2, len(eff) - 1) * res.sd_eff_w_re_hksj)
+
+    def symmetric(mean: float, half: float, method: str) -> Estimate:
+        return Estimate(mean, mean - half, mean + half, n_models, f"{method} {CONFIDENCE:.0%}")
+
     return {
         "q": float(test.statistic),
         "p_value": float(test.pvalue),
         "df": int(test.df),
-        "pooled": Estimate(
-            mean_fe,
-            mean_fe - z * float(res.sd_eff_w_fe),
-            mean_fe + z * float(res.sd_eff_w_fe),
-            n_models,
-            f"fixed-effect pooled intercept (inverse variance) {CONFIDENCE:.0%}",
-        ),
-        "pooled_random": Estimate(
+        "pooled": symmetric(mean_fe, z * float(res.sd_eff_w_fe), "fixed-effect pooled intercept (inverse variance)"),
+        "pooled_random": symmetric(
             mean_re,
-            mean_re - z * float(res.sd_eff_w_re),
-            mean_re + z * float(res.sd_eff_w_re),
-            n_models,
-            f"random-effects pooled intercept (DerSimonian-Laird) over {len(eff)} relations {CONFIDENCE:.0%}",
+            z * float(res.sd_eff_w_re),
+            f"random-effects pooled intercept (DerSimonian-Laird) over {len(eff)} relations",
         ),
-        "pooled_random_hksj": Estimate(
-            mean_re,
-            mean_re - half_re_hksj,
-            mean_re + half_re_hksj,
-            n_models,
-            f"random-effects pooled intercept, Hartung-Knapp t({len(eff) - 1}) {CONFIDENCE:.0%}",
+        "pooled_random_hksj": symmetric(
+            mean_re, half_re_hksj, f"random-effects pooled intercept, Hartung-Knapp t({len(eff) - 1})"
         ),
         "tau2": float(res.tau2),
         "used": sorted(used),
