@@ -45,6 +45,9 @@ $(ENV_STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install -q -r requirements.txt
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	$(PY) -m ipykernel install --sys-prefix  # a kernelspec for this Python: `jupytext --set-kernel -`, papermill
+	@# the kernels of this environment start without their TCP notice (also under plain papermill)
+	mkdir -p $(VENV)/etc/ipython
+	echo 'c.IPKernelApp.log_level = "ERROR"' > $(VENV)/etc/ipython/ipython_kernel_config.py
 	touch $@
 
 # ---- chapters ------------------------------------------------------------------------------

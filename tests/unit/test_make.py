@@ -43,6 +43,7 @@ def test_dry_run_changes_nothing(fresh_clone, goal):
 def test_the_environment_step_installs_a_kernelspec_for_its_python():
     recipe = MAKEFILE[MAKEFILE.index("$(ENV_STAMP): ") :].split("\n\n")[0]
     assert "$(PY) -m ipykernel install --sys-prefix" in recipe
+    assert "ipython_kernel_config.py" in recipe  # kernels start quietly, under plain papermill too
 
 
 def test_jupytext_finds_a_kernel_for_this_python():
