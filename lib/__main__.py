@@ -323,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
             overrides = parse_overrides(pairs, args.yaml)
             validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive, html=args.html)
             runtime = Runtime(threads) if threads else current()
+            from papermill.exceptions import PapermillExecutionError
+
             try:
                 path = run_chapter(
                     args.chapter,
@@ -335,6 +337,14 @@ def main(argv: list[str] | None = None) -> int:
             except KeyboardInterrupt:
                 print("interrupted; nothing was published", file=sys.stderr)
                 return INTERRUPTED
+            except PapermillExecutionError as err:  # the cell's own error in one line, not papermill's traceback
+                failed = Path(args.output_dir) / f"{args.chapter}.failed.ipynb"
+                print(
+                    f"error: chapter {args.chapter} stopped in cell {err.exec_count}: {err.ename}: {err.evalue} "
+                    f"(the executed part: {failed}; nothing was published)",
+                    file=sys.stderr,
+                )
+                return 1
             written = [path, path.with_name(f"{args.chapter}.metrics.json")]
             if args.html:
                 from lib.rerun_page import render_page

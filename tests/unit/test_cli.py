@@ -46,3 +46,19 @@ def test_page_and_params_exit_codes(tmp_path):
 def test_main_help_documents_the_exit_codes():
     done = _cli("--help")
     assert "Exit codes: 0 success" in done.stdout and "(`claims`)" in done.stdout
+
+
+def test_a_failing_cell_is_one_line_naming_its_error(monkeypatch, tmp_path, capsys):
+    """A chapter that stops (a corrupt shard, say) reports the cell's error in one line, exit 1."""
+    from papermill.exceptions import PapermillExecutionError
+
+    from lib import __main__ as cli
+    from lib import runner
+
+    def stop(*args, **kwargs):
+        raise PapermillExecutionError(19, 19, "ev = load(...)", "EvidenceError", "shard x (corrupt)", [])
+
+    monkeypatch.setattr(runner, "run_chapter", stop)
+    assert cli.main(["run", "one_layer", "--output-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "stopped in cell 19: EvidenceError: shard x (corrupt)" in err
