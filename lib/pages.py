@@ -86,10 +86,12 @@ def _claims_sentence(found: list[Verdict]) -> str:
     c = claim_counts(found)
     text = (
         f"Of its {_plural(c['holds'] + c['does not hold'] + c['inconclusive'] + c['not computed'], 'claim')}: "
-        f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} are undecided"
+        f"{c['holds']} {'holds' if c['holds'] == 1 else 'hold'}, {c['does not hold']} "
+        f"{'does' if c['does not hold'] == 1 else 'do'} not hold, {c['inconclusive']} "
+        f"{'is' if c['inconclusive'] == 1 else 'are'} undecided"
     )
     if c["not computed"]:
-        text += f", {c['not computed']} were not computed"
+        text += f", {c['not computed']} {'was' if c['not computed'] == 1 else 'were'} not computed"
     text += f"; besides, {_plural(c['errors in the paper'], 'error')} in the paper"
     return text + f" and {_plural(c['consistency and method checks'], 'check')} of consistency or method."
 
