@@ -97,7 +97,7 @@ def _claims_sentence(found: list[Verdict]) -> str:
 
 
 def _html(text: str) -> str:
-    return html.escape(text).replace("|", "&#124;").replace("\n", " ")
+    return html.escape(text, quote=False).replace("|", "&#124;").replace("\n", " ")  # quotes stay: math reads them
 
 
 def _folded(summary: str, body: str) -> str:

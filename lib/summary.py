@@ -179,8 +179,15 @@ class RowSummary:
         v = self.decisive
         if v is None:
             return "no claim declared"
-        basis = "" if is_estimate(v.value) else f"; {BASES_SHORT[v.claim.basis]}"
-        return f"{format_value(v.value)} (needs {v.condition}{basis})"
+        basis = "" if is_estimate(v.value) else f", {BASES_SHORT[v.claim.basis]}"
+        if isinstance(v.value, bool):  # a yes/no observation: the status column says whether it is the paper's
+            return f"{'yes' if v.value else 'no'} ({basis.lstrip(', ')})"
+        needs = v.claim.condition
+        if isinstance(v.value, str) and needs.startswith("=="):  # a named outcome: the one the paper reports
+            needs = str(v.threshold)
+        elif v.claim.parameter is not None:  # the parameter's value, not its identifier
+            needs = f"{needs.split()[0]} {format_value(v.threshold)}"
+        return f"{format_value(v.value)} (needs {needs}{basis})"
 
     def reason(self) -> str:
         """Why the row is not plainly reproduced: the decisive claim's note, errata and caveats by id."""
