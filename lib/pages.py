@@ -213,7 +213,8 @@ def code_anchor(function: str) -> str:
 
 
 def evidence_anchor(key: str) -> str:
-    """The HTML id of an evidence set on the build status page: "two_layer/a_or_a2" -> "evidence-two-layer-a-or-a2"."""
+    """The label (and HTML id) of an evidence set on the build status page:
+    "two_layer/a_or_a2" -> "evidence-two-layer-a-or-a2"; a caption links it as {ref}`KEY <LABEL>`."""
     return "evidence-" + "".join(c if c.isalnum() else "-" for c in key.lower())
 
 
@@ -461,13 +462,19 @@ def status_page(runs_dir: Path) -> str:
             if not changed
             else "changed: " + ", ".join(f"`{k}`" for k in changed)
         ) + f" (hash `{config_hash(parameters)[:8]}`)"
-        evidence = (
-            "<br>".join(
-                f'<span id="{evidence_anchor(key)}"></span>{_html(line)}' for key, line in _evidence_rows(chapter.id)
-            )
-            or "none"
-        )
+        evidence = "<br>".join(_html(line) for _, line in _evidence_rows(chapter.id)) or "none"
         notices = reader_notices(record.get("notices") or [])
         folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
         out.append(f"| {{doc}}`../chapters/{chapter.id}` | {run} | {params} | {evidence} | {folded} |")
+    out += [
+        "",
+        "## Evidence sets",
+        "",
+        "Each evidence set of the book, with the state of its shards; the figure captions and the scorecard "
+        "rows that read a set link here.",
+        "",
+    ]
+    for chapter in _chapters():
+        for key, line in _evidence_rows(chapter.id):
+            out += [f"({evidence_anchor(key)})=", f"**`{key}`** ({{doc}}`../chapters/{chapter.id}`): {_html(line)}", ""]
     return "\n".join(out) + "\n"

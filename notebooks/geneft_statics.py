@@ -102,6 +102,8 @@ run.figure("fig_relations", fig)
 # ```{glue:figure} fig_relations
 # :name: fig-relations
 # The relation matrices $\mathbf{R}_{ij}$ (black: related). Row $i$, column $j$.
+#
+# Code: {py:func}`lib.geneft.relations.relation_matrix` · evidence: none, computed live by the chapter.
 # ```
 #
 # ## Description length
@@ -253,6 +255,9 @@ run.figure("fig_mc_bound", fig)
 # Left: the Monte Carlo upper bound (solid, mean ± sd over training sets) against eq. (5)
 # (dotted), as in the paper's Fig. 2. Right: the guessing probability $p_*$ measured on the
 # entries the data leave open, against the paper's values (dotted: $1/3$, $1/5$, $1/3$, $1/2$).
+#
+# Code: {py:func}`lib.geneft.bounds.monte_carlo_bound`, {py:func}`lib.geneft.bounds.upper_bound`,
+# {py:func}`lib.geneft.bounds.p_star_pooled` · evidence: none, computed live by the chapter.
 # ```
 #
 # The two estimates agree roughly, as the paper says: the largest difference over relations
@@ -376,6 +381,9 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # width {glue:text}`width_value`, mean over seeds), with the Monte Carlo bound (solid black),
 # eq. (5) (dotted) and the scale $b/n^2$ (grey), as in the paper's Fig. 3. The legend and the
 # table give each architecture's inductive gap.
+#
+# Code: {py:func}`lib.geneft.train.train_models`, {py:func}`lib.geneft.bounds.inductive_gap`,
+# {py:func}`lib.geneft.bounds.monte_carlo_bound` · evidence: none, computed live by the chapter.
 # ```
 #
 # The paper finds the smallest gap for mode 3 without hidden layers on mod 3 (equality is
@@ -458,8 +466,11 @@ display(Markdown("| relation | decoder | largest excess over the bound |\n|---|-
 # ```{glue:figure} fig_sweep
 # :name: fig-sweep
 # Evidence: accuracy over all pairs against training fraction (mean and sd over 5 seeds) for
-# Table 3's decoder (thick) and the width / embedding-dimension sweeps, with the Monte Carlo
+# the decoder of the paper's Table 3 (thick) and the width / embedding-dimension sweeps, with the Monte Carlo
 # bound. The table gives each decoder's largest excess over the bound with its interval.
+#
+# Code: {py:func}`lib.geneft.statics.excess_over_bound`, {py:func}`lib.geneft.bounds.monte_carlo_bound` ·
+# evidence: {ref}`geneft_statics/network_sweep <evidence-geneft-statics-network-sweep>`.
 # ```
 #
 # Table 3's decoder: largest excess over the bound {glue:text}`excess_over_bound_table3_mod3`
@@ -521,6 +532,8 @@ run.figure("fig_goldilocks", fig)
 # :name: fig-goldilocks
 # Final train and test accuracy against decoder depth (mean over
 # {glue:text}`n_goldilocks_runs` runs), as in the paper's Fig. 7.
+#
+# Code: {py:func}`lib.geneft.train.train_models` · evidence: none, computed live by the chapter.
 # ```
 #
 # The best test accuracy is at depth {glue:text}`goldilocks_best_depth` (an interior depth:

@@ -226,16 +226,22 @@ run.figure("fig_2b", fig)
 # ```{glue:figure} fig_2a
 # :name: fig-one-layer-2a
 #
-# Fig. 2a: output trajectory at the test point (star) for several $\mu_1$, other parameters as in
+# The paper's Fig. 2a: output trajectory at the test point (star) for several $\mu_1$, other parameters as in
 # the run (paper: $\mu_2 = 2$, $\sigma = (0.05, 0.05)$, $d = 64$). Lines: Theorem 4.1 from the same
 # $W(0)$; markers: the paper's SGD protocol, every second step; circles: the centres of the training
 # clusters on the two axes.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.compare`,
+# {py:func}`lib.theory.one_layer_compare.plot_trajectories` · evidence: none, computed live by the chapter.
 # ```
 #
 # ```{glue:figure} fig_2b
 # :name: fig-one-layer-2b
 #
-# Fig. 2b: the same for several $\sigma_1$ (paper: $\mu = (1, 2)$, $\sigma_2 = 0.05$).
+# The paper's Fig. 2b: the same for several $\sigma_1$ (paper: $\mu = (1, 2)$, $\sigma_2 = 0.05$).
+#
+# Code: {py:func}`lib.theory.one_layer_compare.compare`,
+# {py:func}`lib.theory.one_layer_compare.plot_trajectories` · evidence: none, computed live by the chapter.
 # ```
 #
 # {numref}`fig-one-layer-2a` and {numref}`fig-one-layer-2b` reproduce the shapes of the paper's
@@ -291,9 +297,12 @@ run.figure("fig_conventions", fig)
 # ```{glue:figure} fig_conventions
 # :name: fig-one-layer-conventions
 #
-# Fig. 2b under the paper's conventions (left: $\sigma$ a standard deviation, eq. 2.1, no origin
+# The paper's Fig. 2b under the paper's conventions (left: $\sigma$ a standard deviation, eq. 2.1, no origin
 # cluster) and the authors' code (right: $\sigma$ a variance, MSELoss, origin cluster), Theorem 4.1
 # from $W(0) = 0$. Dots: the step at which the slower concept has covered half its way.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.fig2_conventions`,
+# {py:func}`lib.theory.one_layer.closed_form_output` · evidence: none, computed live by the chapter.
 # ```
 
 # %% [markdown]
@@ -362,6 +371,9 @@ run.figure("fig_gap", fig)
 # Left: distance between theory and simulation over time for the run's setting. Right: the largest
 # distance between full-batch GD and the gradient flow of the same sampled loss as the learning rate
 # shrinks (same time span); the dashed line has slope one.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.compare`, {py:func}`lib.theory.one_layer_compare.lr_refinement`
+# · evidence: none, computed live by the chapter.
 # ```
 
 # %% [markdown]
@@ -441,6 +453,9 @@ run.figure("fig_rates", fig)
 # and of the discrete solution (dashed). The straight lines on a log scale are the terminal
 # slow-down: the distance still to go shrinks by a constant factor per unit time, so the speed in
 # concept space decays exponentially.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.compare`, {py:func}`lib.theory.one_layer.discrete_rates`,
+# {py:func}`lib.theory.one_layer_compare.rate_refinement` · evidence: none, computed live by the chapter.
 # ```
 #
 # Which concept comes first? By Theorem 4.1 the one with the larger $a_k$, and the order flips where
@@ -490,6 +505,8 @@ run.figure("fig_map", fig)
 # concept 2 elsewhere for $s = 2$) over the grid of $(\mu_1, \sigma_1)$, the other concepts as in the
 # run. Black line: where $a_1$ equals the largest other $a_k$. Crosses: cells where the simulation
 # disagrees with $\arg\max_k a_k$.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.order_map` · evidence: none, computed live by the chapter.
 # ```
 
 # %% [markdown]
@@ -589,6 +606,10 @@ run.figure("fig_limit", fig)
 # initialisation. Right: fraction of random initialisations whose OOD loss rises somewhere along the
 # flow, in the run's dimension and at $d = s$, and (dotted) the fraction at $d = s$ without the
 # certificate of {prf:ref}`prop-one-layer-monotone`.
+#
+# Code: {py:func}`lib.theory.one_layer.growth_and_noise`,
+# {py:func}`lib.theory.one_layer_compare.monotonicity_sweep`, {py:func}`lib.plotting.arrow_markers` ·
+# evidence: none, computed live by the chapter.
 # ```
 
 # %% [markdown]

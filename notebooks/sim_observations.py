@@ -133,8 +133,11 @@ run.figure("fig_sim_task", fig)
 # ```{glue:figure} fig_sim_task
 # :name: fig-sim-task
 # The SIM task with $s=2$ in the concept plane: training density (log scale), cluster means
-# (circles) and the OOD test point (star). Left: the setting of Fig. 2c, with training points drawn
-# (Fig. 15). Right: the widest cluster of Fig. 2b.
+# (circles) and the OOD test point (star). Left: the setting of the paper's Fig. 2c, with training points
+# drawn (the paper's Fig. 15). Right: the widest cluster of the paper's Fig. 2b.
+#
+# Code: {py:func}`lib.sim.observations.sim_datasets`, {py:func}`lib.sim.plots.plot_task` · evidence: none,
+# computed live by the chapter.
 # ```
 #
 # At the test point the training density is a fraction {glue:text}`density_ratio_at_test` of
@@ -196,7 +199,7 @@ for model, (traj, y, data) in order.items():
 # %% [markdown]
 # ```{glue:figure} fig_order_1_linear
 # :name: fig-order-1-linear
-# Fig. 2a/2b: output trajectories of one-layer linear models in the concept plane, markers at
+# The paper's Fig. 2a/2b: output trajectories of one-layer linear models in the concept plane, markers at
 # equal time intervals, stars at the test points. Left: $\mu_1$ varied, $\sigma$ small.
 # Right: $\mu = (1,2)$, $\sigma_1$ varied. Conventions of the authors' code (this chapter's
 # defaults): $\sigma$ read as a variance, PyTorch's `MSELoss` (a step of $2\eta/d$ on eq. 2.1),
@@ -204,16 +207,25 @@ for model, (traj, y, data) in order.items():
 # with the paper's conventions ($\sigma$ a standard deviation, eq. 2.1, no origin cluster) beside
 # these, and states what changes: the signal strengths $a_k$, hence the speeds, but not which
 # concept leads.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.learned_first`,
+# {py:func}`lib.sim.plots.plot_trajectories` · evidence: none, computed live by the chapter.
 # ```
 #
 # ```{glue:figure} fig_order_2_linear
 # :name: fig-order-2-linear
-# Fig. 11: the same with two-layer linear models.
+# The paper's Fig. 11: the same with two-layer linear models.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
+# computed live by the chapter.
 # ```
 #
 # ```{glue:figure} fig_order_2_relu
 # :name: fig-order-2-relu
-# Fig. 12: the same with two-layer ReLU models.
+# The paper's Fig. 12: the same with two-layer ReLU models.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
+# computed live by the chapter.
 # ```
 #
 # In {numref}`fig-order-1-linear`, the concept learned first (1 or 2, one entry per run, Fig. 2a
@@ -302,10 +314,14 @@ run.figure("fig_deep", fig)
 # %% [markdown]
 # ```{glue:figure} fig_deep
 # :name: fig-deep
-# Fig. 2c and Fig. 3: output trajectories (left) and OOD loss (right) of the deep
+# The paper's Figs. 2c and 3: output trajectories (left) and OOD loss (right) of the deep
 # models in high and low dimension, this run's seeds (every seed the run has, none selected).
 # The epoch axis of the low-dimensional runs is that of the high-dimensional data set (same
 # number of points, same steps per epoch).
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
+# {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
+# live by the chapter.
 # ```
 #
 # In this run the largest turn-back per seed is {glue:text}`highdim_turn_backs` in high and
@@ -422,6 +438,10 @@ run.figure("fig_init_scale", fig)
 # :name: fig-init-scale
 # Swing-by against the initialization scale (evidence, {glue:text}`lowdim_turn_back_n` seeds per point, 95 % intervals).
 # Left: median turn-back; right: fraction of seeds whose OOD loss rises.
+#
+# Code: {py:func}`lib.sim.sweeps.swing_estimates`, {py:func}`lib.sim.models.end_to_end_rms`,
+# {py:func}`lib.sim.plots.plot_estimates` · evidence:
+# {ref}`sim_observations/init_scale <evidence-sim-observations-init-scale>`.
 # ```
 #
 # Going from the default initialization to {glue:text}`init_scale_smallest` times it changes the
@@ -473,9 +493,13 @@ run.figure("fig_truncation", fig)
 # %% [markdown]
 # ```{glue:figure} fig_truncation
 # :name: fig-truncation
-# Left, Fig. 15: the high-dimensional trajectory of the first seed over its training points
+# Left, the paper's Fig. 15: the high-dimensional trajectory of the first seed over its training points
 # (concept plane). Right: the first seed of the evidence set trained on the full data and, as its
 # twin, on the data without the orthant of $\hat x$.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_task`,
+# {py:func}`lib.sim.plots.plot_trajectories` · evidence: left computed live by the chapter; right
+# {ref}`sim_observations/swing <evidence-sim-observations-swing>`.
 # ```
 #
 # With the paper's radius the twins' outputs differ by at most a median
@@ -518,7 +542,11 @@ run.figure("fig_tiny", fig)
 # %% [markdown]
 # ```{glue:figure} fig_tiny
 # :name: fig-tiny
-# Fig. 13 (left) and Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
+# The paper's Fig. 13 (left) and Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
+# {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
+# live by the chapter.
 # ```
 #
 # The evidence set `sim_observations/swing_tiny_converged` trains these seeds until every run has learned
@@ -581,8 +609,11 @@ run.figure("fig_hypercube", fig)
 # %% [markdown]
 # ```{glue:figure} fig_hypercube
 # :name: fig-hypercube
-# Fig. 7: loss at the $2^s$ combination points (first seed), nodes laid out left to right by
+# The paper's Fig. 7: loss at the $2^s$ combination points (first seed), nodes laid out left to right by
 # number of concepts combined, edges between points one concept apart; colour clipped at 1.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
+# {py:func}`lib.sim.plots.plot_hypercube` · evidence: none, computed live by the chapter.
 # ```
 #
 # Over all 16 points, the median seed's largest violation at the figure's epochs is

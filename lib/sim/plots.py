@@ -92,7 +92,7 @@ def plot_hypercube(ax, losses: np.ndarray, combos: np.ndarray, vmax: float = 1.0
 
 
 def plot_estimates(ax, x, estimates, label: str, **style) -> None:
-    """Values of `lib.stats.Estimate`s (or their dicts) at positions x, with their intervals as error bars."""
+    """Estimates (`lib.stats.Estimate` or its dict) at positions x, with their intervals as error bars."""
     get = [e if isinstance(e, dict) else e.as_dict() for e in estimates]
     value = np.array([e["value"] for e in get])
     err = np.array([[e["value"] - e["low"] for e in get], [e["high"] - e["value"] for e in get]])
