@@ -130,6 +130,12 @@ class _Binding:
     plain: bool  # binds the name anew (x = ..., for x in ...); else updates it (x[k] = ..., x.append(...))
 
 
+def _comprehension_names(expr: ast.AST) -> set[str]:
+    """Names bound by the comprehensions inside an expression (local to them, not the notebook's)."""
+    targets = [c.target for c in ast.walk(expr) if isinstance(c, ast.comprehension)]
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
 def _root(node: ast.AST) -> str | None:
     while isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred)):
         node = node.value
@@ -158,7 +164,9 @@ class _Notebook:
 
     def __init__(self, chapter_id: str, source: str | None = None):
         self.chapter = chapter_id
-        tree = ast.parse(source if source is not None else (NOTEBOOKS / f"{chapter_id}.py").read_text())
+        text = source if source is not None else (NOTEBOOKS / f"{chapter_id}.py").read_text()
+        # IPython magics and shell lines are not Python: blanked, so that line numbers stay those of the file
+        tree = ast.parse("\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in text.splitlines()))
         self.imports: dict[str, str] = {}
         self.bindings: list[_Binding] = []
         self.metrics: list[tuple[ast.AST, ast.AST]] = []  # (name expression, value)
@@ -225,8 +233,7 @@ class _Notebook:
             return Sources()
         active.add(id(expr))
         line = getattr(expr, "lineno", 10**9)
-        local = {n.id for c in ast.walk(expr) if isinstance(c, ast.comprehension) for n in ast.walk(c.target)
-                 if isinstance(n, ast.Name)}  # fmt: skip
+        local = _comprehension_names(expr)
         state = set()  # names used only to ask whether an evidence set is complete
         keyed = {}  # names subscripted with a string: EV["phase_grid"] reads that set only
         for node in ast.walk(expr):
@@ -356,9 +363,10 @@ class Caption:
 
 
 def figure_captions(chapter_id: str, source: str | None = None) -> list[Caption]:
-    """Every `{glue:figure}` block of `notebooks/ID.py`, with its caption (the comment marks removed)."""
+    """Every `{glue:figure}` block of `notebooks/ID.py`, with its caption and options on one line
+    (the comment marks removed)."""
     text = source if source is not None else (NOTEBOOKS / f"{chapter_id}.py").read_text()
     return [
-        Caption(chapter_id, m.group(1), "\n".join(line[2:] for line in m.group(2).splitlines()))
+        Caption(chapter_id, m.group(1), " ".join(line[2:] for line in m.group(2).splitlines() if line[2:]))
         for m in _FIGURE.finditer(text)
     ]
