@@ -273,7 +273,7 @@ for i, s in enumerate(study.values()):
                 fmt="o", color="tab:blue", label="integrated eq. (8)" if i == 0 else None)
     ax.plot(i, s.m_psd_fraction.value, "x", color="k", label="M positive semi-definite" if i == 0 else None)
 ax.axhline(study[1, 1].arctan, color="tab:red", ls="--", lw=1, label="arctan law (12)")
-ax.set(xticks=range(len(labels)), xticklabels=labels, xlabel="decoder shape m x d", ylabel="P(collision)")
+ax.set(xticks=range(len(labels)), xticklabels=labels, xlabel=r"decoder shape $m \times d$", ylabel="P(collision)")
 ax.legend(fontsize=8)
 run.figure("fig_matrix", fig)
 
@@ -423,7 +423,7 @@ for ax, rel in zip(axes[0], relations):
     if f.outcome == "boundary" and abs(f.slope.value) < 10:  # a line the axes can show
         ax.plot(10 ** xs, 10 ** (xs + f.intercept.value + (f.slope.value - 1) * (xs - x_ref)), "k-", lw=1.2)
     ax.plot(lr_enc, 10 * lr_enc, "w--", lw=1)
-    ax.set(title=rel, xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
+    ax.set(title=rel.replace("_", " "), xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
 run.figure("fig_phase_lr", fig)
 
 # %% [markdown]
@@ -561,7 +561,8 @@ for i, r in enumerate(class_rels):
     jitter = np.random.default_rng(0).uniform(-0.15, 0.15, gen.size)
     ax.scatter(i + jitter, collapse[r]["ratio"], c=np.where(gen, "tab:green", "tab:purple"), s=12)
 ax.axhline(P.collapse_threshold, color="k", ls=":", lw=1)
-ax.set(yscale="log", xticks=range(len(class_rels)), xticklabels=class_rels, ylabel="within / between distance")
+ax.set(yscale="log", xticks=range(len(class_rels)), xticklabels=[r.replace("_", " ") for r in class_rels],
+       ylabel="within / between distance")
 run.figure("fig_collapse", fig)
 
 # %% [markdown]

@@ -95,7 +95,7 @@ mats = {name: relation_matrix(name, P.n, seed=P.random_graph_seed) for name in P
 fig, axes = plt.subplots(1, len(mats), figsize=(2.2 * len(mats), 2.4))
 for ax, (name, r) in zip(np.atleast_1d(axes), mats.items()):
     ax.imshow(r, cmap="Greys", interpolation="nearest")
-    ax.set(title=name, xticks=[], yticks=[])
+    ax.set(title=name.replace("_", " "), xticks=[], yticks=[])
 run.figure("fig_relations", fig)
 
 # %% [markdown]
@@ -236,17 +236,17 @@ for name in P.mc_relations:
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
 for i, name in enumerate(P.mc_relations):
     c = f"C{i}"
-    axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{name} (MC)")
-    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name}, eq. (5)")
-    axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name)
+    axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{name.replace('_', ' ')} (MC)")
+    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name.replace('_', ' ')}, eq. (5)")
+    axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name.replace("_", " "))
     axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
 for ax in axes:
     training_fraction_axis(ax)
 axes[0].set(ylabel="accuracy upper bound", title="upper bound")
 axes[1].set(ylabel="$p_*$ = mean min(p, 1-p), open entries",
             title="guessing probability", ylim=(0, 0.55))
-axes[0].legend(fontsize=7, ncol=2)
-axes[1].legend(fontsize=7)
+axes[0].legend(fontsize=8, ncol=2)
+axes[1].legend(fontsize=8)
 run.figure("fig_mc_bound", fig)
 
 # %% [markdown]
@@ -367,8 +367,8 @@ for ax, name in zip(axes[0], P.net_relations):
         ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch} (gap {gap[name, arch]:.3f})")
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
     training_fraction_axis(ax)
-    ax.set(ylabel="accuracy over all pairs", title=name)
-    ax.legend(fontsize=7)
+    ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
+    ax.legend(fontsize=8)
 run.figure("fig_networks", fig)
 display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "---|" * len(P.architectures) + "\n"
                  + "\n".join(f"| {nm} | " + " | ".join(f"{gap[nm, a]:.3f}" for a in P.architectures) + " |"
@@ -456,8 +456,8 @@ for ax, name in zip(axes[0], ev_relations):
         ax.errorbar(ev_frac, mean, sd, marker="o", ms=2, capsize=2, label=label + (" (Table 3)" if label == table3 else ""),
                     **style)
     training_fraction_axis(ax)
-    ax.set(ylabel="accuracy over all pairs", title=name)
-    ax.legend(fontsize=6, ncol=2)
+    ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
+    ax.legend(fontsize=8, ncol=2)
 run.figure("fig_sweep", fig)
 display(Markdown("| relation | decoder | largest excess over the bound |\n|---|---|---|\n" + "\n".join(
     f"| {nm} | {label} | {e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}] |" for (nm, label), e in sorted(excess.items()))))
@@ -522,7 +522,7 @@ run.metric("goldilocks_deep_memorizes", bool(train[deep] > 0.9 and test[deep] < 
 fig, ax = plt.subplots(figsize=(5, 3.4))
 ax.plot(depths, test, "o-", label="test")
 ax.plot(depths, train, "s--", label="train")
-ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title=f"{P.goldilocks_relation}, fraction "
+ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title=f"{P.goldilocks_relation.replace('_', ' ')}, fraction "
        f"{P.goldilocks_fraction}, width {P.goldilocks_width}")
 ax.legend()
 run.figure("fig_goldilocks", fig)

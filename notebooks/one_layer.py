@@ -290,7 +290,7 @@ for ax, view in zip(axes, views):
     ax.plot(*P.mu[:2], "k*", ms=10)
     ax.set(title=f"{view.convention.name}: $\\eta_{{eff}}$ = {view.eta:.3g}", xlabel="output, concept 1",
            ylabel="output, concept 2")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=8, loc="lower right")
 run.figure("fig_conventions", fig)
 
 # %% [markdown]
@@ -354,7 +354,7 @@ fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for name, label in [("theory", "Theorem 4.1 vs GD"), ("discrete", "discrete solution vs GD"),
                     ("sgd", "Theorem 4.1 vs SGD")]:
     ax1.semilogy(c.t, err[name] + 1e-16, label=label)
-ax1.set(xlabel="time t = lr x step", ylabel="largest |difference| at the test point")
+ax1.set(xlabel=r"time $t = \eta \times$ step", ylabel="largest |difference| at the test point")
 ax1.legend(fontsize=8)
 ax2.loglog(lrs, lr_errors, "o-", label="GD vs flow, same sample")
 ax2.loglog(lrs, lr_errors[0] * lrs / lrs[0], "k--", lw=0.8, label="slope 1")
@@ -434,7 +434,7 @@ for k in range(s):
     ax.semilogy(c.t, residual[0] * np.exp(-rates_discrete[k] * c.t), "--", color=line.get_color(), lw=0.8,
                 label=rf"$(1-\eta a_{k + 1})^{{t/\eta}}$")
 ax.set(xlabel="time t", ylabel=r"$|\hat x_k - f_k|$", ylim=(1e-8, 10))
-ax.legend(fontsize=7, ncol=2)
+ax.legend(fontsize=8, ncol=2)
 for k in range(s):
     line, = ax_r.plot(refine.lrs, refine.rates[:, k] / refine.a[k], "o", label=f"concept {k + 1}: fitted to GD")
     ax_r.plot(np.r_[0, refine.lrs[::-1]], np.r_[refine.a[k], refine.discrete[::-1, k]] / refine.a[k], "--",
@@ -442,7 +442,7 @@ for k in range(s):
     ax_r.plot(0, refine.flow_limit[k] / refine.a[k], "s", color=line.get_color())
 ax_r.axhline(1, color="k", lw=0.8)
 ax_r.set(xlabel=r"learning rate $\eta$", ylabel="rate / $a_k$", title="flow limit (squares: extrapolated to 0)")
-ax_r.legend(fontsize=7)
+ax_r.legend(fontsize=8)
 run.figure("fig_rates", fig)
 
 # %% [markdown]
@@ -585,15 +585,15 @@ ax1.plot(*growth[:, 1, :2].T, "--", label="growth term only")
 arrow_markers(ax1, c.sgd[:, 1, :2], 5, color="k", ms=3, alpha=0.6, label="SGD")
 ax1.plot(*c.z[1, :2], "r*", ms=10)
 ax1.set(xlabel="output, concept 1", ylabel="output, concept 2", title=f"init scale {P.init_scale_large:g}")
-ax1.legend(fontsize=7)
+ax1.legend(fontsize=8)
 ax2.semilogy(c.t, noise_rel + 1e-16, label=[f"init {P.init_scale:g}", f"init {P.init_scale_large:g}"])
 ax2.set(xlabel="time t", ylabel=r"$\|\tilde N(t)\| / \|\hat x\|$", title="noise term")
-ax2.legend(fontsize=7)
+ax2.legend(fontsize=8)
 ax3.semilogx(P.init_scales_sweep, rising, "o-", label=f"loss rises, d = {P.d}")
 ax3.semilogx(P.init_scales_sweep, rising_low, "s-", label=f"loss rises, d = {s}")
 ax3.semilogx(P.init_scales_sweep, 1 - certified_low, "s:", label=f"no certificate, d = {s}")
 ax3.set(xlabel="init scale", ylabel="fraction of initialisations", title="OOD loss under the flow")
-ax3.legend(fontsize=7)
+ax3.legend(fontsize=8)
 run.figure("fig_limit", fig)
 
 # %% [markdown]

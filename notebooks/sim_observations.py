@@ -124,9 +124,9 @@ run.metric("train_fraction_near_test", M.fraction_near_test(base, radius))
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_task(axes[0], base, P.origin_cluster, points=1500)
 plot_task(axes[1], wide, P.origin_cluster)
-axes[0].set_title(f"mu={P.mu}, sigma={P.sigma}")
-axes[1].set_title(f"sigma_1={max(P.sigma1_values)} (Fig. 2b's widest)")
-axes[0].legend(fontsize=7, loc="lower right")
+axes[0].set_title(rf"$\mu$ = {P.mu}, $\sigma$ = {P.sigma}")
+axes[1].set_title(rf"$\sigma_1$ = {max(P.sigma1_values)} (the widest of the paper's Fig. 2b)")
+axes[0].legend(fontsize=8, loc="lower right")
 run.figure("fig_sim_task", fig)
 
 # %% [markdown]
@@ -188,12 +188,13 @@ for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the mod
 for model, (traj, y, data) in order.items():
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
-    plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [f"mu={ds.mu.tolist()}" for ds in data[:n2a]],
+    plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [rf"$\mu$ = {ds.mu.tolist()}" for ds in data[:n2a]],
                       [concept_test_point(ds) for ds in data[:n2a]])
     plot_trajectories(axes[1], [y[:, i] for i in range(n2a, len(data))],
-                      [f"sigma_1={s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [concept_test_point(ds) for ds in data[n2a:]])
-    axes[0].set_title(f"{model}: mu_1 varied")
-    axes[1].set_title(f"{model}: sigma_1 varied")
+                      [rf"$\sigma_1$ = {s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [concept_test_point(ds) for ds in data[n2a:]])
+    model_name = f"{model.split('-')[0]}-layer {model.split('-')[1].replace('relu', 'ReLU')}"
+    axes[0].set_title(rf"{model_name}: $\mu_1$ varied")
+    axes[1].set_title(rf"{model_name}: $\sigma_1$ varied")
     run.figure("fig_order_" + model.replace("-", "_"), fig)
 
 # %% [markdown]
@@ -428,7 +429,7 @@ for name, style in (("lowdim", "o-"), ("highdim", "s--")):
     label = f"d = {P.lowdim_d if name == 'lowdim' else P.d}"
     plot_estimates(axes[0], rms, [e["turn_back"] for e in ests], label)
     plot_estimates(axes[1], rms, [e["rise_fraction"] for e in ests], label)
-for ax, ylabel in zip(axes, ("median turn-back (units of mu_k)", "fraction of seeds whose OOD loss rises")):
+for ax, ylabel in zip(axes, (r"median turn-back (units of $\mu_k$)", "fraction of seeds whose OOD loss rises")):
     ax.set(xscale="log", xlabel="RMS entry of the initial end-to-end matrix", ylabel=ylabel)
     ax.legend(fontsize=8)
 run.figure("fig_init_scale", fig)
@@ -485,7 +486,7 @@ twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_task(axes[0], high[0], P.origin_cluster, points=1500)
 axes[0].plot(y_h[:, 0, 0, 0], y_h[:, 0, 0, 1], color="tab:orange", label="output trajectory")
-axes[0].legend(fontsize=7, loc="lower right")
+axes[0].legend(fontsize=8, loc="lower right")
 plot_trajectories(axes[1], [twin["outputs"][:, 0], twin["cut_outputs"][:, 0]],
                   ["full", "orthant removed"], [np.asarray(P.mu)] * 2)
 run.figure("fig_truncation", fig)
@@ -533,7 +534,7 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
-labels = [f"mu={ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
+labels = [rf"$\mu$ = {ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
 plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
 plot_curves(axes[1], [M.ood_loss(y_t[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(tiny)], labels,
             traj_t.steps_per_epoch, "OOD loss")
