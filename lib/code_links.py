@@ -347,6 +347,7 @@ def figure_sources(chapter_id: str, glue_name: str) -> Sources:
 
 _FIGURE = re.compile(r"^# ```\{glue:figure\} (\S+)\n((?:# .*\n|#\n)*?)# ```$", re.MULTILINE)
 _PY_FUNC = re.compile(r"\{py:func\}`~?([\w.]+)`")
+_NAME = re.compile(r":name: (\S+)")
 
 
 @dataclass(frozen=True)
@@ -359,7 +360,14 @@ class Caption:
 
     @property
     def functions(self) -> list[str]:
+        """The functions its `{py:func}` roles name."""
         return _PY_FUNC.findall(self.text)
+
+    @property
+    def label(self) -> str | None:
+        """The figure's label (its `:name:` option), for {numref}."""
+        match = _NAME.search(self.text)
+        return match.group(1) if match else None
 
 
 def figure_captions(chapter_id: str, source: str | None = None) -> list[Caption]:

@@ -268,17 +268,20 @@ def scorecard_table(mine: list[Verdict]) -> str:
 
 
 def code_functions() -> dict[str, list[str]]:
-    """Every lib function a scorecard row or a figure caption names, with what it is behind
-    ("S-1c", "figure fig-sim-task"), in module order."""
+    """Every lib function a scorecard row or a figure caption names, with what it is behind (MyST: each
+    claim linked to its row in its chapter, each figure by {numref}), in module order."""
     behind: dict[str, list[str]] = {}
     for chapter in _chapters():
         for claim in chapter.claims:
+            link = f'<a href="../chapters/{chapter.id}.html#{claim_anchor(claim.id)}">{_html(claim.id)}</a>'
             for function in metric_sources(chapter.id, claim.metric).functions:
-                behind.setdefault(function, []).append(claim.id)
+                behind.setdefault(function, []).append(link)
         for caption in figure_captions(chapter.id):
             for function in caption.functions:
-                behind.setdefault(function, []).append(f"figure {caption.name}")
-    return {f: behind[f] for f in sorted(behind)}
+                behind.setdefault(function, []).append(
+                    f"{{numref}}`{caption.label}`" if caption.label else caption.name
+                )
+    return {f: list(dict.fromkeys(behind[f])) for f in sorted(behind)}
 
 
 def code_page() -> str:
@@ -301,15 +304,7 @@ def code_page() -> str:
         if owner != module:
             module = owner
             out += [f"## `{module}`", ""]
-        shown = list(dict.fromkeys(users))
-        out += [
-            "```{eval-rst}",
-            f".. autofunction:: {function}",
-            "```",
-            "",
-            f"Behind: {', '.join(shown[:12])}{', …' if len(shown) > 12 else ''}.",
-            "",
-        ]
+        out += ["```{eval-rst}", f".. autofunction:: {function}", "```", "", f"Behind: {', '.join(users)}.", ""]
     return "\n".join(out)
 
 
