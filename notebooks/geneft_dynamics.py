@@ -267,7 +267,7 @@ run.metric("collision_matrix_2x2_vs_law", phases.distance_from(study[2, 2].colli
 
 # %% tags=["hide-input"]
 fig, ax = plt.subplots(figsize=(5.4, 3.4))
-labels = [f"{m} x {d}" for m, d in study]
+labels = [f"{m} × {d}" for m, d in study]
 for i, s in enumerate(study.values()):
     ax.errorbar(i, s.collision.value, yerr=np.clip([[s.collision.value - s.collision.low], [s.collision.high - s.collision.value]], 0, None),
                 fmt="o", color="tab:blue", label="integrated eq. (8)" if i == 0 else None)

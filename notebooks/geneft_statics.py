@@ -364,7 +364,7 @@ for ax, name in zip(axes[0], P.net_relations):
     ax.plot(frac, mc[name].accuracy, "k-", lw=2, label="Monte Carlo bound")
     ax.plot(frac, analytic[name], "k:", label="eq. (5)")
     for arch in P.architectures:
-        ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch} (gap {gap[name, arch]:.3f})")
+        ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch.replace('_', ' ')} (gap {gap[name, arch]:.3f})")
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))

@@ -26,7 +26,7 @@ def data_grid(dgps: list[Circles], per_class: int = 2, seed: int = 0):
             ax.set_xticks([]), ax.set_yticks([])
             if k % per_class == 0:
                 ax.set_title(
-                    NAMES[CLASSES[k // per_class]] + ("\n(held out)" if k // per_class == 3 else ""), fontsize=7
+                    NAMES[CLASSES[k // per_class]] + ("\n(held out)" if k // per_class == 3 else ""), fontsize=8
                 )
         row[0].set_ylabel(f"$s_c$ = {dgp.colour_signal:g}", fontsize=8)
     fig.tight_layout()
@@ -88,7 +88,7 @@ def fig6(results: dict[float, dict]):
             )
     for (x, y), name in zip(CLASSES, NAMES.values()):
         a.annotate(
-            name, (x, y), fontsize=7, ha="center", va="bottom" if y else "top", color="k" if (x, y) != (1, 1) else "C3"
+            name, (x, y), fontsize=8, ha="center", va="bottom" if y else "top", color="k" if (x, y) != (1, 1) else "C3"
         )
     a.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
     a.set(
@@ -152,8 +152,8 @@ def samples_over_training(images: dict[float, np.ndarray], steps: np.ndarray, ev
         for ax, k in zip(row, cols):
             ax.imshow(img[k, 0].transpose(1, 2, 0), interpolation="nearest")
             ax.set_xticks([]), ax.set_yticks([])
-        row[0].set_ylabel(f"{contrast:g}", fontsize=7)
+        row[0].set_ylabel(f"{contrast:g}", fontsize=8)
     for ax, k in zip(axes[0], cols):
-        ax.set_title(f"{int(steps[k])}", fontsize=6)
+        ax.set_title(f"{int(steps[k])}", fontsize=8)
     fig.tight_layout()
     return fig
