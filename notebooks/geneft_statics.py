@@ -457,7 +457,7 @@ for ax, name in zip(axes[0], ev_relations):
                     **style)
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
-    ax.legend(fontsize=8, ncol=2)
+    ax.legend(fontsize=8, ncol=2, loc="lower right")
 run.figure("fig_sweep", fig)
 display(Markdown("| relation | decoder | largest excess over the bound |\n|---|---|---|\n" + "\n".join(
     f"| {nm} | {label} | {e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}] |" for (nm, label), e in sorted(excess.items()))))
