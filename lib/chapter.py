@@ -387,10 +387,9 @@ class Claim:
     the analyst's choices behind `metric` (see FreeChoice): the same condition is evaluated on
     each alternative's metric, and the scorecard says whether the verdict is robust to them.
     `scope` (see SCOPES) says whether the claim reproduces the paper or goes beyond it, so that
-    a derivation or a finding of the book is not read as a failed reproduction.
-    and, where it applies, the effect size the design could detect. `kind` says what the claim
-    is (see KINDS): a claim of the paper (the default), an `erratum` (a statement of the paper the
-    book finds wrong, listed in the errata) or a `method` check of the book's own measurement.
+    a derivation or a finding of the book is not read as a failed reproduction. `kind` says what
+    the claim is (see KINDS): a claim of the paper (the default), an `erratum` (a statement of the
+    paper the book finds wrong, listed in the errata) or a `method` check of the book's own measurement.
     """
 
     id: str

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
-from lib.chapter import Chapter, short
+from lib.chapter import HOLDS, Chapter, short
 from lib.claims import (
     RUN_KEY,
     MetricsError,
     Verdict,
+    basis_text,
     changed_parameters,
     claim_anchor,
-    claims_markdown,
     foreign_metrics,
+    format_value,
     read_metrics,
+    reason_text,
+    verdict_label,
     verdicts,
 )
+from lib.code_links import Sources, figure_captions, metric_sources
 from lib.io import atomic_write_text
 from lib.paths import ROOT
 from lib.specs import chapter_ids, load
@@ -199,15 +202,110 @@ def scorecard_page(runs_dir: Path) -> str:
                 "",
                 f"Chapter {{doc}}`../chapters/{chapter.id}`. " + _claims_sentence(mine),
                 "",
-                claims_markdown([_only(chapter, mine)], metrics, link="../chapters/"),
+                scorecard_table(mine),
             ]
     return "\n".join(out)
 
 
-def _only(chapter: Chapter, mine: list[Verdict]) -> Chapter:
-    """The chapter with only the claims in `mine` (a chapter's claims of one paper)."""
-    ids = {v.claim.id for v in mine}
-    return replace(chapter, claims=tuple(c for c in chapter.claims if c.id in ids))
+def code_anchor(function: str) -> str:
+    """The HTML id of a function's entry on the page "Code behind the results" (autodoc: its dotted name)."""
+    return function
+
+
+def evidence_anchor(key: str) -> str:
+    """The label (and HTML id) of an evidence set on the build status page:
+    "two_layer/a_or_a2" -> "evidence-two-layer-a-or-a2"; a caption links it as {ref}`KEY <LABEL>`."""
+    return "evidence-" + "".join(c if c.isalnum() else "-" for c in key.lower())
+
+
+def sources_html(sources: Sources, link: str = "") -> str:
+    """ "code: f, g · evidence: chapter/set" as HTML, each function linked to its entry on the code page and
+    each evidence set to its row on the status page (`link`: the folder of both, relative to the page)."""
+    code = ", ".join(
+        f'<a href="{link}code.html#{code_anchor(f)}"><code>{html.escape(f)}</code></a>' for f in sources.functions
+    )
+    evidence = (
+        ", ".join(
+            f'<a href="{link}status.html#{evidence_anchor(e)}"><code>{html.escape(e)}</code></a>'
+            for e in sources.evidence
+        )
+        if sources.evidence
+        else "none: computed live by the chapter"
+    )
+    return f"Code: {code or 'none'} · evidence: {evidence}."
+
+
+def scorecard_table(mine: list[Verdict]) -> str:
+    """A chapter's claims on the scorecard: claim (linked to its row in the chapter, with a link to the code
+    that computes it), verdict, value [interval] n, condition, and folded: the paper's statement, the
+    reason, the functions and the evidence set behind it (lib.code_links)."""
+    rows = ["| claim | verdict | book value | condition | details |", "|---|---|---|---|---|"]
+    for v in mine:
+        sources = metric_sources(v.chapter, v.claim.metric)
+        target = f"../chapters/{v.chapter}.html#{claim_anchor(v.claim.id)}"
+        code = (
+            f' <a class="book-code" href="code.html#{code_anchor(sources.functions[0])}">code</a>'
+            if sources.functions
+            else ""
+        )
+        reason = reason_text(v)
+        body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
+            f" {reason}" if reason else ""
+        )
+        details = (
+            f"<details><summary>{'why' if v.verdict != HOLDS or reason else 'paper'}</summary>"
+            f"{_html(body)}<br>{sources_html(sources)}</details>"
+        )
+        cells = (
+            f'<a href="{target}">{_html(v.claim.id)}</a>{code}',
+            verdict_label(v),
+            _html(format_value(v.value)),
+            f"`{v.claim.metric} {v.condition}`".replace("|", "\\|"),
+            details,
+        )
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def code_functions() -> dict[str, list[str]]:
+    """Every lib function a scorecard row or a figure caption names, with what it is behind (MyST: each
+    claim linked to its row in its chapter, each figure by {numref}), in module order."""
+    behind: dict[str, list[str]] = {}
+    for chapter in _chapters():
+        for claim in chapter.claims:
+            link = f'<a href="../chapters/{chapter.id}.html#{claim_anchor(claim.id)}">{_html(claim.id)}</a>'
+            for function in metric_sources(chapter.id, claim.metric).functions:
+                behind.setdefault(function, []).append(link)
+        for caption in figure_captions(chapter.id):
+            for function in caption.functions:
+                behind.setdefault(function, []).append(
+                    f"{{numref}}`{caption.label}`" if caption.label else caption.name
+                )
+    return {f: list(dict.fromkeys(behind[f])) for f in sorted(behind)}
+
+
+def code_page() -> str:
+    """The appendix "Code behind the results": one autodoc entry per function that a scorecard row or a
+    figure caption names, grouped by module; each entry's [source] link opens the module's code (viewcode)."""
+    out = [
+        "(code-behind-results)=",
+        "# Code behind the results",
+        "",
+        "Every function of `lib` that computes a claim of the scorecard or a figure of a chapter, with its "
+        "documentation and a link to its source (*[source]*, the module rendered in this book). The scorecard "
+        "rows and the figure captions link here; which function a claim rests on is read from its chapter's "
+        "notebook (`lib/code_links.py`: the call that records the claim's metric, and the calls behind the "
+        "values it uses), and the evidence set it reads is named beside it.",
+        "",
+    ]
+    module = None
+    for function, users in code_functions().items():
+        owner = function.rpartition(".")[0]
+        if owner != module:
+            module = owner
+            out += [f"## `{module}`", ""]
+        out += ["```{eval-rst}", f".. autofunction:: {function}", "```", "", f"Behind: {', '.join(users)}.", ""]
+    return "\n".join(out)
 
 
 def parameters_page() -> str:
@@ -237,6 +335,7 @@ def write_pages(runs_dir: Path, generated_dir: Path) -> None:
     atomic_write_text(generated_dir / "summary.md", summary_page(runs_dir))
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
     atomic_write_text(generated_dir / "status.md", status_page(runs_dir))
+    atomic_write_text(generated_dir / "code.md", code_page())
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
     atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))
     if (ROOT / "book" / "errata" / "index.md").exists():
@@ -288,8 +387,9 @@ def write_readme(runs_dir: Path, readme: Path = ROOT / "README.md") -> None:
     atomic_write_text(readme, with_readme_results(readme.read_text(), readme_results(runs_dir)))
 
 
-def _evidence_rows(chapter_id: str) -> list[str]:
-    """One line per evidence set declared for the chapter: state of its shards, their commits and core-minutes."""
+def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
+    """One (set key, line) per evidence set declared for the chapter: state of its shards, their commits
+    and core-minutes."""
     import json
 
     from lib.evidence.registry import all_sets
@@ -307,8 +407,11 @@ def _evidence_rows(chapter_id: str) -> list[str]:
         minutes = sum(p.get("wall_seconds", 0) * p.get("threads", 1) for p in provenance) / 60
         gpu = ", declared for a GPU" if evidence_set.gpu else ""
         lines.append(
-            f"`{evidence_set.name}`: {row['shards']} shards ({states}{gpu}); commits {', '.join(commits) or 'none'}; "
-            f"{minutes:.0f} core-minutes"
+            (
+                evidence_set.key,
+                f"`{evidence_set.name}`: {row['shards']} shards ({states}{gpu}); commits {', '.join(commits) or 'none'}; "
+                f"{minutes:.0f} core-minutes",
+            )
         )
     return lines
 
@@ -354,8 +457,19 @@ def status_page(runs_dir: Path) -> str:
             if not changed
             else "changed: " + ", ".join(f"`{k}`" for k in changed)
         ) + f" (hash `{config_hash(parameters)[:8]}`)"
-        evidence = "<br>".join(_html(line) for line in _evidence_rows(chapter.id)) or "none"
+        evidence = "<br>".join(_html(line) for _, line in _evidence_rows(chapter.id)) or "none"
         notices = reader_notices(record.get("notices") or [])
         folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
         out.append(f"| {{doc}}`../chapters/{chapter.id}` | {run} | {params} | {evidence} | {folded} |")
+    out += [
+        "",
+        "## Evidence sets",
+        "",
+        "Each evidence set of the book, with the state of its shards; the figure captions and the scorecard "
+        "rows that read a set link here.",
+        "",
+    ]
+    for chapter in _chapters():
+        for key, line in _evidence_rows(chapter.id):
+            out += [f"({evidence_anchor(key)})=", f"**`{key}`** ({{doc}}`../chapters/{chapter.id}`): {_html(line)}", ""]
     return "\n".join(out) + "\n"

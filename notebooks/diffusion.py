@@ -104,6 +104,8 @@ run.figure("fig_diffusion_data", figures.data_grid([dgps[contrasts[0]], dgps[con
 # :name: fig-diffusion-data
 # Two training images of each class at the lowest (top) and highest (bottom) colour contrast of
 # the evidence; (blue, small) is never shown in training.
+#
+# Code: {py:func}`lib.diffusion.figures.data_grid` · evidence: none, computed live by the chapter.
 # ```
 #
 # ## The model and what was changed to remove confounds
@@ -143,6 +145,9 @@ run.figure("fig_diffusion_training", figures.training_curves(runs))
 # Loss terms and schedule over training (evidence, mean over seeds): the diffusion term, the
 # reconstruction term (the Gaussian decoder of standard deviation 1e-3 around $z_0/\alpha_0$), and
 # the EMA model's $\gamma_0$ and $\gamma_1$.
+#
+# Code: {py:func}`lib.diffusion.figures.training_curves` · evidence:
+# {ref}`diffusion/cpu <evidence-diffusion-cpu>`.
 # ```
 #
 # ## Two read-outs of the concept space
@@ -191,6 +196,9 @@ run.figure("fig_diffusion_calibration", figures.calibration(cal))
 # The classifier (one per contrast) on images of known concept value (fresh images): mean P(blue)
 # against the fraction of the way from red to blue, mean P(small) against the fraction from big to
 # small (dotted: perfectly calibrated), and its outputs on pure-noise images.
+#
+# Code: {py:func}`lib.diffusion.figures.calibration` · evidence:
+# {ref}`diffusion/cpu <evidence-diffusion-cpu>`.
 # ```
 #
 # ## Fig. 6 in concept units
@@ -214,12 +222,18 @@ run.figure("fig_diffusion_seeds", figures.seed_trajectories(results))
 # bold, the training prompts thin; (b) the unseen prompt's concept-space MSE (blank samples count
 # as 1), mean over seeds with the range of the seeds; (c) its distance to (1, 1), log scale, with
 # the exponential fit from the peak.
+#
+# Code: {py:func}`lib.diffusion.analysis.analyse_set`, {py:func}`lib.diffusion.figures.fig6` · evidence:
+# {ref}`diffusion/cpu <evidence-diffusion-cpu>`.
 # ```
 #
 # ```{glue:figure} fig_diffusion_seeds
 # :name: fig-diffusion-seeds
 # The unseen prompt's trajectory, one line per seed, from the first checkpoint after
 # initialisation; dotted: the diagonal colour = size.
+#
+# Code: {py:func}`lib.diffusion.analysis.analyse_set`, {py:func}`lib.diffusion.figures.seed_trajectories` ·
+# evidence: {ref}`diffusion/cpu <evidence-diffusion-cpu>`.
 # ```
 #
 # ## What the evidence decides
@@ -274,6 +288,9 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 # :name: fig-diffusion-samples
 # One sample of the prompt (blue, small) at every other checkpoint (columns: training step), by
 # colour contrast (rows), drawn from the EMA model with the same noise at every checkpoint.
+#
+# Code: {py:func}`lib.diffusion.figures.samples_over_training` · evidence:
+# {ref}`diffusion/cpu <evidence-diffusion-cpu>`.
 # ```
 #
 # ## Carried on to 8000 steps
@@ -356,8 +373,12 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 # %% [markdown]
 # ```{glue:figure} fig_diffusion_long
 # :name: fig-diffusion-long
-# Fig. 6 on the runs carried on to {glue:text}`long_steps` steps: (a) trajectories in concept units,
+# The paper's Fig. 6 on the runs carried on to {glue:text}`long_steps` steps: (a) trajectories in concept units,
 # (b) the unseen prompt's MSE, (c) its distance to (1, 1) with the exponential fit.
+#
+# Code: {py:func}`lib.diffusion.analysis.analyse_set`, {py:func}`lib.diffusion.figures.fig6` · evidence:
+# {ref}`diffusion/cpu_long <evidence-diffusion-cpu-long>`,
+# {ref}`diffusion/cpu_long_extra <evidence-diffusion-cpu-long-extra>`.
 # ```
 #
 # **What the longer runs decide.** At {glue:text}`long_steps` steps the training prompts are drawn as

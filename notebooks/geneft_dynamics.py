@@ -166,6 +166,9 @@ run.figure("fig_portrait", fig)
 # starts, green where the integrated repons collide ($|c(T)| < $ tol $|c(0)|$), red where they
 # do not. Integration and the sign of $C$ agree at a fraction
 # {glue:text}`portrait_agreement` of the starts.
+#
+# Code: {py:func}`lib.geneft.repons.reduced_flow`, {py:func}`lib.geneft.repons.collided`,
+# {py:func}`lib.geneft.repons.separatrix_slope` · evidence: none, computed live by the chapter.
 # ```
 
 # %% tags=["remove-cell"]
@@ -232,6 +235,9 @@ run.figure("fig_arctan", fig)
 # {glue:text}`arctan_vs_mc_max_abs_error` and {glue:text}`n_repon_vs_sim_max_abs_error`; starts
 # close to the separatrix collide only after a time that diverges at $C = 0$, so a finite $T$
 # slightly undercounts collisions.
+#
+# Code: {py:func}`lib.geneft.repons.arctan_law`, {py:func}`lib.geneft.repons.monte_carlo_reduced`,
+# {py:func}`lib.geneft.repons.monte_carlo_cluster` · evidence: none, computed live by the chapter.
 # ```
 #
 # ## Beyond the scalar pair: a matrix decoder
@@ -261,13 +267,13 @@ run.metric("collision_matrix_2x2_vs_law", phases.distance_from(study[2, 2].colli
 
 # %% tags=["hide-input"]
 fig, ax = plt.subplots(figsize=(5.4, 3.4))
-labels = [f"{m} x {d}" for m, d in study]
+labels = [f"{m} × {d}" for m, d in study]
 for i, s in enumerate(study.values()):
     ax.errorbar(i, s.collision.value, yerr=np.clip([[s.collision.value - s.collision.low], [s.collision.high - s.collision.value]], 0, None),
                 fmt="o", color="tab:blue", label="integrated eq. (8)" if i == 0 else None)
     ax.plot(i, s.m_psd_fraction.value, "x", color="k", label="M positive semi-definite" if i == 0 else None)
 ax.axhline(study[1, 1].arctan, color="tab:red", ls="--", lw=1, label="arctan law (12)")
-ax.set(xticks=range(len(labels)), xticklabels=labels, xlabel="decoder shape m x d", ylabel="P(collision)")
+ax.set(xticks=range(len(labels)), xticklabels=labels, xlabel=r"decoder shape $m \times d$", ylabel="P(collision)")
 ax.legend(fontsize=8)
 run.figure("fig_matrix", fig)
 
@@ -278,6 +284,8 @@ run.figure("fig_matrix", fig)
 # dimensions), integrated (dots, Wilson 95%) and from the sign of $M$ (crosses), against eq. (12)
 # (dashed). Integration and criterion agree in a fraction
 # {glue:text}`collision_iff_m_psd_agreement` {glue:text}`collision_iff_m_psd_agreement_ci` of all draws.
+#
+# Code: {py:func}`lib.geneft.repons.collision_study` · evidence: none, computed live by the chapter.
 # ```
 #
 # The arctan law is the case $m = d = 1$ ({glue:text}`collision_probability_scalar_1d`
@@ -415,15 +423,20 @@ for ax, rel in zip(axes[0], relations):
     if f.outcome == "boundary" and abs(f.slope.value) < 10:  # a line the axes can show
         ax.plot(10 ** xs, 10 ** (xs + f.intercept.value + (f.slope.value - 1) * (xs - x_ref)), "k-", lw=1.2)
     ax.plot(lr_enc, 10 * lr_enc, "w--", lw=1)
-    ax.set(title=rel, xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
+    ax.set(title=rel.replace("_", " "), xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
 run.figure("fig_phase_lr", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_phase_lr
 # :name: fig-phase-lr
-# Phases over the encoder and decoder learning rates (Fig. 5; evidence `phase_grid`), the most common
+# Phases over the encoder and decoder learning rates (the paper's Fig. 5; evidence `phase_grid`), the most common
 # of the seeds of each cell. Black: the fitted boundary $P(\text{generalize}) = 1/2$; white dashed:
 # $\eta_\mathrm{dec} = 10\,\eta_\mathrm{enc}$.
+#
+# Code: {py:func}`lib.geneft.grid.grid_from_runs`, {py:func}`lib.geneft.phases.fit_boundary`,
+# {py:func}`lib.geneft.phases.draw_phase_diagram` · evidence:
+# {ref}`geneft_dynamics/phase_grid <evidence-geneft-dynamics-phase-grid>`,
+# {ref}`geneft_dynamics/phase_grid_1e5 <evidence-geneft-dynamics-phase-grid-1e5>`.
 # ```
 #
 # Eq. (12) depends on $\eta_x/\eta_A$ only, so a fixed collision probability is a line of constant
@@ -548,14 +561,18 @@ for i, r in enumerate(class_rels):
     jitter = np.random.default_rng(0).uniform(-0.15, 0.15, gen.size)
     ax.scatter(i + jitter, collapse[r]["ratio"], c=np.where(gen, "tab:green", "tab:purple"), s=12)
 ax.axhline(P.collapse_threshold, color="k", ls=":", lw=1)
-ax.set(yscale="log", xticks=range(len(class_rels)), xticklabels=class_rels, ylabel="within / between distance")
+ax.set(yscale="log", xticks=range(len(class_rels)), xticklabels=[r.replace("_", " ") for r in class_rels],
+       ylabel="within / between distance")
 run.figure("fig_collapse", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_collapse
 # :name: fig-collapse
-# Within-class over between-class embedding distance at the end of each Fig. 5 run (evidence), green where
+# Within-class over between-class embedding distance at the end of each run of the paper's Fig. 5 (evidence), green where
 # the run generalized, purple where it did not; dotted: the collapse threshold {glue:text}`param_collapse_threshold`.
+#
+# Code: {py:func}`lib.geneft.repons.collapse_vs_phase` · evidence:
+# {ref}`geneft_dynamics/phase_grid <evidence-geneft-dynamics-phase-grid>`.
 # ```
 #
 # {glue:text}`collapse_text`
@@ -643,6 +660,9 @@ run.figure("fig_prob", fig)
 # ratio, per initialisation scale, with the band of eq. (12) at the $\sigma_a/\sigma_c$ measured at that
 # scale (shaded). A fraction {glue:text}`fig6_fraction_under_bound` {glue:text}`fig6_fraction_under_bound_ci`
 # of the points is not above its band.
+#
+# Code: {py:func}`lib.geneft.repons.compare_with_arctan`, {py:func}`lib.geneft.repons.init_sigma_ratio` ·
+# evidence: {ref}`geneft_dynamics/ratio_seeds <evidence-geneft-dynamics-ratio-seeds>`.
 # ```
 #
 # The measured ratios are {glue:text}`sigma_text`: at initialisation the decoder responds weakly
@@ -722,8 +742,12 @@ run.figure("fig_wd", fig)
 # %% [markdown]
 # ```{glue:figure} fig_wd
 # :name: fig-wd
-# Phases over decoder weight decay and decoder learning rate at fixed $\eta_\mathrm{enc}$ (Fig. 8; evidence
+# Phases over decoder weight decay and decoder learning rate at fixed $\eta_\mathrm{enc}$ (the paper's Fig. 8; evidence
 # `weight_decay`), with the fitted boundary (black; {glue:text}`wd_outcome_text`).
+#
+# Code: {py:func}`lib.geneft.grid.grid_from_runs`, {py:func}`lib.geneft.phases.fit_boundary`,
+# {py:func}`lib.geneft.phases.draw_phase_diagram` · evidence:
+# {ref}`geneft_dynamics/weight_decay <evidence-geneft-dynamics-weight-decay>`.
 # ```
 #
 # Pooled over the decoder rates, the fraction of runs that generalize (generalization or grokking)

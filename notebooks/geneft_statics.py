@@ -95,13 +95,15 @@ mats = {name: relation_matrix(name, P.n, seed=P.random_graph_seed) for name in P
 fig, axes = plt.subplots(1, len(mats), figsize=(2.2 * len(mats), 2.4))
 for ax, (name, r) in zip(np.atleast_1d(axes), mats.items()):
     ax.imshow(r, cmap="Greys", interpolation="nearest")
-    ax.set(title=name, xticks=[], yticks=[])
+    ax.set(title=name.replace("_", " "), xticks=[], yticks=[])
 run.figure("fig_relations", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_relations
 # :name: fig-relations
 # The relation matrices $\mathbf{R}_{ij}$ (black: related). Row $i$, column $j$.
+#
+# Code: {py:func}`lib.geneft.relations.relation_matrix` · evidence: none, computed live by the chapter.
 # ```
 #
 # ## Description length
@@ -234,17 +236,17 @@ for name in P.mc_relations:
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
 for i, name in enumerate(P.mc_relations):
     c = f"C{i}"
-    axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{name} (MC)")
-    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name}, eq. (5)")
-    axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name)
+    axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{name.replace('_', ' ')} (MC)")
+    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name.replace('_', ' ')}, eq. (5)")
+    axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name.replace("_", " "))
     axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
 for ax in axes:
     training_fraction_axis(ax)
 axes[0].set(ylabel="accuracy upper bound", title="upper bound")
 axes[1].set(ylabel="$p_*$ = mean min(p, 1-p), open entries",
             title="guessing probability", ylim=(0, 0.55))
-axes[0].legend(fontsize=7, ncol=2)
-axes[1].legend(fontsize=7)
+axes[0].legend(fontsize=8, ncol=2)
+axes[1].legend(fontsize=8)
 run.figure("fig_mc_bound", fig)
 
 # %% [markdown]
@@ -253,6 +255,9 @@ run.figure("fig_mc_bound", fig)
 # Left: the Monte Carlo upper bound (solid, mean ± sd over training sets) against eq. (5)
 # (dotted), as in the paper's Fig. 2. Right: the guessing probability $p_*$ measured on the
 # entries the data leave open, against the paper's values (dotted: $1/3$, $1/5$, $1/3$, $1/2$).
+#
+# Code: {py:func}`lib.geneft.bounds.monte_carlo_bound`, {py:func}`lib.geneft.bounds.upper_bound`,
+# {py:func}`lib.geneft.bounds.p_star_pooled` · evidence: none, computed live by the chapter.
 # ```
 #
 # The two estimates agree roughly, as the paper says: the largest difference over relations
@@ -359,11 +364,11 @@ for ax, name in zip(axes[0], P.net_relations):
     ax.plot(frac, mc[name].accuracy, "k-", lw=2, label="Monte Carlo bound")
     ax.plot(frac, analytic[name], "k:", label="eq. (5)")
     for arch in P.architectures:
-        ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch} (gap {gap[name, arch]:.3f})")
+        ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch.replace('_', ' ')} (gap {gap[name, arch]:.3f})")
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
     training_fraction_axis(ax)
-    ax.set(ylabel="accuracy over all pairs", title=name)
-    ax.legend(fontsize=7)
+    ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
+    ax.legend(fontsize=8)
 run.figure("fig_networks", fig)
 display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "---|" * len(P.architectures) + "\n"
                  + "\n".join(f"| {nm} | " + " | ".join(f"{gap[nm, a]:.3f}" for a in P.architectures) + " |"
@@ -376,6 +381,9 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # width {glue:text}`width_value`, mean over seeds), with the Monte Carlo bound (solid black),
 # eq. (5) (dotted) and the scale $b/n^2$ (grey), as in the paper's Fig. 3. The legend and the
 # table give each architecture's inductive gap.
+#
+# Code: {py:func}`lib.geneft.train.train_models`, {py:func}`lib.geneft.bounds.inductive_gap`,
+# {py:func}`lib.geneft.bounds.monte_carlo_bound` · evidence: none, computed live by the chapter.
 # ```
 #
 # The paper finds the smallest gap for mode 3 without hidden layers on mod 3 (equality is
@@ -448,8 +456,8 @@ for ax, name in zip(axes[0], ev_relations):
         ax.errorbar(ev_frac, mean, sd, marker="o", ms=2, capsize=2, label=label + (" (Table 3)" if label == table3 else ""),
                     **style)
     training_fraction_axis(ax)
-    ax.set(ylabel="accuracy over all pairs", title=name)
-    ax.legend(fontsize=6, ncol=2)
+    ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
+    ax.legend(fontsize=8, ncol=2, loc="lower right")
 run.figure("fig_sweep", fig)
 display(Markdown("| relation | decoder | largest excess over the bound |\n|---|---|---|\n" + "\n".join(
     f"| {nm} | {label} | {e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}] |" for (nm, label), e in sorted(excess.items()))))
@@ -458,8 +466,11 @@ display(Markdown("| relation | decoder | largest excess over the bound |\n|---|-
 # ```{glue:figure} fig_sweep
 # :name: fig-sweep
 # Evidence: accuracy over all pairs against training fraction (mean and sd over 5 seeds) for
-# Table 3's decoder (thick) and the width / embedding-dimension sweeps, with the Monte Carlo
+# the decoder of the paper's Table 3 (thick) and the width / embedding-dimension sweeps, with the Monte Carlo
 # bound. The table gives each decoder's largest excess over the bound with its interval.
+#
+# Code: {py:func}`lib.geneft.statics.excess_over_bound`, {py:func}`lib.geneft.bounds.monte_carlo_bound` ·
+# evidence: {ref}`geneft_statics/network_sweep <evidence-geneft-statics-network-sweep>`.
 # ```
 #
 # Table 3's decoder: largest excess over the bound {glue:text}`excess_over_bound_table3_mod3`
@@ -511,7 +522,7 @@ run.metric("goldilocks_deep_memorizes", bool(train[deep] > 0.9 and test[deep] < 
 fig, ax = plt.subplots(figsize=(5, 3.4))
 ax.plot(depths, test, "o-", label="test")
 ax.plot(depths, train, "s--", label="train")
-ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title=f"{P.goldilocks_relation}, fraction "
+ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title=f"{P.goldilocks_relation.replace('_', ' ')}, fraction "
        f"{P.goldilocks_fraction}, width {P.goldilocks_width}")
 ax.legend()
 run.figure("fig_goldilocks", fig)
@@ -521,6 +532,8 @@ run.figure("fig_goldilocks", fig)
 # :name: fig-goldilocks
 # Final train and test accuracy against decoder depth (mean over
 # {glue:text}`n_goldilocks_runs` runs), as in the paper's Fig. 7.
+#
+# Code: {py:func}`lib.geneft.train.train_models` · evidence: none, computed live by the chapter.
 # ```
 #
 # The best test accuracy is at depth {glue:text}`goldilocks_best_depth` (an interior depth:

@@ -226,16 +226,22 @@ run.figure("fig_2b", fig)
 # ```{glue:figure} fig_2a
 # :name: fig-one-layer-2a
 #
-# Fig. 2a: output trajectory at the test point (star) for several $\mu_1$, other parameters as in
+# The paper's Fig. 2a: output trajectory at the test point (star) for several $\mu_1$, other parameters as in
 # the run (paper: $\mu_2 = 2$, $\sigma = (0.05, 0.05)$, $d = 64$). Lines: Theorem 4.1 from the same
 # $W(0)$; markers: the paper's SGD protocol, every second step; circles: the centres of the training
 # clusters on the two axes.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.compare`,
+# {py:func}`lib.theory.one_layer_compare.plot_trajectories` · evidence: none, computed live by the chapter.
 # ```
 #
 # ```{glue:figure} fig_2b
 # :name: fig-one-layer-2b
 #
-# Fig. 2b: the same for several $\sigma_1$ (paper: $\mu = (1, 2)$, $\sigma_2 = 0.05$).
+# The paper's Fig. 2b: the same for several $\sigma_1$ (paper: $\mu = (1, 2)$, $\sigma_2 = 0.05$).
+#
+# Code: {py:func}`lib.theory.one_layer_compare.compare`,
+# {py:func}`lib.theory.one_layer_compare.plot_trajectories` · evidence: none, computed live by the chapter.
 # ```
 #
 # {numref}`fig-one-layer-2a` and {numref}`fig-one-layer-2b` reproduce the shapes of the paper's
@@ -284,16 +290,19 @@ for ax, view in zip(axes, views):
     ax.plot(*P.mu[:2], "k*", ms=10)
     ax.set(title=f"{view.convention.name}: $\\eta_{{eff}}$ = {view.eta:.3g}", xlabel="output, concept 1",
            ylabel="output, concept 2")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=8, loc="lower right")
 run.figure("fig_conventions", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_conventions
 # :name: fig-one-layer-conventions
 #
-# Fig. 2b under the paper's conventions (left: $\sigma$ a standard deviation, eq. 2.1, no origin
+# The paper's Fig. 2b under the paper's conventions (left: $\sigma$ a standard deviation, eq. 2.1, no origin
 # cluster) and the authors' code (right: $\sigma$ a variance, MSELoss, origin cluster), Theorem 4.1
 # from $W(0) = 0$. Dots: the step at which the slower concept has covered half its way.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.fig2_conventions`,
+# {py:func}`lib.theory.one_layer.closed_form_output` · evidence: none, computed live by the chapter.
 # ```
 
 # %% [markdown]
@@ -345,7 +354,7 @@ fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for name, label in [("theory", "Theorem 4.1 vs GD"), ("discrete", "discrete solution vs GD"),
                     ("sgd", "Theorem 4.1 vs SGD")]:
     ax1.semilogy(c.t, err[name] + 1e-16, label=label)
-ax1.set(xlabel="time t = lr x step", ylabel="largest |difference| at the test point")
+ax1.set(xlabel=r"time $t = \eta \times$ step", ylabel="largest |difference| at the test point")
 ax1.legend(fontsize=8)
 ax2.loglog(lrs, lr_errors, "o-", label="GD vs flow, same sample")
 ax2.loglog(lrs, lr_errors[0] * lrs / lrs[0], "k--", lw=0.8, label="slope 1")
@@ -362,6 +371,9 @@ run.figure("fig_gap", fig)
 # Left: distance between theory and simulation over time for the run's setting. Right: the largest
 # distance between full-batch GD and the gradient flow of the same sampled loss as the learning rate
 # shrinks (same time span); the dashed line has slope one.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.compare`, {py:func}`lib.theory.one_layer_compare.lr_refinement`
+# · evidence: none, computed live by the chapter.
 # ```
 
 # %% [markdown]
@@ -422,7 +434,7 @@ for k in range(s):
     ax.semilogy(c.t, residual[0] * np.exp(-rates_discrete[k] * c.t), "--", color=line.get_color(), lw=0.8,
                 label=rf"$(1-\eta a_{k + 1})^{{t/\eta}}$")
 ax.set(xlabel="time t", ylabel=r"$|\hat x_k - f_k|$", ylim=(1e-8, 10))
-ax.legend(fontsize=7, ncol=2)
+ax.legend(fontsize=8, ncol=2)
 for k in range(s):
     line, = ax_r.plot(refine.lrs, refine.rates[:, k] / refine.a[k], "o", label=f"concept {k + 1}: fitted to GD")
     ax_r.plot(np.r_[0, refine.lrs[::-1]], np.r_[refine.a[k], refine.discrete[::-1, k]] / refine.a[k], "--",
@@ -430,7 +442,7 @@ for k in range(s):
     ax_r.plot(0, refine.flow_limit[k] / refine.a[k], "s", color=line.get_color())
 ax_r.axhline(1, color="k", lw=0.8)
 ax_r.set(xlabel=r"learning rate $\eta$", ylabel="rate / $a_k$", title="flow limit (squares: extrapolated to 0)")
-ax_r.legend(fontsize=7)
+ax_r.legend(fontsize=8)
 run.figure("fig_rates", fig)
 
 # %% [markdown]
@@ -441,6 +453,9 @@ run.figure("fig_rates", fig)
 # and of the discrete solution (dashed). The straight lines on a log scale are the terminal
 # slow-down: the distance still to go shrinks by a constant factor per unit time, so the speed in
 # concept space decays exponentially.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.compare`, {py:func}`lib.theory.one_layer.discrete_rates`,
+# {py:func}`lib.theory.one_layer_compare.rate_refinement` · evidence: none, computed live by the chapter.
 # ```
 #
 # Which concept comes first? By Theorem 4.1 the one with the larger $a_k$, and the order flips where
@@ -490,6 +505,8 @@ run.figure("fig_map", fig)
 # concept 2 elsewhere for $s = 2$) over the grid of $(\mu_1, \sigma_1)$, the other concepts as in the
 # run. Black line: where $a_1$ equals the largest other $a_k$. Crosses: cells where the simulation
 # disagrees with $\arg\max_k a_k$.
+#
+# Code: {py:func}`lib.theory.one_layer_compare.order_map` · evidence: none, computed live by the chapter.
 # ```
 
 # %% [markdown]
@@ -568,15 +585,15 @@ ax1.plot(*growth[:, 1, :2].T, "--", label="growth term only")
 arrow_markers(ax1, c.sgd[:, 1, :2], 5, color="k", ms=3, alpha=0.6, label="SGD")
 ax1.plot(*c.z[1, :2], "r*", ms=10)
 ax1.set(xlabel="output, concept 1", ylabel="output, concept 2", title=f"init scale {P.init_scale_large:g}")
-ax1.legend(fontsize=7)
+ax1.legend(fontsize=8)
 ax2.semilogy(c.t, noise_rel + 1e-16, label=[f"init {P.init_scale:g}", f"init {P.init_scale_large:g}"])
 ax2.set(xlabel="time t", ylabel=r"$\|\tilde N(t)\| / \|\hat x\|$", title="noise term")
-ax2.legend(fontsize=7)
+ax2.legend(fontsize=8)
 ax3.semilogx(P.init_scales_sweep, rising, "o-", label=f"loss rises, d = {P.d}")
 ax3.semilogx(P.init_scales_sweep, rising_low, "s-", label=f"loss rises, d = {s}")
 ax3.semilogx(P.init_scales_sweep, 1 - certified_low, "s:", label=f"no certificate, d = {s}")
 ax3.set(xlabel="init scale", ylabel="fraction of initialisations", title="OOD loss under the flow")
-ax3.legend(fontsize=7)
+ax3.legend(fontsize=8)
 run.figure("fig_limit", fig)
 
 # %% [markdown]
@@ -589,6 +606,10 @@ run.figure("fig_limit", fig)
 # initialisation. Right: fraction of random initialisations whose OOD loss rises somewhere along the
 # flow, in the run's dimension and at $d = s$, and (dotted) the fraction at $d = s$ without the
 # certificate of {prf:ref}`prop-one-layer-monotone`.
+#
+# Code: {py:func}`lib.theory.one_layer.growth_and_noise`,
+# {py:func}`lib.theory.one_layer_compare.monotonicity_sweep`, {py:func}`lib.plotting.arrow_markers` ·
+# evidence: none, computed live by the chapter.
 # ```
 
 # %% [markdown]

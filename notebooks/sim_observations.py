@@ -124,17 +124,20 @@ run.metric("train_fraction_near_test", M.fraction_near_test(base, radius))
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_task(axes[0], base, P.origin_cluster, points=1500)
 plot_task(axes[1], wide, P.origin_cluster)
-axes[0].set_title(f"mu={P.mu}, sigma={P.sigma}")
-axes[1].set_title(f"sigma_1={max(P.sigma1_values)} (Fig. 2b's widest)")
-axes[0].legend(fontsize=7, loc="lower right")
+axes[0].set_title(rf"$\mu$ = {P.mu}, $\sigma$ = {P.sigma}")
+axes[1].set_title(rf"$\sigma_1$ = {max(P.sigma1_values)} (the widest of the paper's Fig. 2b)")
+axes[0].legend(fontsize=8, loc="lower right")
 run.figure("fig_sim_task", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_sim_task
 # :name: fig-sim-task
 # The SIM task with $s=2$ in the concept plane: training density (log scale), cluster means
-# (circles) and the OOD test point (star). Left: the setting of Fig. 2c, with training points drawn
-# (Fig. 15). Right: the widest cluster of Fig. 2b.
+# (circles) and the OOD test point (star). Left: the setting of the paper's Fig. 2c, with training points
+# drawn (the paper's Fig. 15). Right: the widest cluster of the paper's Fig. 2b.
+#
+# Code: {py:func}`lib.sim.observations.sim_datasets`, {py:func}`lib.sim.plots.plot_task` · evidence: none,
+# computed live by the chapter.
 # ```
 #
 # At the test point the training density is a fraction {glue:text}`density_ratio_at_test` of
@@ -185,18 +188,19 @@ for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the mod
 for model, (traj, y, data) in order.items():
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
-    plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [f"mu={ds.mu.tolist()}" for ds in data[:n2a]],
+    plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [rf"$\mu$ = {ds.mu.tolist()}" for ds in data[:n2a]],
                       [concept_test_point(ds) for ds in data[:n2a]])
     plot_trajectories(axes[1], [y[:, i] for i in range(n2a, len(data))],
-                      [f"sigma_1={s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [concept_test_point(ds) for ds in data[n2a:]])
-    axes[0].set_title(f"{model}: mu_1 varied")
-    axes[1].set_title(f"{model}: sigma_1 varied")
+                      [rf"$\sigma_1$ = {s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [concept_test_point(ds) for ds in data[n2a:]])
+    model_name = f"{model.split('-')[0]}-layer {model.split('-')[1].replace('relu', 'ReLU')}"
+    axes[0].set_title(rf"{model_name}: $\mu_1$ varied")
+    axes[1].set_title(rf"{model_name}: $\sigma_1$ varied")
     run.figure("fig_order_" + model.replace("-", "_"), fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_order_1_linear
 # :name: fig-order-1-linear
-# Fig. 2a/2b: output trajectories of one-layer linear models in the concept plane, markers at
+# The paper's Fig. 2a/2b: output trajectories of one-layer linear models in the concept plane, markers at
 # equal time intervals, stars at the test points. Left: $\mu_1$ varied, $\sigma$ small.
 # Right: $\mu = (1,2)$, $\sigma_1$ varied. Conventions of the authors' code (this chapter's
 # defaults): $\sigma$ read as a variance, PyTorch's `MSELoss` (a step of $2\eta/d$ on eq. 2.1),
@@ -204,16 +208,25 @@ for model, (traj, y, data) in order.items():
 # with the paper's conventions ($\sigma$ a standard deviation, eq. 2.1, no origin cluster) beside
 # these, and states what changes: the signal strengths $a_k$, hence the speeds, but not which
 # concept leads.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.learned_first`,
+# {py:func}`lib.sim.plots.plot_trajectories` · evidence: none, computed live by the chapter.
 # ```
 #
 # ```{glue:figure} fig_order_2_linear
 # :name: fig-order-2-linear
-# Fig. 11: the same with two-layer linear models.
+# The paper's Fig. 11: the same with two-layer linear models.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
+# computed live by the chapter.
 # ```
 #
 # ```{glue:figure} fig_order_2_relu
 # :name: fig-order-2-relu
-# Fig. 12: the same with two-layer ReLU models.
+# The paper's Fig. 12: the same with two-layer ReLU models.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
+# computed live by the chapter.
 # ```
 #
 # In {numref}`fig-order-1-linear`, the concept learned first (1 or 2, one entry per run, Fig. 2a
@@ -302,10 +315,14 @@ run.figure("fig_deep", fig)
 # %% [markdown]
 # ```{glue:figure} fig_deep
 # :name: fig-deep
-# Fig. 2c and Fig. 3: output trajectories (left) and OOD loss (right) of the deep
+# The paper's Figs. 2c and 3: output trajectories (left) and OOD loss (right) of the deep
 # models in high and low dimension, this run's seeds (every seed the run has, none selected).
 # The epoch axis of the low-dimensional runs is that of the high-dimensional data set (same
 # number of points, same steps per epoch).
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
+# {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
+# live by the chapter.
 # ```
 #
 # In this run the largest turn-back per seed is {glue:text}`highdim_turn_backs` in high and
@@ -412,7 +429,7 @@ for name, style in (("lowdim", "o-"), ("highdim", "s--")):
     label = f"d = {P.lowdim_d if name == 'lowdim' else P.d}"
     plot_estimates(axes[0], rms, [e["turn_back"] for e in ests], label)
     plot_estimates(axes[1], rms, [e["rise_fraction"] for e in ests], label)
-for ax, ylabel in zip(axes, ("median turn-back (units of mu_k)", "fraction of seeds whose OOD loss rises")):
+for ax, ylabel in zip(axes, (r"median turn-back (units of $\mu_k$)", "fraction of seeds whose OOD loss rises")):
     ax.set(xscale="log", xlabel="RMS entry of the initial end-to-end matrix", ylabel=ylabel)
     ax.legend(fontsize=8)
 run.figure("fig_init_scale", fig)
@@ -422,6 +439,10 @@ run.figure("fig_init_scale", fig)
 # :name: fig-init-scale
 # Swing-by against the initialization scale (evidence, {glue:text}`lowdim_turn_back_n` seeds per point, 95 % intervals).
 # Left: median turn-back; right: fraction of seeds whose OOD loss rises.
+#
+# Code: {py:func}`lib.sim.sweeps.swing_estimates`, {py:func}`lib.sim.models.end_to_end_rms`,
+# {py:func}`lib.sim.plots.plot_estimates` · evidence:
+# {ref}`sim_observations/init_scale <evidence-sim-observations-init-scale>`.
 # ```
 #
 # Going from the default initialization to {glue:text}`init_scale_smallest` times it changes the
@@ -465,7 +486,7 @@ twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_task(axes[0], high[0], P.origin_cluster, points=1500)
 axes[0].plot(y_h[:, 0, 0, 0], y_h[:, 0, 0, 1], color="tab:orange", label="output trajectory")
-axes[0].legend(fontsize=7, loc="lower right")
+axes[0].legend(fontsize=8, loc="lower right")
 plot_trajectories(axes[1], [twin["outputs"][:, 0], twin["cut_outputs"][:, 0]],
                   ["full", "orthant removed"], [np.asarray(P.mu)] * 2)
 run.figure("fig_truncation", fig)
@@ -473,9 +494,13 @@ run.figure("fig_truncation", fig)
 # %% [markdown]
 # ```{glue:figure} fig_truncation
 # :name: fig-truncation
-# Left, Fig. 15: the high-dimensional trajectory of the first seed over its training points
+# Left, the paper's Fig. 15: the high-dimensional trajectory of the first seed over its training points
 # (concept plane). Right: the first seed of the evidence set trained on the full data and, as its
 # twin, on the data without the orthant of $\hat x$.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_task`,
+# {py:func}`lib.sim.plots.plot_trajectories` · evidence: left computed live by the chapter; right
+# {ref}`sim_observations/swing <evidence-sim-observations-swing>`.
 # ```
 #
 # With the paper's radius the twins' outputs differ by at most a median
@@ -509,7 +534,7 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
-labels = [f"mu={ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
+labels = [rf"$\mu$ = {ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
 plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
 plot_curves(axes[1], [M.ood_loss(y_t[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(tiny)], labels,
             traj_t.steps_per_epoch, "OOD loss")
@@ -518,7 +543,11 @@ run.figure("fig_tiny", fig)
 # %% [markdown]
 # ```{glue:figure} fig_tiny
 # :name: fig-tiny
-# Fig. 13 (left) and Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
+# The paper's Fig. 13 (left) and Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
+# {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
+# live by the chapter.
 # ```
 #
 # The evidence set `sim_observations/swing_tiny_converged` trains these seeds until every run has learned
@@ -581,8 +610,11 @@ run.figure("fig_hypercube", fig)
 # %% [markdown]
 # ```{glue:figure} fig_hypercube
 # :name: fig-hypercube
-# Fig. 7: loss at the $2^s$ combination points (first seed), nodes laid out left to right by
+# The paper's Fig. 7: loss at the $2^s$ combination points (first seed), nodes laid out left to right by
 # number of concepts combined, edges between points one concept apart; colour clipped at 1.
+#
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
+# {py:func}`lib.sim.plots.plot_hypercube` · evidence: none, computed live by the chapter.
 # ```
 #
 # Over all 16 points, the median seed's largest violation at the figure's epochs is

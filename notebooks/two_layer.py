@@ -188,6 +188,9 @@ run.figure("fig_flow_vs_training", fig)
 # Jacobian entries of the flow (lines) and of torch gradient descent on sampled data (dots), four
 # initializations, learning rate {glue:text}`train_lr_text`. The largest deviation over all entries,
 # times and seeds is {glue:text}`flow_vs_training_max_dev`.
+#
+# Code: {py:func}`lib.theory.flow_vs_training.flow_vs_training` · evidence: none, computed live by the
+# chapter.
 # ```
 #
 # The deviation is mostly the first-order error of gradient descent against gradient flow, not
@@ -226,6 +229,9 @@ run.figure("fig_entry_types", fig)
 # :name: fig-entry-types
 # Entries of $W$ for $s$ = {glue:text}`s_text` (Fig. 4 of the paper): major (blue), minor
 # (orange; the minor entries of row or column $p$ form group $p$), irrelevant (grey).
+#
+# Code: {py:func}`lib.theory.two_layer.terms`, {py:func}`lib.theory.two_layer.stages` · evidence: none,
+# computed live by the chapter.
 # ```
 
 # %%
@@ -274,8 +280,11 @@ run.figure("fig_stages", fig)
 # :name: fig-stages
 # Seed {glue:text}`figure_seed_used` of the main setting (the first seed whose OOD loss is
 # non-monotone, unless `figure_seed` is set). Top: OOD loss and training loss (the paper's Fig. 5
-# left and Fig. 17); bottom: Jacobian entries. Green bands are growth stages of major entries, red bands
+# left and its Fig. 17); bottom: Jacobian entries. Green bands are growth stages of major entries, red bands
 # suppression stages of minor entries, both computed from the terms of {eq}`eq-terms`.
+#
+# Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.stages`,
+# {py:func}`lib.plotting.shade_stages` · evidence: none, computed live by the chapter.
 # ```
 #
 # The OOD loss of the seed in {numref}`fig-stages` has {glue:text}`descents` descents, with a
@@ -352,6 +361,9 @@ run.figure("fig_outputs", fig)
 # :name: fig-outputs
 # Output trajectories of the same seed (first two coordinates): at the OOD test point (the paper's
 # Fig. 5 right) and at the training-cluster means (its Fig. 18). The star is the target $\hat x$.
+#
+# Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.cluster_mean_outputs` ·
+# evidence: none, computed live by the chapter.
 # ```
 #
 # **Training-cluster means (Fig. 18).** Over all seeds, the median of the largest off-axis excursion
@@ -443,6 +455,9 @@ run.figure("fig_frequency", fig)
 # Fraction of initializations whose OOD loss is non-monotone, against $d$ (with $d' = d$), the
 # width $d'$ alone, $\tau$ and $\mu_1$ (the other parameters as in the main setting); bands are
 # Wilson 95% intervals.
+#
+# Code: {py:func}`lib.theory.two_layer_sweeps.nonmonotone_flags`, {py:func}`lib.stats.fraction` · evidence:
+# none, computed live by the chapter.
 # ```
 #
 # Low dimension swings more: from {glue:text}`frac_d_lo` at the smallest $d$ to
@@ -512,6 +527,8 @@ run.figure("fig_readings", fig)
 # :name: fig-readings
 # The script's setting (the paper's Fig. 5 as the script computes it): OOD loss of the same 40
 # initializations under $A$ and $A^2$, non-monotone curves in red.
+#
+# Code: {py:func}`lib.theory.script_reading.script_run` · evidence: none, computed live by the chapter.
 # ```
 #
 # With $A$ the OOD loss is non-monotone for {glue:text}`script_nonmonotone_a`
@@ -571,9 +588,12 @@ run.figure("fig_multi", fig)
 # %% [markdown]
 # ```{glue:figure} fig_multi
 # :name: fig-multi
-# The seed with the most descents in each setting (left: Fig. 8, $d = s = 3$; right: Fig. 9,
+# The seed with the most descents in each setting (left: the paper's Fig. 8, $d = s = 3$; right: its Fig. 9,
 # $d = s = 4$) under $A$ (top) and the script's $A^2$ (bottom), uniform init; growth (green) and
 # suppression (red) stages computed from the terms.
+#
+# Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.stages`,
+# {py:func}`lib.plotting.shade_stages` · evidence: none, computed live by the chapter.
 # ```
 #
 # Fraction of seeds with at least three descents in the Fig. 8 setting, and at least four in the
@@ -666,6 +686,9 @@ run.figure("fig_failure", fig)
 # Left: the seed with the longest plateau; $w_{11}$ is suppressed early, the loss stalls, and
 # then $w_{11}$ grows after all. Right: the time at which $w_{11}$ passes 0.5, over all seeds, over
 # the seeds that reached the plateau, and under SGD.
+#
+# Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.failure_summary`,
+# {py:func}`lib.theory.two_layer.train_u` · evidence: none, computed live by the chapter.
 # ```
 #
 # A fraction {glue:text}`failure_suppressed_fraction` of the seeds has $w_{11}$ suppressed

@@ -26,7 +26,7 @@ def data_grid(dgps: list[Circles], per_class: int = 2, seed: int = 0):
             ax.set_xticks([]), ax.set_yticks([])
             if k % per_class == 0:
                 ax.set_title(
-                    NAMES[CLASSES[k // per_class]] + ("\n(held out)" if k // per_class == 3 else ""), fontsize=7
+                    NAMES[CLASSES[k // per_class]] + ("\n(held out)" if k // per_class == 3 else ""), fontsize=8
                 )
         row[0].set_ylabel(f"$s_c$ = {dgp.colour_signal:g}", fontsize=8)
     fig.tight_layout()
@@ -45,10 +45,10 @@ def calibration(cal: dict[float, dict[str, np.ndarray]]):
         ax.plot([0, 1], [0, 1], ":", color="0.5", label="calibrated")
     noise = np.concatenate([arr["noise_readout"] for arr in cal.values()])
     c.boxplot([noise[:, 0], noise[:, 1], noise[:, 2]], tick_labels=["P(blue)", "P(small)", "P(disc)"])
-    a.set(xlabel="colour: fraction of the way red -> blue", ylabel="mean P(blue)", title="(a) colour")
-    b.set(xlabel="radius: fraction of the way big -> small", ylabel="mean P(small)", title="(b) size")
+    a.set(xlabel="colour: fraction of the way red → blue", ylabel="mean P(blue)", title="(a) colour")
+    b.set(xlabel="radius: fraction of the way big → small", ylabel="mean P(small)", title="(b) size")
     c.set(ylim=(-0.03, 1.03), title="(c) on pure-noise images, all contrasts")
-    a.legend(fontsize=7)
+    a.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -88,7 +88,7 @@ def fig6(results: dict[float, dict]):
             )
     for (x, y), name in zip(CLASSES, NAMES.values()):
         a.annotate(
-            name, (x, y), fontsize=7, ha="center", va="bottom" if y else "top", color="k" if (x, y) != (1, 1) else "C3"
+            name, (x, y), fontsize=8, ha="center", va="bottom" if y else "top", color="k" if (x, y) != (1, 1) else "C3"
         )
     a.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
     a.set(
@@ -101,7 +101,7 @@ def fig6(results: dict[float, dict]):
     b.set(xlabel="training step", ylabel="concept-space MSE (blank = 1)", title="(b) MSE of (blue, small)")
     c.set(xlabel="training step", ylabel="distance to (blue, small)", title="(c) approach to the target")
     for ax in (a, b, c):
-        ax.legend(fontsize=6)
+        ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -120,7 +120,7 @@ def seed_trajectories(results: dict[float, dict]):
             ylim=(-0.15, 1.2),
         )
     axes[0, 0].set_ylabel("size")
-    axes[0, 0].legend(fontsize=6)
+    axes[0, 0].legend(fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -138,7 +138,7 @@ def training_curves(runs: dict[float, dict]):
     a.set(xlabel="training step", ylabel="bits / dim", title="(a) diffusion term")
     b.set(xlabel="training step", ylabel="bits / dim", title="(b) reconstruction term")
     c.set(xlabel="training step", ylabel=r"$\gamma$", title=r"(c) $\gamma_0$ (solid), $\gamma_1$ (dashed)")
-    a.legend(fontsize=7)
+    a.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -152,8 +152,8 @@ def samples_over_training(images: dict[float, np.ndarray], steps: np.ndarray, ev
         for ax, k in zip(row, cols):
             ax.imshow(img[k, 0].transpose(1, 2, 0), interpolation="nearest")
             ax.set_xticks([]), ax.set_yticks([])
-        row[0].set_ylabel(f"{contrast:g}", fontsize=7)
+        row[0].set_ylabel(f"{contrast:g}", fontsize=8)
     for ax, k in zip(axes[0], cols):
-        ax.set_title(f"{int(steps[k])}", fontsize=6)
+        ax.set_title(f"{int(steps[k])}", fontsize=8)
     fig.tight_layout()
     return fig

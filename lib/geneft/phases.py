@@ -544,4 +544,4 @@ def draw_phase_diagram(ax, phase: np.ndarray, x: np.ndarray, y: np.ndarray) -> N
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.grid(False)
-    ax.legend(handles=[Patch(color=c, label=p) for c, p in zip(COLORS, PHASES)], fontsize=7, loc="lower right")
+    ax.legend(handles=[Patch(color=c, label=p) for c, p in zip(COLORS, PHASES)], fontsize=8, loc="lower right")

@@ -21,7 +21,7 @@ def plot_task(ax, data: SIMData, origin_cluster: bool, points: int = 0, grid: in
     g = np.linspace(lo, hi, grid)
     zz = np.array([[gaussian_density(np.array([a, b]), data, origin_cluster) for a in g] for b in g])
     im = ax.contourf(g, g, np.log10(np.maximum(zz, 1e-30)), levels=np.arange(-30, 2, 2), cmap="Blues")
-    plt.colorbar(im, ax=ax, label="log10 training density")
+    plt.colorbar(im, ax=ax, label=r"$\log_{10}$ training density")
     if points:
         z = data.to_concept(data.x[:: max(1, len(data.x) // points)])
         ax.scatter(z[:, 0], z[:, 1], s=2, color="tab:blue", alpha=0.4, label="training points")
@@ -46,7 +46,7 @@ def plot_trajectories(
         arrow_markers(ax, y[:, :2], every=len(y) // markers, color=c, markersize=4)
         ax.scatter(*target[:2], marker="*", s=90, color=c, edgecolor="k", zorder=3)
     ax.set(xlabel="concept 1", ylabel="concept 2")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=8)
 
 
 def plot_curves(ax, curves: list[np.ndarray], labels: list[str], steps_per_epoch: int, ylabel: str) -> None:
@@ -55,7 +55,7 @@ def plot_curves(ax, curves: list[np.ndarray], labels: list[str], steps_per_epoch
     for y, label, c in zip(curves, labels, colors):
         ax.plot(np.arange(len(y)) / steps_per_epoch, y, color=c, lw=1.0, label=label)
     ax.set(xlabel="epoch", ylabel=ylabel)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=8)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ def plot_hypercube(ax, losses: np.ndarray, combos: np.ndarray, vmax: float = 1.0
 
 
 def plot_estimates(ax, x, estimates, label: str, **style) -> None:
-    """Values of `lib.stats.Estimate`s (or their dicts) at positions x, with their intervals as error bars."""
+    """Estimates (`lib.stats.Estimate` or its dict) at positions x, with their intervals as error bars."""
     get = [e if isinstance(e, dict) else e.as_dict() for e in estimates]
     value = np.array([e["value"] for e in get])
     err = np.array([[e["value"] - e["low"] for e in get], [e["high"] - e["value"] for e in get]])

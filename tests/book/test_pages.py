@@ -20,3 +20,22 @@ def test_the_generated_summary_names_every_catalogue_row_with_a_status():
     for row in catalogue_rows():
         assert row.key in lines, row.key
         assert any(f'"book-status">{status}<' in lines[row.key] for status in STATUSES), row.key
+
+
+def test_every_code_link_of_the_book_lands_on_a_documented_function_with_its_source():
+    """Figure captions and scorecard rows link to entries of "Code behind the results"; each entry has a
+    [source] link to its module rendered by viewcode, offline (no web URL)."""
+    import re
+
+    code = (HTML / "book" / "generated" / "code.html").read_text()
+    documented = set(re.findall(r'<dt class="sig sig-object py" id="(lib\.[\w.]+)"', code))
+    assert documented
+    for function in documented:
+        module, name = function.rsplit(".", 1)
+        source = f'href="../../_modules/{module.replace(".", "/")}.html#{name}"'
+        assert source in code, f"{function}: no [source] link"
+        assert (HTML / "_modules" / f"{module.replace('.', '/')}.html").exists(), module
+    linked = set()
+    for page in [HTML / "book" / "generated" / "scorecard.html", *(HTML / "book" / "chapters").glob("*.html")]:
+        linked |= set(re.findall(r'code\.html#(lib\.[\w.]+)"', page.read_text()))
+    assert linked and linked <= documented, sorted(linked - documented)

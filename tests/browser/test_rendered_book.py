@@ -408,6 +408,11 @@ def _in_math_element(node) -> bool:
     return any("math" in (parent.get("class") or []) for parent in node.parents)
 
 
+def _in_signature(node) -> bool:
+    """Inside a function's signature on the page "Code behind the results" (autodoc): code, not prose."""
+    return any("sig" in (parent.get("class") or []) for parent in node.parents)
+
+
 # Inline math whose TeX is "5 and " comes from prose like "costs $5 and $10": dollarmath (with
 # Jupyter Book's dmath_allow_space) turned two currency signs into a formula. Escape them: \$.
 CURRENCY_AS_MATH = re.compile(r"^\d[\d.,]*\s.*\s$", re.DOTALL)
@@ -618,7 +623,7 @@ def check_prose_floats(soup: BeautifulSoup, limit: int = 10) -> list[str]:
     """No number in prose (outside code, math and tables of code) with more than 4 significant digits."""
     problems = []
     for node in _visible_text_nodes(soup):
-        if _in_math_element(node):
+        if _in_math_element(node) or _in_signature(node):
             continue
         text = str(node)
         for match in PROSE_FLOAT.finditer(text):
