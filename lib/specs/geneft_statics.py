@@ -423,6 +423,31 @@ SWEEP_DECODERS = (
     + [{**TABLE3_DECODER, "embed_dim": d} for d in (1, 4, 8)]
 )
 
+# G-3 and G-7 at Table 3's learning rate, trained to the end (no plateau stop): the chapter's live runs use
+# width 10, lr 1e-2 and 2 seeds so that the build can afford them; these sets decide the claims.
+FIG3_DECODERS = [
+    {"mode": m, "depth": h, "width": 50, "embed_dim": 2}
+    for m, h in (
+        ("concat", 1),
+        ("difference", 1),
+        ("difference", 0),
+        ("squared_difference", 1),
+        ("squared_difference", 0),
+    )
+]
+GOLDILOCKS_DEPTHS = list(range(11))
+DECODER_MODES_CONFIG = {
+    "n": 30,
+    "fractions": SWEEP_FRACTIONS,
+    "seeds": 5,
+    "lr": 1e-3,
+    "init_scale": 1.0,
+    "steps": 10_000,
+    "eval_every": 100,
+    "patience": None,
+    "checkpoint_every": 1000,
+}
+
 EVIDENCE = (
     EvidenceSet(
         chapter="geneft_statics",
@@ -450,6 +475,45 @@ EVIDENCE = (
         },
         threads=1,
         minutes=round(shard_minutes(50, 4000, n=30, **{**TABLE3_DECODER, "width": 100}), 1),
+        mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_statics",
+        name="decoder_modes",
+        description="G-3 (Fig. 3): the five decoders of the chapter's Fig. 3 (concat:1, difference:1, difference:0, "
+        "squared_difference:1, squared_difference:0 as mode:hidden layers) at Table 3's width 50, d = 2 and "
+        "learning rate 1e-3, mod 3 and greater-than, 5 seeds per fraction (split and init), 1e4 AdamW steps "
+        "without a plateau stop; accuracy over all pairs at the end of the run",
+        function="lib.geneft.evidence:network_curve",
+        config=DECODER_MODES_CONFIG,
+        shards=[{"relation": r, **dec} for r in ("mod3", "greater_than") for dec in FIG3_DECODERS],
+        smoke={
+            "config": {"n": 12, "fractions": [0.1, 0.5], "seeds": 2, "steps": 200},
+            "shards": [{"relation": r, **dec} for r in ("mod3", "greater_than") for dec in FIG3_DECODERS[1:3]],
+        },
+        threads=1,
+        minutes=round(shard_minutes(50, 10_000, n=30, **FIG3_DECODERS[0]), 1),
+        mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_statics",
+        name="goldilocks_depths",
+        description="G-7 (Fig. 7): mod 3 at training fraction 0.3, concat decoders of width 10 (d = 2) with 0 to 10 "
+        "hidden layers, Table 3's learning rate 1e-3, 10 seeds per depth (split and init), 1e4 AdamW steps "
+        "without a plateau stop; one shard per depth",
+        function="lib.geneft.evidence:network_curve",
+        config={**DECODER_MODES_CONFIG, "fractions": [0.3], "seeds": 10},
+        shards=[
+            {"relation": "mod3", "mode": "concat", "depth": h, "width": 10, "embed_dim": 2} for h in GOLDILOCKS_DEPTHS
+        ],
+        smoke={
+            "config": {"n": 12, "seeds": 3, "steps": 200},
+            "shards": [
+                {"relation": "mod3", "mode": "concat", "depth": h, "width": 10, "embed_dim": 2} for h in (0, 1, 3)
+            ],
+        },
+        threads=1,
+        minutes=round(shard_minutes(10, 10_000, n=30, mode="concat", depth=10, width=10, embed_dim=2), 1),
         mem_mb=1000,
     ),
 )
