@@ -1,7 +1,8 @@
 """Evidence shards that vary how the Fig. 5 / Fig. 6 networks are trained (the shard interface of `lib.evidence`).
 
 - `ratio_point_gd`   Fig. 6 under the dynamics eq. (12) is derived for: `lib.geneft.evidence.ratio_point`
-                     with plain full-batch gradient descent (`lib.geneft.train_gd`) instead of AdamW.
+                     with plain full-batch gradient descent (`lib.geneft.train_gd`) instead of AdamW, at a
+                     fixed decoder rate (the one that bounds a stable step) and eta_enc = eta_dec / ratio.
 - `phase_row_to_end` Fig. 5 / Theorem 2: `lib.geneft.evidence.phase_row` without the early stop, so that
                      every run's final embeddings (the repon positions) are read at the same step, the
                      end of the run, whatever its phase.
@@ -52,11 +53,12 @@ def _network(config: dict) -> dict:
 
 
 def ratio_point_gd(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
-    """Fig. 6 by gradient descent, shard {"init_scale": c, "point": k}: eta_dec = eta_enc * 10**config["log10_ratios"][k]
-    at eta_enc = config["lr_enc"] and init scale c, config["seeds"] seeds, on config["relation"].
+    """Fig. 6 by gradient descent, shard {"init_scale": c, "point": k}: eta_enc = eta_dec / 10**config["log10_ratios"][k]
+    at the decoder rate eta_dec = config["lr_dec"] and init scale c, config["seeds"] seeds, on config["relation"].
+    The decoder rate is the fixed one because it is the one that bounds the stable step of gradient descent.
 
     config: n, train_fraction, split_seed, mode, depth, width, embed_dim, steps, eval_every, seeds, relation,
-    lr_enc, log10_ratios [, seed_offset]. A run leaves once its phase is decided (both 0.9 crossings found,
+    lr_dec, log10_ratios [, seed_offset]. A run leaves once its phase is decided (both 0.9 crossings found,
     exact: every step evaluates all pairs). `checkpoint` is not used (minutes per shard).
     Returns as `lib.geneft.evidence.ratio_point`: per seed step_train_90, step_test_90 (-1: never), train_acc,
     test_acc, stopped_at, embed (n, d), with a settings axis of length 1; seeds (S,), ratio (1,).
@@ -64,7 +66,7 @@ def ratio_point_gd(config: dict, shard: dict, checkpoint: Path | None = None) ->
     from lib.geneft.train_gd import train_models_gd
 
     ratio = 10.0 ** float(config["log10_ratios"][int(shard["point"])])
-    lr_enc = float(config["lr_enc"])
+    lr_dec = float(config["lr_dec"])
     train = partial(
         train_models_gd,
         **_network(config),
@@ -72,7 +74,7 @@ def ratio_point_gd(config: dict, shard: dict, checkpoint: Path | None = None) ->
         eval_every=int(config["eval_every"]),
         early_stop=True,
     )
-    out = _fixed_split_runs(config, config["relation"], lr_enc, lr_enc * ratio, float(shard["init_scale"]), train)
+    out = _fixed_split_runs(config, config["relation"], lr_dec / ratio, lr_dec, float(shard["init_scale"]), train)
     return {**out, "ratio": np.array([ratio], np.float32)}
 
 

@@ -554,6 +554,38 @@ EVIDENCE = (
     ),
     EvidenceSet(
         chapter="geneft_dynamics",
+        name="ratio_seeds_gd",
+        description="Fig. 6 (mod 3) under plain full-batch gradient descent, the dynamics eq. (12) is derived for: "
+        "the ratio_seeds network and split, eta_dec / eta_enc = 1, 10^0.5, 10, 10^1.5 at a fixed decoder rate "
+        "eta_dec = 1 (eta_enc = eta_dec / ratio), init scales 0.5, 1 and 2, 20 initialisations per point, 1e4 steps; "
+        "a run leaves once its phase is decided; one shard per (init scale, ratio). The rate was fixed by a pilot "
+        "that read training losses only (seeds 1000-1001, outside the set; 2000 steps; eta_enc 10^-2..10^-0.5 in "
+        "half decades at ratios 1 and 10^1.5, and eta_enc = eta_dec = 1, every init scale): every run with "
+        "eta_dec <= 1 kept its loss at or under its initial value and ended lower, every run with eta_dec >= 10^0.5 "
+        "rose above it (up to 160 times), whatever eta_enc, so stability is set by the decoder rate and the largest "
+        "stable half-decade value, 1, is used",
+        function="lib.geneft.evidence_variants:ratio_point_gd",
+        config={
+            **{k: EVIDENCE_NETWORK[k] for k in ("n", "train_fraction", "split_seed", "mode", "depth", "width")},
+            "embed_dim": EVIDENCE_NETWORK["embed_dim"],
+            "steps": 10_000,
+            "eval_every": 100,
+            "seeds": 20,
+            "relation": "mod3",
+            "lr_dec": 1.0,
+            "log10_ratios": [0.0, 0.5, 1.0, 1.5],
+        },
+        shards=[{"init_scale": s, "point": k} for s in (0.5, 1.0, 2.0) for k in range(4)],
+        smoke={
+            "config": {"n": 12, "width": 16, "steps": 300, "seeds": 4, "eval_every": 50},
+            "shards": [{"init_scale": s, "point": k} for s in (0.5, 1.0, 2.0) for k in (0, 3)],
+        },
+        threads=1,
+        minutes=round(shard_minutes(20, 10_000, **TABLE3), 1),
+        mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_dynamics",
         name="phase_grid_to_end",
         description="Theorem 2's collapse read at one step for every run: the phase_grid networks of the class "
         "relations (mod 3, complete bipartite; same split, seeds, cells and 1e4 AdamW steps) trained without the "

@@ -31,7 +31,7 @@ def test_phase_row_to_end_continues_the_early_stopped_runs():
 
 
 def test_ratio_point_gd_shapes_and_rates():
-    config = {**NET, "relation": "mod3", "lr_enc": 0.5, "log10_ratios": [0.0, 1.0]}
+    config = {**NET, "relation": "mod3", "lr_dec": 0.5, "log10_ratios": [0.0, 1.0]}
     out = ratio_point_gd(config, {"init_scale": 2.0, "point": 1})
     assert out["step_train_90"].shape == (1, 2) and out["embed"].shape == (1, 2, 9, 2)
     assert np.allclose(out["ratio"], [10.0]) and out["seeds"].tolist() == [0, 1]
