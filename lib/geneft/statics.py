@@ -84,9 +84,29 @@ def largest(estimates: list[Estimate]) -> Estimate:
     )
 
 
+def smallest(estimates: list[Estimate]) -> Estimate:
+    """The smallest of several estimates: value, low and high each the minimum (the mirror of `largest`:
+    a condition "> 0" on it holds only when it holds for every estimate)."""
+    if not estimates:
+        raise ValueError("smallest() needs at least one estimate")
+    return Estimate(
+        min(e.value for e in estimates),
+        min(e.low for e in estimates),
+        min(e.high for e in estimates),
+        min(e.n for e in estimates),
+        f"smallest of {len(estimates)} estimates (ends taken separately)",
+    )
+
+
 # ----------------------------------------------------------------------------------------------
 # Which decoder is best: margins between groups of architectures (G-3) or depths (G-7)
 # ----------------------------------------------------------------------------------------------
+
+
+# Section III: "the inductive gap is the smallest for a network in mode 3 with 0 hidden layers" (mod 3) and
+# "in mode 2 with 0 hidden layers" (greater-than).
+PAPER_BEST_MODE = {"mod3": "squared_difference", "greater_than": "difference"}
+PAPER_BEST_DEPTH = 0
 
 
 def curve_area(curves, fractions) -> np.ndarray:

@@ -82,3 +82,11 @@ def test_best_mean_margin_sign_interval_and_pairing():
         statics.best_mean_margin([np.ones(3)], [np.ones(4)])
     with pytest.raises(ValueError):
         statics.best_mean_margin([], [np.ones(3)])
+
+
+def test_smallest_takes_each_end_separately():
+    a, b = Estimate(0.2, 0.1, 0.3, 5, "a"), Estimate(0.1, -0.1, 0.4, 4, "b")
+    s = statics.smallest([a, b])
+    assert (s.value, s.low, s.high, s.n) == (0.1, -0.1, 0.3, 4)
+    with pytest.raises(ValueError):
+        statics.smallest([])
