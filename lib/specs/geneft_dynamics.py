@@ -372,6 +372,35 @@ CHAPTER = Chapter(
             "often, the opposite of eq. (12), whatever the level of sigma",
         ),
         Claim(
+            "G-6/gd",
+            statement="Fig. 6 under plain gradient descent, the dynamics eq. (12) is derived for: the probability of "
+            "generalization lies under eq. (12) at the measured sigma_a/sigma_c (fraction of points not above the "
+            "band; evidence ratio_seeds_gd, three init scales)",
+            paper_value="all points under the bound",
+            metric="fig6_gd_fraction_under_bound",
+            condition="> 0.5",
+            basis="evidence",
+        ),
+        Claim(
+            "G-6/gd-arctan-shape",
+            statement="Under plain gradient descent, eq. (12)'s arctan shape fits the probability of generalization "
+            "over the four ratios at some sigma_a/sigma_c (init scale 1; likelihood-ratio goodness of fit, p > 0.05)",
+            paper_value="eq. (12) (the shape of the bound)",
+            metric="fig6_gd_arctan_shape_p_init_1",
+            condition="> 0.05",
+            basis="evidence",
+        ),
+        Claim(
+            "G-6/gd-sigma-monotone",
+            statement="Under plain gradient descent, the init scale with the largest measured sigma_a/sigma_c "
+            "generalizes at least as often as the one with the smallest, pooled over the ratios (difference of the "
+            "fractions >= 0)",
+            paper_value="P increases with sigma_a/sigma_c",
+            metric="fig6_gd_sigma_monotone_difference",
+            condition=">= 0",
+            basis="evidence",
+        ),
+        Claim(
             "G-8",
             statement="Fig. 8: the boundary in eta_dec does not move with the decoder weight decay (|decades per decade of wd| < 0.25)",
             paper_value="independent",
