@@ -583,6 +583,32 @@ EVIDENCE = (
     ),
     EvidenceSet(
         chapter="geneft_dynamics",
+        name="weight_decay_1e5",
+        description="Fig. 8 (mod 3) at the paper's setting: eta_enc = 1e-5 over the paper's 1e5 AdamW steps, decoder "
+        "weight decay 0, 0.01, 0.1, 1 against eta_dec = 10^-6..10^-2 in half decades (ratios 0.1 to 1000, so that "
+        "the wd = 0 boundary near the paper's ratio 10 lies inside), Table 3's network on the phase_grid split, "
+        "3 initialisations per cell (108 networks); a network leaves once its phase is decided; one shard per "
+        "(weight decay, seed)",
+        function="lib.geneft.evidence_wd:weight_decay_row_seed",
+        config={
+            **EVIDENCE_NETWORK,
+            **LONG_RUN,
+            "relation": "mod3",
+            "lr_enc": 1e-5,
+            "log10_lr_dec": [-6.0, -5.5, -5.0, -4.5, -4.0, -3.5, -3.0, -2.5, -2.0],
+            "weight_decays": [0.0, 0.01, 0.1, 1.0],
+        },
+        shards=[{"row": i, "seed": s} for s in range(EVIDENCE_NETWORK["seeds"]) for i in range(4)],
+        smoke={
+            "config": {**EVIDENCE_SMOKE, "steps": 1000, "lr_enc": 1e-2, "log10_lr_dec": [-2.0, -1.0]},
+            "shards": [{"row": i, "seed": 0} for i in (0, 3)],
+        },
+        threads=1,
+        minutes=round(shard_minutes(9, LONG_RUN["steps"], **TABLE3), 1),
+        mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_dynamics",
         name="ratio_seeds_gd",
         description="Fig. 6 (mod 3) under plain full-batch gradient descent, the dynamics eq. (12) is derived for: "
         "the ratio_seeds network and split, eta_dec / eta_enc = 1, 10^0.5, 10, 10^1.5 at a fixed decoder rate "
