@@ -572,7 +572,8 @@ run.text("collapse_text", " ".join(
 # set `phase_grid_to_end` trains the Fig. 5 networks of the class relations again, same split, seeds, cells
 # and {glue:text}`collapse_end_steps` steps, without the early stop, so that generalizing runs are read at the
 # end of the run like the others ({glue:text}`collapse_end_setup_text`). Their phases are classified from their
-# own first crossings, as above.
+# own first crossings, as above; they are the phase_grid runs continued, and the fraction of runs given the same
+# phase as there is {glue:text}`collapse_end_agreement_text`.
 
 # %%
 end_available = run.evidence("phase_grid_to_end")
@@ -594,6 +595,12 @@ for r, c in collapse_end.items():
         run.metric(f"repon_{key}_end_{r}", c[key])
     run.metric(f"repon_generalized_runs_end_{r}", int(grids_end[r].generalized.sum()))
     run.metric(f"repon_runs_end_{r}", int(grids_end[r].generalized.size))
+same_runs = cfg_end == cfg5 and all(r in stacked for r in end_rels)  # the phase_grid runs, continued
+agree_end = {r: float(np.mean(g.phase == phase_grid.grid_from_runs(
+    *(stacked[r][k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")), n_test=n_test5, steps=cfg5["steps"],
+    threshold_fraction=P.grok_threshold_fraction).phase)) for r, g in grids_end.items()} if same_runs else {}
+run.text("collapse_end_agreement_text", "; ".join(f"{r}: {format_number(a)}" for r, a in agree_end.items())
+         or "not compared: the stored sets differ in their configuration")
 run.text("collapse_end_steps", str(cfg_end["steps"]))
 run.text("collapse_end_setup_text", f"{', '.join(end_rels)}, {len(end_ev)} shards, {end_ev.variant} variant")
 run.text("collapse_end_text", " ".join(
