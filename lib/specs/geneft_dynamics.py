@@ -298,6 +298,11 @@ CHAPTER = Chapter(
             metric="repon_collapse_auc_end_mod3",
             condition="> 0.8",
             basis="evidence",
+            note="evidence phase_grid_to_end (every run read at 1e4 steps; {repon_generalized_runs_end_mod3} of "
+            "{repon_runs_end_mod3} runs generalize). With the fixed cut-off collapse_threshold, "
+            "{repon_collapsed_if_generalized_end_mod3} of the generalizing runs and {repon_collapsed_if_not_end_mod3} "
+            "of the others are under it: the generalizing runs' repons are far more clustered by class than the "
+            "others', but most have not collapsed to a point by 1e4 steps",
             free_choices=(
                 FreeChoice(
                     "read-out step",
@@ -318,6 +323,9 @@ CHAPTER = Chapter(
             metric="repon_collapse_auc_end_bipartite",
             condition="> 0.8",
             basis="evidence",
+            note="evidence phase_grid_to_end ({repon_generalized_runs_end_bipartite} of {repon_runs_end_bipartite} runs "
+            "generalize); with the fixed cut-off, {repon_collapsed_if_generalized_end_bipartite} of the generalizing "
+            "runs and {repon_collapsed_if_not_end_bipartite} of the others are under it",
             free_choices=(
                 FreeChoice(
                     "read-out step",
