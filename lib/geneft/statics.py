@@ -84,6 +84,71 @@ def largest(estimates: list[Estimate]) -> Estimate:
     )
 
 
+def smallest(estimates: list[Estimate]) -> Estimate:
+    """The smallest of several estimates: value, low and high each the minimum (the mirror of `largest`:
+    a condition "> 0" on it holds only when it holds for every estimate)."""
+    if not estimates:
+        raise ValueError("smallest() needs at least one estimate")
+    return Estimate(
+        min(e.value for e in estimates),
+        min(e.low for e in estimates),
+        min(e.high for e in estimates),
+        min(e.n for e in estimates),
+        f"smallest of {len(estimates)} estimates (ends taken separately)",
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Which decoder is best: margins between groups of architectures (G-3) or depths (G-7)
+# ----------------------------------------------------------------------------------------------
+
+
+# Section III: "the inductive gap is the smallest for a network in mode 3 with 0 hidden layers" (mod 3) and
+# "in mode 2 with 0 hidden layers" (greater-than).
+PAPER_BEST_MODE = {"mod3": "squared_difference", "greater_than": "difference"}
+PAPER_BEST_DEPTH = 0
+
+
+def curve_area(curves, fractions) -> np.ndarray:
+    """Mean accuracy over the range of training fractions (trapezoid rule) of each curve (units, F): the part
+    of the inductive gap (`lib.geneft.bounds.inductive_gap`) that depends on the network, so that the gap
+    of two decoders against one bound differs by minus the difference of their areas."""
+    x = np.asarray(fractions, float)
+    y = np.atleast_2d(np.asarray(curves, float))
+    return np.sum((y[:, 1:] + y[:, :-1]) / 2 * np.diff(x), axis=1) / (x[-1] - x[0])
+
+
+def best_mean_margin(
+    favoured, others, *, confidence: float = CONFIDENCE, seed: int = 0, resamples: int = 4999
+) -> Estimate:
+    """max over the favoured groups of their mean minus max over the other groups of theirs: > 0 when the
+    best of the favoured beats the best of the others. Each group is one value per unit (a seed), the
+    units paired across all groups (a seed draws the same split for every decoder), so the interval is a
+    percentile bootstrap resampling the units of all groups together (scipy)."""
+    fav = [np.asarray(g, float).ravel() for g in favoured]
+    oth = [np.asarray(g, float).ravel() for g in others]
+    if not fav or not oth:
+        raise ValueError("best_mean_margin needs at least one favoured and one other group")
+    units = {len(g) for g in fav + oth}
+    if len(units) != 1:
+        raise ValueError(f"every group needs the same paired units, got sizes {sorted(units)}")
+    k = len(fav)
+
+    def margin(*groups, axis=-1):
+        means = np.stack([np.mean(g, axis=axis) for g in groups])
+        return np.max(means[:k], axis=0) - np.max(means[k:], axis=0)
+
+    value = float(margin(*fav, *oth))
+    n = units.pop()
+    if n < 2 or all(np.ptp(g) == 0 for g in fav + oth):
+        return Estimate(value, value, value, n, "difference of best means, no spread")
+    low, high = bootstrap_interval(
+        (*fav, *oth), margin, rng=np.random.default_rng(seed), paired=True, resamples=resamples, confidence=confidence
+    )
+    method = f"max mean of {k} favoured - max mean of {len(oth)} others, paired bootstrap percentile {confidence:.0%}"
+    return Estimate(value, low, high, n, method)
+
+
 # ----------------------------------------------------------------------------------------------
 # Distances from a reference value
 # ----------------------------------------------------------------------------------------------

@@ -54,3 +54,39 @@ def test_a_linear_concat_decoder_cannot_express_mod3():
     kw = {"mode": "concat", "width": 16, "embed_dim": 2, "lr": 0.05, "steps": 1500, "seeds": [0, 1]}
     assert statics.fit_all_pairs("mod3", 9, depth=0, **kw).max() < 1.0
     assert statics.fit_all_pairs("mod3", 9, depth=1, **kw).max() == 1.0
+
+
+def test_curve_area_is_the_network_part_of_the_inductive_gap():
+    from lib.geneft import bounds
+
+    x = np.array([0.1, 0.2, 0.5, 0.8])
+    curves = np.array([[0.5, 0.6, 0.9, 1.0], [0.4, 0.7, 0.8, 1.0]])
+    bound = np.array([0.6, 0.8, 1.0, 1.0])
+    area = statics.curve_area(curves, x)
+    gaps = [bounds.inductive_gap(x, c, bound) for c in curves]
+    assert area.shape == (2,)
+    assert gaps[0] - gaps[1] == pytest.approx(area[1] - area[0])
+    assert statics.curve_area(np.ones((1, 4)), x)[0] == pytest.approx(1.0)
+
+
+def test_best_mean_margin_sign_interval_and_pairing():
+    rng = np.random.default_rng(1)
+    shared = rng.normal(0, 0.2, 8)  # a per-seed effect common to every group: pairing removes it
+    good, bad, worse = 0.9 + shared, 0.8 + shared, 0.7 + shared + 0.001 * rng.standard_normal(8)
+    m = statics.best_mean_margin([good], [bad, worse])
+    assert m.value == pytest.approx(0.1) and m.low > 0 and m.n == 8
+    assert statics.best_mean_margin([worse], [good]).high < 0
+    flat = statics.best_mean_margin([np.ones(3)], [np.zeros(3)])
+    assert flat.low == flat.value == flat.high == 1.0
+    with pytest.raises(ValueError):
+        statics.best_mean_margin([np.ones(3)], [np.ones(4)])
+    with pytest.raises(ValueError):
+        statics.best_mean_margin([], [np.ones(3)])
+
+
+def test_smallest_takes_each_end_separately():
+    a, b = Estimate(0.2, 0.1, 0.3, 5, "a"), Estimate(0.1, -0.1, 0.4, 4, "b")
+    s = statics.smallest([a, b])
+    assert (s.value, s.low, s.high, s.n) == (0.1, -0.1, 0.3, 4)
+    with pytest.raises(ValueError):
+        statics.smallest([])

@@ -1,0 +1,37 @@
+"""lib.geneft.evidence_wd: one-seed shards of the Fig. 8 weight-decay rows."""
+
+import numpy as np
+import pytest
+
+from lib.geneft.evidence import weight_decay_row
+from lib.geneft.evidence_wd import weight_decay_row_seed
+
+CONFIG = {
+    "n": 9,
+    "train_fraction": 0.75,
+    "split_seed": 0,
+    "mode": "concat",
+    "depth": 1,
+    "width": 8,
+    "embed_dim": 2,
+    "init_scale": 1.0,
+    "steps": 60,
+    "eval_every": 20,
+    "test_every": 1,
+    "seeds": 2,
+    "relation": "mod3",
+    "lr_enc": 1e-2,
+    "log10_lr_dec": [-2.0, -1.0],
+    "weight_decays": [0.0, 1.0],
+}
+
+
+def test_one_seed_shard_is_the_row_at_that_seed():
+    whole = weight_decay_row(CONFIG, {"row": 1})
+    one = weight_decay_row_seed(CONFIG, {"row": 1, "seed": 1})
+    assert one["step_train_90"].shape == (2, 1) and one["seeds"].tolist() == [1]
+    np.testing.assert_array_equal(one["step_train_90"][:, 0], whole["step_train_90"][:, 1])
+    np.testing.assert_allclose(one["embed"][:, 0], whole["embed"][:, 1], atol=1e-5)
+    assert one["weight_decay"].tolist() == [1.0]
+    with pytest.raises(ValueError):
+        weight_decay_row_seed(CONFIG, {"row": 0, "seed": 2})
