@@ -568,8 +568,10 @@ run.figure("fig_collapse", fig)
 # %% [markdown]
 # ```{glue:figure} fig_collapse
 # :name: fig-collapse
-# Within-class over between-class embedding distance at the end of each run of the paper's Fig. 5 (evidence), green where
-# the run generalized, purple where it did not; dotted: the collapse threshold {glue:text}`param_collapse_threshold`.
+# Within-class over between-class embedding distance of each run of the paper's Fig. 5 (evidence), read where the
+# run stopped (the robustness reading: a generalizing run stops early), green where the run generalized, purple
+# where it did not; dotted: the collapse threshold {glue:text}`param_collapse_threshold`. The claims read the
+# same runs continued to 1e4 steps (evidence `phase_grid_to_end`, below).
 #
 # Code: {py:func}`lib.geneft.repons.collapse_vs_phase` · evidence:
 # {ref}`geneft_dynamics/phase_grid <evidence-geneft-dynamics-phase-grid>`.
@@ -815,7 +817,11 @@ run.figure("fig_prob_gd", fig)
 # %% [markdown]
 # ```{glue:figure} fig_prob_gd
 # :name: fig-prob-gd
-# As the figure above, for the networks trained by plain gradient descent (evidence `ratio_seeds_gd`).
+# As the figure above, for the networks trained by plain gradient descent.
+#
+# Code: {py:func}`lib.geneft.train_gd.train_models_gd`, {py:func}`lib.geneft.repons.compare_with_arctan`,
+# {py:func}`lib.geneft.repons.init_sigma_ratio` · evidence:
+# {ref}`geneft_dynamics/ratio_seeds_gd <evidence-geneft-dynamics-ratio-seeds-gd>`.
 # ```
 #
 # {glue:text}`fig6_gd_text`. A fraction {glue:text}`fig6_gd_fraction_under_bound`

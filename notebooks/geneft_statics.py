@@ -467,8 +467,8 @@ for ax, rel in zip(axes[0], rel3):
                 label=f"{arch} (area {format_number(area3[r, arch].mean())})",
             )
     training_fraction_axis(ax)
-    ax.set(ylabel="accuracy over all pairs", title=rel)
-    ax.legend(fontsize=7)
+    ax.set(ylabel="accuracy over all pairs", title=rel.replace("_", " ").replace("mod3", "mod 3"))
+    ax.legend(fontsize=8)
 run.figure("fig_modes_evidence", fig)
 display(
     Markdown(
@@ -487,6 +487,9 @@ display(
 # Evidence `decoder_modes`: accuracy over all pairs against training fraction (mean and sd over
 # seeds) of the five decoders at Table 3's width, embedding dimension and learning rate; the legend
 # gives each decoder's mean accuracy over the fractions (larger: smaller inductive gap).
+#
+# Code: {py:func}`lib.geneft.statics.curve_area`, {py:func}`lib.geneft.statics.best_mean_margin` · evidence:
+# {ref}`geneft_statics/decoder_modes <evidence-geneft-statics-decoder-modes>`.
 # ```
 #
 # On mod 3 the decoder with the smallest gap is {glue:text}`best_decoder_evidence_mod3`; the best
@@ -686,7 +689,7 @@ for values, style, label in ((test7, "o-", "test"), (train7, "s--", "train")):
         capsize=2,
         label=label,
     )
-ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title="mod 3, evidence goldilocks_depths")
+ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title="mod 3 (stored evidence)")
 ax.legend()
 run.figure("fig_goldilocks_evidence", fig)
 
@@ -695,6 +698,9 @@ run.figure("fig_goldilocks_evidence", fig)
 # :name: fig-goldilocks-evidence
 # Evidence `goldilocks_depths`: final train and test accuracy against decoder depth (mean and sd
 # over seeds) at Table 3's learning rate.
+#
+# Code: {py:func}`lib.geneft.statics.best_mean_margin` · evidence:
+# {ref}`geneft_statics/goldilocks_depths <evidence-geneft-statics-goldilocks-depths>`.
 # ```
 #
 # The best mean test accuracy is at depth {glue:text}`goldilocks_best_depth_evidence`; the best
