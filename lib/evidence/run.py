@@ -38,6 +38,26 @@ def choose_device(evidence_set: EvidenceSet, gpu: bool) -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
+def cpu_description() -> str:
+    """The processor and the kernels torch chose on it ("Intel(R) Xeon(R) Processor; torch AVX512").
+
+    Torch's floating-point results differ between instruction sets (AVX2, AVX-512) and with the
+    thread count, and training amplifies the difference: provenance records both, so that two shards
+    that disagree in the last digits can be told apart from a change of code.
+    """
+    import torch
+
+    try:
+        model = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
+    except (OSError, StopIteration):
+        model = platform.processor() or platform.machine()
+    return f"{model}; torch {torch.backends.cpu.get_cpu_capability()}"
+
+
 def run_shard(
     evidence_set: EvidenceSet,
     sid: str,
@@ -82,6 +102,7 @@ def run_shard(
         "versions": package_versions(),
         "device": device if device == "cpu" else f"cuda ({torch.cuda.get_device_name()})",
         "machine": platform.processor() or platform.machine(),
+        "cpu": cpu_description(),
         "threads": threads,
         "wall_seconds": round(wall, 3),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),

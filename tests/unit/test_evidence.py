@@ -96,6 +96,7 @@ def test_shard_has_provenance(tiny):
         "dirty",
         "versions",
         "device",
+        "cpu",
         "threads",
         "wall_seconds",
         "date",
