@@ -34,6 +34,7 @@ from lib.summary import (
     RowSummary,
     claim_counts,
     gpu_pending_chapters,
+    needs_text,
     reader_notices,
     status_counts,
     summarise,
@@ -237,9 +238,10 @@ def sources_html(sources: Sources, link: str = "") -> str:
 
 def scorecard_table(mine: list[Verdict]) -> str:
     """A chapter's claims on the scorecard: claim (linked to its row in the chapter, with a link to the code
-    that computes it), verdict, value [interval] n, condition, and folded: the paper's statement, the
-    reason, the functions and the evidence set behind it (lib.code_links)."""
-    rows = ["| claim | verdict | book value | condition | details |", "|---|---|---|---|---|"]
+    that computes it), verdict, value [interval] n, what the value needs (`needs_text`), and folded: the
+    paper's statement, the condition on the metric, the reason, the functions and the evidence set behind
+    it (lib.code_links)."""
+    rows = ["| claim | verdict | book value | needs | details |", "|---|---|---|---|---|"]
     for v in mine:
         sources = metric_sources(v.chapter, v.claim.metric)
         target = f"../chapters/{v.chapter}.html#{claim_anchor(v.claim.id)}"
@@ -249,8 +251,9 @@ def scorecard_table(mine: list[Verdict]) -> str:
             else ""
         )
         reason = reason_text(v)
-        body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
-            f" {reason}" if reason else ""
+        body = (
+            f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}. "
+            f"Condition on the chapter's metric: {v.claim.metric} {v.condition}." + (f" {reason}" if reason else "")
         )
         details = (
             f"<details><summary>{'why' if v.verdict != HOLDS or reason else 'paper'}</summary>"
@@ -260,7 +263,7 @@ def scorecard_table(mine: list[Verdict]) -> str:
             f'<a href="{target}">{_html(v.claim.id)}</a>{code}',
             verdict_label(v),
             _html(format_value(v.value)),
-            f"`{v.claim.metric} {v.condition}`".replace("|", "\\|"),
+            _html(needs_text(v)),
             details,
         )
         rows.append("| " + " | ".join(cells) + " |")

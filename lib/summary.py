@@ -115,6 +115,17 @@ def row_of(claim_id: str, rows: list[CatalogueRow]) -> CatalogueRow | None:
     return None
 
 
+def needs_text(v: Verdict) -> str:
+    """What a claim's value must be, for a reader: "< 0.001", "true", a named outcome, or the value of the
+    parameter the condition names ("< 0.05", not "< topo_visible_tol")."""
+    condition = v.claim.condition
+    if condition.startswith("==") and isinstance(v.threshold, (bool, str)):  # an outcome the paper reports
+        return str(v.threshold).lower() if isinstance(v.threshold, bool) else str(v.threshold)
+    if v.claim.parameter is not None:
+        return f"{condition.split()[0]} {format_value(v.threshold)}"
+    return condition
+
+
 @dataclass
 class RowSummary:
     """A catalogue row with its claims' verdicts and the status they give."""
@@ -182,12 +193,7 @@ class RowSummary:
         basis = "" if is_estimate(v.value) else f", {BASES_SHORT[v.claim.basis]}"
         if isinstance(v.value, bool):  # a yes/no observation: the status column says whether it is the paper's
             return f"{'yes' if v.value else 'no'} ({basis.lstrip(', ')})"
-        needs = v.claim.condition
-        if isinstance(v.value, str) and needs.startswith("=="):  # a named outcome: the one the paper reports
-            needs = str(v.threshold)
-        elif v.claim.parameter is not None:  # the parameter's value, not its identifier
-            needs = f"{needs.split()[0]} {format_value(v.threshold)}"
-        return f"{format_value(v.value)} (needs {needs}{basis})"
+        return f"{format_value(v.value)} (needs {needs_text(v)}{basis})"
 
     def reason(self) -> str:
         """Why the row is not plainly reproduced: the decisive claim's note, errata and caveats by id."""
