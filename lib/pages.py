@@ -241,7 +241,10 @@ def scorecard_table(mine: list[Verdict]) -> str:
     that computes it), verdict, value [interval] n, what the value needs (`needs_text`), and folded: the
     paper's statement, the condition on the metric, the reason, the functions and the evidence set behind
     it (lib.code_links)."""
-    rows = ["| claim | verdict | book value | needs | details |", "|---|---|---|---|---|"]
+    rows = [
+        '| claim | verdict | book value | <span class="book-needs">needs</span> | details |',
+        "|---|---|---|---|---|",
+    ]
     for v in mine:
         sources = metric_sources(v.chapter, v.claim.metric)
         target = f"../chapters/{v.chapter}.html#{claim_anchor(v.claim.id)}"
@@ -263,7 +266,7 @@ def scorecard_table(mine: list[Verdict]) -> str:
             f'<a href="{target}">{_html(v.claim.id)}</a>{code}',
             verdict_label(v),
             _html(format_value(v.value)),
-            _html(needs_text(v)),
+            f'<span class="book-needs">{_html(needs_text(v))}</span>',
             details,
         )
         rows.append("| " + " | ".join(cells) + " |")
