@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 import pytest
+from geneft_tiny import TINY_NETWORK
 
 from lib.geneft import evidence as ev
 from lib.geneft.evidence_seed import phase_row_seed
@@ -13,13 +14,7 @@ from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 
 DYN = {
-    "n": 9,
-    "train_fraction": 0.75,
-    "split_seed": 0,
-    "mode": "concat",
-    "depth": 1,
-    "width": 8,
-    "embed_dim": 2,
+    **TINY_NETWORK,
     "init_scale": 1.0,
     "steps": 60,
     "eval_every": 10,

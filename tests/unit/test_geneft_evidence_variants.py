@@ -1,18 +1,13 @@
 """lib.geneft.evidence_variants: Fig. 6 by gradient descent and Fig. 5 rows without the early stop."""
 
 import numpy as np
+from geneft_tiny import TINY_NETWORK
 
 from lib.geneft.evidence import phase_row
 from lib.geneft.evidence_variants import phase_row_to_end, ratio_point_gd
 
 NET = {
-    "n": 9,
-    "train_fraction": 0.75,
-    "split_seed": 0,
-    "mode": "concat",
-    "depth": 1,
-    "width": 8,
-    "embed_dim": 2,
+    **TINY_NETWORK,
     "steps": 200,
     "eval_every": 50,
     "seeds": 2,

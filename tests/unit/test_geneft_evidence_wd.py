@@ -2,18 +2,13 @@
 
 import numpy as np
 import pytest
+from geneft_tiny import TINY_NETWORK
 
 from lib.geneft.evidence import weight_decay_row
 from lib.geneft.evidence_wd import weight_decay_row_seed
 
 CONFIG = {
-    "n": 9,
-    "train_fraction": 0.75,
-    "split_seed": 0,
-    "mode": "concat",
-    "depth": 1,
-    "width": 8,
-    "embed_dim": 2,
+    **TINY_NETWORK,
     "init_scale": 1.0,
     "steps": 60,
     "eval_every": 20,

@@ -2,18 +2,13 @@
 
 import numpy as np
 import pytest
+from geneft_tiny import TINY_NETWORK
 
 from lib.geneft import grid, phases
 from lib.stats import Estimate
 
 NET = {
-    "n": 9,
-    "train_fraction": 0.75,
-    "split_seed": 0,
-    "mode": "concat",
-    "depth": 1,
-    "width": 8,
-    "embed_dim": 2,
+    **TINY_NETWORK,
     "steps": 60,
 }
 
