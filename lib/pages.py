@@ -395,7 +395,7 @@ def write_readme(runs_dir: Path, readme: Path = ROOT / "README.md") -> None:
 
 def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
     """One (set key, line) per evidence set declared for the chapter: state of its shards, their commits
-    and core-minutes."""
+    and core-minutes; for a set with shards still to compute, their declared cost and the command."""
     import json
 
     from lib.evidence.registry import all_sets
@@ -412,11 +412,18 @@ def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
         commits = sorted({p.get("commit", "unknown")[:10] for p in provenance})
         minutes = sum(p.get("wall_seconds", 0) * p.get("threads", 1) for p in provenance) / 60
         gpu = ", declared for a GPU" if evidence_set.gpu else ""
+        to_go = sum(n for state, n in row["counts"].items() if state != "ok")
+        resume = (
+            f"; {to_go} to compute, about {to_go * evidence_set.minutes:.0f} core-minutes: "
+            f"`make evidence SETS={evidence_set.key}`"
+            if to_go
+            else ""
+        )
         lines.append(
             (
                 evidence_set.key,
                 f"`{evidence_set.name}`: {row['shards']} shards ({states}{gpu}); commits {', '.join(commits) or 'none'}; "
-                f"{minutes:.0f} core-minutes",
+                f"{minutes:.0f} core-minutes{resume}",
             )
         )
     return lines

@@ -327,7 +327,7 @@ run.figure("fig_matrix", fig)
 
 # %%
 EV, COMPLETE = {}, {}
-for name in ("phase_grid", "weight_decay", "weight_decay_1e5", "ratio_seeds"):
+for name in ("phase_grid", "weight_decay", "weight_decay_1e5", "weight_decay_1e5_relations", "ratio_seeds"):
     available = run.evidence(name)  # still computing: its smoke variant; a corrupt shard stops here
     EV[name], COMPLETE[name] = available.data, available.complete
 run.metric("evidence_complete", [name for name, ok in COMPLETE.items() if ok])
@@ -369,7 +369,9 @@ if ev5_long is not None:
              f"the same cells and seeds trained for the paper's {ev5_long.config['steps']} steps, each run classified "
              "at its own run length.")
 else:
-    run.metric("fig5_evidence", f"phase_grid (7 x 9 cells x 3 seeds, {cfg5['steps']} steps)")
+    run.metric("fig5_evidence", f"phase_grid (7 x 9 cells x 3 seeds, {cfg5['steps']} steps); the slow-encoder rows at "
+               f"the paper's 1e5 steps (phase_grid_1e5), which would decide the slopes, are still computing"
+               + (f" ({long5.pending})" if long5 is not None else ""))
     run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's 100,000 steps (evidence set "
              "phase_grid_1e5) are not complete in this checkout; every row is read at the steps above.")
 run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
@@ -837,7 +839,7 @@ run.figure("fig_prob_gd", fig)
 # Eq. (12) has no weight decay in it. Appendix F scans the decoder's weight decay against its
 # learning rate at $\eta_\mathrm{enc} = 10^{-5}$ over $10^5$ steps and finds "the memorization-generalization
 # boundary is independent of the weight decay". The evidence `weight_decay_1e5` runs that setting:
-# {glue:text}`fig8_setup_text_1e5`. Each row (one weight decay) has its boundary where the fraction of runs
+# {glue:text}`fig8_setup_text_mod3_1e5`. Each row (one weight decay) has its boundary where the fraction of runs
 # that generalize (generalization or grokking; runs in confusion are on neither side and left out) first
 # falls below 1/2 as $\eta_\mathrm{dec}$ rises from the grid's smallest ratio: eq. (12)'s critical ratio
 # at this $\eta_\mathrm{enc}$. Weight decay 0, the paper's default, is a row like the others. The claim is
@@ -845,15 +847,21 @@ run.figure("fig_prob_gd", fig)
 # the initialisations (each one is trained in every cell). Two other readings are shown as robustness
 # rows: the rows made monotone first (the per-row estimator of Fig. 5), and the slope of a logistic
 # boundary in $(\log_{10} wd, \log_{10}\eta_\mathrm{dec})$, decades of $\eta^*_\mathrm{dec}$ per decade of
-# weight decay, which cannot use the cells at $wd = 0$. The same scan at a tenth of the steps and ten
-# times the encoder rate (evidence `weight_decay`: {glue:text}`fig8_setup_text_1e4`), the book's budget
-# before the paper's setting was computed, is shown beside it.
+# weight decay, which cannot use the cells at $wd = 0$. The paper's Fig. 8b and 8c scan greater-than and
+# complete bipartite the same way (evidence `weight_decay_1e5_relations`: the same grid and seeds). The
+# same scan of mod 3 at a tenth of the steps and ten times the encoder rate (evidence `weight_decay`:
+# {glue:text}`fig8_setup_text_mod3_1e4`), the book's budget before the paper's setting was computed, is
+# shown last.
 
 # %%
 GRIDS8 = {}
-for tag, name in (("1e5", "weight_decay_1e5"), ("1e4", "weight_decay")):
+for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
+                            ("greater_than_1e5", "weight_decay_1e5_relations", "greater_than"),
+                            ("bipartite_1e5", "weight_decay_1e5_relations", "bipartite"),
+                            ("mod3_1e4", "weight_decay", "mod3")):
     ev8, cfg8 = EV[name], EV[name].config
-    a8 = phase_grid.stack_seed_shards(ev8) if tag == "1e5" else phase_grid.stack_shards(ev8, "row")
+    shards8 = ev8.where(relation=relation) if name == "weight_decay_1e5_relations" else list(ev8)
+    a8 = phase_grid.stack_shards(shards8, "row") if name == "weight_decay" else phase_grid.stack_seed_shards(shards8)
     g8 = phase_grid.grid_from_runs(a8["step_train_90"], a8["step_test_90"], a8["test_acc"], a8["embed"],
                                    n_test=phase_grid.test_pairs(cfg8["n"], cfg8["train_fraction"], cfg8["split_seed"]),
                                    steps=cfg8["steps"], threshold_fraction=P.grok_threshold_fraction)
@@ -875,7 +883,7 @@ for tag, name in (("1e5", "weight_decay_1e5"), ("1e4", "weight_decay")):
                decide(phases.rate_spread(k8[wd8 > 0], t8[wd8 > 0]), 0.0, 1.0, pending.get(name)))
     for w, kk, tt in zip(wd8, k8, t8):
         run.metric(f"wd_generalized_{tag}_{w:g}", fraction(int(kk.sum()), int(tt.sum())))
-    run.text(f"fig8_setup_text_{tag}", f"{cfg8['relation']}, η_enc = {cfg8['lr_enc']:g} over {cfg8['steps']:,} steps, "
+    run.text(f"fig8_setup_text_{tag}", f"{relation.replace('_', '-')}, η_enc = {cfg8['lr_enc']:g} over {cfg8['steps']:,} steps, "
              f"{len(wd8)} weight decays × {len(log_dec8)} decoder rates × {cfg8['seeds']} seeds "
              f"({ev8.variant} variant)")
     run.text(f"wd_boundaries_text_{tag}", ", ".join(
@@ -891,11 +899,11 @@ for tag, name in (("1e5", "weight_decay_1e5"), ("1e4", "weight_decay")):
     else:
         run.text(f"wd_outcome_text_{tag}", f"logistic slope {fit8.slope.value:.1f} decades of η*_dec per decade of wd, "
                  "which the grid does not bound")
-    GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8)
+    GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation)
 
 # %% tags=["hide-input"]
-fig, axes = plt.subplots(1, 2, figsize=(9.2, 3.6))
-for ax, (tag, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8)) in zip(axes, GRIDS8.items()):
+fig, axes = plt.subplots(1, len(GRIDS8), figsize=(3.7 * len(GRIDS8), 3.6), sharey=True)
+for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation) in zip(axes, GRIDS8.values()):
     wd_axis = np.where(wd8 > 0, wd8, wd8[wd8 > 0].min() / 10 if (wd8 > 0).any() else 1e-3)
     phases.draw_phase_diagram(ax, phase_grid.majority_phase(g8).T, wd_axis, 10.0 ** log_dec8)
     inside = np.array([w == wd_boundary.INSIDE for w in where8])
@@ -904,36 +912,46 @@ for ax, (tag, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8)) in zip(axes, G
         xw = np.log10(wd_axis[wd8 > 0])
         b0, b1, b2 = fit8.coefficients
         ax.plot(10 ** xw, 10 ** (-(b0 + b1 * xw) / b2), "k--", lw=1)
-    ax.set(xlabel="decoder weight decay (leftmost column: 0)", ylabel=r"$\eta_\mathrm{dec}$",
-           title=rf"$\eta_\mathrm{{enc}}$ = {cfg8['lr_enc']:g}, {cfg8['steps']:,} steps")
+    ax.set(xlabel="decoder weight decay (left: 0)", title=f"{relation.replace('_', ' ')}, {cfg8['steps']:,} steps\n"
+           + rf"$\eta_\mathrm{{enc}}$ = {cfg8['lr_enc']:g}")
+axes[0].set_ylabel(r"$\eta_\mathrm{dec}$")
 run.figure("fig_wd", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_wd
 # :name: fig-wd
-# Phases over decoder weight decay and decoder learning rate at fixed $\eta_\mathrm{enc}$ on mod 3 (the paper's
-# Fig. 8a). Left: the paper's setting (evidence `weight_decay_1e5`); right: a tenth of the steps (evidence
-# `weight_decay`). Black dots: each row's boundary, the first $\eta_\mathrm{dec}$ at which fewer than half
+# Phases over decoder weight decay and decoder learning rate at fixed $\eta_\mathrm{enc}$ (the paper's Fig. 8).
+# The paper's setting on mod 3, greater-than and complete bipartite (evidence `weight_decay_1e5` and
+# `weight_decay_1e5_relations`), and mod 3 at a tenth of the steps (evidence `weight_decay`). Black dots: each row's boundary, the first $\eta_\mathrm{dec}$ at which fewer than half
 # the runs generalize; dashed: the logistic boundary fitted to the positive weight decays.
 #
 # Code: {py:func}`lib.geneft.wd_boundary.row_crossings`, {py:func}`lib.geneft.wd_boundary.boundary_spread`,
 # {py:func}`lib.geneft.phases.fit_boundary`, {py:func}`lib.geneft.phases.draw_phase_diagram` · evidence:
 # {ref}`geneft_dynamics/weight_decay_1e5 <evidence-geneft-dynamics-weight-decay-1e5>`,
+# {ref}`geneft_dynamics/weight_decay_1e5_relations <evidence-geneft-dynamics-weight-decay-1e5-relations>`,
 # {ref}`geneft_dynamics/weight_decay <evidence-geneft-dynamics-weight-decay>`.
 # ```
 #
-# At the paper's setting the rows' boundaries are at $\log_{10}\eta_\mathrm{dec}$ = {glue:text}`wd_boundaries_text_1e5`:
-# they differ by {glue:text}`wd_boundary_spread_1e5` {glue:text}`wd_boundary_spread_1e5_ci` decades
-# ({glue:text}`wd_outcome_text_1e5`). Pooled over the decoder rates, the fraction of runs that generalize is
-# {glue:text}`wd_fractions_text_1e5`; between the positive weight decays it differs by up to
-# {glue:text}`wd_generalization_spread_1e5` {glue:text}`wd_generalization_spread_1e5_ci`.
+# On mod 3 at the paper's setting the rows' boundaries are at $\log_{10}\eta_\mathrm{dec}$ =
+# {glue:text}`wd_boundaries_text_mod3_1e5`: they differ by {glue:text}`wd_boundary_spread_mod3_1e5`
+# {glue:text}`wd_boundary_spread_mod3_1e5_ci` decades ({glue:text}`wd_outcome_text_mod3_1e5`). Pooled over the
+# decoder rates, the fraction of runs that generalize is {glue:text}`wd_fractions_text_mod3_1e5`; between the
+# positive weight decays it differs by up to {glue:text}`wd_generalization_spread_mod3_1e5`
+# {glue:text}`wd_generalization_spread_mod3_1e5_ci`.
 #
 # - {glue:text}`verdict_g_8`
 # - {glue:text}`verdict_g_8_slope`
 # - {glue:text}`verdict_g_8_wd_independent`
 #
-# At a tenth of the steps (right) the boundaries are at $\log_{10}\eta_\mathrm{dec}$ = {glue:text}`wd_boundaries_text_1e4`
-# ({glue:text}`wd_outcome_text_1e4`), and the fractions that generalize are {glue:text}`wd_fractions_text_1e4`:
+# On greater-than the boundaries are at {glue:text}`wd_boundaries_text_greater_than_1e5`, on complete
+# bipartite at {glue:text}`wd_boundaries_text_bipartite_1e5`:
+#
+# - {glue:text}`verdict_g_8_greater_than`
+# - {glue:text}`verdict_g_8_bipartite`
+#
+# On mod 3 at a tenth of the steps (last panel) the boundaries are at {glue:text}`wd_boundaries_text_mod3_1e4`
+# ({glue:text}`wd_outcome_text_mod3_1e4`), and the fractions that generalize are
+# {glue:text}`wd_fractions_text_mod3_1e4`:
 #
 # - {glue:text}`verdict_g_8_slope_1e4`
 # - {glue:text}`verdict_g_8_wd_independent_1e4`

@@ -30,3 +30,14 @@ def test_one_seed_shard_is_the_row_at_that_seed():
     assert one["weight_decay"].tolist() == [1.0]
     with pytest.raises(ValueError):
         weight_decay_row_seed(CONFIG, {"row": 0, "seed": 2})
+
+
+def test_relation_shard_is_the_one_seed_shard_of_that_relation():
+    from lib.geneft.evidence_wd_relations import weight_decay_relation_row_seed
+
+    rest = {k: v for k, v in CONFIG.items() if k != "relation"}
+    shard = weight_decay_relation_row_seed(rest, {"relation": "bipartite", "row": 1, "seed": 0})
+    direct = weight_decay_row_seed({**rest, "relation": "bipartite"}, {"row": 1, "seed": 0})
+    np.testing.assert_array_equal(shard["step_train_90"], direct["step_train_90"])
+    with pytest.raises(ValueError, match="shard's"):
+        weight_decay_relation_row_seed(CONFIG, {"relation": "bipartite", "row": 1, "seed": 0})
