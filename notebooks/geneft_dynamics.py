@@ -417,7 +417,7 @@ run.metric("phases_seen", decide(seen, 0, 3, pending.get("phase_grid")))
 run.metric("borderline_runs", int(sum(g.borderline.sum() for g in grids.values())))
 
 # %% tags=["hide-input"]
-fig, axes = plt.subplots(1, len(relations), figsize=(3.6 * len(relations), 3.4), squeeze=False)
+fig, axes = plt.subplots(1, len(relations), figsize=(3.6 * len(relations), 3.8), squeeze=False, layout="constrained")
 xs = np.linspace(np.log10(lr_enc[0]), np.log10(lr_enc[-1]), 50)
 for ax, rel in zip(axes[0], relations):
     phases.draw_phase_diagram(ax, phase_grid.majority_phase(grids[rel]).T, rows[rel], lr_dec)
@@ -425,7 +425,8 @@ for ax, rel in zip(axes[0], relations):
     if f.outcome == "boundary" and abs(f.slope.value) < 10:  # a line the axes can show
         ax.plot(10 ** xs, 10 ** (xs + f.intercept.value + (f.slope.value - 1) * (xs - x_ref)), "k-", lw=1.2)
     ax.plot(lr_enc, 10 * lr_enc, "w--", lw=1)
-    ax.set(title=rel.replace("_", " "), xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
+    ax.set(title=phases.RELATION_TITLES[rel], xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
+phases.add_phase_legend(fig)
 run.figure("fig_phase_lr", fig)
 
 # %% [markdown]
@@ -902,8 +903,8 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation)
 
 # %% tags=["hide-input"]
-fig, axes = plt.subplots(1, len(GRIDS8), figsize=(3.7 * len(GRIDS8), 3.6), sharey=True)
-for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation) in zip(axes, GRIDS8.values()):
+fig, axes = plt.subplots(2, 2, figsize=(8.0, 7.4), layout="constrained")
+for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation) in zip(axes.ravel(), GRIDS8.values()):
     wd_axis = np.where(wd8 > 0, wd8, wd8[wd8 > 0].min() / 10 if (wd8 > 0).any() else 1e-3)
     phases.draw_phase_diagram(ax, phase_grid.majority_phase(g8).T, wd_axis, 10.0 ** log_dec8)
     inside = np.array([w == wd_boundary.INSIDE for w in where8])
@@ -912,9 +913,9 @@ for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation) in zip(axes
         xw = np.log10(wd_axis[wd8 > 0])
         b0, b1, b2 = fit8.coefficients
         ax.plot(10 ** xw, 10 ** (-(b0 + b1 * xw) / b2), "k--", lw=1)
-    ax.set(xlabel="decoder weight decay (left: 0)", title=f"{relation.replace('_', ' ')}, {cfg8['steps']:,} steps\n"
-           + rf"$\eta_\mathrm{{enc}}$ = {cfg8['lr_enc']:g}")
-axes[0].set_ylabel(r"$\eta_\mathrm{dec}$")
+    ax.set(xlabel="decoder weight decay (left: 0)", ylabel=r"$\eta_\mathrm{dec}$", ylim=10.0 ** (log_dec8[[0, -1]] + [-0.3, 0.3]),
+           title=f"{phases.RELATION_TITLES[relation]}, {cfg8['steps']:,} steps\n" + rf"$\eta_\mathrm{{enc}}$ = {cfg8['lr_enc']:g}")
+phases.add_phase_legend(fig)
 run.figure("fig_wd", fig)
 
 # %% [markdown]
@@ -922,7 +923,7 @@ run.figure("fig_wd", fig)
 # :name: fig-wd
 # Phases over decoder weight decay and decoder learning rate at fixed $\eta_\mathrm{enc}$ (the paper's Fig. 8).
 # The paper's setting on mod 3, greater-than and complete bipartite (evidence `weight_decay_1e5` and
-# `weight_decay_1e5_relations`), and mod 3 at a tenth of the steps (evidence `weight_decay`). Black dots: each row's boundary, the first $\eta_\mathrm{dec}$ at which fewer than half
+# `weight_decay_1e5_relations`), and, bottom right, mod 3 at a tenth of the steps (evidence `weight_decay`). Black dots: each row's boundary, the first $\eta_\mathrm{dec}$ at which fewer than half
 # the runs generalize; dashed: the logistic boundary fitted to the positive weight decays.
 #
 # Code: {py:func}`lib.geneft.wd_boundary.row_crossings`, {py:func}`lib.geneft.wd_boundary.boundary_spread`,
@@ -949,7 +950,7 @@ run.figure("fig_wd", fig)
 # - {glue:text}`verdict_g_8_greater_than`
 # - {glue:text}`verdict_g_8_bipartite`
 #
-# On mod 3 at a tenth of the steps (last panel) the boundaries are at {glue:text}`wd_boundaries_text_mod3_1e4`
+# On mod 3 at a tenth of the steps (bottom right) the boundaries are at {glue:text}`wd_boundaries_text_mod3_1e4`
 # ({glue:text}`wd_outcome_text_mod3_1e4`), and the fractions that generalize are
 # {glue:text}`wd_fractions_text_mod3_1e4`:
 #

@@ -530,10 +530,13 @@ def rate_spread(successes, trials) -> Estimate:
 COLORS = ("#4caf50", "#fdd835", "#7e57c2", "#bdbdbd")  # Fig. 5: green, yellow, purple; grey confusion
 
 
+RELATION_TITLES = {"mod3": "mod 3", "mod5": "mod 5", "greater_than": "greater-than", "bipartite": "complete bipartite"}
+
+
 def draw_phase_diagram(ax, phase: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
-    """Cells of `phase` (len(y), len(x)) on log axes x, y (increasing), coloured as in Fig. 5."""
+    """Cells of `phase` (len(y), len(x)) on log axes x, y (increasing), coloured as in Fig. 5 (the key:
+    `add_phase_legend`, once per figure, outside the panels so that it hides no cell)."""
     from matplotlib.colors import ListedColormap
-    from matplotlib.patches import Patch
 
     def edges(v):
         lv = np.log10(v)
@@ -544,4 +547,17 @@ def draw_phase_diagram(ax, phase: np.ndarray, x: np.ndarray, y: np.ndarray) -> N
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.grid(False)
-    ax.legend(handles=[Patch(color=c, label=p) for c, p in zip(COLORS, PHASES)], fontsize=8, loc="lower right")
+
+
+def add_phase_legend(fig) -> None:
+    """The key of `draw_phase_diagram`'s colours in one row under the panels (a figure with
+    layout="constrained" makes room for it)."""
+    from matplotlib.patches import Patch
+
+    fig.legend(
+        handles=[Patch(color=c, label=p) for c, p in zip(COLORS, PHASES)],
+        loc="outside lower center",
+        ncol=len(PHASES),
+        fontsize=9,
+        frameon=False,
+    )

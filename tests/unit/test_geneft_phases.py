@@ -173,3 +173,18 @@ def test_row_boundaries_cross_one_half_and_their_slope():
     assert ph.row_boundary_slope(x[:2], y, k[:2], t[:2]) is None
     xs, _ = ph.row_boundaries(x, y, np.zeros_like(k), t)  # no crossing: no rows
     assert len(xs) == 0
+
+
+def test_phase_diagram_key_sits_outside_the_panels():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, layout="constrained")
+    for ax in axes:
+        ph.draw_phase_diagram(ax, np.array([[0, 1], [2, 3]]), np.array([1e-3, 1e-2]), np.array([1e-4, 1e-3]))
+    ph.add_phase_legend(fig)
+    assert all(ax.get_legend() is None for ax in axes)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == list(ph.PHASES)
+    plt.close(fig)
