@@ -435,7 +435,7 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="evidence weight_decay_1e5 is still computing (12 one-seed shards, about 13 min each on one core): "
+            note="evidence weight_decay_1e5 is still computing (12 one-seed shards, at most 17 min each on one core): "
             "until it is complete the chapter shows its smoke variant and the claim is undecided by design",
             free_choices=(
                 FreeChoice(
@@ -455,7 +455,7 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="evidence weight_decay_1e5_relations is still computing (24 one-seed shards, about 17 min each on "
+            note="evidence weight_decay_1e5_relations is still computing (24 one-seed shards, at most 17 min each on "
             "one core): until it is complete the chapter shows its smoke variant and the claim is undecided by design",
             free_choices=(
                 FreeChoice(
@@ -474,7 +474,7 @@ CHAPTER = Chapter(
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
-            note="evidence weight_decay_1e5_relations is still computing (24 one-seed shards, about 17 min each on "
+            note="evidence weight_decay_1e5_relations is still computing (24 one-seed shards, at most 17 min each on "
             "one core): until it is complete the chapter shows its smoke variant and the claim is undecided by design",
             free_choices=(
                 FreeChoice(
