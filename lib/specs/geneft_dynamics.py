@@ -446,43 +446,31 @@ CHAPTER = Chapter(
                 ),
             ),
         ),
-        Claim(
-            "G-8/greater-than",
-            statement="Fig. 8b (greater-than): the same boundary at every decoder weight decay, wd = 0 included "
-            "(rows' boundaries within the grid's half-decade step)",
-            paper_value="independent",
-            metric="wd_boundary_spread_greater_than_1e5",
-            condition="< 0.5",
-            basis="evidence",
-            expected="inconclusive",
-            note="evidence weight_decay_1e5_relations is still computing (24 one-seed shards, at most 17 min each on "
-            "one core): until it is complete the chapter shows its smoke variant and the claim is undecided by design",
-            free_choices=(
-                FreeChoice(
-                    "row boundary",
-                    "the first crossing of 1/2 from the grid's smallest ratio",
-                    {"each row made monotone first (isotonic)": "wd_boundary_spread_isotonic_greater_than_1e5"},
+        *(
+            Claim(
+                f"G-8/{suffix}",
+                statement=f"Fig. 8{panel} ({title}): the same boundary at every decoder weight decay, wd = 0 included "
+                "(rows' boundaries within the grid's half-decade step)",
+                paper_value="independent",
+                metric=f"wd_boundary_spread_{rel}_1e5",
+                condition="< 0.5",
+                basis="evidence",
+                expected="inconclusive",
+                note="evidence weight_decay_1e5_relations is still computing (24 one-seed shards, at most 17 min each "
+                "on one core): until it is complete the chapter shows its smoke variant and the claim is undecided "
+                "by design",
+                free_choices=(
+                    FreeChoice(
+                        "row boundary",
+                        "the first crossing of 1/2 from the grid's smallest ratio",
+                        {"each row made monotone first (isotonic)": f"wd_boundary_spread_isotonic_{rel}_1e5"},
+                    ),
                 ),
-            ),
-        ),
-        Claim(
-            "G-8/bipartite",
-            statement="Fig. 8c (complete bipartite): the same boundary at every decoder weight decay, wd = 0 included "
-            "(rows' boundaries within the grid's half-decade step)",
-            paper_value="independent",
-            metric="wd_boundary_spread_bipartite_1e5",
-            condition="< 0.5",
-            basis="evidence",
-            expected="inconclusive",
-            note="evidence weight_decay_1e5_relations is still computing (24 one-seed shards, at most 17 min each on "
-            "one core): until it is complete the chapter shows its smoke variant and the claim is undecided by design",
-            free_choices=(
-                FreeChoice(
-                    "row boundary",
-                    "the first crossing of 1/2 from the grid's smallest ratio",
-                    {"each row made monotone first (isotonic)": "wd_boundary_spread_isotonic_bipartite_1e5"},
-                ),
-            ),
+            )
+            for rel, suffix, panel, title in (
+                ("greater_than", "greater-than", "b", "greater-than"),
+                ("bipartite", "bipartite", "c", "complete bipartite"),
+            )
         ),
         Claim(
             "G-8/slope",
