@@ -869,6 +869,8 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     log_dec8, wd8 = np.array(cfg8["log10_lr_dec"]), np.array(cfg8["weight_decays"])[a8["row"]]
     fitted8 = g8.phase != phases.CONFUSION
     crossing8, where8 = wd_boundary.row_crossings(log_dec8, g8.generalized, fitted8)
+    for w, c, where in zip(wd8, crossing8, where8):
+        run.metric(f"wd_boundary_log10_lr_dec_{tag}_{w:g}", float(c) if where == wd_boundary.INSIDE else where)
     for reading, suffix in (("first", ""), ("isotonic", "_isotonic")):
         run.metric(f"wd_boundary_spread{suffix}_{tag}", decide(
             wd_boundary.boundary_spread(log_dec8, g8.generalized, fitted8, reading=reading), 0.0, 10.0, pending.get(name)))
