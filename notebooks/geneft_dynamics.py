@@ -902,11 +902,12 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     else:
         run.text(f"wd_outcome_text_{tag}", f"logistic slope {fit8.slope.value:.1f} decades of η*_dec per decade of wd, "
                  "which the grid does not bound")
-    GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation)
+    title8 = f"{phases.RELATION_TITLES[relation]}, {cfg8['steps']:,} steps" + (" (smoke set)" if name in pending else "")
+    GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8)
 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(2, 2, figsize=(8.0, 7.4), layout="constrained")
-for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation) in zip(axes.ravel(), GRIDS8.values()):
+for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8) in zip(axes.ravel(), GRIDS8.values()):
     wd_axis = np.where(wd8 > 0, wd8, wd8[wd8 > 0].min() / 10 if (wd8 > 0).any() else 1e-3)
     phases.draw_phase_diagram(ax, phase_grid.majority_phase(g8).T, wd_axis, 10.0 ** log_dec8)
     inside = np.array([w == wd_boundary.INSIDE for w in where8])
@@ -915,8 +916,10 @@ for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, relation) in zip(axes
         xw = np.log10(wd_axis[wd8 > 0])
         b0, b1, b2 = fit8.coefficients
         ax.plot(10 ** xw, 10 ** (-(b0 + b1 * xw) / b2), "k--", lw=1)
-    ax.set(xlabel="decoder weight decay (left: 0)", ylabel=r"$\eta_\mathrm{dec}$", ylim=10.0 ** (log_dec8[[0, -1]] + [-0.3, 0.3]),
-           title=f"{phases.RELATION_TITLES[relation]}, {cfg8['steps']:,} steps\n" + rf"$\eta_\mathrm{{enc}}$ = {cfg8['lr_enc']:g}")
+    ax.set_xticks(wd_axis, [f"{w:g}" for w in wd8])  # the first column is wd = 0, drawn a decade left of the next
+    ax.set_xticks([], minor=True)
+    ax.set(xlabel="decoder weight decay", ylabel=r"$\eta_\mathrm{dec}$", ylim=10.0 ** (log_dec8[[0, -1]] + [-0.3, 0.3]),
+           title=f"{title8}\n" + rf"$\eta_\mathrm{{enc}}$ = {cfg8['lr_enc']:g}")
 phases.add_phase_legend(fig)
 run.figure("fig_wd", fig)
 
