@@ -3,12 +3,15 @@
 Derived mechanically from the notebook's source (`notebooks/ID.py`, parsed with `ast`, never run):
 the call `run.metric(NAME, VALUE)` that records a metric, the `lib` functions called in VALUE and,
 following the names VALUE uses back to the assignments that bind them (a `for` binds its target
-to its iterable), the functions and `run.evidence(SET)` calls behind those. A called name resolves
-through the notebook's imports (`from lib.sim import metrics as M`: `M.turn_back` is
-`lib.sim.metrics.turn_back`). The science packages' functions come first, then the other `lib`
-functions; the book machinery (`lib.book`, `lib.evidence`, ...) is never named. Where a metric's
-name is computed beyond what a pattern can say, or no `lib` function is behind it, `DECLARED`
-names the function (a unit test keeps every claim of the scorecard linked).
+to its iterable), the functions and `run.evidence(SET)` calls behind those. A metric recorded inside
+a loop over a literal table (`for tag, name in (("a", "set_a"), ...)`) under a name built from the
+loop's names (`f"spread_{tag}"`) is read for the one row its name picks: `EV[name]` is then that
+row's evidence set only. A called name resolves through the notebook's imports
+(`from lib.sim import metrics as M`: `M.turn_back` is `lib.sim.metrics.turn_back`). The science
+packages' functions come first, then the other `lib` functions; the book machinery (`lib.book`,
+`lib.evidence`, ...) is never named. Where a metric's name is computed beyond what a pattern can
+say, or no `lib` function is behind it, `DECLARED` names the function (a unit test keeps every
+claim of the scorecard linked).
 
 The scorecard (lib.pages) links each claim to its functions on the generated page "Code behind the
 results" (`book/generated/code.md`: one `autofunction` per function named by a scorecard row or a
@@ -123,6 +126,41 @@ def is_named(function: str) -> bool:
 
 
 @dataclass(frozen=True)
+class _Table:
+    """A `for` loop over literal rows: `for tag, name in (("a", "set_a"), ("b", "set_b"))`."""
+
+    names: tuple[str, ...]
+    rows: tuple[tuple, ...]
+
+    def row_values(self, name: str, value) -> dict[str, object]:
+        """The loop's names bound to the one row whose `name` is `value`; {} when none or several are."""
+        if name not in self.names:
+            return {}
+        rows = [row for row in self.rows if row[self.names.index(name)] == value]
+        return dict(zip(self.names, rows[0])) if len(rows) == 1 else {}
+
+
+def _literal_table(target: ast.AST, iterable: ast.AST) -> _Table | None:
+    """The table a `for` over literal constants (or tuples of them) iterates, or None."""
+    if isinstance(target, ast.Name):
+        names = (target.id,)
+    elif isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts):
+        names = tuple(t.id for t in target.elts)
+    else:
+        return None
+    if not isinstance(iterable, (ast.Tuple, ast.List)):
+        return None
+    try:
+        rows = tuple(ast.literal_eval(e) for e in iterable.elts)
+    except ValueError:
+        return None
+    rows = tuple(row if len(names) > 1 else (row,) for row in rows)
+    if not all(isinstance(row, tuple) and len(row) == len(names) for row in rows):
+        return None
+    return _Table(names, rows)
+
+
+@dataclass(frozen=True)
 class _Binding:
     line: int
     name: str
@@ -142,16 +180,18 @@ def _root(node: ast.AST) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _bind(target: ast.AST, value: ast.AST, line: int) -> list[_Binding]:
+def _bind(target: ast.AST, value: ast.AST, line: int, unpack: bool = True) -> list[_Binding]:
+    """The bindings of an assignment `target = value`; `unpack` False for a `for` target, whose every
+    name is bound to the whole iterable (never element by element)."""
     if isinstance(target, ast.Name):
         return [_Binding(line, target.id, value, True)]
     if isinstance(target, (ast.Tuple, ast.List)):
         pairs = (
             zip(target.elts, value.elts)
-            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts)
+            if unpack and isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts)
             else ((t, value) for t in target.elts)
         )
-        return [b for t, v in pairs for b in _bind(t, v, line)]
+        return [b for t, v in pairs for b in _bind(t, v, line, unpack)]
     root = _root(target)
     return [_Binding(line, root, value, False)] if root else []
 
@@ -171,6 +211,7 @@ class _Notebook:
         self.bindings: list[_Binding] = []
         self.metrics: list[tuple[ast.AST, ast.AST]] = []  # (name expression, value)
         self.figures: list[tuple[ast.AST, ast.AST]] = []
+        self.tables: dict[int, _Table] = {}  # id of a `for` loop's iterable -> its literal table
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 for alias in node.names:
@@ -187,7 +228,10 @@ class _Notebook:
             elif isinstance(node, ast.AugAssign) and _root(node.target):
                 self.bindings.append(_Binding(node.lineno, _root(node.target), node.value, False))
             elif isinstance(node, ast.For):
-                self.bindings += _bind(node.target, node.iter, node.lineno)
+                self.bindings += _bind(node.target, node.iter, node.lineno, unpack=False)
+                table = _literal_table(node.target, node.iter)
+                if table is not None:
+                    self.tables[id(node.iter)] = table
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 self.bindings += _bind(node.optional_vars, node.context_expr, getattr(node.context_expr, "lineno", 0))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -199,6 +243,30 @@ class _Notebook:
                     value = ast.copy_location(ast.Tuple(elts=list(node.args), ctx=ast.Load()), node)
                     self.bindings.append(_Binding(node.lineno, _root(owner), value, False))
         self.bindings.sort(key=lambda b: b.line)
+
+    def loop_values(self) -> dict[str, tuple[str, ...]]:
+        """The values of each name that only `for` loops over literal tables of strings bind: a metric's
+        name built from such names can be read back into them."""
+        values: dict[str, list] = {}
+        for table in self.tables.values():
+            for i, name in enumerate(table.names):
+                values.setdefault(name, []).extend(row[i] for row in table.rows)
+        return {
+            name: tuple(dict.fromkeys(v))
+            for name, v in values.items()
+            if all(isinstance(x, str) for x in v)
+            and all(id(b.value) in self.tables for b in self.bindings if b.name == name)
+        }
+
+    def bound_row(self, values: dict[str, str], line: int) -> dict[str, object]:
+        """`values` (names read from a metric's name at `line`) with the other names of the row each
+        picks in the loop that binds it there."""
+        bound = dict(values)
+        for name, value in values.items():
+            loop = self.definitions(name, line)
+            if loop and id(loop[0]) in self.tables:
+                bound.update(self.tables[id(loop[0])].row_values(name, value))
+        return bound
 
     def resolve(self, node: ast.AST) -> str | None:
         """The dotted name an expression `a.b.c` stands for through the imports, or None."""
@@ -219,13 +287,13 @@ class _Notebook:
                 break
         return found
 
-    def sources(self, value: ast.AST) -> Sources:
+    def sources(self, value: ast.AST, bound: dict[str, object] | None = None) -> Sources:
         """The lib functions (science first, then in the order met: the outermost call first) and
-        evidence sets behind an expression."""
-        found = self._sources(value, set(), {})
+        evidence sets behind an expression; `bound`: loop names known to hold one row's values."""
+        found = self._sources(value, set(), {}, bound or {})
         return Sources(tuple(sorted(found.functions, key=_rank)), found.evidence)
 
-    def _sources(self, expr: ast.AST, active: set[int], memo: dict[int, Sources]) -> Sources:
+    def _sources(self, expr: ast.AST, active: set[int], memo: dict[int, Sources], bound: dict[str, object]) -> Sources:
         """`active`: the expressions being expanded (a loop-carried name refers back to them); `memo`: done."""
         if id(expr) in memo:
             return memo[id(expr)]
@@ -241,14 +309,16 @@ class _Notebook:
                 state.add(id(node.value))
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
                 key = node.slice
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                if isinstance(key, ast.Name) and isinstance(bound.get(key.id), str):
+                    keyed[id(node.value)] = f"{self.chapter}/{bound[key.id]}"
+                elif isinstance(key, ast.Constant) and isinstance(key.value, str):
                     keyed[id(node.value)] = f"{self.chapter}/{key.value}"
         functions, evidence, later = [], [], []
         for node in ast.walk(expr):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 owner = node.func.value
                 if isinstance(owner, ast.Name) and owner.id == "run" and node.func.attr == "evidence" and node.args:
-                    evidence += self._evidence_names(node.args[0], line)
+                    evidence += self._evidence_names(node.args[0], line, bound)
             if isinstance(node, (ast.Name, ast.Attribute)):
                 dotted = self.resolve(node)
                 function = lib_function(dotted) if dotted else None
@@ -258,7 +328,7 @@ class _Notebook:
                 if node.id not in self.imports and node.id not in ("run", "P"):
                     found = Sources()
                     for definition in self.definitions(node.id, line):
-                        found = found | self._sources(definition, active, memo)
+                        found = found | self._sources(definition, active, memo, bound)
                     if id(node) in keyed and keyed[id(node)] in found.evidence:
                         found = Sources(found.functions, (keyed[id(node)],))
                     later.append(found)
@@ -269,9 +339,11 @@ class _Notebook:
         memo[id(expr)] = out
         return out
 
-    def _evidence_names(self, arg: ast.AST, line: int) -> list[str]:
+    def _evidence_names(self, arg: ast.AST, line: int, bound: dict[str, object]) -> list[str]:
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
             return [f"{self.chapter}/{arg.value}"]
+        if isinstance(arg, ast.Name) and isinstance(bound.get(arg.id), str):
+            return [f"{self.chapter}/{bound[arg.id]}"] if _is_evidence_set(self.chapter, bound[arg.id]) else []
         if isinstance(arg, ast.Name):
             names = [
                 n.value
@@ -289,23 +361,42 @@ def _is_evidence_set(chapter: str, name: str) -> bool:
     return any(s.chapter == chapter and s.name == name for s in all_sets())
 
 
-def name_pattern(node: ast.AST) -> tuple[re.Pattern, int]:
+def name_pattern(node: ast.AST, loop_values: dict[str, tuple[str, ...]] | None = None) -> tuple[re.Pattern, int]:
     """A regular expression for the metric names a name expression can produce, and how many literal
-    characters it fixes (the more, the more specific): f"{x}_turn_back" -> ".*_turn_back", 10."""
+    characters it fixes (the more, the more specific): f"{x}_turn_back" -> ".*_turn_back", 10.
+    A plain `{name}` whose values `loop_values` lists becomes a named group of those values, so that a
+    match says which row of its loop recorded the metric."""
+    loop_values = loop_values or {}
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return re.compile(re.escape(node.value)), len(node.value)
     if isinstance(node, ast.JoinedStr):
-        parts = [re.escape(v.value) if isinstance(v, ast.Constant) else ".*" for v in node.values]
+        parts, named = [], set()
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                parts.append(re.escape(v.value))
+            elif _plain_name(v) in loop_values:
+                name = _plain_name(v)
+                values = "|".join(map(re.escape, loop_values[name]))
+                parts.append(f"(?P={name})" if name in named else f"(?P<{name}>{values})")
+                named.add(name)
+            else:
+                parts.append(".*")
         fixed = sum(len(v.value) for v in node.values if isinstance(v, ast.Constant))
         return re.compile("".join(parts)), fixed
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, a = name_pattern(node.left)
-        right, b = name_pattern(node.right)
+        left, a = name_pattern(node.left, loop_values)
+        right, b = name_pattern(node.right, loop_values)
         return re.compile(left.pattern + right.pattern), a + b
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):  # f"...".replace(".", "_")
         inner, fixed = name_pattern(node.func.value)
         return re.compile(inner.pattern.replace("\\.", ".")), fixed
     return re.compile(".*"), 0
+
+
+def _plain_name(value: ast.FormattedValue) -> str | None:
+    """`x` for the field `{x}` (no conversion, no format spec), else None."""
+    plain = value.conversion == -1 and value.format_spec is None and isinstance(value.value, ast.Name)
+    return value.value.id if plain else None
 
 
 @lru_cache(maxsize=None)
@@ -316,15 +407,17 @@ def _notebook(chapter_id: str) -> _Notebook:
 def _matching(calls: list[tuple[ast.AST, ast.AST]], name: str, notebook: _Notebook) -> Sources:
     """The sources of the most specific calls whose name expression can produce `name`."""
     scored = []
+    loop_values = notebook.loop_values()
     for name_expr, value in calls:
-        pattern, fixed = name_pattern(name_expr)
-        if pattern.fullmatch(name):
-            scored.append((fixed, value))
-    best = max((fixed for fixed, _ in scored), default=None)
+        pattern, fixed = name_pattern(name_expr, loop_values)
+        match = pattern.fullmatch(name)
+        if match:
+            scored.append((fixed, value, notebook.bound_row(match.groupdict(), name_expr.lineno)))
+    best = max((fixed for fixed, _, _ in scored), default=None)
     out = Sources()
-    for fixed, value in scored:
+    for fixed, value, bound in scored:
         if fixed == best:
-            out = out | notebook.sources(value)
+            out = out | notebook.sources(value, bound)
     return out
 
 

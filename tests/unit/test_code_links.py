@@ -96,6 +96,29 @@ run.metric("ratio_weak", median_ratio(turn, turn))
     assert metric_sources("sim_observations", "ratio_weak", notebook).functions[0] == "lib.sim.sweeps.median_ratio"
 
 
+def test_a_metric_recorded_in_a_loop_over_a_literal_table_reads_its_own_row():
+    source = """
+from lib.sim import metrics as M
+EV = {}
+for name in ("swing", "init_scale"):
+    EV[name] = run.evidence(name).data
+for tag, name in (("a_b", "swing"), ("b", "init_scale")):
+    turn = M.turn_back(EV[name])
+    for reading, suffix in (("first", ""), ("late", "_late")):
+        run.metric(f"spread{suffix}_{tag}", turn)
+for tag, name in (("a_b", "init_scale"),):  # the same tag in a later loop: each metric reads its own loop
+    run.metric(f"later_{tag}", M.turn_back(EV[name]))
+"""
+    notebook = _Notebook("sim_observations", source)
+    assert notebook.loop_values()["tag"] == ("a_b", "b")  # two rows of two names: not unpacked row by row
+    # "spread_late_b" could split as suffix "_late", tag "b" only: the tag's values fix the split
+    assert metric_sources("sim_observations", "spread_late_b", notebook).evidence == ("sim_observations/init_scale",)
+    assert metric_sources("sim_observations", "spread_a_b", notebook).evidence == ("sim_observations/swing",)
+    assert metric_sources("sim_observations", "later_a_b", notebook).evidence == ("sim_observations/init_scale",)
+    regex, _ = name_pattern(ast.parse('f"x{s}_{t}"', mode="eval").body, {"s": ("", "_i"), "t": ("a_b", "b")})
+    assert regex.fullmatch("x_i_b").groupdict() == {"s": "_i", "t": "b"} and not regex.fullmatch("x_c")
+
+
 def test_lib_function_follows_reexports_and_refuses_modules_and_non_lib_names():
     assert lib_function("lib.sim.metrics.turn_back") == "lib.sim.metrics.turn_back"
     assert lib_function("lib.sim.metrics") is None
