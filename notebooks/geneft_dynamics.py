@@ -72,6 +72,7 @@ from lib.evidence import load
 from lib.fingerprint import code_fingerprint
 from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic, wd_boundary
+from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
 from lib.numbers import format_number, interval_text, significant
 from lib.paths import cache_dir
@@ -326,19 +327,22 @@ run.figure("fig_matrix", fig)
 # generalization/memorization boundary: they are left out of the fit and counted below.
 
 # %%
-EV, COMPLETE = {}, {}
-for name in ("phase_grid", "weight_decay", "weight_decay_1e5", "weight_decay_1e5_relations", "ratio_seeds"):
+EV, COMPLETE, MISSING = {}, {}, {}
+for name in ("phase_grid", "phase_grid_1e5", "weight_decay", "weight_decay_1e5", "weight_decay_1e5_relations",
+             "ratio_seeds"):
     available = run.evidence(name)  # still computing: its smoke variant; a corrupt shard stops here
-    EV[name], COMPLETE[name] = available.data, available.complete
+    EV[name], COMPLETE[name], MISSING[name] = available.data, available.complete, available.pending
 run.metric("evidence_complete", [name for name, ok in COMPLETE.items() if ok])
 run.text("evidence_sizes_text", "; ".join(
     f"{name}: {len(ev)} shards ({ev.variant}), {ev.config['steps']} steps, {ev.config['seeds']} seeds per cell"
     for name, ev in EV.items()))
+# phase_grid_1e5 only replaces rows of Fig. 5: while it computes, those rows are read at 1e4 steps (said below)
+pending = {name: f"evidence set {name} incomplete: smoke variant shown"
+           for name, ok in COMPLETE.items() if not ok and name != "phase_grid_1e5"}
 run.text("evidence_state_text", " ".join(
     f"The full set `{name}` is not complete in this checkout, so its figure shows the small smoke variant "
     f"and its claims are inconclusive by design (their intervals widened to the metric's range)."
-    for name, ok in COMPLETE.items() if not ok) or "Every evidence set is complete.")
-pending = {name: f"evidence set {name} incomplete: smoke variant shown" for name, ok in COMPLETE.items() if not ok}
+    for name in pending) or "Every evidence set that a figure shows is complete.")
 
 # %%
 ev5 = EV["phase_grid"]
@@ -352,8 +356,7 @@ grids = {rel: phase_grid.grid_from_runs(a["step_train_90"], a["step_test_90"], a
          for rel, a in stacked.items()}
 rows = {rel: lr_enc[a["row"]] for rel, a in stacked.items()}
 # Fig. 5's slow-encoder rows at the paper's 1e5 steps replace their 1e4-step runs once complete
-long5 = run.evidence("phase_grid_1e5") if COMPLETE["phase_grid"] else None
-ev5_long = long5.data if long5 is not None and long5.complete else None
+ev5_long = EV["phase_grid_1e5"] if COMPLETE["phase_grid"] and COMPLETE["phase_grid_1e5"] else None
 if ev5_long is not None:
     for rel in relations:
         long5 = phase_grid.stack_seed_shards(ev5_long.where(relation=rel))
@@ -366,12 +369,12 @@ if ev5_long is not None:
     run.metric("fig5_evidence", f"phase_grid ({cfg5['steps']} steps), log10 eta_enc {long_rows} at "
                f"{ev5_long.config['steps']} steps")
     run.text("fig5_long_text", f"The rows log10 η_enc = {long_rows} are read from the evidence set phase_grid_1e5, "
-             f"the same cells and seeds trained for the paper's {ev5_long.config['steps']} steps, each run classified "
+             f"the same cells and seeds trained for the paper's {ev5_long.config['steps']:,} steps, each run classified "
              "at its own run length.")
 else:
     run.metric("fig5_evidence", f"phase_grid (7 x 9 cells x 3 seeds, {cfg5['steps']} steps); the slow-encoder rows at "
-               f"the paper's 1e5 steps (phase_grid_1e5), which would decide the slopes, are still computing"
-               + (f" ({long5.pending})" if long5 is not None else ""))
+               f"the paper's 1e5 steps (phase_grid_1e5) are still computing"
+               + (f" ({MISSING['phase_grid_1e5']})" if MISSING["phase_grid_1e5"] else ""))
     run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's 100,000 steps (evidence set "
              "phase_grid_1e5) are not complete in this checkout; every row is read at the steps above.")
 run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
@@ -425,7 +428,7 @@ for ax, rel in zip(axes[0], relations):
     if f.outcome == "boundary" and abs(f.slope.value) < 10:  # a line the axes can show
         ax.plot(10 ** xs, 10 ** (xs + f.intercept.value + (f.slope.value - 1) * (xs - x_ref)), "k-", lw=1.2)
     ax.plot(lr_enc, 10 * lr_enc, "w--", lw=1)
-    ax.set(title=phases.RELATION_TITLES[rel], xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
+    ax.set(title=RELATION_TITLES[rel], xlabel=r"$\eta_\mathrm{enc}$", ylabel=r"$\eta_\mathrm{dec}$", ylim=(lr_dec[0] / 2, lr_dec[-1] * 2))
 phases.add_phase_legend(fig)
 run.figure("fig_phase_lr", fig)
 
@@ -479,13 +482,13 @@ run.figure("fig_phase_lr", fig)
 # - {glue:text}`verdict_g_a4`
 
 # %% tags=["remove-cell"]
-run.text("slopes_text", ", ".join(f"{interval_text(fits[r].slope)} ({r}{', separable' if fits[r].separated else ''})"
-                                  if fits[r].outcome == "boundary" else f"none ({r}: {fits[r].outcome})"
+run.text("slopes_text", ", ".join(f"{interval_text(fits[r].slope)} ({RELATION_TITLES[r]}{', separable' if fits[r].separated else ''})"
+                                  if fits[r].outcome == "boundary" else f"none ({RELATION_TITLES[r]}: {fits[r].outcome})"
                                   for r in relations))
-run.text("intercepts_text", ", ".join(f"{interval_text(fits[r].intercept)} ({r})" if fits[r].outcome == "boundary"
-                                      else f"none ({r})" for r in relations))
+run.text("intercepts_text", ", ".join(f"{interval_text(fits[r].intercept)} ({RELATION_TITLES[r]})" if fits[r].outcome == "boundary"
+                                      else f"none ({RELATION_TITLES[r]})" for r in relations))
 run.text("x_ref_text", f"{x_ref:.2f}")
-run.text("per_row_text", ", ".join(f"{interval_text(per_row[r])} ({r}, {per_row[r].n} rows)" for r in relations))
+run.text("per_row_text", ", ".join(f"{interval_text(per_row[r])} ({RELATION_TITLES[r]}, {per_row[r].n} rows)" for r in relations))
 run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 
 # %% [markdown]
@@ -584,7 +587,7 @@ run.figure("fig_collapse", fig)
 
 # %% tags=["remove-cell"]
 run.text("collapse_text", " ".join(
-    f"{r}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
+    f"{RELATION_TITLES[r]}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
     f"{c['collapsed_if_not'] and interval_text(c['collapsed_if_not'])} of the others collapsed"
     + (f"; the ratio ranks generalizing runs below the others with probability (AUC) {c['auc']:.2f}." if "auc" in c else ".")
     for r, c in collapse.items()))
@@ -594,8 +597,8 @@ run.text("collapse_text", " ".join(
 # set `phase_grid_to_end` trains the Fig. 5 networks of the class relations again, same split, seeds, cells
 # and {glue:text}`collapse_end_steps` steps, without the early stop, so that generalizing runs are read at the
 # end of the run like the others ({glue:text}`collapse_end_setup_text`). Their phases are classified from their
-# own first crossings, as above; they are the phase_grid runs continued, and the fraction of runs given the same
-# phase as there is {glue:text}`collapse_end_agreement_text`.
+# own first crossings, as above; they are the phase_grid runs continued, and the runs given the same phase as
+# there number {glue:text}`collapse_end_agreement_text`.
 
 # %%
 end_available = run.evidence("phase_grid_to_end")
@@ -618,15 +621,17 @@ for r, c in collapse_end.items():
     run.metric(f"repon_generalized_runs_end_{r}", int(grids_end[r].generalized.sum()))
     run.metric(f"repon_runs_end_{r}", int(grids_end[r].generalized.size))
 same_runs = cfg_end == cfg5 and all(r in stacked for r in end_rels)  # the phase_grid runs, continued
-agree_end = {r: float(np.mean(g.phase == phase_grid.grid_from_runs(
+agree_end = {r: g.phase == phase_grid.grid_from_runs(
     *(stacked[r][k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")), n_test=n_test5, steps=cfg5["steps"],
-    threshold_fraction=P.grok_threshold_fraction).phase)) for r, g in grids_end.items()} if same_runs else {}
-run.text("collapse_end_agreement_text", "; ".join(f"{r}: {format_number(a)}" for r, a in agree_end.items())
+    threshold_fraction=P.grok_threshold_fraction).phase for r, g in grids_end.items()} if same_runs else {}
+run.text("collapse_end_agreement_text", "; ".join(f"{RELATION_TITLES[r]}: {int(a.sum())} of {a.size} runs"
+                                                  for r, a in agree_end.items())
          or "not compared: the stored sets differ in their configuration")
 run.text("collapse_end_steps", str(cfg_end["steps"]))
-run.text("collapse_end_setup_text", f"{', '.join(end_rels)}, {len(end_ev)} shards, {end_ev.variant} variant")
+run.text("collapse_end_setup_text", f"{', '.join(RELATION_TITLES[r] for r in end_rels)}, {len(end_ev)} shards, "
+         f"{end_ev.variant} variant")
 run.text("collapse_end_text", " ".join(
-    f"{r}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
+    f"{RELATION_TITLES[r]}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
     f"{c['collapsed_if_not'] and interval_text(c['collapsed_if_not'])} of the others are under the cut-off"
     + (f"; the ratio ranks generalizing runs below the others with AUC {interval_text(c['auc_estimate'])}."
        if "auc_estimate" in c else ".")
@@ -674,7 +679,7 @@ for s in scales6:
 needed6 = {s: float(repons.sigma_ratio_for_bound(*phase_grid.cell_counts(g6[s]), ratio6[s])) for s in scales6}
 for s in scales6:
     run.metric(f"sigma_ratio_for_bound_init_{s:g}", needed6[s])
-run.text("fig6_setup_text", f"{cfg6['relation']}, eta_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
+run.text("fig6_setup_text", f"{RELATION_TITLES[cfg6['relation']]}, eta_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
          f"point, {cfg6['steps']} steps, {ev6.variant} variant")
 shape6 = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6[s]), ratio6[s]) for s in scales6}
 for s in scales6:
@@ -797,7 +802,7 @@ run.metric("fig6_gd_sigma_monotone_difference", decide(
     proportion_difference(int(high6g[0].sum()), int(high6g[1].sum()), int(low6g[0].sum()), int(low6g[1].sum())),
     -1.0, 1.0, pending_gd or (len(scales6g) < 2 and "one init scale")))
 run.text("fig6_gd_sigma_span", format_number(sigma_gd[by_sigma_gd[-1]].value / sigma_gd[by_sigma_gd[0]].value))
-run.text("fig6_gd_setup_text", f"{cfg6g['relation']}, eta_dec = {cfg6g['lr_dec']:g} and eta_enc = eta_dec / ratio, ratios 10^"
+run.text("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, eta_dec = {cfg6g['lr_dec']:g} and eta_enc = eta_dec / ratio, ratios 10^"
          f"{', 10^'.join(f'{r:g}' for r in cfg6g['log10_ratios'])}, init scales {', '.join(f'{s:g}' for s in scales6g)}, "
          f"{cfg6g['seeds']} seeds per point, {cfg6g['steps']} steps, {ev6g.variant} variant")
 run.text("fig6_gd_text", "; ".join(
@@ -886,7 +891,7 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
                decide(phases.rate_spread(k8[wd8 > 0], t8[wd8 > 0]), 0.0, 1.0, pending.get(name)))
     for w, kk, tt in zip(wd8, k8, t8):
         run.metric(f"wd_generalized_{tag}_{w:g}", fraction(int(kk.sum()), int(tt.sum())))
-    run.text(f"fig8_setup_text_{tag}", f"{relation.replace('_', '-')}, η_enc = {cfg8['lr_enc']:g} over {cfg8['steps']:,} steps, "
+    run.text(f"fig8_setup_text_{tag}", f"{RELATION_TITLES[relation]}, η_enc = {cfg8['lr_enc']:g} over {cfg8['steps']:,} steps, "
              f"{len(wd8)} weight decays × {len(log_dec8)} decoder rates × {cfg8['seeds']} seeds "
              f"({ev8.variant} variant)")
     run.text(f"wd_boundaries_text_{tag}", ", ".join(
@@ -902,7 +907,7 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     else:
         run.text(f"wd_outcome_text_{tag}", f"logistic slope {fit8.slope.value:.1f} decades of η*_dec per decade of wd, "
                  "which the grid does not bound")
-    title8 = f"{phases.RELATION_TITLES[relation]}, {cfg8['steps']:,} steps" + (" (smoke set)" if name in pending else "")
+    title8 = f"{RELATION_TITLES[relation]}, {cfg8['steps']:,} steps" + (" (smoke set)" if name in pending else "")
     GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8)
 
 # %% tags=["hide-input"]

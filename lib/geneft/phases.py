@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import linregress
 
+from lib.geneft.wd_boundary import INSIDE, row_crossing
 from lib.stats import CONFIDENCE, Estimate
 
 PHASES = ("generalization", "grokking", "memorization", "confusion")
@@ -354,30 +355,15 @@ def row_boundaries(x, y, successes, trials) -> tuple[np.ndarray, np.ndarray]:
     """Per row of a grid (x_i, y_ij) the y where P(generalize) crosses 1/2, generalization below.
 
     `x` (I,), `y` (J,) increasing, `successes`, `trials` (I, J). Along each row the fractions of the
-    cells with trials are made non-increasing in y (pool-adjacent-violators, weighted by trials:
-    scipy.optimize.isotonic_regression) and the crossing of 1/2 is linear interpolation between the
-    last cell at or above 1/2 and the next one below. Rows without a crossing (all above or all
-    below 1/2) have no boundary in the grid and are left out. Returns (x_i, y*_i) of the rows
+    cells with trials are made non-increasing in y (pool-adjacent-violators, weighted by trials) and
+    the crossing of 1/2 is linear interpolation between the last cell at or above 1/2 and the next one
+    below: `wd_boundary.row_crossing(..., reading="isotonic")`. Rows without a crossing (all above or
+    all below 1/2) have no boundary in the grid and are left out. Returns (x_i, y*_i) of the rows
     that have one.
     """
-    from scipy.optimize import isotonic_regression
-
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    k, t = np.asarray(successes, float), np.asarray(trials, float)
-    xs, ys = [], []
-    for i in range(len(x)):
-        keep = t[i] > 0
-        if keep.sum() < 2:
-            continue
-        yy = y[keep]
-        p = isotonic_regression(k[i, keep] / t[i, keep], weights=t[i, keep], increasing=False).x
-        above = np.flatnonzero(p >= 0.5)
-        if len(above) == 0 or above[-1] == len(p) - 1:
-            continue
-        j = above[-1]
-        xs.append(x[i])
-        ys.append(yy[j] + (yy[j + 1] - yy[j]) * (p[j] - 0.5) / (p[j] - p[j + 1]))
-    return np.asarray(xs), np.asarray(ys)
+    crossings = [row_crossing(y, k_row, t_row, "isotonic") for k_row, t_row in zip(successes, trials)]
+    inside = [i for i, (_, where) in enumerate(crossings) if where == INSIDE]
+    return np.asarray(x, float)[inside], np.array([crossings[i][0] for i in inside], float)
 
 
 def row_boundary_slope(x, y, successes, trials, *, confidence: float = CONFIDENCE) -> Estimate | None:

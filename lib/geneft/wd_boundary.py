@@ -28,9 +28,9 @@ def row_crossing(y, successes, trials, reading: str = "first") -> tuple[float, s
 
     `y` (J,) increasing (log10 eta_dec), `successes`, `trials` (J,) (runs in confusion already left out
     of both, as `lib.geneft.grid.cell_counts(..., exclude_confusion=True)` counts them). Cells without
-    trials are skipped. y* is linear interpolation between the last cell at or above 1/2 and the next,
-    as `lib.geneft.phases.row_boundaries` interpolates. `reading` "isotonic" first makes the fractions
-    non-increasing (pool-adjacent-violators weighted by trials), the estimator of that function.
+    trials are skipped. y* is linear interpolation between the last cell at or above 1/2 and the next.
+    `reading` "isotonic" first makes the fractions non-increasing (pool-adjacent-violators weighted by
+    trials): Fig. 5's per-row estimator, `lib.geneft.phases.row_boundaries`, reads its rows this way.
     `where` is "inside" for a crossing in the grid; "below" (y* = the first cell: the row generalizes
     less than half the time everywhere, its boundary is at or under the grid) and "above" (y* = the last
     cell: it never falls below 1/2) place a boundary outside the grid at the grid's edge; "empty" when no
