@@ -907,6 +907,15 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     else:
         run.text(f"wd_outcome_text_{tag}", f"logistic slope {fit8.slope.value:.1f} decades of η*_dec per decade of wd, "
                  "which the grid does not bound")
+    if relation in grids and name not in pending:  # Fig. 5's boundary for the same relation, at this panel's eta_enc
+        E5, D5 = np.meshgrid(np.log10(rows[relation]), np.log10(lr_dec), indexing="ij")
+        fig5_at8 = phases.boundary_at(E5, D5, *phase_grid.cell_counts(grids[relation], exclude_confusion=True),
+                                      float(np.log10(cfg8["lr_enc"])))
+        run.metric(f"fig5_boundary_log10_lr_dec_{tag}", fig5_at8)
+        run.text(f"fig5_at_text_{tag}", interval_text(fig5_at8))
+    else:
+        run.text(f"fig5_at_text_{tag}", f"not read while {name} is incomplete" if name in pending
+                 else "not read (the relation is not in the Fig. 5 evidence shown)")
     title8 = f"{RELATION_TITLES[relation]}, {cfg8['steps']:,} steps" + (" (smoke set)" if name in pending else "")
     GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8)
 
@@ -955,7 +964,13 @@ run.figure("fig_wd", fig)
 # - {glue:text}`verdict_g_8_wd_independent`
 #
 # On greater-than the boundaries are at {glue:text}`wd_boundaries_text_greater_than_1e5`, on complete
-# bipartite at {glue:text}`wd_boundaries_text_bipartite_1e5`:
+# bipartite at {glue:text}`wd_boundaries_text_bipartite_1e5`.
+#
+# The wd = 0 rows can be set beside Fig. 5, which trains the same network without weight decay: its logistic
+# boundary, read at $\eta_\mathrm{enc} = 10^{-5}$ (its first row), lies at
+# $\log_{10}\eta_\mathrm{dec}$ = {glue:text}`fig5_at_text_mod3_1e5` (mod 3),
+# {glue:text}`fig5_at_text_greater_than_1e5` (greater-than) and {glue:text}`fig5_at_text_bipartite_1e5`
+# (complete bipartite) (`phases.boundary_at`).
 #
 # - {glue:text}`verdict_g_8_greater_than`
 # - {glue:text}`verdict_g_8_bipartite`

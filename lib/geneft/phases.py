@@ -351,6 +351,17 @@ def _separating_ranges(X: np.ndarray, k: np.ndarray, t: np.ndarray, x_ref: float
 # ----------------------------------------------------------------------------------------------
 
 
+def boundary_at(x, y, successes, trials, at: float, *, confidence: float = CONFIDENCE) -> Estimate:
+    """y*(at): where the logistic boundary of a grid (`fit_boundary`) lies at x = `at`, with its delta-method
+    interval. For Fig. 5 (x = log10 eta_enc, y = log10 eta_dec) this is log10 eta*_dec at eta_enc = 10^at,
+    the intercept of `fit_boundary(..., x_ref=at)` plus `at`: Fig. 5's boundary read at another figure's
+    encoder rate (Fig. 8 fixes eta_enc)."""
+    intercept = fit_boundary(x, y, successes, trials, x_ref=at, confidence=confidence).intercept
+    return Estimate(
+        intercept.value + at, intercept.low + at, intercept.high + at, intercept.n, f"{intercept.method}, at x = {at:g}"
+    )
+
+
 def row_boundaries(x, y, successes, trials) -> tuple[np.ndarray, np.ndarray]:
     """Per row of a grid (x_i, y_ij) the y where P(generalize) crosses 1/2, generalization below.
 

@@ -77,6 +77,14 @@ def test_logistic_boundary_recovers_slope_and_ratio_within_its_interval():
     assert fit.n_models == k.size * 5 and fit.n_cells == k.size
 
 
+def test_boundary_read_at_one_encoder_rate():
+    x, y, k, t = grid()
+    at = ph.boundary_at(x, y, k, t, -4.0)  # the true boundary y = x + 1 passes y = -3 there
+    assert at.low < -3.0 < at.high and at.high - at.low < 0.6
+    fit = ph.fit_boundary(x, y, k, t, x_ref=-4.0)
+    assert at.value == pytest.approx(fit.intercept.value - 4.0) and at.n == fit.intercept.n
+
+
 def test_interval_coverage_of_the_slope_over_replicate_grids():
     """Delta-method intervals cover the true slope in most replicates (nominal 95%)."""
     hits = [ph.fit_boundary(*grid(seed=s)[:2], *grid(seed=s)[2:]).slope for s in range(40)]
