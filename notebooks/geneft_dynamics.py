@@ -970,7 +970,10 @@ run.figure("fig_wd", fig)
 # boundary, read at $\eta_\mathrm{enc} = 10^{-5}$ (its first row), lies at
 # $\log_{10}\eta_\mathrm{dec}$ = {glue:text}`fig5_at_text_mod3_1e5` (mod 3),
 # {glue:text}`fig5_at_text_greater_than_1e5` (greater-than) and {glue:text}`fig5_at_text_bipartite_1e5`
-# (complete bipartite) (`phases.boundary_at`).
+# (complete bipartite) (`phases.boundary_at`). The two are not independent: the cells the grids share
+# ($\eta_\mathrm{dec} = 10^{-5}$ to $10^{-2}$ at $wd = 0$) are the same runs, with the same split and seeds. What
+# the comparison checks is that Fig. 5's line, fitted to all its encoder rates, passes where this row's runs
+# put the boundary.
 #
 # - {glue:text}`verdict_g_8_greater_than`
 # - {glue:text}`verdict_g_8_bipartite`

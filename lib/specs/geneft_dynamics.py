@@ -448,9 +448,10 @@ CHAPTER = Chapter(
             "wd = 1, where the runs generalize, mostly by grokking, up to eta_dec = 1e-2. Of the 27 equally "
             "likely resamples of the seeds, none gives a spread under the margin: 0.5 in the 4 that draw seed 1 twice "
             "or more (its boundary at wd = 1 is inside the grid), 0.625 to 1 in 10, and 2.75 or more in 13. Up to wd = 0.1 the boundaries stay within 0.25 decades, "
-            "as the paper says, at a ratio eta_dec / eta_enc near 1 rather than its 10. Fig. 5's mod-3 boundary, read at "
-            "eta_enc = 1e-5, is there too (log10 eta_dec = {fig5_boundary_log10_lr_dec_mod3_1e5}): its slope above 1 "
-            "(G-5/slope-mod3) lowers the critical ratio at slow encoder rates",
+            "as the paper says, at a ratio eta_dec / eta_enc near 1 rather than its 10. Fig. 5's mod-3 line, fitted to "
+            "all its encoder rates and read at eta_enc = 1e-5, passes there too (log10 eta_dec = "
+            "{fig5_boundary_log10_lr_dec_mod3_1e5}; the cells the two grids share are the same runs): its slope above "
+            "1 (G-5/slope-mod3) lowers the critical ratio at slow encoder rates",
             free_choices=(
                 FreeChoice(
                     "row boundary",
