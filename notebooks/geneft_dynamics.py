@@ -380,10 +380,11 @@ else:
 run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
 x_ref = float(np.mean(np.log10(lr_enc)))
 run.metric("critical_ratio_reference_log10_lr_enc", x_ref)
-fits, per_row = {}, {}
+fits, per_row, cells5 = {}, {}, {}
 for rel, g in grids.items():
     E, D = np.meshgrid(np.log10(rows[rel]), np.log10(lr_dec), indexing="ij")
     counts_cells = phase_grid.cell_counts(g, exclude_confusion=True)
+    cells5[rel] = (E, D, *counts_cells)  # also read at Fig. 8's encoder rate below
     fits[rel] = phases.fit_boundary(E, D, *counts_cells, x_ref=x_ref)
     slope_error = decide(phases.distance_from(fits[rel].slope, 1.0), 0.0, 10.0, pending.get("phase_grid"))
     equivalence = phases.distance_from(phases.fit_boundary(E, D, *counts_cells, x_ref=x_ref, confidence=0.90).slope, 1.0)
@@ -907,10 +908,8 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     else:
         run.text(f"wd_outcome_text_{tag}", f"logistic slope {fit8.slope.value:.1f} decades of η*_dec per decade of wd, "
                  "which the grid does not bound")
-    if relation in grids and name not in pending:  # Fig. 5's boundary for the same relation, at this panel's eta_enc
-        E5, D5 = np.meshgrid(np.log10(rows[relation]), np.log10(lr_dec), indexing="ij")
-        fig5_at8 = phases.boundary_at(E5, D5, *phase_grid.cell_counts(grids[relation], exclude_confusion=True),
-                                      float(np.log10(cfg8["lr_enc"])))
+    if relation in cells5 and name not in pending:  # Fig. 5's boundary for the same relation, at this panel's eta_enc
+        fig5_at8 = phases.boundary_at(*cells5[relation], float(np.log10(cfg8["lr_enc"])))
         run.metric(f"fig5_boundary_log10_lr_dec_{tag}", fig5_at8)
         run.text(f"fig5_at_text_{tag}", interval_text(fig5_at8))
     else:
