@@ -623,6 +623,7 @@ def analyse_contrast(
         "r2": r2,
         "fit": fit,
         "bend": mean_over_seeds(bend(unseen, stronger, window)),
+        "rise_in_bend": mean_over_seeds(rise_in_bend(unseen, err.mean(2), stronger, window)),
         "exponential_advantage": exponential_advantage(unseen, steps),
         "leads": leads,
         "lead": median_sign_interval(leads, bound),
@@ -741,4 +742,122 @@ def pending_metrics(metrics: dict, contrasts: list[float], reason: str) -> dict:
         out[name] = undecided(estimate, low, high, reason).as_dict()
     for c in contrasts:  # counts over seeds: none from test-size runs
         out[f"colour_first_seeds_{contrast_key(c)}"] = f"n/a ({reason})"
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# The registered design (lib.diffusion.configs.REGISTERED, declared in lib/specs/diffusion.py before
+# any of its shards was computed): the four primary statistics of S-6
+# ----------------------------------------------------------------------------------------------
+
+
+def on_grid(arrays: dict[str, np.ndarray], every: int) -> dict[str, np.ndarray]:
+    """One shard's arrays at the checkpoints that are multiples of `every` only (the read-out grid that
+    seeds read out at different rates share): every array whose first axis runs over checkpoints is
+    cut to them, the others are kept."""
+    steps = arrays["eval_steps"]
+    keep = steps % every == 0
+    if not keep[-1] or not keep[0]:
+        raise ValueError(
+            f"the shard's first and last checkpoints ({steps[0]}, {steps[-1]}) are not on the {every}-grid"
+        )
+    return {k: (v[keep] if v.ndim and v.shape[0] == steps.size else v) for k, v in arrays.items()}
+
+
+def rise_in_bend(
+    traj_by_seed: np.ndarray, mse_by_seed: np.ndarray, concept: str, window: tuple[float, float] = TRANSIT
+) -> np.ndarray:
+    """Per seed, the concept-space MSE of the unseen prompt at the bend's peak minus at its start
+    (the paper's Fig. 6b read during the swing of its Fig. 6a).
+
+    Both ends come from the seed's own trajectory (seeds, K, 2), never from the MSE (seeds, K): among
+    the checkpoints after the first whose progress (colour + size) / 2 lies in `window`, the peak is
+    the one with the largest offset toward `concept`'s training corner (`offset_toward`), the start the
+    one with the smallest offset at or before the peak. 0 when the peak is the first checkpoint in the
+    window (no swing, no rise); NaN for a seed with no checkpoint in the window."""
+    t, mse = traj_by_seed[:, 1:], mse_by_seed[:, 1:]
+    progress = t.mean(-1)
+    offsets = offset_toward(t, concept)
+    out = np.full(t.shape[0], np.nan)
+    for s in range(t.shape[0]):
+        inside = np.flatnonzero((progress[s] >= window[0]) & (progress[s] <= window[1]) & np.isfinite(offsets[s]))
+        if not inside.size:
+            continue
+        peak = inside[np.argmax(offsets[s, inside])]
+        before = inside[inside <= peak]
+        start = before[np.argmin(offsets[s, before])]
+        out[s] = mse[s, peak] - mse[s, start]
+    return out
+
+
+def registered_metrics(pooled: dict[float, dict], dense: dict[float, dict], suffix: str = "") -> dict:
+    """The metrics of the registered S-6 claims from `analyse_contrast` results by contrast (0.2, 0.7):
+    `pooled` over all 30 seeds on the common 400-step grid, `dense` over the 20 seeds read out every
+    100 steps. (a) generalisation on the end state, gated by its control; (b) the Hodges-Lehmann shift
+    of the colour lead, highest minus lowest contrast, at the fixed learned level (the other levels and
+    the dense seeds' own grid as robustness rows); (c) the mean offset toward the stronger concept in
+    transit; (d) the mean MSE rise during the bend. `suffix` names the read-out's variant."""
+    out: dict = {}
+    for c in sorted(pooled):
+        key = contrast_key(c) + suffix
+        p, d = pooled[c], dense[c]
+        out[f"registered_generalisation_{key}"] = generalisation(p["success"], p["training_success"]).as_dict()
+        out[f"registered_training_success_{key}"] = p["training_success"].as_dict()
+        out[f"registered_bend_{key}"] = d["bend"].as_dict()
+        out[f"registered_rise_in_bend_{key}"] = d["rise_in_bend"].as_dict()
+        out[f"registered_stronger_{key}"] = d["stronger"]
+    low, high = min(pooled), max(pooled)
+    shift = f"registered_colour_lead_shift{suffix}"
+    out[shift] = rank_shift(pooled[high]["leads"], pooled[low]["leads"]).as_dict()
+    for x in OTHER_LEVELS:
+        out[f"{shift}_{level_key(x)}"] = rank_shift(pooled[high]["leads_at"][x], pooled[low]["leads_at"][x]).as_dict()
+    out[f"{shift}_dense"] = rank_shift(dense[high]["leads"], dense[low]["leads"]).as_dict()
+    return out
+
+
+# The range each registered metric can take: while the registered set is incomplete, each is undecided
+# over it (nothing is computed from the partial set: no interim looks).
+REGISTERED_RANGES = {
+    "registered_generalisation_": (0.0, 1.0),
+    "registered_bend_": (-1.0, 1.0),
+    "registered_rise_in_bend_": (-1.0, 1.0),
+    "registered_colour_lead_shift": (-1e6, 1e6),
+}
+
+
+def registered_pending(contrasts: tuple[float, ...], reason: str) -> dict:
+    """Every registered metric (both read-outs, every robustness row) undecided over its range with `reason`."""
+    out = {}
+    for suffix in ("", "_classifier"):
+        names = [
+            f"{prefix}{contrast_key(c)}{suffix}"
+            for c in contrasts
+            for prefix in REGISTERED_RANGES
+            if prefix.endswith("_")
+        ]
+        shift = f"registered_colour_lead_shift{suffix}"
+        names += [shift, f"{shift}_dense", *(f"{shift}_{level_key(x)}" for x in OTHER_LEVELS)]
+        for name in names:
+            low, high = next(r for prefix, r in REGISTERED_RANGES.items() if name.startswith(prefix))
+            out[name] = undecided(None, low, high, reason).as_dict()
+    return out
+
+
+def read_registered(
+    stored: dict[float, list[dict[str, np.ndarray]]],
+    new: dict[float, list[dict[str, np.ndarray]]],
+    config: dict,
+    common_every: int,
+    level: float = LEARNED_LEVEL,
+    window: tuple[float, float] = TRANSIT,
+) -> dict:
+    """The registered S-6 metrics under both read-outs (`registered_metrics`): `stored` the ten seeds of the
+    long runs and `new` the twenty of diffusion/registered, shard arrays by contrast; (a) and (b) on all
+    seeds cut to the `common_every`-step grid, (c) and (d) on the new seeds' own read-outs."""
+    pooled = {c: [on_grid(a, common_every) for a in stored[c] + new[c]] for c in new}
+    out: dict = {}
+    for readout, suffix in (("segmentation", ""), ("classifier", "_classifier")):
+        pooled_results = analyse_set(pooled, config, level, window, readout)[2]
+        dense_results = analyse_set(new, config, level, window, readout)[2]
+        out |= registered_metrics(pooled_results, dense_results, suffix)
     return out

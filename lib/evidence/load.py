@@ -131,6 +131,7 @@ class Available:
 
     data: EvidenceData
     pending: str | None
+    missing: int = 0  # shards still to compute (0 when the full set is loaded)
 
     @property
     def complete(self) -> bool:
@@ -152,7 +153,7 @@ def load_or_smoke(chapter: str, set_name: str, variant: str = "full", root: str 
     if not bad or any(s.status not in STILL_COMPUTING for s in bad):
         return Available(load(chapter, set_name, variant, root), None)
     pending = f"{len(bad)} of {len(states)} shards of {evidence_set.key} are not computed yet"
-    return Available(load(chapter, set_name, "smoke", root), pending)
+    return Available(load(chapter, set_name, "smoke", root), pending, len(bad))
 
 
 def refusal(evidence_set: EvidenceSet, variant: str, bad: list[ShardState], total: int, root) -> str:

@@ -283,3 +283,61 @@ def test_readout_alternative_renames_the_claims_metrics_only():
         "order_reversed": "x",
     }
     assert an.readout_alternative(metrics) == {"colour_lead_0_7_classifier": 1, "order_reversed_classifier": "x"}
+
+
+# ---- the registered design ---------------------------------------------------------------------
+
+
+def test_on_grid_keeps_the_shared_checkpoints_only():
+    steps = np.arange(0, 801, 100)
+    arrays = {"eval_steps": steps, "present": np.ones((steps.size, 4, 2), bool), "prompts": np.zeros((4, 4))}
+    cut = an.on_grid(arrays, 400)
+    assert cut["eval_steps"].tolist() == [0, 400, 800] and cut["present"].shape[0] == 3
+    assert cut["prompts"].shape == (4, 4)  # not over checkpoints: kept
+    with pytest.raises(ValueError, match="400-grid"):
+        an.on_grid({"eval_steps": np.arange(0, 701, 100)}, 400)
+
+
+def _bending(offsets: list[float], progress: list[float]) -> np.ndarray:
+    """One seed's trajectory (K, 2) with the given offsets toward "size" and progress values."""
+    off, prog = np.asarray(offsets), np.asarray(progress)
+    return np.stack([prog - off / np.sqrt(2), prog + off / np.sqrt(2)], -1)
+
+
+def test_rise_in_bend_reads_the_mse_between_the_trajectory_s_own_ends():
+    progress = [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.95]
+    traj = _bending([0.0, 0.0, 0.05, 0.2, 0.3, 0.1, 0.0], progress)[None]
+    mse = np.array([[0.9, 0.6, 0.4, 0.5, 0.55, 0.3, 0.1]])  # start (offset 0.05) at 0.4, peak (0.3) at 0.55
+    assert an.rise_in_bend(traj, mse, "size")[0] == pytest.approx(0.15)
+    assert an.rise_in_bend(traj, mse, "colour")[0] == pytest.approx(0.0)  # toward colour the peak comes first
+
+
+def test_rise_in_bend_can_be_negative_and_is_nan_without_transit():
+    progress = [0.1, 0.5, 0.6, 0.7, 0.95]
+    traj = _bending([0.0, 0.0, 0.2, 0.3, 0.0], progress)[None]
+    falling = np.array([[0.9, 0.6, 0.5, 0.4, 0.1]])
+    assert an.rise_in_bend(traj, falling, "size")[0] == pytest.approx(-0.2)
+    never = _bending([0.0] * 5, [0.1, 0.2, 0.3, 0.9, 1.0])[None]
+    assert np.isnan(an.rise_in_bend(never, falling, "size")[0])
+
+
+def test_registered_pending_covers_every_metric_the_registered_claims_read():
+    from lib.specs.diffusion import CHAPTER
+
+    pending = an.registered_pending((0.2, 0.7), "incomplete")
+    read = {m for c in CHAPTER.claims if "registered" in c.id for m in (c.metric, *c.alternative_metrics)}
+    assert read <= set(pending)
+    assert all(v["n"] == 0 and v["method"].startswith("undecided") for v in pending.values())
+
+
+def test_read_registered_on_the_stored_smoke_variant():
+    from lib.evidence import load
+
+    ev = load("diffusion", "cpu", "smoke")
+    by_contrast = {c: [s.arrays for s in ev.where(contrast=c)] for c in (0.2, 0.7)}
+    stored = {c: runs[:1] for c, runs in by_contrast.items()}
+    new = {c: runs[1:] for c, runs in by_contrast.items()}
+    metrics = an.read_registered(stored, new, ev.config, common_every=20)
+    assert set(metrics) >= set(an.registered_pending((0.2, 0.7), "x"))
+    # (a), (b) pool the stored and new seeds; (c), (d) read the new seeds alone
+    assert metrics["registered_colour_lead_shift"]["n"] == 2 and metrics["registered_bend_0_2"]["n"] <= 1
