@@ -607,6 +607,7 @@ PHASE_LR_DEC = [-5.0, -4.5, -4.0, -3.5, -3.0, -2.5, -2.0, -1.5, -1.0]  # and a d
 TABLE3 = {k: EVIDENCE_NETWORK[k] for k in ("n", "mode", "depth", "width", "embed_dim")}
 LONG_RUN = {"steps": 100_000, "checkpoint_every": 5000}  # the paper's steps (Section IV, Appendix B)
 LONG_ROWS = [i for i, v in enumerate(PHASE_LR_ENC) if v <= -3.5]  # eta_enc <= 10^-3.5: memorizing at 1e4 steps
+FAST_ROWS = [i for i in range(len(PHASE_LR_ENC)) if i not in LONG_ROWS]  # the rest, carried to 1e5 steps too
 
 EVIDENCE = (
     EvidenceSet(
@@ -650,6 +651,34 @@ EVIDENCE = (
                 "log10_lr_dec": [-3.0, -2.0, -1.0],
             },
             "shards": [{"relation": r, "row": 0, "seed": s} for r in ("mod3", "bipartite") for s in (0, 1)],
+        },
+        threads=1,
+        minutes=round(shard_minutes(len(PHASE_LR_DEC), LONG_RUN["steps"], **TABLE3), 1),
+        mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_dynamics",
+        name="phase_grid_1e5_fast",
+        description="the rest of Fig. 5 at the paper's 1e5 AdamW steps: the encoder rates eta_enc >= 10^-3 (rows 4-6 "
+        "of the phase_grid encoder axis, read at 1e4 steps until this set is complete), same network, split, seeds, "
+        "decoder rates and early exit as phase_grid_1e5, so that with it every row of Fig. 5 is at one step count; "
+        "3 relations x 3 x 9 cells x 3 seeds = 243 networks, one shard per (relation, encoder rate, seed)",
+        function="lib.geneft.evidence_seed:phase_row_seed",
+        config={**EVIDENCE_NETWORK, **LONG_RUN, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
+        shards=[
+            {"relation": r, "row": i, "seed": s}
+            for s in range(EVIDENCE_NETWORK["seeds"])
+            for i in FAST_ROWS
+            for r in EVIDENCE_RELATIONS
+        ],
+        smoke={
+            "config": {
+                **EVIDENCE_SMOKE,
+                "steps": 1000,
+                "log10_lr_enc": [-2.5, -1.5],
+                "log10_lr_dec": [-3.0, -2.0, -1.0],
+            },
+            "shards": [{"relation": r, "row": 1, "seed": s} for r in ("mod3", "bipartite") for s in (0, 1)],
         },
         threads=1,
         minutes=round(shard_minutes(len(PHASE_LR_DEC), LONG_RUN["steps"], **TABLE3), 1),
