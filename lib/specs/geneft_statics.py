@@ -526,6 +526,23 @@ EVIDENCE = (
     ),
     EvidenceSet(
         chapter="geneft_statics",
+        name="decoder_modes_extra",
+        description="G-3 (Fig. 3) on five more seeds (5 to 9) of decoder_modes, same decoders, relations, fractions "
+        "and training: with it, 10 seeds per fraction, so that the best-depth comparison does not rest on 5 seeds "
+        "of which one is stuck",
+        function="lib.geneft.evidence:network_curve",
+        config={**DECODER_MODES_CONFIG, "seed_offset": 5},
+        shards=[{"relation": r, **dec} for r in ("mod3", "greater_than") for dec in FIG3_DECODERS],
+        smoke={
+            "config": {"n": 12, "fractions": [0.1, 0.5], "seeds": 2, "steps": 200},
+            "shards": [{"relation": r, **dec} for r in ("mod3", "greater_than") for dec in FIG3_DECODERS[1:3]],
+        },
+        threads=1,
+        minutes=round(shard_minutes(50, 10_000, n=30, **FIG3_DECODERS[0]), 1),
+        mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_statics",
         name="goldilocks_depths",
         description="G-7 (Fig. 7): mod 3 at training fraction 0.3, concat decoders of width 10 (d = 2) with 0 to 10 "
         "hidden layers, Table 3's learning rate 1e-3, 10 seeds per depth (split and init), 1e4 AdamW steps "
