@@ -607,6 +607,7 @@ PHASE_LR_DEC = [-5.0, -4.5, -4.0, -3.5, -3.0, -2.5, -2.0, -1.5, -1.0]  # and a d
 TABLE3 = {k: EVIDENCE_NETWORK[k] for k in ("n", "mode", "depth", "width", "embed_dim")}
 LONG_RUN = {"steps": 100_000, "checkpoint_every": 5000}  # the paper's steps (Section IV, Appendix B)
 LONG_ROWS = [i for i, v in enumerate(PHASE_LR_ENC) if v <= -3.5]  # eta_enc <= 10^-3.5: memorizing at 1e4 steps
+RERUN_ROWS = [PHASE_LR_ENC.index(-3.5), PHASE_LR_ENC.index(-3.0)]  # the reproducibility sample of phase_grid
 FAST_ROWS = [i for i in range(len(PHASE_LR_ENC)) if i not in LONG_ROWS]  # the rest, carried to 1e5 steps too
 
 EVIDENCE = (
@@ -682,6 +683,23 @@ EVIDENCE = (
         },
         threads=1,
         minutes=round(shard_minutes(len(PHASE_LR_DEC), LONG_RUN["steps"], **TABLE3), 1),
+        mem_mb=1000,
+    ),
+    EvidenceSet(
+        chapter="geneft_dynamics",
+        name="phase_grid_rerun",
+        description="reproducibility of Fig. 5: a sample of phase_grid fixed before computing (the rows eta_enc = "
+        "10^-3.5 and 10^-3 of every relation, where the phases are mixed) recomputed, same function, configuration "
+        "and seeds, on another machine; the chapter compares the phases run by run and names both processors",
+        function="lib.geneft.evidence:phase_row",
+        config={**EVIDENCE_NETWORK, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
+        shards=[{"relation": r, "row": i} for r in EVIDENCE_RELATIONS for i in RERUN_ROWS],
+        smoke={
+            "config": {**EVIDENCE_SMOKE, "log10_lr_enc": [-2.5, -1.5], "log10_lr_dec": [-3.0, -2.0, -1.0]},
+            "shards": [{"relation": r, "row": 0} for r in EVIDENCE_RELATIONS],
+        },
+        threads=1,
+        minutes=round(shard_minutes(len(PHASE_LR_DEC) * 3, 10_000, **TABLE3), 1),
         mem_mb=1000,
     ),
     EvidenceSet(
