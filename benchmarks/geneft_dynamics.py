@@ -6,6 +6,8 @@
   for the autograd trainer. The trainer does fewer (no gradient through test pairs), so this is
   what a naive implementation would need to run as fast. Test pairs evaluated every step (exact
   Table 4 crossings); `..._test_every_10` evaluates them every 10th step (resolution 10 steps).
+- `own_shapes_matmul_gflops`, `trainer_fraction_of_own_shapes_matmul`: the trainer's real ceiling, the
+  batched matmuls of its own layer shapes alone (`own_shapes_gflops`), and the trainer's rate over it.
 - `trainer_fraction_of_matmul_peak`: that rate over a 2048 x 2048 float32 matmul timed in the
   same process on the same threads.
 - `trainer_real_gflops`, `trainer_real_fraction_of_matmul_peak`: the arithmetic the trainer really
@@ -53,6 +55,30 @@ def matmul_gflops(size: int = 2048, repeats: int = 3) -> float:
         a @ b
         best = min(best, time.perf_counter() - start)
     return 2 * size**3 / best / 1e9
+
+
+def own_shapes_gflops(models: int, repeats: int = 3) -> float:
+    """The trainer's own ceiling: the batched matmuls of one forward and backward pass of `models` Table-3
+    decoders over all n^2 pairs, (models, n^2, fan_in) x (models, fan_in, fan_out) for every layer, timed
+    as torch.bmm alone (no activations, loss or optimiser), best of `repeats`, GFLOP/s. Small and thin
+    matrices (fan_in 4 or 50, fan_out 50 or 1) run far below the 2048 x 2048 peak; this rate is what the
+    trainer's arithmetic can reach at best on the current threads."""
+    sizes = [2 * EMBED] + [WIDTH] * DEPTH + [1]
+    shapes = list(zip(sizes[:-1], sizes[1:]))
+    x = [torch.randn(models, N * N, fan_in) for fan_in, _ in shapes]
+    w = [torch.randn(models, fan_in, fan_out) for fan_in, fan_out in shapes]
+    g = [torch.randn(models, N * N, fan_out) for _, fan_out in shapes]
+
+    def one_pass():
+        for xi, wi, gi in zip(x, w, g):
+            torch.bmm(xi, wi)  # forward
+            torch.bmm(gi, wi.transpose(1, 2))  # gradient of the input
+            torch.bmm(xi.transpose(1, 2), gi)  # gradient of the weights
+
+    one_pass()
+    best = min(_timed(one_pass) for _ in range(repeats))
+    flops = 3 * 2 * models * N * N * sum(a * b for a, b in shapes)
+    return flops / best / 1e9
 
 
 def _autograd_batched(labels: np.ndarray, masks: np.ndarray, steps: int) -> None:
@@ -132,6 +158,7 @@ def benchmark() -> dict[str, float]:
     trainer, trainer_test10 = run(1), run(10)
     autograd = _timed(lambda: _autograd_batched(labels, masks, THROUGHPUT_STEPS))
     peak = max(peak, matmul_gflops())
+    own = own_shapes_gflops(THROUGHPUT_MODELS)
     model_steps = THROUGHPUT_MODELS * (THROUGHPUT_STEPS + 1)
     rate = model_steps / trainer
     gflops = rate * nominal_flops(N, **net) / 1e9
@@ -158,6 +185,8 @@ def benchmark() -> dict[str, float]:
         "trainer_effective_gflops": gflops,
         "matmul_gflops": peak,
         "trainer_fraction_of_matmul_peak": gflops / peak,
+        "own_shapes_matmul_gflops": own,
+        "trainer_fraction_of_own_shapes_matmul": gflops / own,
         "trainer_real_gflops": real_gflops,
         "trainer_real_fraction_of_matmul_peak": real_gflops / peak,
         "trainer_model_steps_per_s_test_every_10": model_steps / trainer_test10,

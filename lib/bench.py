@@ -44,8 +44,12 @@ def chapter_peak_memory(chapter_id: str) -> tuple[float, float]:
         return int(done.stdout.strip().splitlines()[-1]) / 1024, time.perf_counter() - start
 
 
-def run_benchmarks(output: Path, chapters: list[str] | None = None, memory: bool = True) -> dict[str, float]:
-    results: dict[str, float] = {}
+def run_benchmarks(output: Path, chapters: list[str] | None = None, memory: bool = True) -> dict[str, float | str]:
+    """Every chapter's benchmark and default run, written to `output` after each chapter, with the processor
+    they ran on (timings are only comparable on the same one)."""
+    from lib.evidence.run import cpu_description
+
+    results: dict[str, float | str] = {"processor": cpu_description()}
     for chapter_id in chapters or chapter_ids():
         results.update(chapter_benchmarks(chapter_id))
         if memory:
@@ -56,6 +60,9 @@ def run_benchmarks(output: Path, chapters: list[str] | None = None, memory: bool
     return results
 
 
-def format_table(results: dict[str, float]) -> str:
+def format_table(results: dict[str, float | str]) -> str:
     width = max(map(len, results), default=10)
-    return "\n".join(f"{name:<{width}}  {value:>12.4g}" for name, value in results.items())
+    return "\n".join(
+        f"{name:<{width}}  {value:>12.4g}" if isinstance(value, float) else f"{name:<{width}}  {value}"
+        for name, value in results.items()
+    )
