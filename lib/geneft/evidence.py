@@ -89,34 +89,21 @@ def _network(config: dict) -> dict:
     return {k: config[k] for k in ("mode", "depth", "width", "embed_dim")}
 
 
-def _train_settings(
-    config: dict, relation: str, lr_enc, lr_dec, weight_decay, init_scale: float, checkpoint: Path | None
-) -> dict[str, np.ndarray]:
-    """One model per (setting, seed) on the config's fixed split; arrays (settings, seeds)."""
-    from lib.geneft.train import train_models
-
-    lr_enc, lr_dec, wd = np.broadcast_arrays(
-        *(np.atleast_1d(np.asarray(v, float)) for v in (lr_enc, lr_dec, weight_decay))
-    )
+def _fixed_split_runs(config: dict, relation: str, init_scale: float, train, **rates) -> dict[str, np.ndarray]:
+    """One model per (setting, seed) on the config's fixed split `split_masks(n, [train_fraction], [split_seed])`,
+    trained by `train(labels, masks, init_scale=, seeds=, **rates)`: the per-setting `rates` (lr_enc, lr_dec
+    [, weight_decay_dec]) broadcast together, each setting repeated over the seeds. Arrays (settings, seeds)."""
+    names = list(rates)
+    values = np.broadcast_arrays(*(np.atleast_1d(np.asarray(rates[name], float)) for name in names))
     seeds = np.arange(int(config["seeds"])) + int(config.get("seed_offset", 0))
-    k, s, n = lr_enc.size, len(seeds), int(config["n"])
+    k, s, n = values[0].size, len(seeds), int(config["n"])
     masks = np.repeat(split_masks(n, [config["train_fraction"]], [config["split_seed"]]), k * s, 0)
-    rep = lambda v: np.repeat(v.ravel(), s)  # setting-major, seed-minor
-    res = train_models(
+    res = train(
         relation_matrix(relation, n),
         masks,
-        **_network(config),
-        lr_enc=rep(lr_enc),
-        lr_dec=rep(lr_dec),
-        weight_decay_dec=rep(wd),
         init_scale=float(init_scale),
-        steps=int(config["steps"]),
         seeds=np.tile(seeds, k),
-        eval_every=int(config["eval_every"]),
-        test_every=int(config.get("test_every", 1)),
-        early_stop=True,
-        checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
-        checkpoint_every=int(config.get("checkpoint_every", 1000)),
+        **{name: np.repeat(v.ravel(), s) for name, v in zip(names, values, strict=True)},  # setting-major
     )
     shape = (k, s)
     return {
@@ -128,6 +115,30 @@ def _train_settings(
         "embed": res.embed.astype(np.float32).reshape(shape + res.embed.shape[1:]),
         "seeds": seeds.astype(np.int32),
     }
+
+
+def _adamw(config: dict, checkpoint: Path | None, early_stop: bool = True):
+    """The AdamW trainer (`lib.geneft.train.train_models`) with the config's network, steps and evaluations,
+    resuming from `checkpoint`; with `early_stop`, a run leaves once its phase is decided."""
+    from lib.geneft.train import train_models
+
+    return partial(
+        train_models,
+        **_network(config),
+        steps=int(config["steps"]),
+        eval_every=int(config["eval_every"]),
+        test_every=int(config.get("test_every", 1)),
+        early_stop=early_stop,
+        checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
+        checkpoint_every=int(config.get("checkpoint_every", 1000)),
+    )
+
+
+def _one_seed(config: dict, seed: int) -> dict:
+    """The set's config restricted to its initialisation `seed` (of config["seeds"]): a shard of one seed."""
+    if not 0 <= int(seed) < int(config["seeds"]):
+        raise ValueError(f"shard seed {seed} outside the set's {config['seeds']} seeds")
+    return {**config, "seeds": 1, "seed_offset": int(config.get("seed_offset", 0)) + int(seed)}
 
 
 def phase_row(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
@@ -142,7 +153,9 @@ def phase_row(config: dict, shard: dict, checkpoint: Path | None = None) -> dict
     """
     lr_enc = 10.0 ** float(config["log10_lr_enc"][int(shard["row"])])
     lr_dec = 10.0 ** np.asarray(config["log10_lr_dec"], float)
-    out = _train_settings(config, shard["relation"], lr_enc, lr_dec, 0.0, config["init_scale"], checkpoint)
+    out = _fixed_split_runs(
+        config, shard["relation"], config["init_scale"], _adamw(config, checkpoint), lr_enc=lr_enc, lr_dec=lr_dec
+    )
     return {**out, "lr_enc": np.array([lr_enc], np.float32), "lr_dec": lr_dec.astype(np.float32)}
 
 
@@ -155,7 +168,16 @@ def weight_decay_row(config: dict, shard: dict, checkpoint: Path | None = None) 
     """
     wd = float(config["weight_decays"][int(shard["row"])])
     lr_dec = 10.0 ** np.asarray(config["log10_lr_dec"], float)
-    out = _train_settings(config, config["relation"], config["lr_enc"], lr_dec, wd, config["init_scale"], checkpoint)
+    train = _adamw(config, checkpoint)
+    out = _fixed_split_runs(
+        config,
+        config["relation"],
+        config["init_scale"],
+        train,
+        lr_enc=config["lr_enc"],
+        lr_dec=lr_dec,
+        weight_decay_dec=wd,
+    )
     return {**out, "weight_decay": np.array([wd], np.float32), "lr_dec": lr_dec.astype(np.float32)}
 
 
@@ -168,8 +190,9 @@ def ratio_point(config: dict, shard: dict, checkpoint: Path | None = None) -> di
     """
     ratio = 10.0 ** float(config["log10_ratios"][int(shard["point"])])
     lr_enc = float(config["lr_enc"])
-    out = _train_settings(
-        config, config["relation"], lr_enc, lr_enc * ratio, 0.0, float(shard["init_scale"]), checkpoint
+    train = _adamw(config, checkpoint)
+    out = _fixed_split_runs(
+        config, config["relation"], shard["init_scale"], train, lr_enc=lr_enc, lr_dec=lr_enc * ratio
     )
     return {**out, "ratio": np.array([ratio], np.float32)}
 
@@ -185,11 +208,7 @@ def phase_row_seed(config: dict, shard: dict, checkpoint: Path | None = None) ->
     config: as `phase_row` (its "seeds" is the number of seeds of the whole set; s < seeds).
     Returns as `phase_row` with a seed axis of length 1.
     """
-    seed = int(shard["seed"])
-    if not 0 <= seed < int(config["seeds"]):
-        raise ValueError(f"shard seed {seed} outside the set's {config['seeds']} seeds")
-    one = {**config, "seeds": 1, "seed_offset": int(config.get("seed_offset", 0)) + seed}
-    return phase_row(one, {"relation": shard["relation"], "row": shard["row"]}, checkpoint)
+    return phase_row(_one_seed(config, shard["seed"]), {"relation": shard["relation"], "row": shard["row"]}, checkpoint)
 
 
 def weight_decay_row_seed(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
@@ -199,11 +218,7 @@ def weight_decay_row_seed(config: dict, shard: dict, checkpoint: Path | None = N
     config: as `weight_decay_row` (its "seeds" is the number of seeds of the whole set; s < seeds).
     Returns as `weight_decay_row` with a seed axis of length 1.
     """
-    seed = int(shard["seed"])
-    if not 0 <= seed < int(config["seeds"]):
-        raise ValueError(f"shard seed {seed} outside the set's {config['seeds']} seeds")
-    one = {**config, "seeds": 1, "seed_offset": int(config.get("seed_offset", 0)) + seed}
-    return weight_decay_row(one, {"row": shard["row"]}, checkpoint)
+    return weight_decay_row(_one_seed(config, shard["seed"]), {"row": shard["row"]}, checkpoint)
 
 
 def weight_decay_relation_row_seed(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
@@ -222,33 +237,6 @@ def weight_decay_relation_row_seed(config: dict, shard: dict, checkpoint: Path |
 # ----------------------------------------------------------------------------------------------
 # Dynamics trained otherwise: gradient descent (Fig. 6), no early stop (Fig. 5, Theorem 2)
 # ----------------------------------------------------------------------------------------------
-
-
-def _fixed_split_runs(config: dict, relation: str, lr_enc, lr_dec, init_scale: float, train) -> dict[str, np.ndarray]:
-    """One model per (setting, seed) trained by `train(labels, masks, lr_enc=, lr_dec=, init_scale=, seeds=)`;
-    arrays (settings, seeds), settings in the order of the broadcast (lr_enc, lr_dec)."""
-    lr_enc, lr_dec = np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, float)) for v in (lr_enc, lr_dec)))
-    seeds = np.arange(int(config["seeds"])) + int(config.get("seed_offset", 0))
-    k, s, n = lr_enc.size, len(seeds), int(config["n"])
-    masks = np.repeat(split_masks(n, [config["train_fraction"]], [config["split_seed"]]), k * s, 0)
-    res = train(
-        relation_matrix(relation, n),
-        masks,
-        lr_enc=np.repeat(lr_enc, s),  # setting-major, seed-minor
-        lr_dec=np.repeat(lr_dec, s),
-        init_scale=float(init_scale),
-        seeds=np.tile(seeds, k),
-    )
-    shape = (k, s)
-    return {
-        "step_train_90": res.step_train_90.astype(np.int32).reshape(shape),
-        "step_test_90": res.step_test_90.astype(np.int32).reshape(shape),
-        "train_acc": res.train_acc.astype(np.float32).reshape(shape),
-        "test_acc": res.test_acc.astype(np.float32).reshape(shape),
-        "stopped_at": res.stopped_at.astype(np.int32).reshape(shape),
-        "embed": res.embed.astype(np.float32).reshape(shape + res.embed.shape[1:]),
-        "seeds": seeds.astype(np.int32),
-    }
 
 
 def ratio_point_gd(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
@@ -273,7 +261,9 @@ def ratio_point_gd(config: dict, shard: dict, checkpoint: Path | None = None) ->
         eval_every=int(config["eval_every"]),
         early_stop=True,
     )
-    out = _fixed_split_runs(config, config["relation"], lr_dec / ratio, lr_dec, float(shard["init_scale"]), train)
+    out = _fixed_split_runs(
+        config, config["relation"], shard["init_scale"], train, lr_enc=lr_dec / ratio, lr_dec=lr_dec
+    )
     return {**out, "ratio": np.array([ratio], np.float32)}
 
 
@@ -282,25 +272,14 @@ def phase_row_to_end(config: dict, shard: dict, checkpoint: Path | None = None) 
     every eta_dec = 10**config["log10_lr_dec"] x config["seeds"] seeds, AdamW (`lib.geneft.train`) to config["steps"].
 
     config: as `lib.geneft.evidence.phase_row` (n, train_fraction, split_seed, mode, depth, width, embed_dim,
-    init_scale, steps, eval_every, seeds, log10_lr_enc, log10_lr_dec [, seed_offset, checkpoint_every]); the
-    crossings are exact (all pairs every step). Returns as `phase_row`, every run read at `steps`.
+    init_scale, steps, eval_every, seeds, log10_lr_enc, log10_lr_dec [, test_every, seed_offset,
+    checkpoint_every]); the crossings are exact with test_every 1 (the default). Returns as `phase_row`,
+    every run read at `steps`.
     """
-    from lib.geneft.train import train_models
-
     lr_enc = 10.0 ** float(config["log10_lr_enc"][int(shard["row"])])
     lr_dec = 10.0 ** np.asarray(config["log10_lr_dec"], float)
-    train = partial(
-        train_models,
-        **_network(config),
-        weight_decay_dec=0.0,
-        steps=int(config["steps"]),
-        eval_every=int(config["eval_every"]),
-        test_every=1,
-        early_stop=False,
-        checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
-        checkpoint_every=int(config.get("checkpoint_every", 1000)),
-    )
-    out = _fixed_split_runs(config, shard["relation"], lr_enc, lr_dec, config["init_scale"], train)
+    train = _adamw(config, checkpoint, early_stop=False)
+    out = _fixed_split_runs(config, shard["relation"], config["init_scale"], train, lr_enc=lr_enc, lr_dec=lr_dec)
     return {**out, "lr_enc": np.array([lr_enc], np.float32), "lr_dec": lr_dec.astype(np.float32)}
 
 

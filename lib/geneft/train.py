@@ -24,7 +24,9 @@ run to `steps`. With `plateau_patience` = k, a model also leaves once it fits it
 exactly and its accuracy over all pairs has not changed for k evaluations (the statics figures,
 whose outcome is the final accuracy). With `checkpoint`, the state is saved atomically every
 `checkpoint_every` steps and at the end (tensors only, loaded with `weights_only=True`); a later
-call with the same inputs and the same code (`lib.fingerprint.code_fingerprint`) resumes from it.
+call with the same inputs resumes from it. The checkpoint's path is the caller's to key by the code
+(`lib.evidence.run` keys it by the shard's code fingerprint, the chapter's cache by its modules'), so
+that the trainer's results do not depend on the code that names its files.
 
 `train_models_gd` trains the same networks with plain full-batch gradient descent, the dynamics of
 eq. (12): Theorem 3 and eq. (12) integrate the gradient flow of the repons, x' = -eta_x dL/dx and
@@ -49,7 +51,6 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from lib.fingerprint import code_fingerprint
 from lib.geneft.network import (
     Layout,
     Pairs,
@@ -227,7 +228,6 @@ def train_models(
 
     eval_steps = np.arange(0, steps + 1, eval_every)
     key = _fingerprint(
-        code_fingerprint("lib.geneft.train"),
         labels,
         masks,
         mode,
@@ -401,7 +401,7 @@ def train_models_gd(
 
 
 # ----------------------------------------------------------------------------------------------
-# Checkpoints: tensors only (safe to load), keyed by the inputs and the code
+# Checkpoints: tensors only (safe to load), keyed by the inputs
 # ----------------------------------------------------------------------------------------------
 
 
