@@ -3,8 +3,9 @@
 Refused (EvidenceError, one paragraph naming the shard and the command that regenerates it): a
 missing or half-written shard, an unreadable or edited arrays.npz or provenance.json, a shard
 computed with another configuration (the keys that differ are named), and a shard whose code has
-changed since (the modules or versions are named). A shard from another commit with the same code
-is trusted with a warning, once per set and commit.
+changed since (the functions, classes or constants it reaches that changed, or the versions, are
+named; `python -m lib.evidence recertify` can certify it for the new code). A shard from another
+commit with the same code is trusted with a warning, once per set and commit.
 """
 
 from __future__ import annotations

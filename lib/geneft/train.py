@@ -191,6 +191,22 @@ def _step_pass(
 # ----------------------------------------------------------------------------------------------
 
 
+def _grid(labels, train_masks, seeds, mode: str, depth: int, width: int, embed_dim: int, steps: int, eval_every: int):
+    """The checked inputs of both trainers and what they share: (labels, masks (M, n, n) bool, seeds (M,),
+    the parameter layout, the models per chunk)."""
+    labels = np.asarray(labels)
+    masks = np.asarray(train_masks, dtype=bool)
+    n, m_all = labels.shape[0], masks.shape[0]
+    if labels.shape != (n, n) or masks.shape[1:] != (n, n):
+        raise ValueError(f"labels must be (n, n) and train_masks (M, n, n); got {labels.shape}, {masks.shape}")
+    if steps < 0 or eval_every < 1:
+        raise ValueError(f"need steps >= 0 and eval_every >= 1; got {steps}, {eval_every}")
+    seeds = np.arange(m_all) if seeds is None else np.broadcast_to(np.asarray(seeds), (m_all,))
+    layout = Layout(n, embed_dim, (input_dim(mode, embed_dim), *[width] * depth, 1))
+    chunk = max(1, CHUNK_ACTIVATIONS // (n * n * max(width, input_dim(mode, embed_dim))))
+    return labels, masks, seeds, layout, chunk
+
+
 def train_models(
     labels: np.ndarray,
     train_masks: np.ndarray,
@@ -213,18 +229,14 @@ def train_models(
     checkpoint_every: int = 1000,
 ) -> TrainResult:
     """Train M = len(train_masks) models on `labels` (n, n) 0/1; see the module docstring."""
-    labels = np.asarray(labels)
-    masks = np.asarray(train_masks, dtype=bool)
+    if test_every < 1:
+        raise ValueError(f"need test_every >= 1; got {test_every}")
+    labels, masks, seeds, layout, chunk = _grid(
+        labels, train_masks, seeds, mode, depth, width, embed_dim, steps, eval_every
+    )
     n, m_all = labels.shape[0], masks.shape[0]
-    if labels.shape != (n, n) or masks.shape[1:] != (n, n):
-        raise ValueError(f"labels must be (n, n) and train_masks (M, n, n); got {labels.shape}, {masks.shape}")
-    if steps < 0 or eval_every < 1 or test_every < 1:
-        raise ValueError(f"need steps >= 0, eval_every >= 1, test_every >= 1; got {steps}, {eval_every}, {test_every}")
-    seeds = np.arange(m_all) if seeds is None else np.broadcast_to(np.asarray(seeds), (m_all,))
     lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
     wd_d = _per_model(weight_decay_dec, m_all, "weight_decay_dec")
-    layout = Layout(n, embed_dim, (input_dim(mode, embed_dim), *[width] * depth, 1))
-    chunk = max(1, CHUNK_ACTIVATIONS // (n * n * max(width, input_dim(mode, embed_dim))))
 
     eval_steps = np.arange(0, steps + 1, eval_every)
     key = _fingerprint(
@@ -341,17 +353,11 @@ def train_models_gd(
     """Train M = len(train_masks) models on `labels` (n, n) 0/1 by gradient descent on the mean training
     binary cross-entropy; per-model rates `lr_enc` (embeddings) and `lr_dec` (decoder). Returns the
     trainer's `TrainResult` (final accuracies at `steps` or at the early stop; history every `eval_every`)."""
-    labels = np.asarray(labels)
-    masks = np.asarray(train_masks, dtype=bool)
+    labels, masks, seeds, layout, chunk = _grid(
+        labels, train_masks, seeds, mode, depth, width, embed_dim, steps, eval_every
+    )
     n, m_all = labels.shape[0], masks.shape[0]
-    if labels.shape != (n, n) or masks.shape[1:] != (n, n):
-        raise ValueError(f"labels must be (n, n) and train_masks (M, n, n); got {labels.shape}, {masks.shape}")
-    if steps < 0 or eval_every < 1:
-        raise ValueError(f"need steps >= 0 and eval_every >= 1; got {steps}, {eval_every}")
-    seeds = np.arange(m_all) if seeds is None else np.broadcast_to(np.asarray(seeds), (m_all,))
     lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
-    layout = Layout(n, embed_dim, (input_dim(mode, embed_dim), *[width] * depth, 1))
-    chunk = max(1, CHUNK_ACTIVATIONS // (n * n * max(width, input_dim(mode, embed_dim))))
     stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
     tm = _model_tensors(labels, masks, layout, flatten(stack).detach(), lr_e, lr_d, np.zeros(m_all))
     eval_steps = np.arange(0, steps + 1, eval_every)
