@@ -5,7 +5,7 @@ python -m lib.evidence status [SETS] [--smoke]    present / missing / stale shar
 python -m lib.evidence stale [SETS] [--smoke]     provenance.json paths of stale shards (for --forcerun)
 python -m lib.evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
 python -m lib.evidence compare CHAPTER SET --root DIR [--smoke]   a regenerated copy vs the stored one
-python -m lib.evidence recertify CHAPTER/SET [--sample N]   certify stale shards by a smoke recompute
+python -m lib.evidence recertify CHAPTER/SET [--sample N] [--against COMMIT]   certify stale shards by a smoke recompute
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     recertify.add_argument("--sample", type=int, default=0, help="also recompute N full shards (evenly spread)")
     recertify.add_argument("--root", default=None, help="evidence folder (default data/evidence)")
     recertify.add_argument("--threads", type=int, default=1)
+    recertify.add_argument(
+        "--against", default=None, help="compare with the smoke shards computed here by the code at this commit"
+    )
     args = parser.parse_args(argv)
     variant = "smoke" if getattr(args, "smoke", False) else "full"
 
@@ -66,12 +69,17 @@ def main(argv: list[str] | None = None) -> int:
             evidence_set = registry.get(chapter, name)
         except KeyError as error:
             parser.error(str(error))
-        certified, problems = certify_set(evidence_set, args.sample, args.root, args.threads)
+        certified, problems = certify_set(evidence_set, args.sample, args.root, args.threads, args.against)
         if certified:
             print(f"{args.set}: {len(certified)} shards certified for the current code")
         elif not problems:
             print(f"{args.set}: every stored shard is already of the current code")
         print("\n".join(problems))
+        if problems and not certified and not args.against:
+            print(
+                "(shards computed on another processor may differ here even under unchanged code: "
+                "--against COMMIT compares the code at COMMIT, which made them, with the current one on this machine)"
+            )
         return 1 if problems else 0
     elif args.command == "compare":
         from lib.evidence.load import compare as compare_sets
