@@ -2,17 +2,19 @@
 
 import dataclasses
 import json
+import shutil
 
 import numpy as np
 import pytest
 
 from lib import fingerprint
-from lib.evidence import registry, status, store
+from lib.evidence import certify, registry, status, store
 from lib.evidence import run as run_module
 from lib.evidence.__main__ import main
 from lib.evidence.certify import recertify, sample_ids
 from lib.evidence.run import run_shard
 from lib.evidence.store import PROVENANCE, shard_dir
+from lib.paths import EVIDENCE
 from tests.unit.test_evidence import TINY
 
 OLD = "0" * 16
@@ -126,3 +128,25 @@ def test_sets_computed_elsewhere_check_only_the_code(tmp_path, monkeypatch):
     assert rows["two_layer/tiny_gpu_set"]["counts"] == {"ok": 1, "missing": 1}
     assert rows["two_layer/tiny_test_set"]["counts"] == {"code": 1, "missing": 1}
     assert "-> 3.99" in rows["two_layer/tiny_test_set"]["problems"][0]
+
+
+def test_against_a_commit_whose_code_is_not_the_stored_one_is_refused(stale):
+    certified, problems = recertify(TINY, root=stale, against="HEAD")
+    assert certified == [] and "is not the code of the stored shards" in problems[0]
+
+
+def test_against_a_commit_compares_the_previous_code_with_the_current_one_here(tmp_path, monkeypatch):
+    """Stored shards of the code at HEAD, the current code edited (its fingerprint changed, not what it
+    computes): the smoke variant computed by HEAD's code and by the current code agree, so they are certified."""
+    evidence_set = registry.get("two_layer", "swing_by_d")
+    shutil.copytree(
+        EVIDENCE / evidence_set.chapter / evidence_set.name, tmp_path / evidence_set.chapter / evidence_set.name
+    )
+    edited = dataclasses.replace(store.set_code(evidence_set), fingerprint="1" * 16)
+    for module in (store, run_module, certify):
+        monkeypatch.setattr(module, "set_code", lambda s: edited)
+    certified, problems = recertify(evidence_set, root=tmp_path, against="HEAD")
+    assert problems == [] and len(certified) == len(evidence_set.shards) + len(evidence_set.shard_ids("smoke"))
+    entry = json.loads((shard_dir(evidence_set, "d-2__block-0", root=tmp_path) / PROVENANCE).read_text())
+    assert entry["code_fingerprint"] == "1" * 16
+    assert entry["certifications"][-1]["method"].startswith("smoke recompute by the previous code (commit ")
