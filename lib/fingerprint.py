@@ -1,6 +1,6 @@
 """Fingerprints of the code behind a result, so that no cache or evidence outlives the code that made it.
 
-Two fingerprints, both of normalised source (the `ast` dump without comments, docstrings and
+Two fingerprints, both of normalised source (the syntax tree without comments, docstrings and
 formatting, so an edit of prose keeps them and an edit of code changes them), both with the
 versions of the packages that compute (python, numpy, scipy, torch):
 
@@ -307,7 +307,7 @@ class _Reach:
                 return self.generic_visit(node)
 
         tree = Rewrite().visit(_strip_docstrings(_fresh(parsed.source, stmt)))
-        return ast.dump(tree, annotate_fields=False), reached
+        return _serialised(tree), reached
 
     def _replace(
         self, base: ast.Name, chain: list[ast.Attribute], target: _Target | None, reached: list[tuple[str, str]]
@@ -329,6 +329,22 @@ class _Reach:
         else:
             token = target.module
         return _rebuild(ast.Name(id=token, ctx=ast.Load()), chain, used)
+
+
+def _serialised(node) -> str:
+    """The syntax tree as text, the same under every Python version: unlike `ast.dump`, fields that are
+    None or empty are left out (newer versions add such fields, e.g. 3.12's `type_params`), so that a
+    shard computed under another Python (a GPU machine's) is fingerprinted as here."""
+    if isinstance(node, ast.AST):
+        fields = (
+            f"{name}={_serialised(value)}"
+            for name, value in ast.iter_fields(node)
+            if value is not None and not (isinstance(value, list) and not value)
+        )
+        return f"{type(node).__name__}({', '.join(fields)})"
+    if isinstance(node, list):
+        return f"[{', '.join(_serialised(item) for item in node)}]"
+    return repr(node)
 
 
 def _fresh(source: str, stmt: ast.stmt) -> ast.stmt:
