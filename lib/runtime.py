@@ -61,8 +61,8 @@ FOLDER_ENVS = ("LIB_OUTPUT_DIR", "LIB_CACHE_DIR")
 def check_environment() -> None:
     """Validate every variable the book reads, before any compute; drop the blank ones (unset).
 
-    Called by the command line and at the start of every chapter, so that `lib.paths` (whose code
-    is part of the evidence fingerprints) reads only a usable `LIB_CACHE_DIR` or none.
+    Called by the command line and at the start of every chapter, so that `lib.paths` reads only a
+    usable `LIB_CACHE_DIR` or none.
     """
     for name in (THREADS_ENV, *FOLDER_ENVS):
         if name in os.environ and setting(name) is None:

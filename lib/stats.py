@@ -24,6 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
+from lib.numbers import format_interval
+
 CONFIDENCE = 0.95
 
 
@@ -41,7 +43,10 @@ class Estimate:
         return asdict(self)
 
     def __str__(self) -> str:
-        return f"{self.value:.4g} [{self.low:.4g}, {self.high:.4g}] (n = {self.n}, {self.method})"
+        return f"{format_interval(self.value, self.low, self.high)} (n = {self.n}, {self.method})"
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:  # IPython shows an estimate through the formatter
+        printer.text(str(self))
 
 
 def exact(value: float) -> Estimate:

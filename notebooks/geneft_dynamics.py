@@ -755,7 +755,7 @@ run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at 
 # Eq. (12) integrates the gradient flow of the repons, with $\eta_x$ and $\eta_A$ the rates of plain
 # gradient descent. The evidence set `ratio_seeds_gd` trains the same networks, split and seeds as
 # `ratio_seeds` by full-batch gradient descent ($\theta \leftarrow \theta - \eta\,\nabla L$, $\eta_\mathrm{enc}$ on the
-# embeddings, $\eta_\mathrm{dec}$ on the decoder; `lib.geneft.train_gd`): {glue:text}`fig6_gd_setup_text`.
+# embeddings, $\eta_\mathrm{dec}$ on the decoder; `lib.geneft.train`): {glue:text}`fig6_gd_setup_text`.
 # The rates were fixed by a pilot that read training losses only, before any outcome: every pilot run (two
 # seeds outside the set, every init scale, ratios 1 and $10^{1.5}$) with a decoder rate up to 1 kept its loss at
 # or under its initial value and ended lower, every one with a larger decoder rate rose above it, whatever the
@@ -828,7 +828,7 @@ run.figure("fig_prob_gd", fig)
 # :name: fig-prob-gd
 # As the figure above, for the networks trained by plain gradient descent.
 #
-# Code: {py:func}`lib.geneft.train_gd.train_models_gd`, {py:func}`lib.geneft.repons.compare_with_arctan`,
+# Code: {py:func}`lib.geneft.train.train_models_gd`, {py:func}`lib.geneft.repons.compare_with_arctan`,
 # {py:func}`lib.geneft.repons.init_sigma_ratio` · evidence:
 # {ref}`geneft_dynamics/ratio_seeds_gd <evidence-geneft-dynamics-ratio-seeds-gd>`.
 # ```

@@ -2,7 +2,9 @@
 `data/evidence/CHAPTER/SET/SHARD_ID/` with provenance, and read by the chapters through `load`.
 
 Declare a set in `lib/specs/CHAPTER.py` (`EVIDENCE = (EvidenceSet(...),)`), compute it with
-`make evidence`, read it with `lib.evidence.load(chapter, name)`. See /README.md, section Evidence.
+`make evidence`, read it with `lib.evidence.load(chapter, name)`; after a change of the code a set
+reaches, `python -m lib.evidence recertify CHAPTER/SET` certifies it by a smoke recompute. See
+/README.md, section Evidence.
 """
 
 from lib.evidence.declare import EvidenceSet, config_hash, shard_id

@@ -5,6 +5,7 @@ python -m lib.evidence status [SETS] [--smoke]    present / missing / stale shar
 python -m lib.evidence stale [SETS] [--smoke]     provenance.json paths of stale shards (for --forcerun)
 python -m lib.evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
 python -m lib.evidence compare CHAPTER SET --root DIR [--smoke]   a regenerated copy vs the stored one
+python -m lib.evidence recertify CHAPTER/SET [--sample N] [--against COMMIT]   certify stale shards by a smoke recompute
 """
 
 from __future__ import annotations
@@ -37,8 +38,16 @@ def main(argv: list[str] | None = None) -> int:
     shard.add_argument("--gpu", action="store_true", help="use a GPU if the set declares gpu and one is present")
     compare.add_argument("--root", required=True, help="folder holding the regenerated shards")
     compare.add_argument("--reference", default=None, help="folder holding the stored shards (default data/evidence)")
+    recertify = commands.add_parser("recertify", help="certify stale shards for the current code by a smoke recompute")
+    recertify.add_argument("set", help="chapter/set")
+    recertify.add_argument("--sample", type=int, default=0, help="also recompute N full shards (evenly spread)")
+    recertify.add_argument("--root", default=None, help="evidence folder (default data/evidence)")
+    recertify.add_argument("--threads", type=int, default=1)
+    recertify.add_argument(
+        "--against", default=None, help="compare with the smoke shards computed here by the code at this commit"
+    )
     args = parser.parse_args(argv)
-    variant = "smoke" if args.smoke else "full"
+    variant = "smoke" if getattr(args, "smoke", False) else "full"
 
     from lib.evidence import registry
     from lib.evidence.status import stale_targets, status
@@ -50,6 +59,28 @@ def main(argv: list[str] | None = None) -> int:
             registry.get(args.chapter, args.set), args.shard_id, variant, args.root, args.threads, args.gpu
         )
         print(path)
+    elif args.command == "recertify":
+        from lib.evidence.certify import recertify as certify_set
+
+        chapter, _, name = args.set.partition("/")
+        if not name or args.sample < 0:
+            parser.error(f"recertify takes chapter/set and --sample N >= 0, got {args.set!r}, {args.sample}")
+        try:
+            evidence_set = registry.get(chapter, name)
+        except KeyError as error:
+            parser.error(str(error))
+        certified, problems = certify_set(evidence_set, args.sample, args.root, args.threads, args.against)
+        if certified:
+            print(f"{args.set}: {len(certified)} shards certified for the current code")
+        elif not problems:
+            print(f"{args.set}: every stored shard is already of the current code")
+        print("\n".join(problems))
+        if problems and not certified and not args.against:
+            print(
+                "(shards computed on another processor may differ here even under unchanged code: "
+                "--against COMMIT compares the code at COMMIT, which made them, with the current one on this machine)"
+            )
+        return 1 if problems else 0
     elif args.command == "compare":
         from lib.evidence.load import compare as compare_sets
 
@@ -76,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{row['set']:45s} {row['shards']:4d} shards: {counts}{commit}  ~{row['minutes']:.1f} core-min"
                 + ("" if row["counts"].get("ok") == row["shards"] else f"  -> {row['command']}")
             )
+            for how, n in sorted(row["certified"].items()):
+                print(f"    {n} ok, {how}")
+            print(f"    processors: {'; '.join(row['processors']) or 'none'}")
             for problem in row["problems"][:5]:
                 print(f"    {problem}")
         return 0 if all(r["counts"].get("ok") == r["shards"] for r in rows) else 1

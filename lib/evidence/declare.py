@@ -72,6 +72,8 @@ class EvidenceSet:
     smoke: {"config": overrides, "shards": [...]} for the test-size variant (either key optional;
         no "shards" means the first full shard).
     threads, gpu, minutes, mem_mb: resources of ONE full shard (minutes on one CPU core, an estimate).
+        A set declared gpu is computed on another machine with its own package versions: locally its
+        shards are checked by their code only (see lib.fingerprint), the versions stay in provenance.
     rtol, atol: tolerance when a regenerated shard is compared with the stored one (0: bitwise).
     """
 
@@ -108,10 +110,6 @@ class EvidenceSet:
     def key(self) -> str:
         """`chapter/name`, how the workflow and the CLI name the set."""
         return f"{self.chapter}/{self.name}"
-
-    @property
-    def module(self) -> str:
-        return self.function.partition(":")[0]
 
     def variant_config(self, variant: str = "full") -> dict[str, Any]:
         """The configuration of the full set, or with the smoke overrides applied."""

@@ -3,8 +3,9 @@
 Refused (EvidenceError, one paragraph naming the shard and the command that regenerates it): a
 missing or half-written shard, an unreadable or edited arrays.npz or provenance.json, a shard
 computed with another configuration (the keys that differ are named), and a shard whose code has
-changed since (the modules or versions are named). A shard from another commit with the same code
-is trusted with a warning, once per set and commit.
+changed since (the functions, classes or constants it reaches that changed, or the versions, are
+named; `python -m lib.evidence recertify` can certify it for the new code). A shard from another
+commit with the same code is trusted with a warning, once per set and commit.
 """
 
 from __future__ import annotations
@@ -177,15 +178,18 @@ def compare(
     root: str | Path,
     reference_root: str | Path | None = None,
     shard_ids: list[str] | None = None,
+    stored_code: bool = True,
 ) -> list[str]:
     """Differences between the shards under `root` and the stored ones (data/evidence unless given),
     all shards of the variant or `shard_ids`, within the set's declared rtol/atol (0: bitwise).
-    An empty list: they agree. A shard that is not usable on either side is a difference."""
+    An empty list: they agree. A shard that is not usable on either side is a difference; without
+    `stored_code`, a stored shard of other code is compared too (to re-certify it)."""
     evidence_set = registry.get(chapter, set_name)
     exact = evidence_set.rtol == 0 and evidence_set.atol == 0
     problems = []
     for sid in shard_ids or evidence_set.shard_ids(variant):
-        new, ref = (check_shard(evidence_set, sid, variant, r) for r in (root, reference_root))
+        new = check_shard(evidence_set, sid, variant, root)
+        ref = check_shard(evidence_set, sid, variant, reference_root, code=stored_code)
         if bad := [
             f"{side}: {s.status}, {s.problem}" for side, s in (("new", new), ("stored", ref)) if s.status != "ok"
         ]:

@@ -10,15 +10,17 @@ from __future__ import annotations
 import datetime
 import importlib
 import platform
+import re
 import shutil
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from lib.evidence.declare import EvidenceSet, config_hash
-from lib.evidence.store import code_record, git_commit, shard_dir, write_shard
+from lib.evidence.store import git_commit, set_code, shard_dir, write_shard
 from lib.fingerprint import package_versions
 from lib.paths import cache_dir
 
@@ -38,24 +40,34 @@ def choose_device(evidence_set: EvidenceSet, gpu: bool) -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def cpu_description() -> str:
-    """The processor and the kernels torch chose on it ("Intel(R) Xeon(R) Processor; torch AVX512").
+VECTOR_EXTENSION = re.compile(r"^(sse|ssse|avx|amx|fma|f16c|asimd|sve|neon)")
 
-    Torch's floating-point results differ between instruction sets (AVX2, AVX-512) and with the
-    thread count, and training amplifies the difference: provenance records both, so that two shards
-    that disagree in the last digits can be told apart from a change of code.
+
+def processor() -> dict[str, Any]:
+    """The processor a shard ran on: {"model", "vector_extensions", "torch_kernels"}.
+
+    Torch's floating-point results differ between instruction sets (AVX2, AVX-512, AMX) and with the
+    thread count, and training amplifies the difference: provenance records the CPU model (the "model
+    name" of /proc/cpuinfo, else what `platform` says), its vector extensions (the SIMD flags of
+    /proc/cpuinfo: sse*, avx*, amx*, fma, asimd, sve, ...) and the kernel family torch chose
+    (`torch.backends.cpu.get_cpu_capability()`), so that two shards that disagree in the last digits
+    can be told apart from a change of code.
     """
     import torch
 
+    fields: dict[str, str] = {}
     try:
-        model = next(
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        )
-    except (OSError, StopIteration):
-        model = platform.processor() or platform.machine()
-    return f"{model}; torch {torch.backends.cpu.get_cpu_capability()}"
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
+    except OSError:
+        pass
+    flags = (fields.get("flags") or fields.get("Features") or "").split()
+    return {
+        "model": fields.get("model name") or platform.processor() or platform.machine(),
+        "vector_extensions": sorted(f for f in set(flags) if VECTOR_EXTENSION.match(f)),
+        "torch_kernels": torch.backends.cpu.get_cpu_capability(),
+    }
 
 
 def run_shard(
@@ -74,12 +86,13 @@ def run_shard(
     declared = evidence_set.variant_config(variant)
     device = choose_device(evidence_set, gpu)
     config = {**declared, "device": device} if evidence_set.gpu else declared
-    fingerprint, modules = code_record(evidence_set.module)
+    code = set_code(evidence_set)
     chash = config_hash(declared)
     checkpoint = cache_dir(
-        "evidence", evidence_set.chapter, evidence_set.name, variant, sid, f"{chash[:12]}-{fingerprint}"
+        "evidence", evidence_set.chapter, evidence_set.name, variant, sid, f"{chash[:12]}-{code.fingerprint}"
     )
-    commit, dirty = git_commit(tuple(modules))
+    commit, dirty = git_commit(tuple(sorted({where.partition(":")[0] for where in code.locations.values()})))
+    cpu = processor()
 
     start = time.perf_counter()
     arrays = resolve(evidence_set.function)(config, shard, checkpoint)
@@ -95,14 +108,15 @@ def run_shard(
         "function": evidence_set.function,
         "config": declared,
         "config_hash": chash,
-        "code_fingerprint": fingerprint,
-        "code_modules": modules,
+        "code_fingerprint": code.fingerprint,
+        "code_objects": code.objects,
         "commit": commit,
         "dirty": dirty,
         "versions": package_versions(),
         "device": device if device == "cpu" else f"cuda ({torch.cuda.get_device_name()})",
-        "machine": platform.processor() or platform.machine(),
-        "cpu": cpu_description(),
+        "machine": platform.machine(),
+        "processor": cpu,
+        "cpu": f"{cpu['model']}; torch {cpu['torch_kernels']}",
         "threads": threads,
         "wall_seconds": round(wall, 3),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from lib.evidence import registry
@@ -13,16 +14,15 @@ STALE = ("config", "shard", "code", "corrupt", "incomplete")
 def status(
     sets: str | None = None, variant: str = "full", root: str | Path | None = None, read: bool = True
 ) -> list[dict]:
-    """One row per set: counts per shard state, the estimated minutes and the regenerating command.
+    """One row per set: counts per shard state, how its certified shards were certified, the processors
+    its shards were computed on, the estimated minutes and the regenerating command.
 
     Every npz is read (a pickled or mis-shaped array is "corrupt", not "ok"); `read=False` checks
     only the hashes and the recorded fields."""
     rows = []
     for evidence_set in registry.select(sets, gpu=True):
         states = [check_shard(evidence_set, sid, variant, root, read=read) for sid in evidence_set.shard_ids(variant)]
-        counts: dict[str, int] = {}
-        for state in states:
-            counts[state.status] = counts.get(state.status, 0) + 1
+        counts = dict(Counter(s.status for s in states))
         rows.append(
             {
                 "set": evidence_set.key,
@@ -30,6 +30,8 @@ def status(
                 "shards": len(states),
                 "counts": counts,
                 "other_commit": sum(bool(s.other_commit) for s in states),
+                "certified": dict(Counter(s.certified for s in states if s.status == "ok" and s.certified)),
+                "processors": sorted({processor_text(s.provenance) for s in states if s.provenance}),
                 "minutes": evidence_set.estimated_minutes(variant),
                 "threads": evidence_set.threads,
                 "gpu": evidence_set.gpu,
@@ -38,6 +40,20 @@ def status(
             }
         )
     return rows
+
+
+SHOWN_EXTENSIONS = ("avx2", "avx512f", "avx512_bf16", "amx_tile", "asimd", "sve")
+
+
+def processor_text(provenance: dict) -> str:
+    """The processor a shard records, in words: model, the telling vector extensions, torch's kernels."""
+    cpu = provenance.get("processor")
+    if isinstance(cpu, dict):
+        shown = [e for e in SHOWN_EXTENSIONS if e in cpu.get("vector_extensions", [])]
+        return f"{cpu.get('model')} ({', '.join(shown) or 'no AVX2'}; torch {cpu.get('torch_kernels')})"
+    if isinstance(provenance.get("cpu"), str):
+        return f"{provenance['cpu']} (vector extensions not recorded)"
+    return "not recorded"
 
 
 def stale_targets(

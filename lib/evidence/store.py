@@ -1,9 +1,16 @@
 """Where shards live, how one is written (atomically), and how one is checked against its declaration.
 
 A shard folder holds `arrays.npz` (numeric arrays only, read with allow_pickle=False) and
-`provenance.json` (configuration and its hash, shard key, code commit and fingerprint, versions,
-device, threads, wall seconds, date, host, and the sha256 of arrays.npz). Both appear at once:
-they are written into a hidden temporary folder beside the shard and renamed into place.
+`provenance.json` (configuration and its hash, shard key, the function, code commit and fingerprint
+with the digest of every object the function reaches, versions, device, the processor, threads,
+wall seconds, date, host, and the sha256 of arrays.npz). Both appear at once: they are written
+into a hidden temporary folder beside the shard and renamed into place.
+
+The code fingerprint is that of what the shard computes (`lib.fingerprint.reached_code`), not of
+where its function lives: moving code between modules keeps stored shards usable. When the code a
+shard reaches does change, `python -m lib.evidence recertify` can certify the stored shards for the
+new code by recomputing the set's smoke variant (`lib.evidence.certify`); each certification is
+kept in the provenance's `certifications` list.
 """
 
 from __future__ import annotations
@@ -25,12 +32,7 @@ from typing import Any
 import numpy as np
 
 from lib.evidence.declare import EvidenceSet, config_hash, differing_keys
-from lib.fingerprint import (
-    code_fingerprint,
-    code_modules,
-    module_digest,
-    package_versions,
-)
+from lib.fingerprint import Reached, reached_code
 from lib.paths import EVIDENCE, ROOT
 
 ARRAYS = "arrays.npz"
@@ -64,9 +66,15 @@ def regenerate_command(evidence_set: EvidenceSet, variant: str = "full") -> str:
 
 
 @cache
-def code_record(module: str) -> tuple[str, dict[str, str]]:
-    """(fingerprint, {module: digest}) of `module`'s `lib` import closure (see lib.fingerprint)."""
-    return code_fingerprint(module), {m: module_digest(m) for m in code_modules(module)}
+def code_record(function: str, gpu: bool = False) -> Reached:
+    """What `function` ("module:name") reaches and its fingerprint (see lib.fingerprint). A set declared
+    `gpu` is computed on another machine with its own package versions, so only its code counts here."""
+    return reached_code(function, with_versions=not gpu)
+
+
+def set_code(evidence_set: EvidenceSet) -> Reached:
+    """The current code record of the set's function."""
+    return code_record(evidence_set.function, evidence_set.gpu)
 
 
 def git_commit(modules: tuple[str, ...] = ()) -> tuple[str, bool]:
@@ -92,25 +100,28 @@ def _head() -> str:
     return git_commit()[0]
 
 
-def describe_code_change(recorded: dict[str, Any], module: str) -> str:
-    """Which modules or package versions differ between a shard's provenance and the code now."""
-    _, now = code_record(module)
-    then = recorded.get("code_modules", {})
-    changed = [m for m in sorted(set(now) & set(then)) if now[m] != then[m]]
+def describe_code_change(recorded: dict[str, Any], evidence_set: EvidenceSet) -> str:
+    """Which reached objects or package versions differ between a shard's provenance and the code now."""
+    reached = set_code(evidence_set)
+    now, then = reached.objects, recorded.get("code_objects")
+    if not isinstance(then, dict):
+        return "its provenance records no reached code (an older fingerprint scheme)"
+    where = lambda names: ", ".join(f"{n} ({reached.locations[n]})" if n in reached.locations else n for n in names)
     parts = []
-    if changed:
-        parts.append(f"code of {', '.join(changed)} changed")
+    if changed := [k for k in sorted(set(now) & set(then)) if now[k] != then[k]]:
+        parts.append(f"code of {where(changed)} changed")
     if added := sorted(set(now) - set(then)):
-        parts.append(f"now also imports {', '.join(added)}")
+        parts.append(f"now also reaches {where(added)}")
     if removed := sorted(set(then) - set(now)):
-        parts.append(f"no longer imports {', '.join(removed)}")
-    versions, old = package_versions(), recorded.get("versions", {})
-    if moved := [
-        f"{k} {old.get(k)} -> {versions.get(k)}"
-        for k in sorted(set(versions) | set(old))
-        if versions.get(k) != old.get(k)
-    ]:
-        parts.append(f"versions {', '.join(moved)}")
+        parts.append(f"no longer reaches {', '.join(removed)}")
+    if not evidence_set.gpu:
+        versions, old = reached.versions, recorded.get("versions", {})
+        if moved := [
+            f"{k} {old.get(k)} -> {versions.get(k)}"
+            for k in sorted(set(versions) | set(old))
+            if versions.get(k) != old.get(k)
+        ]:
+            parts.append(f"versions {', '.join(moved)}")
     return "; ".join(parts) or "the code fingerprint differs"
 
 
@@ -170,7 +181,8 @@ class ShardState:
     """What a shard folder holds compared with its declaration.
 
     status: ok | missing | incomplete | corrupt | config | shard | code. `problem` says why, in words;
-    `other_commit` is the recorded commit when it differs from HEAD (ok shards only warn about it).
+    `other_commit` is the recorded commit when it differs from HEAD (ok shards only warn about it);
+    `certified` says how an ok shard was certified for the current code when it was not computed by it.
     """
 
     sid: str
@@ -179,6 +191,7 @@ class ShardState:
     provenance: dict | None = None
     arrays: dict | None = None
     other_commit: str = ""
+    certified: str = ""
 
 
 def read_arrays(path: Path) -> dict[str, np.ndarray]:
@@ -194,7 +207,8 @@ def provenance_problem(provenance: dict) -> str | None:
     """What is wrong with the recorded fields of a provenance.json, in words; None when they are sound.
 
     Checks the fields the loader does not compare with the declaration: commit, date, host,
-    versions, threads, wall seconds, and that the recorded configuration matches its own hash.
+    versions, threads, wall seconds, the certifications (if any), and that the recorded
+    configuration matches its own hash.
     """
     checks = {
         "commit": lambda v: isinstance(v, str) and bool(_COMMIT.match(v)),
@@ -214,7 +228,34 @@ def provenance_problem(provenance: dict) -> str | None:
             return f"its provenance.json records an invalid {field!r} ({str(provenance[field])[:60]!r})"
     if config_hash(provenance["config"]) != provenance.get("config_hash"):
         return "its provenance.json's 'config' does not match its own 'config_hash' (edited)"
+    return certifications_problem(provenance.get("certifications", []), provenance.get("code_fingerprint"))
+
+
+CERTIFICATION_FIELDS = ("old_fingerprint", "new_fingerprint", "method", "date", "processor", "commit")
+
+
+def certifications_problem(history: Any, fingerprint: Any) -> str | None:
+    """Whether a provenance's `certifications` list is sound: entries of CERTIFICATION_FIELDS (strings,
+    a valid date and commit), each certifying the fingerprint the previous one certified, the last one
+    the fingerprint the shard records."""
+    if not isinstance(history, list):
+        return "its provenance.json records an invalid 'certifications' (not a list)"
+    for i, entry in enumerate(history):
+        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in CERTIFICATION_FIELDS):
+            return f"its provenance.json's certification {i + 1} lacks one of {', '.join(CERTIFICATION_FIELDS)}"
+        if not (_iso_date(entry["date"]) and _COMMIT.match(entry["commit"])):
+            return f"its provenance.json's certification {i + 1} records an invalid date or commit"
+        if i and history[i - 1]["new_fingerprint"] != entry["old_fingerprint"]:
+            return f"its provenance.json's certification {i + 1} does not continue the one before"
+    if history and history[-1]["new_fingerprint"] != fingerprint:
+        return "its provenance.json's last certification is not for the fingerprint it records (edited)"
     return None
+
+
+def certified_by(provenance: dict) -> str:
+    """How a shard came to be certified for its recorded fingerprint ("" when computed by that code)."""
+    history = provenance.get("certifications") or []
+    return f"certified {history[-1]['date'][:10]} by {history[-1]['method']}" if history else ""
 
 
 def _iso_date(text: str) -> bool:
@@ -235,9 +276,15 @@ def arrays_problem(provenance: dict, arrays: dict[str, np.ndarray]) -> str | Non
 
 
 def check_shard(
-    evidence_set: EvidenceSet, sid: str, variant: str = "full", root: Path | None = None, read: bool = True
+    evidence_set: EvidenceSet,
+    sid: str,
+    variant: str = "full",
+    root: Path | None = None,
+    read: bool = True,
+    code: bool = True,
 ) -> ShardState:
-    """The state of one shard (the npz is always checked against its recorded sha256); with `read`, its arrays are loaded."""
+    """The state of one shard (the npz is always checked against its recorded sha256); with `read`, its arrays
+    are loaded; without `code`, a shard of other code is not stale (to compare it with a recomputed one)."""
     directory = shard_dir(evidence_set, sid, variant, root)
     npz, prov = directory / ARRAYS, directory / PROVENANCE
     if not npz.exists() and not prov.exists():
@@ -291,17 +338,18 @@ def check_shard(
             f"not {evidence_set.shard_by_id(sid, variant)}",
             provenance,
         )
-    if provenance.get("code_fingerprint") != code_record(evidence_set.module)[0]:
+    if code and provenance.get("code_fingerprint") != set_code(evidence_set).fingerprint:
         return ShardState(
             sid,
             "code",
-            f"the code that computes it changed since ({describe_code_change(provenance, evidence_set.module)})",
+            f"the code that computes it changed since ({describe_code_change(provenance, evidence_set)})",
             provenance,
+            arrays,
         )
     head = _head()
     commit = provenance.get("commit", "unknown")
     other = commit if head != "unknown" and commit != head else ""
-    return ShardState(sid, "ok", "", provenance, arrays, other)
+    return ShardState(sid, "ok", "", provenance, arrays, other, certified_by(provenance))
 
 
 def _rel(path: Path) -> str:

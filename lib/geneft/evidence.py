@@ -12,6 +12,15 @@ float32 accuracies and embeddings, int32 steps.
                     rate x seeds.
 - `ratio_point`     Fig. 6: one learning-rate ratio eta_dec / eta_enc at one init scale, many seeds
                     (the probability of generalization per point).
+- `phase_row_seed`, `weight_decay_row_seed`, `weight_decay_relation_row_seed`
+                    the same at the paper's 1e5 steps, one initialisation per shard (a shard of every
+                    seed would take hours; one seed's row takes minutes and resumes from its checkpoint);
+                    the last reads the relation from the shard, so that one set holds Fig. 8b and 8c.
+- `ratio_point_gd`  Fig. 6 under the dynamics eq. (12) is derived for: `ratio_point` with plain
+                    full-batch gradient descent (`lib.geneft.train.train_models_gd`) instead of AdamW,
+                    at a fixed decoder rate (the one that bounds a stable step), eta_enc = eta_dec / ratio.
+- `phase_row_to_end` Fig. 5 / Theorem 2: `phase_row` without the early stop, so that every run's
+                    final embeddings (the repon positions) are read at the same step, the end of the run.
 - `network_curve`   Fig. 3 / G-3 and Fig. 7 / G-7: one decoder (mode, depth, width, embedding
                     dimension) on one relation, every training fraction x seeds; accuracy over all
                     pairs, train and test.
@@ -30,6 +39,7 @@ This module imports torch only inside the shard functions, so a declaration can 
 from __future__ import annotations
 
 import itertools
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -79,34 +89,21 @@ def _network(config: dict) -> dict:
     return {k: config[k] for k in ("mode", "depth", "width", "embed_dim")}
 
 
-def _train_settings(
-    config: dict, relation: str, lr_enc, lr_dec, weight_decay, init_scale: float, checkpoint: Path | None
-) -> dict[str, np.ndarray]:
-    """One model per (setting, seed) on the config's fixed split; arrays (settings, seeds)."""
-    from lib.geneft.train import train_models
-
-    lr_enc, lr_dec, wd = np.broadcast_arrays(
-        *(np.atleast_1d(np.asarray(v, float)) for v in (lr_enc, lr_dec, weight_decay))
-    )
+def _fixed_split_runs(config: dict, relation: str, init_scale: float, train, **rates) -> dict[str, np.ndarray]:
+    """One model per (setting, seed) on the config's fixed split `split_masks(n, [train_fraction], [split_seed])`,
+    trained by `train(labels, masks, init_scale=, seeds=, **rates)`: the per-setting `rates` (lr_enc, lr_dec
+    [, weight_decay_dec]) broadcast together, each setting repeated over the seeds. Arrays (settings, seeds)."""
+    names = list(rates)
+    values = np.broadcast_arrays(*(np.atleast_1d(np.asarray(rates[name], float)) for name in names))
     seeds = np.arange(int(config["seeds"])) + int(config.get("seed_offset", 0))
-    k, s, n = lr_enc.size, len(seeds), int(config["n"])
+    k, s, n = values[0].size, len(seeds), int(config["n"])
     masks = np.repeat(split_masks(n, [config["train_fraction"]], [config["split_seed"]]), k * s, 0)
-    rep = lambda v: np.repeat(v.ravel(), s)  # setting-major, seed-minor
-    res = train_models(
+    res = train(
         relation_matrix(relation, n),
         masks,
-        **_network(config),
-        lr_enc=rep(lr_enc),
-        lr_dec=rep(lr_dec),
-        weight_decay_dec=rep(wd),
         init_scale=float(init_scale),
-        steps=int(config["steps"]),
         seeds=np.tile(seeds, k),
-        eval_every=int(config["eval_every"]),
-        test_every=int(config.get("test_every", 1)),
-        early_stop=True,
-        checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
-        checkpoint_every=int(config.get("checkpoint_every", 1000)),
+        **{name: np.repeat(v.ravel(), s) for name, v in zip(names, values, strict=True)},  # setting-major
     )
     shape = (k, s)
     return {
@@ -118,6 +115,30 @@ def _train_settings(
         "embed": res.embed.astype(np.float32).reshape(shape + res.embed.shape[1:]),
         "seeds": seeds.astype(np.int32),
     }
+
+
+def _adamw(config: dict, checkpoint: Path | None, early_stop: bool = True):
+    """The AdamW trainer (`lib.geneft.train.train_models`) with the config's network, steps and evaluations,
+    resuming from `checkpoint`; with `early_stop`, a run leaves once its phase is decided."""
+    from lib.geneft.train import train_models
+
+    return partial(
+        train_models,
+        **_network(config),
+        steps=int(config["steps"]),
+        eval_every=int(config["eval_every"]),
+        test_every=int(config.get("test_every", 1)),
+        early_stop=early_stop,
+        checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
+        checkpoint_every=int(config.get("checkpoint_every", 1000)),
+    )
+
+
+def _one_seed(config: dict, seed: int) -> dict:
+    """The set's config restricted to its initialisation `seed` (of config["seeds"]): a shard of one seed."""
+    if not 0 <= int(seed) < int(config["seeds"]):
+        raise ValueError(f"shard seed {seed} outside the set's {config['seeds']} seeds")
+    return {**config, "seeds": 1, "seed_offset": int(config.get("seed_offset", 0)) + int(seed)}
 
 
 def phase_row(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
@@ -132,7 +153,9 @@ def phase_row(config: dict, shard: dict, checkpoint: Path | None = None) -> dict
     """
     lr_enc = 10.0 ** float(config["log10_lr_enc"][int(shard["row"])])
     lr_dec = 10.0 ** np.asarray(config["log10_lr_dec"], float)
-    out = _train_settings(config, shard["relation"], lr_enc, lr_dec, 0.0, config["init_scale"], checkpoint)
+    out = _fixed_split_runs(
+        config, shard["relation"], config["init_scale"], _adamw(config, checkpoint), lr_enc=lr_enc, lr_dec=lr_dec
+    )
     return {**out, "lr_enc": np.array([lr_enc], np.float32), "lr_dec": lr_dec.astype(np.float32)}
 
 
@@ -145,7 +168,16 @@ def weight_decay_row(config: dict, shard: dict, checkpoint: Path | None = None) 
     """
     wd = float(config["weight_decays"][int(shard["row"])])
     lr_dec = 10.0 ** np.asarray(config["log10_lr_dec"], float)
-    out = _train_settings(config, config["relation"], config["lr_enc"], lr_dec, wd, config["init_scale"], checkpoint)
+    train = _adamw(config, checkpoint)
+    out = _fixed_split_runs(
+        config,
+        config["relation"],
+        config["init_scale"],
+        train,
+        lr_enc=config["lr_enc"],
+        lr_dec=lr_dec,
+        weight_decay_dec=wd,
+    )
     return {**out, "weight_decay": np.array([wd], np.float32), "lr_dec": lr_dec.astype(np.float32)}
 
 
@@ -158,10 +190,97 @@ def ratio_point(config: dict, shard: dict, checkpoint: Path | None = None) -> di
     """
     ratio = 10.0 ** float(config["log10_ratios"][int(shard["point"])])
     lr_enc = float(config["lr_enc"])
-    out = _train_settings(
-        config, config["relation"], lr_enc, lr_enc * ratio, 0.0, float(shard["init_scale"]), checkpoint
+    train = _adamw(config, checkpoint)
+    out = _fixed_split_runs(
+        config, config["relation"], shard["init_scale"], train, lr_enc=lr_enc, lr_dec=lr_enc * ratio
     )
     return {**out, "ratio": np.array([ratio], np.float32)}
+
+
+# ----------------------------------------------------------------------------------------------
+# Dynamics at the paper's 1e5 steps: one initialisation per shard (Figs. 5 and 8)
+# ----------------------------------------------------------------------------------------------
+
+
+def phase_row_seed(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 5, shard {"relation": r, "row": i, "seed": s}: `phase_row` for the one initialisation s.
+
+    config: as `phase_row` (its "seeds" is the number of seeds of the whole set; s < seeds).
+    Returns as `phase_row` with a seed axis of length 1.
+    """
+    return phase_row(_one_seed(config, shard["seed"]), {"relation": shard["relation"], "row": shard["row"]}, checkpoint)
+
+
+def weight_decay_row_seed(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 8, shard {"row": i, "seed": s}: `weight_decay_row` (decoder weight decay config["weight_decays"][i],
+    every eta_dec of config["log10_lr_dec"] at eta_enc = config["lr_enc"]) for the one initialisation s.
+
+    config: as `weight_decay_row` (its "seeds" is the number of seeds of the whole set; s < seeds).
+    Returns as `weight_decay_row` with a seed axis of length 1.
+    """
+    return weight_decay_row(_one_seed(config, shard["seed"]), {"row": shard["row"]}, checkpoint)
+
+
+def weight_decay_relation_row_seed(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 8, shard {"relation": r, "row": i, "seed": s}: `weight_decay_row_seed` on relation r (a name of
+    `lib.geneft.relations`), decoder weight decay config["weight_decays"][i], initialisation s.
+
+    config: as `weight_decay_row_seed`, without "relation". Returns as `weight_decay_row_seed`.
+    """
+    if "relation" in config:
+        raise ValueError("the relation is the shard's, not the configuration's")
+    return weight_decay_row_seed(
+        {**config, "relation": shard["relation"]}, {"row": shard["row"], "seed": shard["seed"]}, checkpoint
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Dynamics trained otherwise: gradient descent (Fig. 6), no early stop (Fig. 5, Theorem 2)
+# ----------------------------------------------------------------------------------------------
+
+
+def ratio_point_gd(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 6 by gradient descent, shard {"init_scale": c, "point": k}: eta_enc = eta_dec / 10**config["log10_ratios"][k]
+    at the decoder rate eta_dec = config["lr_dec"] and init scale c, config["seeds"] seeds, on config["relation"].
+    The decoder rate is the fixed one because it is the one that bounds the stable step of gradient descent.
+
+    config: n, train_fraction, split_seed, mode, depth, width, embed_dim, steps, eval_every, seeds, relation,
+    lr_dec, log10_ratios [, seed_offset]. A run leaves once its phase is decided (both 0.9 crossings found,
+    exact: every step evaluates all pairs). `checkpoint` is not used (minutes per shard).
+    Returns as `lib.geneft.evidence.ratio_point`: per seed step_train_90, step_test_90 (-1: never), train_acc,
+    test_acc, stopped_at, embed (n, d), with a settings axis of length 1; seeds (S,), ratio (1,).
+    """
+    from lib.geneft.train import train_models_gd
+
+    ratio = 10.0 ** float(config["log10_ratios"][int(shard["point"])])
+    lr_dec = float(config["lr_dec"])
+    train = partial(
+        train_models_gd,
+        **_network(config),
+        steps=int(config["steps"]),
+        eval_every=int(config["eval_every"]),
+        early_stop=True,
+    )
+    out = _fixed_split_runs(
+        config, config["relation"], shard["init_scale"], train, lr_enc=lr_dec / ratio, lr_dec=lr_dec
+    )
+    return {**out, "ratio": np.array([ratio], np.float32)}
+
+
+def phase_row_to_end(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 5 without the early stop, shard {"relation": r, "row": i}: eta_enc = 10**config["log10_lr_enc"][i],
+    every eta_dec = 10**config["log10_lr_dec"] x config["seeds"] seeds, AdamW (`lib.geneft.train`) to config["steps"].
+
+    config: as `lib.geneft.evidence.phase_row` (n, train_fraction, split_seed, mode, depth, width, embed_dim,
+    init_scale, steps, eval_every, seeds, log10_lr_enc, log10_lr_dec [, test_every, seed_offset,
+    checkpoint_every]); the crossings are exact with test_every 1 (the default). Returns as `phase_row`,
+    every run read at `steps`.
+    """
+    lr_enc = 10.0 ** float(config["log10_lr_enc"][int(shard["row"])])
+    lr_dec = 10.0 ** np.asarray(config["log10_lr_dec"], float)
+    train = _adamw(config, checkpoint, early_stop=False)
+    out = _fixed_split_runs(config, shard["relation"], config["init_scale"], train, lr_enc=lr_enc, lr_dec=lr_dec)
+    return {**out, "lr_enc": np.array([lr_enc], np.float32), "lr_dec": lr_dec.astype(np.float32)}
 
 
 # ----------------------------------------------------------------------------------------------

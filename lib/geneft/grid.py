@@ -152,7 +152,7 @@ def stack_shards(shards, order: str, names=("step_train_90", "step_test_90", "te
 
 
 def stack_seed_shards(shards, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
-    """Arrays of one-seed shards (keys "row" and "seed", as `lib.geneft.evidence_seed.phase_row_seed`
+    """Arrays of one-seed shards (keys "row" and "seed", as `lib.geneft.evidence.phase_row_seed`
     stores them, each (settings, 1, ...)) as (rows, settings, seeds, ...), rows and seeds sorted; "row"
     and "seed" give the keys. ValueError when a (row, seed) of the rows and seeds present is missing."""
     by_key = {(int(sh.key["row"]), int(sh.key["seed"])): sh for sh in shards}

@@ -24,7 +24,20 @@ run to `steps`. With `plateau_patience` = k, a model also leaves once it fits it
 exactly and its accuracy over all pairs has not changed for k evaluations (the statics figures,
 whose outcome is the final accuracy). With `checkpoint`, the state is saved atomically every
 `checkpoint_every` steps and at the end (tensors only, loaded with `weights_only=True`); a later
-call with the same inputs and the same code (`lib.fingerprint.code_fingerprint`) resumes from it.
+call with the same inputs resumes from it. The checkpoint's path is the caller's to key by the code
+(`lib.evidence.run` keys it by the shard's code fingerprint, the chapter's cache by its modules'), so
+that the trainer's results do not depend on the code that names its files.
+
+`train_models_gd` trains the same networks with plain full-batch gradient descent, the dynamics of
+eq. (12): Theorem 3 and eq. (12) integrate the gradient flow of the repons, x' = -eta_x dL/dx and
+A' = -eta_A dL/dA, with eta_x = eta_enc and eta_A = eta_dec, whereas AdamW's per-parameter
+normalisation changes the effective rates. It is the same batched computation (the same networks,
+initialisation, training-first pair order, hand-written passes) with the update
+theta <- theta - eta grad L, eta = eta_enc on the embeddings and eta_dec on the decoder, no momentum,
+no weight decay. Every step evaluates all pairs, so both 0.9 crossings (Table 4) are exact; with
+`early_stop` a model leaves the stack once both are known. A model whose parameters stop being
+finite (a rate too large for gradient descent) leaves at once, with its accuracies at that step.
+No checkpoints: the shards that use it run for minutes.
 """
 
 from __future__ import annotations
@@ -38,7 +51,6 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from lib.fingerprint import code_fingerprint
 from lib.geneft.network import (
     Layout,
     Pairs,
@@ -179,6 +191,22 @@ def _step_pass(
 # ----------------------------------------------------------------------------------------------
 
 
+def _grid(labels, train_masks, seeds, mode: str, depth: int, width: int, embed_dim: int, steps: int, eval_every: int):
+    """The checked inputs of both trainers and what they share: (labels, masks (M, n, n) bool, seeds (M,),
+    the parameter layout, the models per chunk)."""
+    labels = np.asarray(labels)
+    masks = np.asarray(train_masks, dtype=bool)
+    n, m_all = labels.shape[0], masks.shape[0]
+    if labels.shape != (n, n) or masks.shape[1:] != (n, n):
+        raise ValueError(f"labels must be (n, n) and train_masks (M, n, n); got {labels.shape}, {masks.shape}")
+    if steps < 0 or eval_every < 1:
+        raise ValueError(f"need steps >= 0 and eval_every >= 1; got {steps}, {eval_every}")
+    seeds = np.arange(m_all) if seeds is None else np.broadcast_to(np.asarray(seeds), (m_all,))
+    layout = Layout(n, embed_dim, (input_dim(mode, embed_dim), *[width] * depth, 1))
+    chunk = max(1, CHUNK_ACTIVATIONS // (n * n * max(width, input_dim(mode, embed_dim))))
+    return labels, masks, seeds, layout, chunk
+
+
 def train_models(
     labels: np.ndarray,
     train_masks: np.ndarray,
@@ -201,22 +229,17 @@ def train_models(
     checkpoint_every: int = 1000,
 ) -> TrainResult:
     """Train M = len(train_masks) models on `labels` (n, n) 0/1; see the module docstring."""
-    labels = np.asarray(labels)
-    masks = np.asarray(train_masks, dtype=bool)
+    if test_every < 1:
+        raise ValueError(f"need test_every >= 1; got {test_every}")
+    labels, masks, seeds, layout, chunk = _grid(
+        labels, train_masks, seeds, mode, depth, width, embed_dim, steps, eval_every
+    )
     n, m_all = labels.shape[0], masks.shape[0]
-    if labels.shape != (n, n) or masks.shape[1:] != (n, n):
-        raise ValueError(f"labels must be (n, n) and train_masks (M, n, n); got {labels.shape}, {masks.shape}")
-    if steps < 0 or eval_every < 1 or test_every < 1:
-        raise ValueError(f"need steps >= 0, eval_every >= 1, test_every >= 1; got {steps}, {eval_every}, {test_every}")
-    seeds = np.arange(m_all) if seeds is None else np.broadcast_to(np.asarray(seeds), (m_all,))
     lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
     wd_d = _per_model(weight_decay_dec, m_all, "weight_decay_dec")
-    layout = Layout(n, embed_dim, (input_dim(mode, embed_dim), *[width] * depth, 1))
-    chunk = max(1, CHUNK_ACTIVATIONS // (n * n * max(width, input_dim(mode, embed_dim))))
 
     eval_steps = np.arange(0, steps + 1, eval_every)
     key = _fingerprint(
-        code_fingerprint("lib.geneft.train"),
         labels,
         masks,
         mode,
@@ -311,8 +334,80 @@ def train_models(
     )
 
 
+def train_models_gd(
+    labels: np.ndarray,
+    train_masks: np.ndarray,
+    *,
+    mode: str = "concat",
+    depth: int = 3,
+    width: int = 50,
+    embed_dim: int = 2,
+    lr_enc=0.1,
+    lr_dec=0.1,
+    init_scale: float = 1.0,
+    steps: int = 10_000,
+    seeds=None,
+    eval_every: int = 100,
+    early_stop: bool = True,
+) -> TrainResult:
+    """Train M = len(train_masks) models on `labels` (n, n) 0/1 by gradient descent on the mean training
+    binary cross-entropy; per-model rates `lr_enc` (embeddings) and `lr_dec` (decoder). Returns the
+    trainer's `TrainResult` (final accuracies at `steps` or at the early stop; history every `eval_every`)."""
+    labels, masks, seeds, layout, chunk = _grid(
+        labels, train_masks, seeds, mode, depth, width, embed_dim, steps, eval_every
+    )
+    n, m_all = labels.shape[0], masks.shape[0]
+    lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
+    stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
+    tm = _model_tensors(labels, masks, layout, flatten(stack).detach(), lr_e, lr_d, np.zeros(m_all))
+    eval_steps = np.arange(0, steps + 1, eval_every)
+    step_train, step_test = np.full(m_all, -1), np.full(m_all, -1)
+    stopped, final = np.full(m_all, steps), np.full((3, m_all), np.nan)
+    embed = np.zeros((m_all, n, embed_dim), np.float32)
+    hist = np.full((3, m_all, len(eval_steps)), np.nan)
+    ws = Workspace()
+    for t in progress(range(steps + 1), desc="train grid (gradient descent)"):
+        z, grad = _step_pass(tm, layout, mode, chunk, ws, all_pairs=True)
+        correct = (z > 0) == tm["y"].bool()
+        n_right, n_right_train = correct.sum(1), (correct & tm["train_row"]).sum(1)
+        acc = torch.stack([n_right_train / tm["n_train"], (n_right - n_right_train) / tm["n_test"], n_right / (n * n)])
+        acc = acc.float().numpy()
+        ids = tm["ids"].numpy()
+        for first, a in ((step_train, acc[0]), (step_test, acc[1])):
+            first[ids] = np.where((first[ids] < 0) & (a > ACC_LEVEL), t, first[ids])
+        if t % eval_every == 0:
+            loss = F.binary_cross_entropy_with_logits(z, tm["y"], reduction="none")
+            hist[:2, ids, t // eval_every] = acc[:2]
+            hist[2, ids, t // eval_every] = ((loss * tm["train_row"]).sum(1) / tm["n_train"]).numpy()
+        finite = torch.isfinite(tm["flat"]).all(1).numpy()
+        done = ~finite | (((step_train[ids] >= 0) & (step_test[ids] >= 0)) if early_stop else False)
+        if t == steps:
+            done[:] = True
+        if done.any():
+            final[:, ids[done]] = acc[:, done]
+            stopped[ids[done]] = t
+            embed[ids[done]] = layout.views(tm["flat"][torch.from_numpy(done)])[0].numpy()
+        if done.all():
+            break
+        tm["flat"].sub_(grad.mul_(tm["lr"]))
+        if done.any():
+            keep = torch.from_numpy(~done)
+            tm = {k: v[keep] for k, v in tm.items()}
+    return TrainResult(
+        train_acc=final[0],
+        test_acc=final[1],
+        full_acc=final[2],
+        step_train_90=step_train,
+        step_test_90=step_test,
+        stopped_at=stopped,
+        eval_steps=eval_steps,
+        embed=embed,
+        history={"train_acc": hist[0], "test_acc": hist[1], "train_loss": hist[2]},
+    )
+
+
 # ----------------------------------------------------------------------------------------------
-# Checkpoints: tensors only (safe to load), keyed by the inputs and the code
+# Checkpoints: tensors only (safe to load), keyed by the inputs
 # ----------------------------------------------------------------------------------------------
 
 

@@ -636,7 +636,7 @@ EVIDENCE = (
         "for the encoder rates eta_enc <= 10^-3.5 (rows 0-3 of the phase_grid encoder axis, the rows that at 1e4 "
         "steps have not left memorization), 3 relations x 4 x 9 cells x 3 seeds = 324 networks; a network leaves "
         "once its phase is decided (both 0.9 crossings found); one shard per (relation, encoder rate, seed)",
-        function="lib.geneft.evidence_seed:phase_row_seed",
+        function="lib.geneft.evidence:phase_row_seed",
         config={**EVIDENCE_NETWORK, **LONG_RUN, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
         shards=[
             {"relation": r, "row": i, "seed": s}
@@ -761,7 +761,7 @@ EVIDENCE = (
         "the wd = 0 boundary near the paper's ratio 10 lies inside), Table 3's network on the phase_grid split, "
         "3 initialisations per cell (108 networks); a network leaves once its phase is decided; one shard per "
         "(weight decay, seed)",
-        function="lib.geneft.evidence_wd:weight_decay_row_seed",
+        function="lib.geneft.evidence:weight_decay_row_seed",
         config={
             **EVIDENCE_NETWORK,
             **LONG_RUN,
@@ -785,7 +785,7 @@ EVIDENCE = (
         description="Fig. 8b and 8c (greater-than, complete bipartite) at the paper's setting: the grid, network, "
         "split and seeds of weight_decay_1e5 (mod 3) on the other two relations; one shard per (relation, "
         "weight decay, seed)",
-        function="lib.geneft.evidence_wd_relations:weight_decay_relation_row_seed",
+        function="lib.geneft.evidence:weight_decay_relation_row_seed",
         config={
             **EVIDENCE_NETWORK,
             **LONG_RUN,
@@ -819,7 +819,7 @@ EVIDENCE = (
         "eta_dec <= 1 kept its loss at or under its initial value and ended lower, every run with eta_dec >= 10^0.5 "
         "rose above it (up to 160 times), whatever eta_enc, so stability is set by the decoder rate and the largest "
         "stable half-decade value, 1, is used",
-        function="lib.geneft.evidence_variants:ratio_point_gd",
+        function="lib.geneft.evidence:ratio_point_gd",
         config={
             **{k: EVIDENCE_NETWORK[k] for k in ("n", "train_fraction", "split_seed", "mode", "depth", "width")},
             "embed_dim": EVIDENCE_NETWORK["embed_dim"],
@@ -846,7 +846,7 @@ EVIDENCE = (
         "relations (mod 3, complete bipartite; same split, seeds, cells and 1e4 AdamW steps) trained without the "
         "early stop, so that every run's final embeddings are those at step 1e4 whatever its phase; one shard "
         "per (relation, encoder rate)",
-        function="lib.geneft.evidence_variants:phase_row_to_end",
+        function="lib.geneft.evidence:phase_row_to_end",
         config={**EVIDENCE_NETWORK, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
         shards=[{"relation": r, "row": i} for r in ("mod3", "bipartite") for i in range(len(PHASE_LR_ENC))],
         smoke={

@@ -102,12 +102,15 @@ def test_shard_has_provenance(tiny):
         "date",
         "host",
         "code_fingerprint",
-        "code_modules",
+        "code_objects",
+        "function",
+        "processor",
         "arrays_sha256",
     ):
         assert key in provenance
     assert provenance["config_hash"] == config_hash(TINY.config) and provenance["shard"] == {"d": 2, "block": 0}
-    assert "lib.theory.two_layer" in provenance["code_modules"]
+    assert {"swing_block", "integrate"} <= set(provenance["code_objects"])
+    assert set(provenance["processor"]) == {"model", "vector_extensions", "torch_kernels"}
 
 
 def test_write_refuses_pickles_and_leaves_nothing(tmp_path):
@@ -165,12 +168,12 @@ def test_changed_declaration_is_refused_naming_the_keys(tiny, monkeypatch):
     assert len(stale_targets(root=tiny)) == 2
 
 
-def test_changed_code_is_refused_naming_the_module(tiny):
+def test_changed_code_is_refused_naming_the_function(tiny):
     path = shard_dir(TINY, "d-2__block-0", root=tiny) / PROVENANCE
     provenance = json.loads(path.read_text())
-    provenance["code_modules"]["lib.theory.two_layer"] = "0" * 64
-    _edit_provenance(tiny, "d-2__block-0", code_fingerprint="0" * 16, code_modules=provenance["code_modules"])
-    with pytest.raises(EvidenceError, match=r"\(code\).*code of lib.theory.two_layer changed"):
+    provenance["code_objects"]["integrate"] = "0" * 16
+    _edit_provenance(tiny, "d-2__block-0", code_fingerprint="0" * 16, code_objects=provenance["code_objects"])
+    with pytest.raises(EvidenceError, match=r"\(code\).*code of integrate \(lib.theory.two_layer:integrate\) changed"):
         load("two_layer", "tiny_test_set", root=tiny)
     assert status(root=tiny)[0]["counts"] == {"ok": 1, "code": 1}
 

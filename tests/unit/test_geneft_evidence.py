@@ -1,4 +1,4 @@
-"""lib.geneft.evidence (and evidence_seed): shard functions of the GenEFT grids (shapes, dtypes, determinism, agreement
+"""lib.geneft.evidence: shard functions of the GenEFT grids (shapes, dtypes, determinism, agreement
 with the trainer called directly, resumable), the cost model, and no torch at import."""
 
 import subprocess
@@ -9,7 +9,7 @@ import pytest
 from geneft_tiny import TINY_NETWORK
 
 from lib.geneft import evidence as ev
-from lib.geneft.evidence_seed import phase_row_seed
+from lib.geneft.evidence import phase_row_seed
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 

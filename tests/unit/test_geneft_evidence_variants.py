@@ -1,10 +1,9 @@
-"""lib.geneft.evidence_variants: Fig. 6 by gradient descent and Fig. 5 rows without the early stop."""
+"""lib.geneft.evidence: Fig. 6 by gradient descent and Fig. 5 rows without the early stop."""
 
 import numpy as np
 from geneft_tiny import TINY_NETWORK
 
-from lib.geneft.evidence import phase_row
-from lib.geneft.evidence_variants import phase_row_to_end, ratio_point_gd
+from lib.geneft.evidence import phase_row, phase_row_to_end, ratio_point_gd
 
 NET = {
     **TINY_NETWORK,

@@ -1,11 +1,10 @@
-"""lib.geneft.evidence_wd: one-seed shards of the Fig. 8 weight-decay rows."""
+"""lib.geneft.evidence: one-seed shards of the Fig. 8 weight-decay rows."""
 
 import numpy as np
 import pytest
 from geneft_tiny import TINY_NETWORK
 
-from lib.geneft.evidence import weight_decay_row
-from lib.geneft.evidence_wd import weight_decay_row_seed
+from lib.geneft.evidence import weight_decay_row, weight_decay_row_seed
 
 CONFIG = {
     **TINY_NETWORK,
@@ -33,7 +32,7 @@ def test_one_seed_shard_is_the_row_at_that_seed():
 
 
 def test_relation_shard_is_the_one_seed_shard_of_that_relation():
-    from lib.geneft.evidence_wd_relations import weight_decay_relation_row_seed
+    from lib.geneft.evidence import weight_decay_relation_row_seed
 
     rest = {k: v for k, v in CONFIG.items() if k != "relation"}
     shard = weight_decay_relation_row_seed(rest, {"relation": "bipartite", "row": 1, "seed": 0})

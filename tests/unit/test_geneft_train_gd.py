@@ -1,11 +1,11 @@
-"""lib.geneft.train_gd: plain gradient descent on the batched GenEFT networks."""
+"""lib.geneft.train.train_models_gd: plain gradient descent on the batched GenEFT networks."""
 
 import numpy as np
 import torch
 
 from lib.geneft.network import flatten, init_stack, logits
 from lib.geneft.relations import relation_matrix, split_masks
-from lib.geneft.train_gd import train_models_gd
+from lib.geneft.train import train_models_gd
 
 
 def test_one_step_is_minus_lr_times_the_autograd_gradient():

@@ -82,6 +82,7 @@ def test_metrics_are_glued_as_formatted_text():
 
 def test_estimates_display_through_the_formatter():
     estimate = Estimate(0.948, 0.9373820458455553, 0.958, 200, "wilson 95%")
+    assert str(estimate) == "0.95 [0.94, 0.96] (n = 200, wilson 95%)"
     assert interval_text(estimate) == interval_text(estimate.as_dict()) == "0.95 [0.94, 0.96]"
     assert interval_text(None) == interval_text({"value": float("nan"), "low": 0, "high": 1}) == "n/a"
 
