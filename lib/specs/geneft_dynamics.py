@@ -664,7 +664,7 @@ EVIDENCE = (
         "of the phase_grid encoder axis, read at 1e4 steps until this set is complete), same network, split, seeds, "
         "decoder rates and early exit as phase_grid_1e5, so that with it every row of Fig. 5 is at one step count; "
         "3 relations x 3 x 9 cells x 3 seeds = 243 networks, one shard per (relation, encoder rate, seed)",
-        function="lib.geneft.evidence_seed:phase_row_seed",
+        function="lib.geneft.evidence:phase_row_seed",
         config={**EVIDENCE_NETWORK, **LONG_RUN, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
         shards=[
             {"relation": r, "row": i, "seed": s}
