@@ -26,7 +26,7 @@ STAGING_SUFFIX_LENGTH = 8  # tempfile.mkdtemp's random part
 
 def chapter_files(chapter_id: str, html: bool = False) -> list[str]:
     """The names a run of `chapter_id` writes in its output folder (the staging folder's prefix too)."""
-    names = [f"{chapter_id}.ipynb", f"{chapter_id}.metrics.json", f"{chapter_id}.failed.ipynb", f".{chapter_id}.lock"]
+    names = [f"{chapter_id}.ipynb", f"{chapter_id}.metrics.json", f"{chapter_id}.failed.ipynb"]
     return names + ([f"{chapter_id}.html"] if html else [])
 
 
@@ -108,6 +108,22 @@ def usable_output_dir(
     except OSError as err:
         raise _refuse(option, path, f"cannot be used ({err.strerror or err})") from None
     return path
+
+
+def usable_output_file(raw: str | os.PathLike, chapter_id: str, *, option: str) -> Path:
+    """The absolute path of one file a command writes (`lib page -o`); ParameterError (one line naming `option`)
+    when its folder cannot hold a run's files (`usable_output_dir`: the source tree, unwritable, ...) or the
+    path itself is a folder or other non-file."""
+    text = os.fsdecode(os.fspath(raw))
+    if not text.strip() or text.endswith(os.sep):
+        raise ParameterError(f"{option} {short(text)}: name a file (such as runs/{chapter_id}.html)")
+    path = Path(os.path.abspath(os.path.expanduser(text)))
+    folder = usable_output_dir(path.parent, chapter_id, option=option)
+    if len(os.fsencode(path.name)) > _name_max(folder):
+        raise _refuse(option, path, "the name is longer than this file system holds")
+    if os.path.lexists(path) and not path.is_file():
+        raise _refuse(option, path, "exists and is not a regular file")
+    return folder / path.name
 
 
 def publish(moves: list[tuple[Path, Path]]) -> None:

@@ -5,6 +5,8 @@ python -m lib.evidence status [SETS] [--smoke]    present / missing / stale shar
 python -m lib.evidence stale [SETS] [--smoke]     provenance.json paths of stale shards (for --forcerun)
 python -m lib.evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
 python -m lib.evidence compare CHAPTER SET --root DIR [--smoke]   a regenerated copy vs the stored one
+
+Exit code 2, with one line, for an unusable environment variable (LIB_CACHE_DIR, LIB_THREADS, ...).
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     compare.add_argument("--reference", default=None, help="folder holding the stored shards (default data/evidence)")
     args = parser.parse_args(argv)
     variant = "smoke" if args.smoke else "full"
+    from lib.runtime import SettingError, check_environment
+
+    try:
+        check_environment()  # LIB_CACHE_DIR, LIB_THREADS, ... as `python -m lib` checks them
+    except SettingError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
 
     from lib.evidence import registry
     from lib.evidence.status import stale_targets, status
