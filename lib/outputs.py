@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from lib.chapter import ParameterError, short
@@ -97,6 +98,11 @@ def usable_output_dir(
         path.mkdir(parents=True, exist_ok=True)
         if not os.access(path, os.W_OK | os.X_OK):
             raise _refuse(option, path, "is not writable")
+        try:  # os.access says yes to root everywhere (/proc, a read-only mount): try a nameless file (O_TMPFILE)
+            with tempfile.TemporaryFile(dir=path):
+                pass
+        except OSError as err:
+            raise _refuse(option, path, f"is not writable ({err.strerror or err})") from None
         for name in chapter_files(chapter_id, html):
             try:
                 mode = (path / name).lstat().st_mode

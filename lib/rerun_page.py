@@ -249,7 +249,7 @@ def read_chapter_notebook(path: Path):
         raise ParameterError(str(err).replace("metrics file", "notebook")) from None
     except UnicodeDecodeError as err:
         raise ParameterError(f"{path}: not a notebook (not UTF-8 at byte {err.start})") from None
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError, nbformat.ValidationError) as err:
         reason = short(str(err).splitlines()[0]) if str(err).strip() else type(err).__name__
         raise ParameterError(f"{path}: not a Jupyter notebook ({reason})") from None
     try:
