@@ -566,9 +566,14 @@ class Chapter:
             raise ParameterError(
                 message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 4] + " ..."
             ) from None
-        except (ArithmeticError, ValueError) as err:  # an overflow, underflow or division by zero in a check or the cost
+        except (
+            ArithmeticError,
+            ValueError,
+        ) as err:  # an overflow, underflow or division by zero in a check or the cost
             given = ", ".join(short(k) for k in overrides) or "the defaults"
-            raise ParameterError(f"chapter {self.id}: {given}: values out of numerical range ({short(str(err))})") from None
+            raise ParameterError(
+                f"chapter {self.id}: {given}: values out of numerical range ({short(str(err))})"
+            ) from None
         if not (math.isfinite(cost.seconds) and math.isfinite(cost.gigabytes)):
             given = ", ".join(short(k) for k in overrides) or "the defaults"
             raise ParameterError(f"chapter {self.id}: {given}: the cost estimate is not finite")

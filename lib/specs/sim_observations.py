@@ -67,7 +67,9 @@ class SimObservationsParameters(Parameters):
     activation: str = param("linear", "activation of the Fig. 2c models (paper: linear)", choices=("linear", "relu"))
     lowdim_d: int = param(2, "input dimension of the low-dimensional run (paper: 2)", min=2)
     lowdim_width: int = param(4, "hidden width of the low-dimensional run (authors' code: 4)", min=1)
-    lowdim_lr: float = param(0.01, "learning rate of the low-dimensional and Fig. 13 runs (authors' code: 0.01)", min=1e-6)
+    lowdim_lr: float = param(
+        0.01, "learning rate of the low-dimensional and Fig. 13 runs (authors' code: 0.01)", min=1e-6
+    )
     truncate_fraction: float = param(0.5, "truncation radius as a fraction of min(mu) (paper: 1/2)", gt=0)
     rise_tol: float = param(
         0.01, "a loss rise counts if it exceeds this fraction of the initial OOD loss", min=0, max=0.5

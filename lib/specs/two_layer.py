@@ -67,7 +67,9 @@ class TwoLayerParameters(Parameters):
         None, "seed drawn in the figures; null: the first seed whose OOD loss is non-monotone", min=0
     )
     seed: int = param(0, "base random seed (inits, data, SGD)", min=0)
-    train_lr: float = param(0.01, "learning rate of the direct torch training of U (tau = 2 lr steps)", min=1e-5, max=0.1)
+    train_lr: float = param(
+        0.01, "learning rate of the direct torch training of U (tau = 2 lr steps)", min=1e-5, max=0.1
+    )
     train_n: int = param(1000, "sampled points per cluster for the direct training", min=10, max=100000)
     train_seeds: int = param(4, "init seeds trained with torch and compared with the flow (figure)", min=1, max=256)
     s17_seeds: int = param(

@@ -188,9 +188,14 @@ def test_recorded_parameters_are_validated_as_the_chapter_validates_them(chapter
 @FAST
 @given(
     text=st.sampled_from(
-        ['{"a": 1, "a": 2}', '{"a": NaN}', '{"a": [Infinity]}', '{"e": {"value": 1, "low": 2, "high": 1, "n": 3, '
-         '"method": "m"}}', '{"e": {"value": 1, "low": 0, "high": 2, "n": -1, "method": "m"}}',
-         '{"e": {"value": "x", "low": 0, "high": 2, "n": 1, "method": "m"}}']  # fmt: skip
+        [
+            '{"a": 1, "a": 2}',
+            '{"a": NaN}',
+            '{"a": [Infinity]}',
+            '{"e": {"value": 1, "low": 2, "high": 1, "n": 3, "method": "m"}}',
+            '{"e": {"value": 1, "low": 0, "high": 2, "n": -1, "method": "m"}}',
+            '{"e": {"value": "x", "low": 0, "high": 2, "n": 1, "method": "m"}}',
+        ]  # fmt: skip
     )
 )
 def test_malformed_metrics_are_called_malformed(tmp_path_factory, text):
@@ -350,10 +355,9 @@ def test_the_evidence_command_line_checks_the_environment(tmp_path, monkeypatch,
 
 @pytest.fixture
 def toy(tmp_path, monkeypatch):
-    from tests.unit.test_runner import TOY, ToyParameters
-
     import lib.chapter
     from lib.chapter import Chapter
+    from tests.unit.test_runner import TOY, ToyParameters
 
     (tmp_path / "toy.py").write_text(TOY)
     monkeypatch.setattr(lib.chapter, "NOTEBOOKS", tmp_path)

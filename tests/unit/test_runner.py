@@ -9,7 +9,6 @@ import time
 from dataclasses import dataclass
 
 import pytest
-import yaml
 
 import lib.chapter
 import lib.runner
