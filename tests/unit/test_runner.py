@@ -118,13 +118,13 @@ def test_values_are_read_as_papermill_reads_them(raw, value):
 
 
 def test_yaml_is_read_as_papermill_reads_it():
-    assert parse_overrides([], ["{lr: 1.0e-3, fractions: [1e-2, 0.5], name: x1e3, h: 0x10, t: 1:30, on: yes}"]) == {
+    assert parse_overrides([], ["{lr: 1.0e-3, fractions: [1e-2, 0.5], name: x1e3, h: 0x10, t: 1:30, flag: yes}"]) == {
         "lr": 1e-3,
         "fractions": ["1e-2", 0.5],  # YAML 1.1, papermill's -y: an exponent without a dot is text
         "name": "x1e3",
         "h": 16,
         "t": 90,
-        "on": True,
+        "flag": True,
     }
     assert parse_overrides([], [""]) == {}
 
