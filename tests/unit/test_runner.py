@@ -222,7 +222,14 @@ time.sleep(120)
 """
 
 
-def test_ctrl_c_prints_one_line_publishes_nothing_and_stops_the_kernel(tmp_path):
+@pytest.mark.parametrize(
+    "stop, code, line",
+    [
+        (signal.SIGINT, 130, "interrupted; nothing was published\n"),
+        (signal.SIGTERM, 143, "terminated; nothing was published\n"),
+    ],
+)
+def test_ctrl_c_and_sigterm_print_one_line_publish_nothing_and_stop_the_kernel(tmp_path, stop, code, line):
     (tmp_path / "toy.py").write_text(TOY.replace("import os\n", SLOW_CELL, 1))
     (tmp_path / "driver.py").write_text(INTERRUPTED_RUN)
     run = subprocess.Popen(
@@ -238,9 +245,9 @@ def test_ctrl_c_prints_one_line_publishes_nothing_and_stops_the_kernel(tmp_path)
         time.sleep(0.2)
     time.sleep(0.5)  # the pid file is written: the kernel is in the cell
     kernel = int(next(tmp_path.glob("out/.staging-toy-*/kernel.pid")).read_text())
-    run.send_signal(signal.SIGINT)
+    run.send_signal(stop)
     out, err = run.communicate(timeout=60)
-    assert run.returncode == 130 and err == "interrupted; nothing was published\n", err
+    assert run.returncode == code and err == line, err
     assert list((tmp_path / "out").iterdir()) == []  # no staging, no failed notebook, no metrics
     with pytest.raises(ProcessLookupError):
         for _ in range(50):
