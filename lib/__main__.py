@@ -31,8 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from papermill.cli import _resolve_type as papermill_value
-from papermill.iorw import NoDatesSafeLoader
 
 from lib.chapter import ParameterError, look_alike_hint, short
 from lib.papermill_route import look_alike_number
@@ -53,7 +51,12 @@ class _StrictLoader(yaml.SafeLoader):
     dates, so that 2024-01-01 stays text), refusing duplicate keys, non-string keys and aliases (no alias
     bombs). As there, 1e-3 without a dot is text (YAML 1.1), 0x10 and 1:30 are integers, yes/no booleans."""
 
-    yaml_implicit_resolvers = NoDatesSafeLoader.yaml_implicit_resolvers
+    # papermill.iorw.NoDatesSafeLoader's table, built as papermill builds it (importing papermill here would slow
+    # every command by seconds; a unit test checks that the two tables are the same)
+    yaml_implicit_resolvers = {
+        first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -141,6 +144,8 @@ def parse_value(name: str, raw: str) -> Any:
     else int(), else float(), else the text (a list is text here, as under papermill: lists go through -y).
     ParameterError for text that int() or float() take but is not ASCII ('１２', '١٢'), which papermill would
     compute with as a number other than the one that was typed (the papermill route refuses it too)."""
+    from papermill.cli import _resolve_type as papermill_value
+
     problem = look_alike_number(name, raw)
     if problem is not None:
         raise ParameterError(problem)

@@ -84,6 +84,12 @@ def test_y_mappings_are_papermills_own_reading(names, data):
     assert json.dumps(got, sort_keys=True) == json.dumps(expected, sort_keys=True)
 
 
+def test_the_y_reader_resolves_scalars_with_papermills_table():
+    from lib.__main__ import _StrictLoader
+
+    assert _StrictLoader.yaml_implicit_resolvers == NoDatesSafeLoader.yaml_implicit_resolvers
+
+
 # ----------------------------------------------------------------------------------------------
 # 2. Tiny and underflowing floats: a meaningful lower bound, and an estimate that never raises
 # ----------------------------------------------------------------------------------------------
