@@ -42,7 +42,7 @@ def _value(info, smoke):
 
 
 @pytest.mark.parametrize("chapter_id", chapter_ids())
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_a_valid_set_of_parameters_is_accepted_with_a_finite_cost_or_refused_in_one_line(chapter_id, data):
     chapter = load(chapter_id)
