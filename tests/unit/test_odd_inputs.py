@@ -237,6 +237,7 @@ NOT_A_CHAPTER = st.sampled_from(
 )  # fmt: skip
 
 
+@pytest.mark.filterwarnings("ignore::nbformat.warnings.MissingIDFieldWarning")  # one of the inputs has no cell ids
 @WITH_CAPSYS
 @given(content=NOT_A_CHAPTER)
 def test_page_refuses_what_is_not_a_chapter_notebook_in_one_line(tmp_path_factory, capsys, content):
