@@ -30,6 +30,7 @@ ENV_STAMP := $(VENV)/.installed
 CHAPTERS := $(shell sed -n 's|^ *- file: book/chapters/\([a-z0-9_]*\) *$$|\1|p' _toc.yml)
 RUNS := book/chapters
 EXECUTED := $(CHAPTERS:%=$(RUNS)/%.ipynb)
+METRICS := $(CHAPTERS:%=$(RUNS)/%.metrics.json)
 LIB := $(shell find lib -name '*.py')
 BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*.css book/_static/*/*)
 HTML_STAMP := _build/html/.built
@@ -71,15 +72,17 @@ endif
 # A chapter also depends on its stored evidence (data/evidence/ID/SET/[smoke/]SHARD/{provenance.json,arrays.npz}):
 # a regenerated, newly committed or damaged shard re-executes the chapter that reads it (which refuses a damaged one).
 EVIDENCE_FILES = $(wildcard $(foreach f,provenance.json arrays.npz,data/evidence/$(1)/*/*/$(f) data/evidence/$(1)/*/smoke/*/$(f)))
+# One run writes both files (a pattern rule with two targets is one recipe for both): a notebook whose
+# metrics were deleted re-executes its chapter instead of being rendered with "not computed" claims.
 .SECONDEXPANSION:
-$(RUNS)/%.ipynb: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*)
+$(RUNS)/%.ipynb $(RUNS)/%.metrics.json: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*)
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
-book/generated/scorecard.md: $(EXECUTED) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md lib/pages.py lib/claims.py lib/summary.py lib/numbers.py lib/code_links.py
+book/generated/scorecard.md: $(EXECUTED) $(METRICS) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md lib/pages.py lib/claims.py lib/summary.py lib/numbers.py lib/code_links.py
 	$(PY) -m lib pages $(RUNS) book/generated
 
-$(HTML_STAMP): $(EXECUTED) book/generated/scorecard.md $(BOOK_SOURCES)
+$(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES)
 	rm -f $@
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	touch $@

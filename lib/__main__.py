@@ -15,9 +15,10 @@
 
 Exit codes: 0 success; 1 a run failed, a verdict differs from its declaration (`claims`) or
 a parameters cell is stale (`params --check`); 2 a bad input (unknown chapter or parameter, invalid
-value or YAML, unusable folder or metrics file), always with one line that names it, before any
-computation; 130 interrupted (Ctrl-C: one line, nothing published, the staging folder and the kernel
-cleaned up).
+value or YAML, unusable folder, notebook or metrics file), always with one line that names it, before any
+computation; 130 interrupted (Ctrl-C) and 143 terminated (SIGTERM: `timeout`, `kill`, CI cancellation):
+one line, nothing published, the staging folder and the kernel cleaned up. A full file system stops a
+run with one line and exit 1, the output folder as it was.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,10 +33,12 @@ from typing import Any
 import yaml
 
 from lib.chapter import ParameterError, look_alike_hint, short
+from lib.papermill_route import look_alike_number
 from lib.paths import ROOT
 
 BOOK_RUNS = ROOT / "book" / "chapters"
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
+TERMINATED = 143  # and by SIGTERM (128 + SIGTERM): `timeout`, CI cancellation, `kill`
 MAX_YAML_BYTES = 100_000
 
 # ----------------------------------------------------------------------------------------------
@@ -45,9 +47,16 @@ MAX_YAML_BYTES = 100_000
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """Safe YAML that refuses duplicate keys, non-string keys and aliases (no alias bombs), and reads
-    exponent floats without a dot (1e-3, [1e-9, 0.5]) as numbers, as YAML 1.2 and Python do (YAML
-    1.1, PyYAML's default, reads them as strings)."""
+    """papermill's reading of `-y` (`papermill.iorw.NoDatesSafeLoader`: PyYAML's safe YAML 1.1 without
+    dates, so that 2024-01-01 stays text), refusing duplicate keys, non-string keys and aliases (no alias
+    bombs). As there, 1e-3 without a dot is text (YAML 1.1), 0x10 and 1:30 are integers, yes/no booleans."""
+
+    # papermill.iorw.NoDatesSafeLoader's table, built as papermill builds it (importing papermill here would slow
+    # every command by seconds; a unit test checks that the two tables are the same)
+    yaml_implicit_resolvers = {
+        first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -76,11 +85,6 @@ class ForeignValue:
 
 
 _StrictLoader.add_constructor(None, lambda loader, node: ForeignValue(node.tag))
-_StrictLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
-    list("-+.0123456789"),
-)
 
 
 def parse_yaml(text: str) -> Any:
@@ -135,24 +139,17 @@ def refuse_foreign(name: str, value: Any) -> None:
         )
 
 
-def parse_value(raw: str) -> Any:
-    """A `-p` value read as papermill reads it: True/False/None, int, float (1e-3, -1e-3), else YAML
-    (lists, -.inf, true), else the string itself (a date or a set too, as papermill keeps them). Only ASCII text is read as a number: Python's int()
-    and float() also take '１２' or '١٢', which would make a value other than the one that was typed."""
-    if raw in ("True", "False"):
-        return raw == "True"
-    if raw == "None":
-        return None
-    for kind in (int, float) if raw.isascii() else ():
-        try:
-            return kind(raw)
-        except ValueError:
-            pass
-    try:
-        value = parse_yaml(raw)
-    except ParameterError:
-        return raw
-    return raw if isinstance(value, str) or foreign_kind(value) is not None else value  # papermill: the text
+def parse_value(name: str, raw: str) -> Any:
+    """The `-p NAME VALUE` value as papermill reads it, with papermill's own function: True, False, None,
+    else int(), else float(), else the text (a list is text here, as under papermill: lists go through -y).
+    ParameterError for text that int() or float() take but is not ASCII ('１２', '١٢'), which papermill would
+    compute with as a number other than the one that was typed (the papermill route refuses it too)."""
+    from papermill.cli import _resolve_type as papermill_value
+
+    problem = look_alike_number(name, raw)
+    if problem is not None:
+        raise ParameterError(problem)
+    return papermill_value(raw)
 
 
 def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict[str, Any]:
@@ -160,6 +157,8 @@ def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict
     values: dict[str, Any] = {}
     for text in yaml_texts:
         loaded = parse_yaml(text)
+        if loaded is None:  # an empty document: no parameters, as papermill reads it
+            continue
         if not isinstance(loaded, dict):
             got = foreign_kind(loaded) or short(loaded)
             raise ParameterError(f"-y expects a YAML mapping of name: value, got {got}")
@@ -171,7 +170,7 @@ def parse_overrides(pairs: list[tuple[str, str]], yaml_texts: list[str]) -> dict
     for name, raw in pairs:
         if name in values:
             raise ParameterError(f"parameter {short(name)} is given twice")
-        values[name] = parse_value(raw)
+        values[name] = parse_value(name, raw)
     return values
 
 
@@ -220,10 +219,16 @@ def _parser() -> argparse.ArgumentParser:
         nargs=2,
         action="append",
         metavar=("NAME", "VALUE"),
-        help="a parameter, read as papermill reads -p (1e-3 and -1e-3 are numbers, [1, 2] a list); repeatable; "
-        "`python -m lib list ID` lists them",
+        help="a parameter, read as papermill reads -p (True/False/None, an int, a float such as 1e-3 or -1e-3, "
+        "else text); repeatable; `python -m lib list ID` lists them",
     )
-    run.add_argument("-y", "--yaml", action="append", default=[], help="parameters as a YAML mapping")
+    run.add_argument(
+        "-y",
+        "--yaml",
+        action="append",
+        default=[],
+        help="parameters as a YAML mapping, read as papermill reads -y (lists: -y '{mu: [1.0, 3.0]}')",
+    )
     run.add_argument(
         "--output-dir",
         default=str(ROOT / "runs"),
@@ -325,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
             runtime = Runtime(threads) if threads else current()
             from papermill.exceptions import PapermillExecutionError
 
+            from lib.runner import Terminated, disk_full
+
             try:
                 path = run_chapter(
                     args.chapter,
@@ -334,10 +341,21 @@ def main(argv: list[str] | None = None) -> int:
                     allow_expensive=args.allow_expensive,
                     html=args.html,
                 )
-            except KeyboardInterrupt:
-                print("interrupted; nothing was published", file=sys.stderr)
-                return INTERRUPTED
+            except KeyboardInterrupt as err:
+                terminated = isinstance(err, Terminated)
+                print(f"{'terminated' if terminated else 'interrupted'}; nothing was published", file=sys.stderr)
+                return TERMINATED if terminated else INTERRUPTED
+            except OSError as err:  # staging or publishing: a full disk, a folder removed under the run
+                where = f" ({short(err.filename)})" if err.filename else ""
+                print(
+                    f"error: chapter {args.chapter}: {err.strerror or err}{where}; nothing was published",
+                    file=sys.stderr,
+                )
+                return 1
             except PapermillExecutionError as err:  # the cell's own error in one line, not papermill's traceback
+                if disk_full(err):
+                    print(f"error: chapter {args.chapter}: {err.evalue}; nothing was published", file=sys.stderr)
+                    return 1
                 failed = Path(args.output_dir) / f"{args.chapter}.failed.ipynb"
                 print(
                     f"error: chapter {args.chapter} stopped in cell {err.exec_count}: {err.ename}: {err.evalue} "
@@ -356,12 +374,15 @@ def main(argv: list[str] | None = None) -> int:
             for notice in evidence_notices(json.loads(written[1].read_text())):
                 print(notice, file=sys.stderr)
         elif args.command == "page":
-            from lib.rerun_page import render_page
+            from lib.outputs import usable_output_file
+            from lib.rerun_page import read_chapter_notebook, render_page
 
-            if not args.notebook.is_file():
-                there = os.path.lexists(args.notebook)
-                raise ParameterError(f"{args.notebook}: {'not a regular file' if there else 'no such notebook'}")
-            print(f"wrote {render_page(args.notebook, args.output)}")
+            if not os.path.lexists(args.notebook):
+                raise ParameterError(f"{args.notebook}: no such notebook")
+            _, chapter = read_chapter_notebook(args.notebook)
+            output = args.output or args.notebook.with_suffix(".html")
+            output = usable_output_file(output, chapter.id, option="-o" if args.output else "the page")
+            print(f"wrote {render_page(args.notebook, output)}")
         elif args.command == "list":
             from lib.runner import list_chapters
 

@@ -43,7 +43,13 @@ from lib.claims import RUN_KEY, chapter_fingerprint, claims_markdown, format_val
 from lib.io import atomic_write_json
 from lib.numbers import format_estimate, format_number
 from lib.outputs import usable_output_dir
-from lib.papermill_route import InjectedParametersGuard, look_alike_numbers, papermill_command, papermill_output_path
+from lib.papermill_route import (
+    InjectedParametersGuard,
+    look_alike_numbers,
+    papermill_command,
+    papermill_output_path,
+    repeated_names,
+)
 from lib.paths import ROOT
 from lib.runtime import folder_setting, setting
 from lib.specs import load
@@ -55,13 +61,25 @@ OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 DEFAULT_RUNS_DIR = ROOT / "runs"
 
 
-def output_dir(namespace: dict[str, Any] | None = None) -> Path:
-    """Where metrics go: LIB_OUTPUT_DIR (set by `lib run`); else beside papermill's output notebook;
-    else (a notebook opened by hand) `runs/`, which git ignores."""
+def known_output_dir(namespace: dict[str, Any] | None = None) -> Path | None:
+    """The folder a run writes into, when it can be known: LIB_OUTPUT_DIR (set by `lib run`), else the folder of
+    papermill's output notebook (its command line, or PAPERMILL_OUTPUT_PATH under `inject_paths`); else None
+    (papermill's Python API, nbclient, a notebook opened by hand)."""
     if setting(OUTPUT_DIR_ENV) is not None:
         return folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)
     output = papermill_output_path((namespace or {}).get("PAPERMILL_OUTPUT_PATH"))
-    return output.parent if output is not None else DEFAULT_RUNS_DIR
+    return output.parent if output is not None else None
+
+
+def output_dir(namespace: dict[str, Any] | None = None) -> Path:
+    """Where metrics go: the run's own folder (`known_output_dir`), else `runs/`, which git ignores."""
+    return known_output_dir(namespace) or DEFAULT_RUNS_DIR
+
+
+def unique_metrics_name(chapter_id: str) -> str:
+    """A metrics file name no other run takes (time to the second and process id), for a run whose folder is
+    not known: two such runs into `runs/` must not overwrite each other's metrics."""
+    return f"{chapter_id}.{datetime.now(UTC):%Y%m%dT%H%M%S}-{os.getpid()}.metrics.json"
 
 
 def to_jsonable(value: Any) -> Any:
@@ -141,7 +159,9 @@ def run_provenance() -> dict[str, Any]:
 class ChapterRun:
     """The notebook-side handle of one execution of a chapter."""
 
-    def __init__(self, chapter: Chapter, params: Parameters, directory: Path | None = None):
+    def __init__(
+        self, chapter: Chapter, params: Parameters, directory: Path | None = None, metrics_name: str | None = None
+    ):
         self.chapter = chapter
         self.params = params
         self.metrics: dict[str, Any] = {}
@@ -153,7 +173,7 @@ class ChapterRun:
             "notices": [],
         }
         self._started = time.monotonic()
-        self.path = (directory or output_dir()) / f"{chapter.id}.metrics.json"
+        self.path = (directory or output_dir()) / (metrics_name or f"{chapter.id}.metrics.json")
         self._write()
         warnings.showwarning = self._notice
         for name, value in params.as_dict().items():
@@ -265,6 +285,9 @@ class ChapterRun:
             print(f"{name} = {headline_text(self.metrics[name], digits)}")
         for name, condition in (checks or {}).items():
             value = self.metrics[name]
+            if is_not_computed(value):  # these parameters do not compute it (`skip`): the reason, no condition
+                print(f"{name} = {headline_text(value, digits)}")
+                continue
             met = meets(value, condition)
             print(f"{name} {condition}" if met else f"{name} = {headline_text(value, digits)}, fails {condition}")
 
@@ -349,17 +372,25 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
         shell.input_transformers_cleanup.remove(guard)
     chapter = load(chapter_id)
     command = papermill_command()
-    if command is not None and (problem := look_alike_numbers(command)) is not None:
-        raise ParameterError(problem)
+    for check in (look_alike_numbers, repeated_names) if command is not None else ():
+        if (problem := check(command)) is not None:
+            raise ParameterError(problem)
     params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
     check_cost(chapter, params, allow_expensive=os.environ.get(ALLOW_EXPENSIVE_ENV) == "1")
     from_runner = setting(OUTPUT_DIR_ENV) is not None  # lib run's staging folder, checked by `lib run`
+    known = known_output_dir(namespace)
     directory = usable_output_dir(
-        output_dir(namespace),
+        known or DEFAULT_RUNS_DIR,
         chapter_id,
         option=OUTPUT_DIR_ENV if from_runner else "the output folder",
         source_ok=from_runner,
     )
     runtime.apply()
     use_book_style()
-    return ChapterRun(chapter, params, directory)
+    run = ChapterRun(chapter, params, directory, None if known else unique_metrics_name(chapter_id))
+    if known is None:
+        print(
+            f"metrics: {run.path} (where this run writes its notebook is not known: set {OUTPUT_DIR_ENV}, or pass "
+            "papermill inject_paths=True, to write ID.metrics.json beside it)"
+        )
+    return run

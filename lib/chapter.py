@@ -566,9 +566,14 @@ class Chapter:
             raise ParameterError(
                 message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 4] + " ..."
             ) from None
-        except ArithmeticError as err:  # an overflow in a check or the cost estimate
+        except (
+            ArithmeticError,
+            ValueError,
+        ) as err:  # an overflow, underflow or division by zero in a check or the cost
             given = ", ".join(short(k) for k in overrides) or "the defaults"
-            raise ParameterError(f"chapter {self.id}: {given}: values out of numerical range ({err})") from None
+            raise ParameterError(
+                f"chapter {self.id}: {given}: values out of numerical range ({short(str(err))})"
+            ) from None
         if not (math.isfinite(cost.seconds) and math.isfinite(cost.gigabytes)):
             given = ", ".join(short(k) for k in overrides) or "the defaults"
             raise ParameterError(f"chapter {self.id}: {given}: the cost estimate is not finite")
@@ -636,7 +641,7 @@ def cost_drivers(chapter: Chapter, params: Parameters, measure: typing.Callable[
     for name in changed:
         try:
             reduced = measure(chapter.params(**{**values, name: defaults[name]}).cost())
-        except (ParameterError, ArithmeticError):  # the default breaks a joint rule with another change
+        except (ArithmeticError, ValueError):  # the default breaks a joint rule with another change (ParameterError)
             continue
         factor = total / reduced if reduced > 0 else math.inf
         if factor > 1.1:

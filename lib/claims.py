@@ -25,6 +25,7 @@ from lib.chapter import (
     NOT_COMPUTED_KEY,
     Chapter,
     Claim,
+    ParameterError,
     is_estimate,
     is_not_computed,
     short,
@@ -148,7 +149,13 @@ def read_metrics(directory: Path, chapter_id: str) -> dict[str, Any] | None:
     if not os.path.lexists(path):
         return None
     try:
-        loaded = json.loads(read_regular_file(path, MAX_METRICS_BYTES).decode("utf-8"))
+        loaded = json.loads(
+            read_regular_file(path, MAX_METRICS_BYTES).decode("utf-8"),
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+        )
+    except MalformedMetrics as err:
+        raise MetricsError(f"{path}: malformed: {err}") from None
     except UnicodeDecodeError as err:
         raise MetricsError(f"{path}: not UTF-8 ({err.reason} at byte {err.start})") from None
     except json.JSONDecodeError as err:
@@ -157,7 +164,42 @@ def read_metrics(directory: Path, chapter_id: str) -> dict[str, Any] | None:
         raise MetricsError(f"{path}: JSON nested too deeply, not a metrics file") from None
     if not isinstance(loaded, dict):
         raise MetricsError(f"{path}: expected a JSON object of metric name -> value, got {type(loaded).__name__}")
+    for name, value in loaded.items():
+        if name != RUN_KEY and (problem := malformed_estimate(value)) is not None:
+            raise MetricsError(f"{path}: malformed: metric {short(name)}: {problem}")
     return loaded
+
+
+class MalformedMetrics(ValueError):
+    """What a chapter run never writes: a repeated key, NaN or Infinity (a run records a non-finite value as null)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) < len(keys):
+        repeated = next(k for k in keys if keys.count(k) > 1)
+        raise MalformedMetrics(f"the key {short(repeated)} appears twice")
+    return dict(pairs)
+
+
+def _no_constant(text: str) -> Any:
+    raise MalformedMetrics(f"{text} is not a number a run records (it writes a non-finite value as null)")
+
+
+def malformed_estimate(value: Any) -> str | None:
+    """Why a recorded estimate cannot be one (an interval whose low end is above its high end, a negative or
+    fractional n, a value that is not a number), or None (also for anything that is not an estimate)."""
+    if not is_estimate(value):
+        return None
+    numbers = {k: value[k] for k in ("value", "low", "high")}
+    if any(v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))) for v in numbers.values()):
+        return f"an estimate's value, low and high must be numbers, got {short(numbers)}"
+    if numbers["low"] is not None and numbers["high"] is not None and numbers["low"] > numbers["high"]:
+        return f"an estimate whose low end {numbers['low']!r} is above its high end {numbers['high']!r}"
+    n = value["n"]
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+        return f"an estimate's n must be a whole number >= 0, got {short(n)}"
+    return None
 
 
 def chapter_fingerprint(chapter_id: str) -> str:
@@ -177,8 +219,8 @@ def chapter_fingerprint(chapter_id: str) -> str:
 def foreign_metrics(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
     """Why a metrics file cannot be taken as this chapter's run of the current code; None when it can.
 
-    Refused: no `_run` record, another chapter's record, parameters the chapter does not declare,
-    and a code fingerprint other than the current code's (the metrics are stale: rerun).
+    Refused: no `_run` record, another chapter's record, parameters the chapter does not declare, does not
+    find all of, or refuses (its own validation: type, range, joint rules), and a code fingerprint other than the current code's (the metrics are stale: rerun).
     """
     record = metrics.get(RUN_KEY)
     if not isinstance(record, dict):
@@ -189,6 +231,12 @@ def foreign_metrics(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
     unknown = sorted(set(parameters or {}) - set(chapter.defaults())) if isinstance(parameters, dict) else None
     if unknown is None or unknown:
         return f"{chapter.id}.metrics.json records parameters the chapter does not declare: {unknown}"
+    if missing := [name for name in chapter.defaults() if name not in parameters]:
+        return f"{chapter.id}.metrics.json does not record the parameter(s) {', '.join(missing[:5])}"
+    try:
+        chapter.validate(parameters)
+    except ParameterError as err:
+        return f"{chapter.id}.metrics.json records parameters the chapter refuses: {err}"
     if record.get("code_fingerprint") != chapter_fingerprint(chapter.id):
         return (
             f"{chapter.id}.metrics.json was computed by other code than the current one (fingerprint "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from lib.chapter import ParameterError, short
@@ -26,7 +27,7 @@ STAGING_SUFFIX_LENGTH = 8  # tempfile.mkdtemp's random part
 
 def chapter_files(chapter_id: str, html: bool = False) -> list[str]:
     """The names a run of `chapter_id` writes in its output folder (the staging folder's prefix too)."""
-    names = [f"{chapter_id}.ipynb", f"{chapter_id}.metrics.json", f"{chapter_id}.failed.ipynb", f".{chapter_id}.lock"]
+    names = [f"{chapter_id}.ipynb", f"{chapter_id}.metrics.json", f"{chapter_id}.failed.ipynb"]
     return names + ([f"{chapter_id}.html"] if html else [])
 
 
@@ -97,6 +98,11 @@ def usable_output_dir(
         path.mkdir(parents=True, exist_ok=True)
         if not os.access(path, os.W_OK | os.X_OK):
             raise _refuse(option, path, "is not writable")
+        try:  # os.access says yes to root everywhere (/proc, a read-only mount): try a nameless file (O_TMPFILE)
+            with tempfile.TemporaryFile(dir=path):
+                pass
+        except OSError as err:
+            raise _refuse(option, path, f"is not writable ({err.strerror or err})") from None
         for name in chapter_files(chapter_id, html):
             try:
                 mode = (path / name).lstat().st_mode
@@ -108,6 +114,22 @@ def usable_output_dir(
     except OSError as err:
         raise _refuse(option, path, f"cannot be used ({err.strerror or err})") from None
     return path
+
+
+def usable_output_file(raw: str | os.PathLike, chapter_id: str, *, option: str) -> Path:
+    """The absolute path of one file a command writes (`lib page -o`); ParameterError (one line naming `option`)
+    when its folder cannot hold a run's files (`usable_output_dir`: the source tree, unwritable, ...) or the
+    path itself is a folder or other non-file."""
+    text = os.fsdecode(os.fspath(raw))
+    if not text.strip() or text.endswith(os.sep):
+        raise ParameterError(f"{option} {short(text)}: name a file (such as runs/{chapter_id}.html)")
+    path = Path(os.path.abspath(os.path.expanduser(text)))
+    folder = usable_output_dir(path.parent, chapter_id, option=option)
+    if len(os.fsencode(path.name)) > _name_max(folder):
+        raise _refuse(option, path, "the name is longer than this file system holds")
+    if os.path.lexists(path) and not path.is_file():
+        raise _refuse(option, path, "exists and is not a regular file")
+    return folder / path.name
 
 
 def publish(moves: list[tuple[Path, Path]]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -48,12 +49,18 @@ def _chapters() -> list[Chapter]:
 def book_metrics(runs_dir: Path, chapters: list[Chapter]) -> dict[str, dict | None]:
     """Every chapter's metrics for the book: runs of the current code at the default parameters only.
 
-    A run with other parameters written into the book's folder, or one from other code or another
-    chapter, stops the build (MetricsError, exit 2) instead of silently becoming the book.
+    A run with other parameters written into the book's folder, one from other code or another chapter, or an
+    executed notebook without its metrics, stops the build (MetricsError, exit 2) instead of silently becoming
+    the book.
     """
     metrics = {c.id: read_metrics(runs_dir, c.id) for c in chapters}
     for chapter in chapters:
         found = metrics[chapter.id]
+        if found is None and os.path.lexists(Path(runs_dir) / f"{chapter.id}.ipynb"):
+            raise MetricsError(
+                f"{runs_dir}/{chapter.id}.metrics.json: missing beside its executed notebook; the book never shows "
+                f"a chapter without its metrics: `make book` re-executes it"
+            )
         if found is None:
             continue
         problem = foreign_metrics(chapter, found)

@@ -170,23 +170,76 @@ def output_path_from_command(argv: list[str], cwd: Path, shell_pwd: Path | None 
     return local_path(context.params.get("output_path"), cwd)
 
 
+def look_alike_number(name: str, raw: str) -> str | None:
+    """Why the `-p NAME VALUE` text `raw` must not run, or None: papermill reads a VALUE with Python's int()
+    and float(), which also take full-width ('１２') and other non-ASCII digits, so the run would compute with
+    a number other than the text typed."""
+    if raw.isascii():
+        return None
+    for kind in (int, float):
+        try:
+            value = kind(raw)
+        except ValueError:
+            continue
+        hint = look_alike_hint(raw) or ": not ASCII"
+        return f"parameter {short(name)}: papermill read {short(raw)} as the number {value!r}{hint}"
+    return None
+
+
 def look_alike_numbers(argv: list[str]) -> str | None:
-    """Why a `-p NAME VALUE` of a papermill command line must not run, or None: papermill reads a VALUE with
-    Python's int() and float(), which also take full-width ('１２') and other non-ASCII digits, so the run
-    would compute with a number other than the text typed. `lib run` keeps such text a string and refuses it."""
+    """Why a `-p NAME VALUE` of a papermill command line must not run (`look_alike_number`), or None."""
     context = _papermill_context(argv)
     if context is None:
         return None
     for name, raw in context.params.get("parameters") or ():
-        if raw.isascii():
+        if (problem := look_alike_number(name, raw)) is not None:
+            return problem
+    return None
+
+
+def _yaml_names(text: str | bytes) -> list[str]:
+    """The top-level names of a YAML mapping, every occurrence in order ([] when it is not one), as papermill's
+    `-y` and `-b` read it (`NoDatesSafeLoader`), which keeps the last of a repeated name silently."""
+    import yaml
+    from papermill.iorw import NoDatesSafeLoader
+
+    try:
+        node = yaml.compose(text, Loader=NoDatesSafeLoader)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return []
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    return [key.value for key, _ in node.value if isinstance(key, yaml.ScalarNode)]
+
+
+def repeated_names(argv: list[str]) -> str | None:
+    """Why a papermill command line must not run because it gives a parameter twice (`-p` twice, `-p` and
+    `-y`, twice in one `-y`, `-r`, `-b`), or None: papermill runs with the last value silently, and `lib run`
+    refuses it. (`-f` files are not read here.)"""
+    import base64
+    import binascii
+
+    context = _papermill_context(argv)
+    if context is None:
+        return None
+    given: list[tuple[str, str]] = []
+    for text in context.params.get("parameters_base64") or ():
+        try:
+            given += [(name, "-b") for name in _yaml_names(base64.b64decode(text))]
+        except (binascii.Error, ValueError):
             continue
-        for kind in (int, float):
-            try:
-                value = kind(raw)
-            except ValueError:
-                continue
-            hint = look_alike_hint(raw) or ": not ASCII"
-            return f"parameter {short(name)}: papermill read {short(raw)} as the number {value!r}{hint}"
+    for text in context.params.get("parameters_yaml") or ():
+        given += [(name, "-y") for name in _yaml_names(text)]
+    given += [(name, "-p") for name, _ in context.params.get("parameters") or ()]
+    given += [(name, "-r") for name, _ in context.params.get("parameters_raw") or ()]
+    seen: dict[str, str] = {}
+    for name, option in given:
+        if name in seen:
+            return (
+                f"parameter {short(name)} is given twice on papermill's command line ({seen[name]} and {option}); "
+                "papermill would run with the last value: give it once"
+            )
+        seen[name] = option
     return None
 
 

@@ -21,12 +21,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from lib.chapter import Chapter, short
+from lib.chapter import Chapter, ParameterError, short
 from lib.paths import ROOT
 from lib.specs import load
 
 BIBLIOGRAPHY = ROOT / "book" / "references.bib"
 MATHJAX = ROOT / "book" / "_static" / "mathjax" / "tex-svg-full.js"
+MAX_NOTEBOOK_BYTES = 512 * 2**20  # an executed chapter with its figures is megabytes
 MYST_EXTENSIONS = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]  # as _config.yml
 _CHAPTER_CALL = re.compile(r"""start_chapter\(\s*["'](\w+)["']""")
 _CITE = re.compile(r"\{cite:[pt]\}`([^`]+)`")
@@ -46,7 +47,10 @@ def chapter_of(notebook) -> Chapter:
     """The chapter an executed notebook is: the id in its `start_chapter("ID", ...)` call."""
     for cell in notebook.cells:
         if cell.cell_type == "code" and (found := _CHAPTER_CALL.search(cell.source)):
-            return load(found.group(1))
+            try:
+                return load(found.group(1))
+            except ParameterError as err:
+                raise ValueError(f"not a chapter of this book: {err}") from None
     raise ValueError("not a chapter of this book: no start_chapter(...) cell")
 
 
@@ -231,6 +235,29 @@ def _inline_mathjax(page: str) -> str:
     )
 
 
+def read_chapter_notebook(path: Path):
+    """(the notebook, its chapter) of an executed chapter notebook; ParameterError (one line naming `path`)
+    for anything else: not a regular file, not UTF-8 JSON, not a Jupyter notebook, not a chapter of this book."""
+    import nbformat
+
+    from lib.claims import MetricsError, read_regular_file
+
+    try:
+        text = read_regular_file(path, MAX_NOTEBOOK_BYTES).decode("utf-8")
+        notebook = nbformat.reads(text, as_version=4)
+    except MetricsError as err:
+        raise ParameterError(str(err).replace("metrics file", "notebook")) from None
+    except UnicodeDecodeError as err:
+        raise ParameterError(f"{path}: not a notebook (not UTF-8 at byte {err.start})") from None
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError, nbformat.ValidationError) as err:
+        reason = short(str(err).splitlines()[0]) if str(err).strip() else type(err).__name__
+        raise ParameterError(f"{path}: not a Jupyter notebook ({reason})") from None
+    try:
+        return notebook, chapter_of(notebook)
+    except (ValueError, AttributeError, TypeError) as err:
+        raise ParameterError(f"{path}: {err}") from None
+
+
 def render_page(notebook_path: Path, output: Path | None = None) -> Path:
     """Write the executed notebook as a standalone page (default: beside it, `.html`); return its path."""
     import docutils.core
@@ -241,8 +268,7 @@ def render_page(notebook_path: Path, output: Path | None = None) -> Path:
 
     notebook_path = Path(notebook_path)
     output = Path(output) if output else notebook_path.with_suffix(".html")
-    notebook = nbformat.read(notebook_path, as_version=4)
-    chapter = chapter_of(notebook)
+    notebook, chapter = read_chapter_notebook(notebook_path)
     page = prepare(notebook, chapter)
     markdown = "\n\n".join(c.source for c in page.cells if c.cell_type == "markdown")
     _register_roles(_numbering(markdown))

@@ -11,6 +11,8 @@ pair a notebook with the other's metrics.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import logging
 import os
 import shutil
@@ -22,8 +24,6 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
-
-from filelock import FileLock
 
 from lib.chapter import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost
 from lib.outputs import publish, usable_output_dir
@@ -91,10 +91,35 @@ def clean_stale_staging(output_dir: Path, chapter_id: str) -> None:
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def publish_lock(output_dir: Path, chapter_id: str) -> FileLock:
-    """The lock two runs of one chapter into one folder take to publish (so that neither pairs a notebook
-    with the other's metrics)."""
-    return FileLock(output_dir / f".{chapter_id}.lock")
+@contextmanager
+def publish_lock(output_dir: Path) -> Iterator[None]:
+    """The lock runs into one folder take to publish (so that neither pairs a notebook with the other's
+    metrics): flock(2) on the folder itself, so nothing is created in it (a lock file left behind, or one
+    deleted while another run waits on it, which would let two runs hold "the" lock at once)."""
+    descriptor = os.open(output_dir, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (what `timeout`, CI cancellation and `kill` send), handled as Ctrl-C is: nothing published."""
+
+
+# Errors of a full file system or quota: the run's files could not be written; nothing is published,
+# not even `ID.failed.ipynb` (the notebook of a cell's own error).
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def disk_full(err: BaseException) -> bool:
+    """Whether a run stopped because a file system was full: an OSError here, or one raised in the kernel
+    (papermill reports it as the cell's error, 'OSError: [Errno 28] ...')."""
+    if isinstance(err, OSError):
+        return err.errno in DISK_FULL
+    evalue = str(getattr(err, "evalue", ""))
+    return any(evalue.startswith(f"[Errno {code}]") for code in DISK_FULL)
 
 
 @contextmanager
@@ -113,22 +138,24 @@ def _environment(values: dict[str, str]) -> Iterator[None]:
 
 @contextmanager
 def _quiet_interrupt() -> Iterator[None]:
-    """Ctrl-C silences the logs of the machinery on its way out (nbclient's "Kernel died while waiting ...",
-    asyncio's "Task exception was never retrieved"), so that the one line `lib run` prints is all a reader sees.
-    Only in the main thread, where Python delivers signals."""
+    """Ctrl-C (KeyboardInterrupt) and SIGTERM (`Terminated`, a KeyboardInterrupt) silence the logs of the
+    machinery on their way out (nbclient's "Kernel died while waiting ...", asyncio's "Task exception was never
+    retrieved"), so that the one line `lib run` prints is all a reader sees. Only in the main thread, where
+    Python delivers signals."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def interrupted(signum: int, frame: Any) -> None:
         logging.disable(logging.CRITICAL)
-        raise KeyboardInterrupt
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, interrupted)
+    previous = {s: signal.signal(s, interrupted) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def source_notebook(chapter: Chapter, path: Path) -> None:
@@ -155,53 +182,59 @@ def run_chapter(
 ) -> Path:
     """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json`; return the notebook.
 
-    Interrupted (Ctrl-C), it removes its staging folder and publishes nothing, not even `ID.failed.ipynb`;
-    papermill shuts the kernel down on the way out.
+    Interrupted (Ctrl-C, or SIGTERM: `Terminated`) or out of disk space (`disk_full`), it removes its staging
+    folder and publishes nothing, not even `ID.failed.ipynb`; papermill shuts the kernel down on the way out.
     """
-    import papermill
-
     chapter, _, output_dir = validate_run(
         chapter_id, overrides, output_dir, allow_expensive, html=html, source_ok=source_ok
     )
     clean_stale_staging(output_dir, chapter_id)
-    staging = Path(tempfile.mkdtemp(dir=output_dir, prefix=f".staging-{chapter_id}-"))
-    (staging / "pid").write_text(str(os.getpid()))
-    source, executed = staging / f"{chapter_id}.source.ipynb", staging / f"{chapter_id}.ipynb"
-    source_notebook(chapter, source)
-    try:
-        environment = {OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}
-        if allow_expensive:
-            environment[ALLOW_EXPENSIVE_ENV] = "1"
-        with _environment(environment), _quiet_interrupt():
-            papermill.execute_notebook(
-                str(source),
-                str(executed),
-                parameters=overrides,
-                kernel_name="python3",
-                cwd=str(ROOT),
-                progress_bar=True if sys.stderr.isatty() else PIPED_PROGRESS,
-                language="python",
-                extra_arguments=KERNEL_QUIET,
-            )
-    except KeyboardInterrupt:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    except BaseException:
-        if executed.exists():
-            os.replace(executed, output_dir / f"{chapter_id}.failed.ipynb")
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    try:
-        metrics = staging / f"{chapter_id}.metrics.json"
-        if not metrics.exists():
-            raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
-        with publish_lock(output_dir, chapter_id):
-            (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
-            # the notebook last: make keys on it
-            publish([(metrics, output_dir / metrics.name), (executed, output_dir / executed.name)])
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    with _quiet_interrupt():
+        staging = Path(tempfile.mkdtemp(dir=output_dir, prefix=f".staging-{chapter_id}-"))
+        try:
+            try:
+                executed = _execute(chapter, overrides, staging, runtime, allow_expensive)
+            except Exception as err:
+                failed = staging / f"{chapter_id}.ipynb"
+                if failed.exists() and not isinstance(err, OSError) and not disk_full(err):
+                    os.replace(failed, output_dir / f"{chapter_id}.failed.ipynb")
+                raise
+            metrics = staging / f"{chapter_id}.metrics.json"
+            if not metrics.exists():
+                raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
+            with publish_lock(output_dir):
+                (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
+                # the notebook last: make keys on it
+                publish([(metrics, output_dir / metrics.name), (executed, output_dir / executed.name)])
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     return output_dir / executed.name
+
+
+def _execute(
+    chapter: Chapter, overrides: dict[str, Any], staging: Path, runtime: Runtime | None, allow_expensive: bool
+) -> Path:
+    """Execute the chapter in `staging` (its notebook and metrics written there); return the executed notebook."""
+    import papermill
+
+    (staging / "pid").write_text(str(os.getpid()))
+    source, executed = staging / f"{chapter.id}.source.ipynb", staging / f"{chapter.id}.ipynb"
+    source_notebook(chapter, source)
+    environment = {OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}
+    if allow_expensive:
+        environment[ALLOW_EXPENSIVE_ENV] = "1"
+    with _environment(environment):
+        papermill.execute_notebook(
+            str(source),
+            str(executed),
+            parameters=overrides,
+            kernel_name="python3",
+            cwd=str(ROOT),
+            progress_bar=True if sys.stderr.isatty() else PIPED_PROGRESS,
+            language="python",
+            extra_arguments=KERNEL_QUIET,
+        )
+    return executed
 
 
 def refresh_reference(chapter_id: str) -> Path:

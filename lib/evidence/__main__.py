@@ -6,6 +6,8 @@ python -m lib.evidence stale [SETS] [--smoke]     provenance.json paths of stale
 python -m lib.evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
 python -m lib.evidence compare CHAPTER SET --root DIR [--smoke]   a regenerated copy vs the stored one
 python -m lib.evidence recertify CHAPTER/SET [--sample N] [--against COMMIT]   certify stale shards by a smoke recompute
+
+Exit code 2, with one line, for an unusable environment variable (LIB_CACHE_DIR, LIB_THREADS, ...).
 """
 
 from __future__ import annotations
@@ -48,6 +50,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     variant = "smoke" if getattr(args, "smoke", False) else "full"
+    from lib.runtime import SettingError, check_environment
+
+    try:
+        check_environment()  # LIB_CACHE_DIR, LIB_THREADS, ... as `python -m lib` checks them
+    except SettingError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
 
     from lib.evidence import registry
     from lib.evidence.status import stale_targets, status

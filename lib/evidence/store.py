@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import zipfile
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -200,6 +202,37 @@ def read_arrays(path: Path) -> dict[str, np.ndarray]:
         return {name: npz[name] for name in npz.files}
 
 
+def npz_headers(path: Path) -> dict[str, list]:
+    """name -> [dtype, shape] of every array of an npz, from the .npy headers in the zip (nothing else is read
+    or decompressed); ValueError when a member is not an .npy array or holds fewer bytes than its header says."""
+    from numpy.lib import format as npy
+
+    found = {}
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if not info.filename.endswith(".npy"):
+                raise ValueError(f"member {info.filename[:60]!r} is not an .npy array")
+            with archive.open(info) as member:
+                version = npy.read_magic(member)
+                read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+                shape, _, dtype = read_header(member, max_header_size=10_000)
+                if dtype.hasobject:
+                    raise ValueError(f"array {info.filename[:-4]!r} holds Python objects")
+                if info.file_size < member.tell() + dtype.itemsize * math.prod(shape):
+                    raise ValueError(f"array {info.filename[:-4]!r} holds fewer bytes than its header's shape")
+            found[info.filename[:-4]] = [str(dtype), list(shape)]
+    return found
+
+
+def regular_file_problem(path: Path) -> str | None:
+    """Why `path` cannot be read as a shard's file (a folder, a FIFO that would block the reader, a device), or None."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        return f"{_rel(path)} cannot be read ({error.strerror})"
+    return None if stat.S_ISREG(mode) else f"{_rel(path)} is not a regular file (a folder, FIFO or device)"
+
+
 _COMMIT = re.compile(r"^([0-9a-f]{40}|unknown)$")
 
 
@@ -218,7 +251,7 @@ def provenance_problem(provenance: dict) -> str | None:
             isinstance(v, dict) and {"python", "numpy"} <= set(v) and all(isinstance(x, str) for x in v.values())
         ),
         "threads": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 1,
-        "wall_seconds": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0,
+        "wall_seconds": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < math.inf,
         "config": lambda v: isinstance(v, dict),
     }
     for field, valid in checks.items():
@@ -258,21 +291,34 @@ def certified_by(provenance: dict) -> str:
     return f"certified {history[-1]['date'][:10]} by {history[-1]['method']}" if history else ""
 
 
+CLOCK_SKEW = timedelta(days=1)  # a shard dated later than this ahead of now was not computed yet
+
+
 def _iso_date(text: str) -> bool:
+    """An ISO date and time (UTC when it names no zone) that is not in the future."""
     try:
-        datetime.fromisoformat(text)
+        date = datetime.fromisoformat(text)
     except ValueError:
         return False
-    return True
+    return (date if date.tzinfo else date.replace(tzinfo=UTC)) <= datetime.now(UTC) + CLOCK_SKEW
+
+
+ARRAYS_DIFFER = "its arrays differ from the names, dtypes and shapes its provenance.json recorded"
+
+
+def _recorded_arrays(provenance: dict) -> dict[str, list] | None:
+    """name -> [dtype, shape] as the provenance recorded them, or None when that record is malformed."""
+    recorded = provenance.get("arrays")
+    try:
+        return {k: [v[0], list(v[1])] for k, v in recorded.items()}
+    except (AttributeError, TypeError, IndexError, KeyError):
+        return None
 
 
 def arrays_problem(provenance: dict, arrays: dict[str, np.ndarray]) -> str | None:
     """Whether the arrays read match the names, dtypes and shapes the provenance recorded."""
-    recorded = provenance.get("arrays")
     found = {name: [str(a.dtype), list(a.shape)] for name, a in arrays.items()}
-    if not isinstance(recorded, dict) or {k: [v[0], list(v[1])] for k, v in recorded.items()} != found:
-        return "its arrays differ from the names, dtypes and shapes its provenance.json recorded"
-    return None
+    return ARRAYS_DIFFER if _recorded_arrays(provenance) != found else None
 
 
 def check_shard(
@@ -292,10 +338,14 @@ def check_shard(
     if not (npz.exists() and prov.exists()):
         absent = ARRAYS if not npz.exists() else PROVENANCE
         return ShardState(sid, "incomplete", f"{_rel(directory)} has no {absent}")
+    if problem := regular_file_problem(prov) or regular_file_problem(npz):
+        return ShardState(sid, "corrupt", problem)
     try:
         provenance = json.loads(prov.read_text())
         if not isinstance(provenance, dict):
             raise TypeError("not a JSON object")
+    except RecursionError:
+        return ShardState(sid, "corrupt", f"{_rel(prov)} is JSON nested too deeply, not a provenance record")
     except (OSError, ValueError, TypeError) as error:
         return ShardState(sid, "corrupt", f"{_rel(prov)} is not readable JSON ({error})")
     problem = provenance_problem(provenance)
@@ -312,6 +362,8 @@ def check_shard(
         )
     if read:
         try:
+            if npz_headers(npz) != _recorded_arrays(provenance):  # checked before anything is decompressed
+                return ShardState(sid, "corrupt", ARRAYS_DIFFER, provenance)
             arrays = read_arrays(npz)
         except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:
             return ShardState(

@@ -19,7 +19,7 @@ class GeneftDynamicsParameters(Parameters):
     portrait_eta_ratio: float = param(1.0, "eta_x / eta_A of the Fig. 4 phase portrait (eta_A = 1)", min=1e-6, max=1e6)
     portrait_grid: int = param(21, "starts per axis of the Fig. 4 grid of initial (a_2, c)", min=3, max=101)
     ode_time: float = param(
-        100000.0, "integration time of eq. (10) and of the N-repon flow (units of 1/eta_A)", gt=0, max=1e9
+        100000.0, "integration time of eq. (10) and of the N-repon flow (units of 1/eta_A)", min=1.0, max=1e9
     )
     collision_tol: float = param(0.01, "repons count as collided when |c(T)| < tol |c(0)|", gt=0, max=0.5)
     mc_samples: int = param(10000, "Monte Carlo starts per point of Theorem 3's checks", min=100, max=1_000_000)
@@ -49,7 +49,7 @@ class GeneftDynamicsParameters(Parameters):
     depth: int = param(3, "hidden layers of the decoder (Table 3: 3)", min=0, max=32)
     width: int = param(50, "width of the decoder's hidden layers (Table 3: 50)", min=1, max=2000)
     embed_dim: int = param(2, "embedding dimension (Table 3: 2)", min=1, max=256)
-    init_scale: float = param(1.0, "initialisation scale of every parameter of the live grid", gt=0, max=100)
+    init_scale: float = param(1.0, "initialisation scale of every parameter of the live grid", min=1e-6, max=100)
     steps: int = param(
         10_000, "full-batch AdamW steps per live model (the evidence: 1e4; the paper: 1e5)", min=10, max=10_000_000
     )

@@ -103,10 +103,10 @@ class GeneftStaticsParameters(Parameters):
     lr: float = param(
         0.01,
         "learning rate of encoder and decoder of the live networks (Table 3: 1e-3, used by the evidence)",
-        gt=0,
+        min=1e-6,
         max=1.0,
     )
-    init_scale: float = param(1.0, "scale of the initialisation", gt=0, max=100.0)
+    init_scale: float = param(1.0, "scale of the initialisation", min=1e-6, max=100.0)
     goldilocks_relation: str = param(
         "mod3", "relation of Fig. 7 (paper: mod3)", choices=("mod3", "mod5", "greater_than", "bipartite")
     )

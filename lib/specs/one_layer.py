@@ -30,7 +30,7 @@ class OneLayerParameters(Parameters):
         False, "add a training cluster at the origin (authors' code): a_p = sigma_p^2 + mu_p^2/(s+1)"
     )
     n: int = param(5000, "training points per cluster", min=1)
-    lr: float = param(0.1, "SGD / GD learning rate (paper: 0.1)", gt=0)
+    lr: float = param(0.1, "SGD / GD learning rate (paper: 0.1)", min=1e-6)
     loss_scaling: str = param(
         "half_sum",
         "half_sum: 1/2||Wx-x||^2 (eq. 2.1); mse: mean over coordinates (authors' code, lr x 2/d)",

@@ -19,8 +19,8 @@ class SimObservationsParameters(Parameters):
     width: int = param(64, "hidden width of the MLPs (paper: 64)", min=1)
     n: int = param(5000, "training points per cluster (paper: 5000)", min=1)
     batch: int = param(128, "SGD minibatch size (paper: 128)", min=1)
-    lr: float = param(0.1, "SGD learning rate (paper: 0.1)", gt=0)
-    epochs: float = param(25.0, "training epochs of every run but App. B (paper: 40)", gt=0)
+    lr: float = param(0.1, "SGD learning rate (paper: 0.1)", min=1e-6)
+    epochs: float = param(25.0, "training epochs of every run but App. B (paper: 40)", min=0.1)
     loss: str = param(
         "mse",
         "loss scale: 'mse' = PyTorch MSELoss as in the authors' code, 'half_sum' = eq. (2.1)",
@@ -67,7 +67,9 @@ class SimObservationsParameters(Parameters):
     activation: str = param("linear", "activation of the Fig. 2c models (paper: linear)", choices=("linear", "relu"))
     lowdim_d: int = param(2, "input dimension of the low-dimensional run (paper: 2)", min=2)
     lowdim_width: int = param(4, "hidden width of the low-dimensional run (authors' code: 4)", min=1)
-    lowdim_lr: float = param(0.01, "learning rate of the low-dimensional and Fig. 13 runs (authors' code: 0.01)", gt=0)
+    lowdim_lr: float = param(
+        0.01, "learning rate of the low-dimensional and Fig. 13 runs (authors' code: 0.01)", min=1e-6
+    )
     truncate_fraction: float = param(0.5, "truncation radius as a fraction of min(mu) (paper: 1/2)", gt=0)
     rise_tol: float = param(
         0.01, "a loss rise counts if it exceeds this fraction of the initial OOD loss", min=0, max=0.5
@@ -86,7 +88,7 @@ class SimObservationsParameters(Parameters):
     )
     topo_depth: int = param(2, "App. B layers (paper: 2)", min=1, max=4)
     topo_activation: str = param("relu", "App. B activation (paper: ReLU)", choices=("linear", "relu"))
-    topo_epochs: float = param(5.0, "App. B training epochs", gt=0)
+    topo_epochs: float = param(5.0, "App. B training epochs", min=0.1)
     topo_snapshots: list[float] = param(
         [1.0, 3.0, 5.0], "epochs drawn in Fig. 7 (paper: 1, 3, 5)", min=0, min_len=1, max_len=6, distinct=True
     )

@@ -51,14 +51,14 @@ class TwoLayerParameters(Parameters):
         "init of U: gaussian N(0, scale^2), or uniform [0, scale) as in the authors' script",
         choices=("gaussian", "uniform"),
     )
-    init_scale: float = param(0.05, "init scale tau of the entries of U", gt=0, max=1)
+    init_scale: float = param(0.05, "init scale tau of the entries of U", min=1e-6, max=1)
     covariance_power: int = param(
         1,
         "flow with A (1, the paper) or A^2 (2, the authors' theory script): main setting, sweeps, failure mode",
         choices=(1, 2),
     )
     n_seeds: int = param(2000, "init seeds integrated at once for the main setting", min=10, max=20000)
-    horizon: float = param(60.0, "paper time tau integrated for the main setting", gt=0, max=1e4)
+    horizon: float = param(60.0, "paper time tau integrated for the main setting", min=1.0, max=1e4)
     n_times: int = param(400, "points of the log-spaced time grid", min=50, max=5000)
     descent_tol: float = param(
         0.01, "a descent or rise counts if larger than this fraction of the initial OOD loss", gt=0, max=0.5
@@ -67,7 +67,9 @@ class TwoLayerParameters(Parameters):
         None, "seed drawn in the figures; null: the first seed whose OOD loss is non-monotone", min=0
     )
     seed: int = param(0, "base random seed (inits, data, SGD)", min=0)
-    train_lr: float = param(0.01, "learning rate of the direct torch training of U (tau = 2 lr steps)", gt=0, max=0.1)
+    train_lr: float = param(
+        0.01, "learning rate of the direct torch training of U (tau = 2 lr steps)", min=1e-5, max=0.1
+    )
     train_n: int = param(1000, "sampled points per cluster for the direct training", min=10, max=100000)
     train_seeds: int = param(4, "init seeds trained with torch and compared with the flow (figure)", min=1, max=256)
     s17_seeds: int = param(
@@ -85,7 +87,7 @@ class TwoLayerParameters(Parameters):
         [2, 4, 8, 16, 32], "hidden widths d' of the frequency sweep (d fixed)", min=1, max=128, min_len=1, distinct=True
     )
     sweep_scale: list[float] = param(
-        [0.01, 0.03, 0.1, 0.3], "init scales of the frequency sweep", gt=0, max=1, min_len=1, distinct=True
+        [0.01, 0.03, 0.1, 0.3], "init scales of the frequency sweep", min=1e-6, max=1, min_len=1, distinct=True
     )
     sweep_mu1: list[float] = param(
         [0.5, 1.0, 1.5], "values of mu_1 (others fixed) in the frequency sweep", gt=0, min_len=1, distinct=True
@@ -100,11 +102,11 @@ class TwoLayerParameters(Parameters):
     multi_seeds: int = param(
         100, "uniform-init seeds searched per reading for the drawn triple and quadruple descents", min=10, max=50000
     )
-    multi_horizon: float = param(1000.0, "paper time integrated in the multiple-descent search", gt=0, max=1e5)
+    multi_horizon: float = param(1000.0, "paper time integrated in the multiple-descent search", min=1.0, max=1e5)
     failure_seeds: int = param(500, "init seeds of the failure-mode setting (Fig. 10)", min=10, max=20000)
-    failure_horizon: float = param(400.0, "paper time integrated in the failure-mode setting", gt=0, max=1e5)
+    failure_horizon: float = param(400.0, "paper time integrated in the failure-mode setting", min=10.0, max=1e5)
     sgd_seeds: int = param(64, "seeds trained by SGD in the failure-mode setting", min=1, max=1024)
-    sgd_lr: float = param(0.05, "SGD learning rate in the failure-mode setting", gt=0, max=0.2)
+    sgd_lr: float = param(0.05, "SGD learning rate in the failure-mode setting", min=1e-5, max=0.2)
     sgd_batch: int = param(32, "SGD batch size in the failure-mode setting", min=1)
     lemma_seeds: int = param(
         4, "initializations run through the discrete update (D.1) for the lemma checks", min=1, max=64

@@ -192,6 +192,7 @@ def test_papermill_help_lists_every_parameter(converted):
         (["-p", "steps", "10000000", "-p", "init_draws", "100000"], "driven by steps=10000000"),
         (["-p", "steps", "５０"], "parameter 'steps': papermill read '５０' as the number 50"),
         (["-y", "fig2a_mu1: [1.0, 1]"], "parameter 'fig2a_mu1' repeats a value: entries 0 and 1 are 1.0 and 1"),
+        (["-p", "steps", "50", "-y", "steps: 60"], "parameter 'steps' is given twice on papermill's command line"),
     ],
 )
 def test_papermill_stops_bad_parameters_in_the_first_cells(converted, tmp_path, args, message):

@@ -83,7 +83,12 @@ def test_any_command_line_value_is_a_run_or_a_clear_refusal(chapter_id, data):
     chapter = load(chapter_id)
     name = data.draw(st.sampled_from(sorted(chapter.defaults())))
     raw = data.draw(st.one_of(st.text(max_size=40), st.floats().map(repr), st.lists(st.floats(), max_size=4).map(str)))
-    _outcome(chapter, {name: parse_value(raw)})
+    try:
+        value = parse_value(name, raw)
+    except ParameterError as err:  # a look-alike number: one line naming the parameter
+        assert repr(name) in str(err) and "\n" not in str(err)
+        return
+    _outcome(chapter, {name: value})
 
 
 @pytest.mark.parametrize("chapter_id", chapter_ids())

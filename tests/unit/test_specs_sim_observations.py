@@ -20,7 +20,8 @@ def test_defaults_and_smoke_validate():
         ({"mu1_values": [1e300]}, "no learning rate meets: the moments overflow"),
         ({"stop_tol": 0.5}, "must be < 0.5"),
         ({"rise_tol": 0.6}, "must be <= 0.5"),
-        ({"epochs": 0.001}, "SGD steps: the runs need at least 10"),
+        ({"epochs": 0.001}, "must be >= 0.1"),
+        ({"epochs": 0.1, "batch": 1000, "n": 1000}, "SGD steps: the runs need at least 10"),
     ],
 )
 def test_invalid_values_fail_with_a_clear_message(override, message):
