@@ -79,6 +79,13 @@ def _network(config: dict) -> dict:
     return {k: config[k] for k in ("mode", "depth", "width", "embed_dim")}
 
 
+def _optional_training(config: dict) -> dict:
+    """The trainer's decoder initialisation and decay form where the config names them (absent: the
+    trainer's defaults, PyTorch's uniform decoder and AdamW's decoupled decay), so that a set declared
+    before these keys existed keeps its configuration and its results."""
+    return {k: str(config[k]) for k in ("decoder_init", "decay_form") if k in config}
+
+
 def _train_settings(
     config: dict, relation: str, lr_enc, lr_dec, weight_decay, init_scale: float, checkpoint: Path | None
 ) -> dict[str, np.ndarray]:
@@ -100,6 +107,7 @@ def _train_settings(
         lr_dec=rep(lr_dec),
         weight_decay_dec=rep(wd),
         init_scale=float(init_scale),
+        **_optional_training(config),
         steps=int(config["steps"]),
         seeds=np.tile(seeds, k),
         eval_every=int(config["eval_every"]),
@@ -126,7 +134,8 @@ def phase_row(config: dict, shard: dict, checkpoint: Path | None = None) -> dict
 
     config: n, train_fraction, split_seed, mode, depth, width, embed_dim, init_scale, steps,
     eval_every, seeds, log10_lr_enc, log10_lr_dec [, test_every (default 1: exact test crossings;
-    k: resolution k steps), seed_offset, checkpoint_every].
+    k: resolution k steps), seed_offset, checkpoint_every, decoder_init ("uniform" default, or
+    "normal": Fig. 6's standard normal), decay_form ("decoupled" default: AdamW, or "coupled": L2)].
     Returns per (decoder rate, seed): step_train_90, step_test_90 (-1: never), train_acc,
     test_acc, stopped_at, embed (n, d); and lr_enc (1,), lr_dec (J,), seeds (S,).
     """
