@@ -84,9 +84,7 @@ def _torch_run(optimizer, mask, seed, lr_enc, lr_dec, wd, steps, decoder_init="u
     return stack.embed.detach()[0].numpy()
 
 
-@pytest.mark.parametrize(
-    "decay_form, optimizer", [("decoupled", torch.optim.AdamW), ("coupled", torch.optim.Adam)]
-)
+@pytest.mark.parametrize("decay_form, optimizer", [("decoupled", torch.optim.AdamW), ("coupled", torch.optim.Adam)])
 def test_decay_forms_match_torch_adamw_and_adam_with_weight_decay(decay_form, optimizer):
     masks = split_masks(N, [0.75], [0, 1])
     lr_enc, lr_dec, wd = np.array([1e-2, 3e-3]), np.array([2e-2, 5e-2]), np.array([0.3, 1.0])
