@@ -16,6 +16,7 @@ float32 accuracies and embeddings, int32 steps.
                     the same at the paper's 1e5 steps, one initialisation per shard (a shard of every
                     seed would take hours; one seed's row takes minutes and resumes from its checkpoint);
                     the last reads the relation from the shard, so that one set holds Fig. 8b and 8c.
+- `ratio_point_block` Fig. 6 at 1e5 steps: `ratio_point` for one block of consecutive seeds.
 - `ratio_point_gd`  Fig. 6 under the dynamics eq. (12) is derived for: `ratio_point` with plain
                     full-batch gradient descent (`lib.geneft.train.train_models_gd`) instead of AdamW,
                     at a fixed decoder rate (the one that bounds a stable step), eta_enc = eta_dec / ratio.
@@ -89,6 +90,13 @@ def _network(config: dict) -> dict:
     return {k: config[k] for k in ("mode", "depth", "width", "embed_dim")}
 
 
+def _optional_training(config: dict) -> dict:
+    """The trainer's decoder initialisation and decay form where the config names them (absent: the
+    trainer's defaults, PyTorch's uniform decoder and AdamW's decoupled decay), so that a set declared
+    before these keys existed keeps its configuration and its results."""
+    return {k: str(config[k]) for k in ("decoder_init", "decay_form") if k in config}
+
+
 def _fixed_split_runs(config: dict, relation: str, init_scale: float, train, **rates) -> dict[str, np.ndarray]:
     """One model per (setting, seed) on the config's fixed split `split_masks(n, [train_fraction], [split_seed])`,
     trained by `train(labels, masks, init_scale=, seeds=, **rates)`: the per-setting `rates` (lr_enc, lr_dec
@@ -131,6 +139,7 @@ def _adamw(config: dict, checkpoint: Path | None, early_stop: bool = True):
         early_stop=early_stop,
         checkpoint=None if checkpoint is None else Path(checkpoint) / "train.pt",
         checkpoint_every=int(config.get("checkpoint_every", 1000)),
+        **_optional_training(config),
     )
 
 
@@ -147,7 +156,8 @@ def phase_row(config: dict, shard: dict, checkpoint: Path | None = None) -> dict
 
     config: n, train_fraction, split_seed, mode, depth, width, embed_dim, init_scale, steps,
     eval_every, seeds, log10_lr_enc, log10_lr_dec [, test_every (default 1: exact test crossings;
-    k: resolution k steps), seed_offset, checkpoint_every].
+    k: resolution k steps), seed_offset, checkpoint_every, decoder_init ("uniform" default, or
+    "normal": Fig. 6's standard normal), decay_form ("decoupled" default: AdamW, or "coupled": L2)].
     Returns per (decoder rate, seed): step_train_90, step_test_90 (-1: never), train_acc,
     test_acc, stopped_at, embed (n, d); and lr_enc (1,), lr_dec (J,), seeds (S,).
     """
@@ -198,8 +208,25 @@ def ratio_point(config: dict, shard: dict, checkpoint: Path | None = None) -> di
 
 
 # ----------------------------------------------------------------------------------------------
-# Dynamics at the paper's 1e5 steps: one initialisation per shard (Figs. 5 and 8)
+# Dynamics at the paper's 1e5 steps: one initialisation, or one block of them, per shard (Figs. 5, 6, 8)
 # ----------------------------------------------------------------------------------------------
+
+
+def ratio_point_block(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 6, shard {"init_scale": c, "point": k, "block": b}: `ratio_point` for the b-th block of
+    config["seeds_per_shard"] seeds (eta_dec = eta_enc * 10**config["log10_ratios"][k], init scale c).
+
+    config: as `ratio_point` (its "seeds" is the number of seeds of a point, a multiple of
+    "seeds_per_shard"; decoder_init and decay_form are passed on). Returns as `ratio_point` with a
+    seed axis of length seeds_per_shard; "seeds" holds the block's seeds.
+    """
+    per, total, block = int(config["seeds_per_shard"]), int(config["seeds"]), int(shard["block"])
+    if per < 1 or total % per:
+        raise ValueError(f"seeds {total} is not a multiple of seeds_per_shard {per}")
+    if not 0 <= block < total // per:
+        raise ValueError(f"shard block {block} outside the set's {total // per} blocks of {per} seeds")
+    one = {**config, "seeds": per, "seed_offset": int(config.get("seed_offset", 0)) + block * per}
+    return ratio_point(one, {"init_scale": shard["init_scale"], "point": shard["point"]}, checkpoint)
 
 
 def phase_row_seed(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:

@@ -7,7 +7,7 @@ fraction of the run (1% as the paper scales it: 10^3 steps of 10^5). The init sc
 per call of the trainer, so the settings are grouped by it. `cell_counts` pools the seeds of a
 cell into binomial counts for `lib.geneft.phases.fit_boundary`. `grid_from_runs` classifies
 stored runs (the evidence shards of `lib.geneft.evidence`) the same way, `stack_shards` assembles
-shards into a grid (`stack_seed_shards` one-seed shards), `with_rows` replaces rows of a grid by the
+shards into a grid (`stack_seed_shards` one-seed shards, `stack_block_shards` Fig. 6's seed blocks), `with_rows` replaces rows of a grid by the
 same cells trained longer, and `evidence_mismatch` names the network settings in which a live grid and a
 stored configuration differ (the live grid is compared with the evidence only where none do).
 """
@@ -164,6 +164,23 @@ def stack_seed_shards(shards, names=("step_train_90", "step_test_90", "test_acc"
         name: np.stack([np.concatenate([by_key[r, s][name] for s in seeds], axis=1) for r in rows]) for name in names
     }
     return stacked | {"row": np.array(rows), "seed": np.array(seeds)}
+
+
+def stack_block_shards(shards, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
+    """Arrays of seed-block shards of one init scale (keys "point" and "block", as
+    `lib.geneft.evidence.ratio_point_block` stores them, each (1, seeds per block, ...)) as
+    (points, seeds, ...), points and blocks sorted; "point" gives the keys. ValueError when a
+    (point, block) of the points and blocks present is missing."""
+    by_key = {(int(sh.key["point"]), int(sh.key["block"])): sh for sh in shards}
+    points, blocks = sorted({p for p, _ in by_key}), sorted({b for _, b in by_key})
+    missing = [(p, b) for p in points for b in blocks if (p, b) not in by_key]
+    if not by_key or missing:
+        raise ValueError(f"seed-block shards do not fill the points: missing (point, block) {missing or 'all'}")
+    stacked = {
+        name: np.concatenate([np.concatenate([by_key[p, b][name] for b in blocks], axis=1) for p in points])
+        for name in names
+    }
+    return stacked | {"point": np.array(points)}
 
 
 def with_rows(grid: PhaseGrid, positions, other: PhaseGrid) -> PhaseGrid:

@@ -10,11 +10,12 @@ tanh layers of `width` units maps it to one logit; sigmoid + cross-entropy give 
     squared_difference  (E_i - E_j)**2        (input dim d, element-wise)
 
 Parameters of the M models are stacked along a leading axis, so one `torch.bmm` per layer
-evaluates every model on every pair. Initialisation (the paper does not state it; Fig. 6 says
-"a standard normal scaled by the initialization factor"): embeddings N(0, 1) * init_scale,
-decoder layers PyTorch's `nn.Linear` default U(-1/sqrt(fan_in), 1/sqrt(fan_in)) * init_scale.
-Model m is drawn from its own generator seeded with seeds[m], so it does not depend on which
-other models share the stack.
+evaluates every model on every pair. Initialisation (`init_stack`): embeddings N(0, 1) * init_scale;
+the decoder (`DECODER_INITS`) either PyTorch's `nn.Linear` default U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+* init_scale ("uniform", the book's default), or, as Fig. 6's caption states, "drawn from a standard
+normal distribution scaled by the initialization factor", N(0, 1) * init_scale ("normal"; the caption
+names no exception, so the biases are drawn so too). Model m is drawn from its own generator seeded with
+seeds[m], so it does not depend on which other models share the stack.
 
 Two evaluations of the same network: `logits` (autograd, the reference) and the hand-written
 `forward` / `backward` on a flat parameter buffer (M, P) that the trainer uses. The hand-written
@@ -35,6 +36,7 @@ import torch
 _sigmoid_backward_into = torch.ops.aten.sigmoid_backward.grad_input  # grad * s * (1 - s), one fused pass
 
 MODES = ("concat", "difference", "squared_difference")
+DECODER_INITS = ("uniform", "normal")  # PyTorch's nn.Linear default; Fig. 6's standard normal
 
 # ----------------------------------------------------------------------------------------------
 # Parameters
@@ -82,20 +84,34 @@ def init_stack(
     width: int,
     embed_dim: int,
     init_scale: float,
+    decoder_init: str = "uniform",
     dtype: torch.dtype = torch.float32,
 ) -> Stack:
-    """Initialise len(seeds) models, model m from `torch.Generator().manual_seed(seeds[m])`."""
+    """Initialise len(seeds) models, model m from `torch.Generator().manual_seed(seeds[m])`.
+
+    Embeddings N(0, 1) * init_scale. Decoder weights and biases: `decoder_init` "uniform",
+    U(-1/sqrt(fan_in), 1/sqrt(fan_in)) * init_scale (PyTorch's `nn.Linear` default), or "normal",
+    N(0, 1) * init_scale (Fig. 6: "drawn from a standard normal distribution scaled by the
+    initialization factor"; the caption exempts no parameter, so the biases too). Both draw the
+    same numbers of variates in the same order from the model's generator.
+    """
     if depth < 0 or width < 1 or embed_dim < 1 or n < 2:
         raise ValueError(f"need depth >= 0, width >= 1, embed_dim >= 1, n >= 2; got {depth}, {width}, {embed_dim}, {n}")
+    if decoder_init not in DECODER_INITS:
+        raise ValueError(f"unknown decoder_init {decoder_init!r}; known: {', '.join(DECODER_INITS)}")
     dims = [input_dim(mode, embed_dim), *[width] * depth, 1]
     embeds, weights, biases = [], [[] for _ in dims[1:]], [[] for _ in dims[1:]]
     for seed in seeds:
         g = torch.Generator().manual_seed(int(seed))
         embeds.append(torch.randn(n, embed_dim, generator=g, dtype=dtype) * init_scale)
         for layer, (fan_in, fan_out) in enumerate(itertools.pairwise(dims)):
-            bound = init_scale / fan_in**0.5
-            weights[layer].append((torch.rand(fan_in, fan_out, generator=g, dtype=dtype) * 2 - 1) * bound)
-            biases[layer].append((torch.rand(1, fan_out, generator=g, dtype=dtype) * 2 - 1) * bound)
+            if decoder_init == "uniform":
+                bound = init_scale / fan_in**0.5
+                weights[layer].append((torch.rand(fan_in, fan_out, generator=g, dtype=dtype) * 2 - 1) * bound)
+                biases[layer].append((torch.rand(1, fan_out, generator=g, dtype=dtype) * 2 - 1) * bound)
+            else:
+                weights[layer].append(torch.randn(fan_in, fan_out, generator=g, dtype=dtype) * init_scale)
+                biases[layer].append(torch.randn(1, fan_out, generator=g, dtype=dtype) * init_scale)
     leaf = lambda ts: torch.stack(ts).requires_grad_(True)
     return Stack(leaf(embeds), [leaf(w) for w in weights], [leaf(b) for b in biases])
 

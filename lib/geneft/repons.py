@@ -301,19 +301,36 @@ def psd_probability(
 
 
 def init_repon_moments(
-    seeds, n: int, *, mode: str, depth: int, width: int, embed_dim: int, init_scale: float
+    seeds,
+    n: int,
+    *,
+    mode: str,
+    depth: int,
+    width: int,
+    embed_dim: int,
+    init_scale: float,
+    decoder_init: str = "uniform",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per model at initialisation: mean |J_ik|^2 and mean |r_ij|^2 over its pairs, each (M,).
 
     J_ik = d logit(i, k) / d E_i is the decoder's local linear map A seen by repon i against
     partner k (first slot, k != i); r_ij = (E_i - E_j) / 2 (i != j) the half separation of a pair.
-    The networks are lib.geneft.network.init_stack with the given architecture and scale.
+    The networks are lib.geneft.network.init_stack with the given architecture, scale and decoder init.
     """
     import torch
 
     from lib.geneft.network import init_stack, logits
 
-    stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
+    stack = init_stack(
+        seeds,
+        n,
+        mode=mode,
+        depth=depth,
+        width=width,
+        embed_dim=embed_dim,
+        init_scale=init_scale,
+        decoder_init=decoder_init,
+    )
     z = logits(stack, mode).reshape(len(seeds), n, n)
     off = ~torch.eye(n, dtype=torch.bool)
     jac2 = torch.zeros(len(seeds))
@@ -335,6 +352,7 @@ def init_sigma_ratio(
     width: int,
     embed_dim: int,
     init_scale: float,
+    decoder_init: str = "uniform",
     confidence: float = CONFIDENCE,
     seed: int = 0,
 ) -> Estimate:
@@ -346,7 +364,14 @@ def init_sigma_ratio(
     """
 
     jac2, r2 = init_repon_moments(
-        seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale
+        seeds,
+        n,
+        mode=mode,
+        depth=depth,
+        width=width,
+        embed_dim=embed_dim,
+        init_scale=init_scale,
+        decoder_init=decoder_init,
     )
     ratio = lambda a, b, axis=-1: np.sqrt(a.mean(axis) / b.mean(axis))
     value = float(ratio(jac2, r2))

@@ -2,9 +2,12 @@
 
 `train_models` trains M encoder-decoder networks (lib.geneft.network) on one relation, each with
 its own training mask, seed, encoder / decoder learning rate and decoder weight decay. The
-optimiser is AdamW (PyTorch's update rule) on one flat (M, P) parameter buffer with per-model,
-per-parameter learning rates; the decoupled weight decay acts on the decoder only, as in the
-effective theory of grokking code that GenEFT follows. Training is full batch on the model's
+optimiser is Adam (PyTorch's update rule) on one flat (M, P) parameter buffer with per-model,
+per-parameter learning rates; the weight decay acts on the decoder only, as in the
+effective theory of grokking code that GenEFT follows, in one of two forms (`DECAY_FORMS`; the
+paper states neither): "decoupled" (AdamW, `torch.optim.AdamW`: theta <- theta (1 - lr wd) before the
+Adam step, the default) or "coupled" (L2 in the loss, `torch.optim.Adam(weight_decay=wd)`: grad +=
+wd theta before the moments). Training is full batch on the model's
 training pairs with the mean binary cross-entropy (Section II).
 
 Speed (benchmarks/geneft_dynamics.py): the forward and backward passes are written by hand
@@ -66,6 +69,7 @@ from lib.progress import progress
 
 ACC_LEVEL = 0.9  # Table 4: "train acc > 0.9", "test acc > 0.9"
 BETAS, EPS = (0.9, 0.999), 1e-8  # torch.optim.AdamW defaults
+DECAY_FORMS = ("decoupled", "coupled")  # AdamW; Adam with L2 in the loss
 CHUNK_ACTIVATIONS = 16 * 900 * 50  # hidden units x pair rows per chunk (measured: 8 to 16 Table 3 models)
 
 # ----------------------------------------------------------------------------------------------
@@ -112,14 +116,22 @@ def adamw_step(
     exp_avg: torch.Tensor,
     exp_avg_sq: torch.Tensor,
     lr: torch.Tensor,
-    decay: torch.Tensor,
+    decay: torch.Tensor | None,
     t: int,
     ws: Workspace | None = None,
+    l2: torch.Tensor | None = None,
 ) -> None:
-    """One in-place AdamW step (torch.optim.AdamW's rule) on (M, P) buffers; `lr` (M, P) and
-    `decay` = 1 - lr * weight_decay (M, P) per parameter; `t` the step count from 1."""
+    """One in-place Adam step on (M, P) buffers, `lr` (M, P) per parameter, `t` the step count from 1.
+
+    Decoupled decay (torch.optim.AdamW's rule): `decay` = 1 - lr * weight_decay (M, P) multiplies the
+    parameters first. Coupled decay (torch.optim.Adam's `weight_decay`, L2 in the loss): `l2` =
+    weight_decay (M, P) adds l2 * theta to `grad` (in place) before the moments. Either may be None.
+    """
     bc1, bc2 = 1 - BETAS[0] ** t, 1 - BETAS[1] ** t
-    flat.mul_(decay)
+    if decay is not None:
+        flat.mul_(decay)
+    if l2 is not None:
+        grad.addcmul_(flat, l2)
     exp_avg.lerp_(grad, 1 - BETAS[0])
     exp_avg_sq.mul_(BETAS[1]).addcmul_(grad, grad, value=1 - BETAS[1])
     denom = (ws or Workspace()).take("adam", flat.shape, flat.dtype)
@@ -140,8 +152,10 @@ def _model_tensors(
     lr_e: np.ndarray,
     lr_d: np.ndarray,
     wd_d: np.ndarray,
+    decay_form: str = "decoupled",
 ) -> dict[str, torch.Tensor]:
-    """Everything indexed by model, so that leaving the stack is one `[keep]` per entry."""
+    """Everything indexed by model, so that leaving the stack is one `[keep]` per entry: "decay"
+    (decoupled) or "l2" (coupled) holds the decoder weight decay in the form `adamw_step` reads."""
     m, n = masks.shape[0], labels.shape[0]
     flat_masks = masks.reshape(m, -1)
     order = np.argsort(~flat_masks, axis=1, kind="stable")  # training pairs first, each group in pair order
@@ -150,13 +164,14 @@ def _model_tensors(
     enc = layout.n_encoder
     lr = np.concatenate([np.repeat(lr_e[:, None], enc, 1), np.repeat(lr_d[:, None], layout.size - enc, 1)], 1)
     wd = np.concatenate([np.zeros((m, enc)), np.repeat(wd_d[:, None], layout.size - enc, 1)], 1)
+    decay = {"decay": 1 - lr * wd} if decay_form == "decoupled" else {"l2": wd}
     return {
+        **{k: torch.tensor(v, dtype=stack_flat.dtype) for k, v in decay.items()},
         "ids": torch.arange(m),
         "flat": stack_flat,
         "exp_avg": torch.zeros_like(stack_flat),
         "exp_avg_sq": torch.zeros_like(stack_flat),
         "lr": torch.tensor(lr, dtype=stack_flat.dtype),
-        "decay": torch.tensor(1 - lr * wd, dtype=stack_flat.dtype),
         "first": torch.from_numpy(order // n),
         "second": torch.from_numpy(order % n),
         "y": torch.tensor(labels.reshape(-1)[order], dtype=stack_flat.dtype),
@@ -219,6 +234,8 @@ def train_models(
     lr_dec=1e-3,
     weight_decay_dec=0.0,
     init_scale: float = 1.0,
+    decoder_init: str = "uniform",
+    decay_form: str = "decoupled",
     steps: int = 10_000,
     seeds=None,
     eval_every: int = 100,
@@ -228,9 +245,14 @@ def train_models(
     checkpoint: str | Path | None = None,
     checkpoint_every: int = 1000,
 ) -> TrainResult:
-    """Train M = len(train_masks) models on `labels` (n, n) 0/1; see the module docstring."""
+    """Train M = len(train_masks) models on `labels` (n, n) 0/1; see the module docstring.
+
+    `decoder_init`: `lib.geneft.network.init_stack`'s ("uniform" or "normal"); `decay_form`: how
+    `weight_decay_dec` acts, "decoupled" (AdamW) or "coupled" (L2 in the loss), see `DECAY_FORMS`."""
     if test_every < 1:
         raise ValueError(f"need test_every >= 1; got {test_every}")
+    if decay_form not in DECAY_FORMS:
+        raise ValueError(f"unknown decay_form {decay_form!r}; known: {', '.join(DECAY_FORMS)}")
     labels, masks, seeds, layout, chunk = _grid(
         labels, train_masks, seeds, mode, depth, width, embed_dim, steps, eval_every
     )
@@ -250,6 +272,8 @@ def train_models(
         lr_d,
         wd_d,
         init_scale,
+        decoder_init,
+        decay_form,
         steps,
         seeds,
         eval_every,
@@ -259,8 +283,17 @@ def train_models(
     )
     s = _load(checkpoint, key)
     if s is None:
-        stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
-        t = _model_tensors(labels, masks, layout, flatten(stack), lr_e, lr_d, wd_d)
+        stack = init_stack(
+            seeds,
+            n,
+            mode=mode,
+            depth=depth,
+            width=width,
+            embed_dim=embed_dim,
+            init_scale=init_scale,
+            decoder_init=decoder_init,
+        )
+        t = _model_tensors(labels, masks, layout, flatten(stack), lr_e, lr_d, wd_d, decay_form)
         by_size = torch.from_numpy(np.argsort(masks.reshape(m_all, -1).sum(1), kind="stable"))
         s = {  # the whole state, so that a checkpoint is one dict
             "step": 0,
@@ -310,7 +343,9 @@ def train_models(
             s["embed"][ids[done]] = layout.views(tm["flat"][torch.from_numpy(done)])[0].numpy()
         if t == steps or done.all():
             break
-        adamw_step(tm["flat"], grad, tm["exp_avg"], tm["exp_avg_sq"], tm["lr"], tm["decay"], t + 1, ws)
+        adamw_step(
+            tm["flat"], grad, tm["exp_avg"], tm["exp_avg_sq"], tm["lr"], tm.get("decay"), t + 1, ws, tm.get("l2")
+        )
         if done.any():
             keep = torch.from_numpy(~done)
             s["models"] = {k: v[keep] for k, v in tm.items()}

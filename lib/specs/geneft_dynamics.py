@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lib.chapter import Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param, short
 from lib.evidence import EvidenceSet
@@ -561,6 +561,36 @@ CHAPTER = Chapter(
             condition=">= 3",
             basis="evidence",
         ),
+        # Figs. 6 and 8 at the paper's stated setting, registered before their evidence (issue 34, points 2, 3)
+        Claim(
+            "G-6/paper-init-1e5",
+            statement="Fig. 6 at the paper's stated setting (Table 4's 1e5 AdamW steps; decoder weights and biases "
+            "drawn from a standard normal scaled by the init factor, as Fig. 6's caption says): the probability of "
+            "generalization lies under eq. (12) at sigma_a/sigma_c measured from that initialisation, for each init "
+            "scale (fraction of points not above the band, the statistic of G-6)",
+            paper_value="all points under the bound",
+            metric="fig6_fraction_under_bound_1e5_normal",
+            condition="> 0.5",
+            basis="evidence",
+            expected="inconclusive",
+            note="registered before its evidence: not judged until the 16 shards of ratio_seeds_1e5_normal are stored "
+            "(mod 3, eta_enc = 1e-3, ratios 1 to 10^1.5, init scales 0.5 and 1, 30 seeds per point)",
+        ),
+        Claim(
+            "G-8/coupled-l2",
+            statement="Fig. 8a / Appendix F with the decay as L2 in the loss (the free choice 'decay form': the paper "
+            "states neither AdamW's decoupled decay, G-8's, nor this): at eta_enc = 1e-5 over 1e5 steps (mod 3), the "
+            "rows' boundaries (the first eta_dec at which fewer than half the runs generalize), wd = 0 included, "
+            "differ by less than the grid's half-decade step",
+            paper_value="independent",
+            metric="wd_boundary_spread_mod3_1e5_coupled",
+            condition="< 0.5",
+            basis="evidence",
+            expected="inconclusive",
+            scope="extension",
+            note="registered before its evidence: not judged until the 12 shards of weight_decay_1e5_coupled are "
+            "stored (the grid and seeds of weight_decay_1e5; the robustness reading of G-8 for its decay form)",
+        ),
     ),
     smoke={
         "steps": 300,
@@ -856,5 +886,45 @@ EVIDENCE = (
         threads=1,
         minutes=round(shard_minutes(len(PHASE_LR_DEC) * 3, 10_000, **TABLE3), 1),
         mem_mb=1000,
+    ),
+)
+
+# Figs. 6 and 8 at the paper's stated setting, with the choices it leaves open (issue 34, points 2 and 3):
+# the stored sets with the paper's steps and initialisation, or the other decay form; nothing else changes
+_RATIO_SEEDS, _WD_1E5 = (next(s for s in EVIDENCE if s.name == name) for name in ("ratio_seeds", "weight_decay_1e5"))
+RATIO_BLOCK = 15  # seeds per shard of ratio_seeds_1e5_normal
+EVIDENCE = (
+    *EVIDENCE,
+    replace(
+        _RATIO_SEEDS,
+        name="ratio_seeds_1e5_normal",
+        description="Fig. 6 (mod 3) at the paper's setting: the ratio_seeds network, split, encoder rate (eta_enc = "
+        "1e-3), ratios eta_dec / eta_enc = 1, 10^0.5, 10, 10^1.5 and 30 initialisations per point, trained for Table "
+        "4's 1e5 AdamW steps from the decoder initialisation Fig. 6's caption states (weights and biases drawn from a "
+        "standard normal scaled by the initialization factor; the embeddings as before), at init scales 0.5 and 1 "
+        "(the paper's text does not list its scales; these are ratio_seeds'). A network leaves once its phase is "
+        "decided (both 0.9 crossings found), so only the runs that never generalize run the 1e5 steps; one shard "
+        f"per (init scale, ratio, block of {RATIO_BLOCK} seeds), 16 shards of at most "
+        f"{shard_minutes(RATIO_BLOCK, LONG_RUN['steps'], **TABLE3):.0f} core-minutes each (every network to 1e5 "
+        f"steps; {16 * shard_minutes(RATIO_BLOCK, LONG_RUN['steps'], **TABLE3) / 60:.1f} core-hours in all at most)",
+        function="lib.geneft.evidence:ratio_point_block",
+        config={**_RATIO_SEEDS.config, **LONG_RUN, "seeds_per_shard": RATIO_BLOCK, "decoder_init": "normal"},
+        shards=[{**sh, "block": b} for sh in _RATIO_SEEDS.shards for b in range(30 // RATIO_BLOCK)],
+        smoke={
+            "config": {**_RATIO_SEEDS.smoke["config"], "steps": 1000, "seeds_per_shard": 2},
+            "shards": [{**sh, "block": b} for sh in _RATIO_SEEDS.smoke["shards"] for b in (0, 1)],
+        },
+        minutes=round(shard_minutes(RATIO_BLOCK, LONG_RUN["steps"], **TABLE3), 1),
+    ),
+    replace(
+        _WD_1E5,
+        name="weight_decay_1e5_coupled",
+        description="Fig. 8a (mod 3) with the other decay form: the grid, network, split, seeds and 1e5 steps of "
+        "weight_decay_1e5 (eta_enc = 1e-5, decoder weight decay 0, 0.01, 0.1, 1 against eta_dec = 10^-6..10^-2 in "
+        "half decades, 108 networks), the decay as L2 in the loss (Adam with the gradient of wd |theta|^2 / 2 on "
+        "the decoder, torch.optim.Adam's weight_decay) instead of AdamW's decoupled decay; the paper states neither. "
+        "Its wd = 0 row is the same training as weight_decay_1e5's. A network leaves once its phase is decided; one "
+        f"shard per (weight decay, seed), 12 shards of at most {_WD_1E5.minutes:.0f} core-minutes each",
+        config={**_WD_1E5.config, "decay_form": "coupled"},
     ),
 )
