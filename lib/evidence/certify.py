@@ -96,6 +96,15 @@ def certification(old: str, new: str, method: str, function: str) -> dict[str, s
     }
 
 
+def recorded_function(provenance: dict, declared: str) -> str:
+    """The 'module:name' of the code a stored shard is recorded for: the last certification's (a move since the
+    shard was computed is recorded there), else the function that computed it, else the set's declared one."""
+    history = provenance.get("certifications") or []
+    return (
+        history[-1].get("function") if history and history[-1].get("function") else provenance.get("function", declared)
+    )
+
+
 def certify_shard(directory: Path, code: Reached, entry: dict[str, str]) -> None:
     """Rewrite a stored shard's provenance.json (atomically) for the code `code`, keeping the history."""
     path = Path(directory) / PROVENANCE
@@ -146,7 +155,7 @@ def recertify(
         reference, method = root, SMOKE_METHOD
         if against:
             sha, tree = code_at(against, tmp / "previous-code")
-            function = stale["smoke"][0].provenance.get("function", evidence_set.function)
+            function = recorded_function(stale["smoke"][0].provenance, evidence_set.function)
             then = reached_code(function, with_versions=not evidence_set.gpu, root=tree).fingerprint
             if then != previous:
                 return [], [

@@ -150,3 +150,13 @@ def test_against_a_commit_compares_the_previous_code_with_the_current_one_here(t
     entry = json.loads((shard_dir(evidence_set, "d-2__block-0", root=tmp_path) / PROVENANCE).read_text())
     assert entry["code_fingerprint"] == "1" * 16
     assert entry["certifications"][-1]["method"].startswith("smoke recompute by the previous code (commit ")
+
+
+def test_the_recorded_function_follows_the_last_certification():
+    from lib.evidence.certify import recorded_function
+
+    computed = {"function": "lib.old:f"}
+    assert recorded_function(computed, "lib.new:f") == "lib.old:f"
+    moved = {**computed, "certifications": [{"function": "lib.new:f", "method": "scheme change"}]}
+    assert recorded_function(moved, "lib.other:f") == "lib.new:f"
+    assert recorded_function({}, "lib.new:f") == "lib.new:f"
