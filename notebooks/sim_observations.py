@@ -87,9 +87,9 @@ from lib.sim.models import MLPShape, end_to_end_rms
 from lib.sim.observations import concept_test_point, mlp_shape, sim_datasets, swing_cell
 from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
-from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
+from lib.sim.sweeps import location_ratio, median_ratio, swing_estimates, topological_estimates, truncation_effect
 from lib.sim.train import train_datasets
-from lib.stats import bootstrap_median, paired_difference
+from lib.stats import bootstrap_median, fraction_difference, paired_difference
 
 SEEDS = [P.seed + i for i in range(P.seeds)]
 SGD = dict(batch=P.batch, loss=P.loss, stop_tol=P.stop_tol)
@@ -355,6 +355,15 @@ for key, est in swing_estimates(same["turn_back"], same["loss_rise"], same["bulg
 run.metric("reversal_ratio_same_width_weak", median_ratio(same["turn_back"][:, weak],
                                                           cells["highdim"]["turn_back"][:, weak], seed=P.seed))
 run.metric("reversal_ratio_same_width", median_ratio(same["turn_back"].max(axis=1), turn["highdim"], seed=P.seed))
+# the turn-back's statistic is a free choice of the analyst (the paper reads Fig. 2c by eye): mean and 90th percentile
+for statistic, tag in (("mean", "mean"), ("90th percentile", "q90")):
+    for name, low in (("low_high", cells["lowdim"]), ("same_width", same)):
+        run.metric(f"reversal_ratio_{name}_weak_{tag}", location_ratio(
+            low["turn_back"][:, weak], cells["highdim"]["turn_back"][:, weak], statistic, seed=P.seed))
+# the paper's own measure (Fig. 3, Sec. 3.3): the OOD loss rises at d = 2 and not at d = 64
+rises = {name: c["loss_rise"] > P.rise_tol for name, c in {**cells, "same_width": same}.items()}
+run.metric("rise_fraction_difference_low_high", fraction_difference(rises["lowdim"], rises["highdim"]))
+run.metric("rise_fraction_difference_same_width_high", fraction_difference(rises["same_width"], rises["highdim"]))
 run.metric("bulge_ratio_low_high", median_ratio(cells["lowdim"]["bulge"], cells["highdim"]["bulge"], seed=P.seed))
 run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn_back"][:, 0], seed=P.seed))
 
@@ -479,6 +488,9 @@ for t in ("radius", "orthant"):
                                       deviation, seed=P.seed).items():
         run.metric(f"{t}_{key}", est)
     run.metric(f"{t}_turn_back", bootstrap_median(cut["turn_back"].max(axis=1), seed=P.seed))
+    # the problem's own scale: the twins' distance against the swing of the full runs it would explain
+    run.metric(f"{t}_full_turn_back", bootstrap_median(full["turn_back"].max(axis=1), seed=P.seed))
+    run.metric(f"{t}_deviation_over_swing", location_ratio(deviation, full["turn_back"].max(axis=1), seed=P.seed))
 run.text("truncation_seeds_text", str(len(full["turn_back"])))
 twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 

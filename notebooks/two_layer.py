@@ -374,8 +374,8 @@ run.figure("fig_outputs", fig)
 # are non-regular "at different stages of the training". We test it as: at the time of each
 # cluster's largest off-axis excursion, count the concepts learned ($w_{pp} \ge 1/2$); the stages
 # differ if the counts differ. At $d = s = 2$ the off-axis parts are $\mu_1 w_{21}$ and $\mu_2 w_{12}$,
-# one entry, so they peak together: the fraction is {glue:text}`cluster_detour_different_stages`
-# ({glue:text}`verdict_s_18_stages`). At $d = d'$ = {glue:text}`detour_d_text`, where irrelevant entries
+# one entry, so they peak together: the fraction is {glue:text}`cluster_detour_different_stages`, and
+# this reading is not a claim of the book, since it cannot pass at $d = s = 2$. At $d = d'$ = {glue:text}`detour_d_text`, where irrelevant entries
 # move the outputs too, it is {glue:text}`cluster_detour_different_stages_high_d`
 # {glue:text}`cluster_detour_different_stages_high_d_ci` ({glue:text}`verdict_s_18_stages_high_d`).
 # A reading that can pass at $d = s = 2$ takes "non-regular" for the shape of the path: the output

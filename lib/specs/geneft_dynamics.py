@@ -160,6 +160,7 @@ CHAPTER = Chapter(
             metric="conserved_quantity_exact",
             condition="== true",
             basis="exact",
+            role="primary",
         ),
         Claim(
             "G-Th2/portrait",
@@ -168,6 +169,7 @@ CHAPTER = Chapter(
             metric="portrait_agreement",
             condition="== 1.0",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "G-Th3/arctan",
@@ -186,6 +188,7 @@ CHAPTER = Chapter(
             metric="n_repon_vs_sim_max_abs_error",
             condition="< 0.02",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "G-Th3/matrix-iff",
@@ -194,6 +197,7 @@ CHAPTER = Chapter(
             metric="collision_iff_m_psd_agreement",
             condition="> 0.98",
             basis="seeds",
+            scope="extension",
         ),
         Claim(
             "G-Th3/scalar-2d",
@@ -223,6 +227,29 @@ CHAPTER = Chapter(
             "{arctan_law_unit} from the arctan law at unit ratios; the value depends on how A is normalised, which "
             "the paper does not state (rescaling A rescales sigma_a / sigma_c in eq. 12)",
         ),
+        *(
+            Claim(
+                f"G-5/slope-one-{suffix}",
+                statement=f"Fig. 5 ({title}): the generalization/memorization boundary is a line of constant "
+                "eta_dec/eta_enc, slope +1 on increasing log axes: the test of slope = 1 on the logistic boundary's "
+                "slope does not reject it at 5%",
+                paper_value="slope -1 (axis orientation, see errata)",
+                metric=f"boundary_slope_test_{rel}",
+                condition=">= 0.05",
+                basis="evidence",
+                role="primary",
+                expected="does not hold",
+                note=f"evidence {{fig5_evidence}}; confusion runs left out of the fit: logistic slope "
+                f"{{boundary_slope_{rel}}} (95%), per-row crossings {{boundary_slope_per_row_{rel}}}; the boundary "
+                "is steeper than 1, so the critical ratio eta_dec*/eta_enc is not one number: per row (log10 eta_enc "
+                f"{{critical_ratio_rows_log10_lr_enc_{rel}}}) its log10 is {{critical_ratio_log10_per_row_{rel}}}",
+            )
+            for rel, suffix, title in (
+                ("mod3", "mod3", "mod 3"),
+                ("greater_than", "greater-than", "greater-than"),
+                ("bipartite", "bipartite", "complete bipartite"),
+            )
+        ),
         Claim(
             "G-5/slope-mod3",
             statement="Fig. 5 (mod 3): the generalization/memorization boundary is a line of constant eta_dec/eta_enc, slope +1 on increasing log axes (equivalence test: slope within 0.5 of 1)",
@@ -230,6 +257,7 @@ CHAPTER = Chapter(
             metric="boundary_slope_equivalence_mod3",
             condition="< 0.5",
             basis="evidence",
+            role="reading",
             expected="inconclusive",
             note=_slope_note("mod3"),
         ),
@@ -240,6 +268,7 @@ CHAPTER = Chapter(
             metric="boundary_slope_equivalence_greater_than",
             condition="< 0.5",
             basis="evidence",
+            role="reading",
             expected="inconclusive",
             note=_slope_note("greater_than"),
         ),
@@ -250,6 +279,7 @@ CHAPTER = Chapter(
             metric="boundary_slope_equivalence_bipartite",
             condition="< 0.5",
             basis="evidence",
+            role="reading",
             expected="inconclusive",
             note=_slope_note("bipartite"),
         ),
@@ -260,6 +290,7 @@ CHAPTER = Chapter(
             metric="boundary_intercept_spread",
             condition="< 0.5",
             basis="evidence",
+            role="reading",
             expected="inconclusive",
             note="evidence {fig5_evidence}; confusion runs left out of the fit: log10 critical ratios at eta_enc = 10^{critical_ratio_reference_log10_lr_enc} are "
             "{critical_ratio_log10_per_relation_mod3} (mod 3), {critical_ratio_log10_per_relation_greater_than} "
@@ -352,6 +383,7 @@ CHAPTER = Chapter(
             metric="fig6_fraction_under_bound",
             condition="> 0.5",
             basis="evidence",
+            role="primary",
             expected="does not hold",
             note="evidence ratio_seeds (mod 3, eta_enc = 1e-3, 1e4 steps, 30 seeds at each of 4 ratios x 2 init scales): "
             "every point lies above eq. (12) at the measured sigma_a/sigma_c ({sigma_ratio_init_0.5} at scale 0.5, "
@@ -380,6 +412,7 @@ CHAPTER = Chapter(
             metric="fig6_sigma_monotone_difference",
             condition=">= 0",
             basis="evidence",
+            scope="extension",
             expected="does not hold",
             note="evidence ratio_seeds: init scale 1 has {fig6_sigma_ratio_largest_over_smallest} times the "
             "sigma_a/sigma_c of scale 0.5 ({sigma_ratio_init_1} against {sigma_ratio_init_0.5}) and generalizes less "
@@ -425,6 +458,7 @@ CHAPTER = Chapter(
             metric="fig6_gd_sigma_monotone_difference",
             condition=">= 0",
             basis="evidence",
+            scope="extension",
             expected="does not hold",
             note="evidence ratio_seeds_gd: sigma_a/sigma_c grows with the init scale ({sigma_ratio_gd_init_0.5} at 0.5, "
             "{sigma_ratio_gd_init_2} at 2) and the probability of generalization falls with it "
@@ -440,6 +474,7 @@ CHAPTER = Chapter(
             metric="wd_boundary_spread_mod3_1e5",
             condition="< 0.5",
             basis="evidence",
+            role="primary",
             expected="does not hold",
             note="evidence weight_decay_1e5 (mod 3, eta_enc = 1e-5, 1e5 steps, 4 weight decays x 9 decoder rates x 3 "
             "seeds; confusion left out): the rows' boundaries are at log10 eta_dec = "
@@ -470,6 +505,7 @@ CHAPTER = Chapter(
                 metric=f"wd_boundary_spread_{rel}_1e5",
                 condition="< 0.5",
                 basis="evidence",
+                role="primary",
                 expected=expected,
                 note=f"evidence weight_decay_1e5_relations ({title}, eta_enc = 1e-5, 1e5 steps, 4 weight decays x 9 "
                 "decoder rates x 3 seeds; confusion left out): the rows' boundaries (log10 eta_dec, or the side of the "
@@ -560,6 +596,7 @@ CHAPTER = Chapter(
             metric="phases_seen",
             condition=">= 3",
             basis="evidence",
+            role="primary",
         ),
     ),
     smoke={

@@ -233,6 +233,7 @@ CHAPTER = Chapter(
             metric="decomposition_exact",
             condition="== true",
             basis="exact",
+            role="primary",
         ),
         Claim(
             "S-4.3/time-rescaling",
@@ -241,6 +242,7 @@ CHAPTER = Chapter(
             metric="time_rescaling",
             condition="== 1",
             basis="exact",
+            role="primary",
             expected="does not hold",
             note="sympy: -U grad L^T - grad L U^T is exactly 2 x (D.2); the paper time is twice the flow time (errata)",
             kind="erratum",
@@ -261,6 +263,7 @@ CHAPTER = Chapter(
             metric="nonmonotone_fraction",
             condition="> 0.05",
             basis="seeds",
+            role="primary",
             note="'descends at least twice' is the same count ({two_descents_fraction}): a curve that rises and "
             "then converges descends before and after the rise, so it is not a claim of its own",
         ),
@@ -269,21 +272,23 @@ CHAPTER = Chapter(
             statement="each descent aligns with a growth stage and each rise with a suppression stage "
             "(among the non-monotone seeds)",
             paper_value="exact correspondence",
-            metric="stage_alignment_fraction",
+            metric="stage_alignment_fraction_floor_0",
             condition="> 0.9",
             basis="seeds",
-            note="a minor entry has a suppression window when it ever exceeds E w_ii(0) = d' tau^2 = {minor_floor} "
-            "(eq. E.1), the size the init gives an entry; with the book's earlier fixed floor of 0.05 the minor "
-            "entries that peak below it lose their window, and so do the rises they cause "
+            role="primary",
+            note="the paper's statement has no floor: a minor entry has a suppression window whenever it falls "
+            "from a peak. Floors are the book's readings: at E w_ii(0) = d' tau^2 = {minor_floor} (eq. E.1), the "
+            "size the init gives an entry, the fraction is {stage_alignment_fraction}; with a fixed floor of 0.05 the "
+            "minor entries that peak below it lose their window, and so do the rises they cause "
             "({stage_alignment_fraction_floor_0_05})",
             free_choices=(
                 FreeChoice(
                     "minor_floor",
-                    "at E w_ii(0) = d' tau^2",
+                    "none (the paper's statement)",
                     {
+                        "E w_ii(0) = d' tau^2": "stage_alignment_fraction",
                         "0.05": "stage_alignment_fraction_floor_0_05",
                         "0.01": "stage_alignment_fraction_floor_0_01",
-                        "0": "stage_alignment_fraction_floor_0",
                     },
                 ),
             ),
@@ -348,6 +353,7 @@ CHAPTER = Chapter(
             metric="train_monotone_sgd",
             condition="> 0.95",
             basis="seeds",
+            role="primary",
         ),
         Claim(
             "S-17/flow",
@@ -364,17 +370,7 @@ CHAPTER = Chapter(
             metric="cluster_detour_ratio",
             condition="> 2",
             basis="seeds",
-        ),
-        Claim(
-            "S-18/stages",
-            statement="the two cluster-mean trajectories are non-regular at different stages (d = s = 2)",
-            paper_value="Fig. 18",
-            metric="cluster_detour_different_stages",
-            condition="> 0.5",
-            basis="seeds",
-            expected="does not hold",
-            note="their off-axis parts are mu_1 w_21 and mu_2 w_12, one entry: the excursions peak together in every "
-            "seed; see the d > s row and the reading by turns (S-18/stages-turn)",
+            role="primary",
         ),
         Claim(
             "S-18/stages-turn",
@@ -416,6 +412,7 @@ CHAPTER = Chapter(
             metric="triple_fraction_a_uniform",
             condition="> 0.01",
             basis="evidence",
+            role="primary",
         ),
         Claim(
             "S-8/gaussian",
@@ -436,6 +433,7 @@ CHAPTER = Chapter(
             metric="quadruple_fraction_a_uniform",
             condition="> 0",
             basis="evidence",
+            role="primary",
             note="existence: the whole interval of the fraction lies above 0",
         ),
         Claim(
@@ -465,6 +463,7 @@ CHAPTER = Chapter(
             metric="failure_plateau_loss",
             condition="> 0.1",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "S-10/permanence",
@@ -484,6 +483,7 @@ CHAPTER = Chapter(
             metric="lemma_violations",
             condition="== 0",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "S-D/s3",
@@ -500,6 +500,7 @@ CHAPTER = Chapter(
             metric="corollary_d1_violations",
             condition="== 0",
             basis="single run",
+            role="primary",
             expected="does not hold",
             note="the printed bound misses a factor P; with P^2 it holds (corollary_d1_p2_violations)",
             kind="erratum",
@@ -511,6 +512,7 @@ CHAPTER = Chapter(
             metric="d61_factor",
             condition=">= 1",
             basis="exact",
+            role="primary",
             expected="does not hold",
             note="sympy: at the edge of the assumptions (D.60) is 1/5 of the bound (D.61)",
             kind="erratum",
@@ -522,6 +524,7 @@ CHAPTER = Chapter(
             metric="d64_corrected_margin",
             condition="< 1",
             basis="exact",
+            role="primary",
             expected="does not hold",
             note="with the margin omega alpha / (5 C) that (D.60) gives, the noise bound is 2.2 times it for constants "
             "meeting every assumption",
@@ -534,6 +537,7 @@ CHAPTER = Chapter(
             metric="w_recursion_min_eig_rel",
             condition=">= 0",
             basis="single run",
+            role="primary",
             expected="does not hold",
             note="a rank-one W(0) meeting every assumption has det W(1) < 0 (exact arithmetic); its w_11 then turns negative",
             kind="erratum",
@@ -545,6 +549,7 @@ CHAPTER = Chapter(
             metric="d1_largest_alpha_high_d",
             condition="> 0",
             basis="exact",
+            role="primary",
             expected="does not hold",
             note="a_k = 0 for every irrelevant direction k > s (C.13)",
             kind="erratum",
@@ -556,6 +561,7 @@ CHAPTER = Chapter(
             metric="fig8_min_strength_ratio",
             condition=">= 3",
             basis="exact",
+            role="primary",
             expected="does not hold",
             note="consecutive ratios 2.24 and 2.15 with A; " + _D5_NOTE,
             kind="erratum",
@@ -567,6 +573,7 @@ CHAPTER = Chapter(
             metric="fig9_min_strength_ratio",
             condition=">= 3",
             basis="exact",
+            role="primary",
             expected="does not hold",
             note="consecutive ratios 2.24, 2.15 and 1.71 with A; " + _D5_NOTE,
             kind="erratum",
@@ -578,6 +585,7 @@ CHAPTER = Chapter(
             metric="t1_definition_ratio",
             condition="== 1",
             basis="exact",
+            role="primary",
             expected="does not hold",
             note="kappa log P / (2 eta gamma alpha) against log P / (2 eta gamma alpha kappa): a factor kappa^2 = 1.32",
             kind="erratum",
@@ -588,8 +596,10 @@ CHAPTER = Chapter(
             paper_value="(E.1)",
             metric="e2_max_error",
             condition="< 0.05",
-            basis="consistency",
-            note="an identity of the Gaussian moments, checked by Monte Carlo: it cannot fail beyond sampling error",
+            basis="single run",
+            role="primary",
+            note="an identity of the Gaussian moments, checked by Monte Carlo over the init draws: it fails only if "
+            "eq. (E.1) is wrong (a wrong factor d' or tau moves the error far beyond 0.05)",
         ),
     ),
     smoke={
