@@ -39,7 +39,17 @@ from lib.chapter import (
     is_not_computed,
     meets,
 )
-from lib.claims import RUN_KEY, chapter_fingerprint, claims_markdown, format_value, sentence, slug, verdicts
+from lib.claims import (
+    RUN_KEY,
+    chapter_fingerprint,
+    claims_markdown,
+    format_value,
+    is_interval,
+    not_judged,
+    sentence,
+    slug,
+    verdicts,
+)
 from lib.io import atomic_write_json
 from lib.numbers import format_estimate, format_number
 from lib.outputs import usable_output_dir
@@ -87,8 +97,14 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     """What `ChapterRun.metric` glues for a metric: formatted text, keyed by glue name.
 
     An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
-    to the same decimal place; a float, a bool or a list its formatted text; anything else the value itself.
+    to the same decimal place; one without an interval (a p-value, a count, an exact value) or one that
+    cannot judge its claim gives its text (`format_value` without n) and an empty `name_ci`; a float, a bool
+    or a list its formatted text; anything else the value itself.
     """
+    if is_estimate(value) and not is_interval(value):
+        reason = not_judged(value)
+        shown = f"not judged: {reason}" if reason is not None else format_number(value["value"])
+        return {name: shown, f"{name}_ci": "", f"{name}_n": value["n"]}
     if is_estimate(value):
         shown, low, high = format_estimate(value["value"], value["low"], value["high"])
         return {name: shown, f"{name}_ci": f"[{low}, {high}]", f"{name}_n": value["n"]}

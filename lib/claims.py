@@ -431,7 +431,9 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
         changed += not v.as_declared
         if only_changed and v.as_declared:
             continue
-        rows.append((v.claim.id, v.claim.category, v.verdict, format_value(v.value), v.claim.expected, "; ".join(marks)))
+        rows.append(
+            (v.claim.id, v.claim.category, v.verdict, format_value(v.value), v.claim.expected, "; ".join(marks))
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)) + "  " + r[5] for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))

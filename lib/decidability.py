@@ -58,7 +58,7 @@ def reachable(claim: Claim, value: Any, parameters: Mapping[str, Any] | None = N
 
 
 def decidable(claim: Claim, value: Any, parameters: Mapping[str, Any] | None = None) -> str:
-    """"" when the claim's test can reach both verdicts, else why not ("cannot reach holds at n = 5: ...")."""
+    """ "" when the claim's test can reach both verdicts, else why not ("cannot reach holds at n = 5: ...")."""
     found = reachable(claim, value, parameters)
     missing = [v for v in (HOLDS, FAILS) if v not in found]
     if not missing:

@@ -896,6 +896,8 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     small8 = wd8 <= 0.1
     run.metric(f"wd_boundary_spread_upto_0_1_{tag}", decide(
         wd_boundary.boundary_spread(log_dec8, g8.generalized[small8], fitted8[small8]), 0.0, 10.0, pending.get(name)))
+    # so is the decay's form: AdamW's decoupled decay is trained; a coupled L2 penalty is not
+    run.skip(f"wd_boundary_spread_coupled_l2_{tag}", "no evidence set trains the decoder with a coupled L2 penalty")
     W8, D8 = np.meshgrid(wd8, 10.0 ** log_dec8, indexing="ij")
     k8, t8 = phase_grid.cell_counts(g8)
     pos = W8 > 0

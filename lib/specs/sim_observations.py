@@ -281,7 +281,10 @@ CHAPTER = Chapter(
                 FreeChoice(
                     "statistic",
                     "median",
-                    {"mean": "reversal_ratio_low_high_weak_mean", "90th percentile": "reversal_ratio_low_high_weak_q90"},
+                    {
+                        "mean": "reversal_ratio_low_high_weak_mean",
+                        "90th percentile": "reversal_ratio_low_high_weak_q90",
+                    },
                 ),
             ),
         ),

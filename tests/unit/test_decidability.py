@@ -27,7 +27,13 @@ def test_an_interval_made_to_be_inconclusive_decides_nothing():
 
 
 def test_an_exact_test_with_a_smallest_p_above_the_level_cannot_pass():
-    sign = {"value": 0.0625, "low": 0.0625, "high": 0.0625, "n": 5, "method": "p-value, exact sign test, smallest p 0.0625"}
+    sign = {
+        "value": 0.0625,
+        "low": 0.0625,
+        "high": 0.0625,
+        "n": 5,
+        "method": "p-value, exact sign test, smallest p 0.0625",
+    }
     assert reachable(_claim("< 0.05"), sign) == {FAILS}
     asymptotic = p_value_of(Estimate(1.5, 1.2, 1.8, 63, "wald"), 1.0).as_dict()
     assert reachable(_claim(">= 0.05"), asymptotic) == {HOLDS, FAILS}
