@@ -115,7 +115,7 @@ def summary_table(summaries: list[RowSummary], link: str) -> str:
     results, and folded: why, and what else was tested (never moving the row)."""
     rows = ["| row | what the paper shows | status | the paper's claims | why; also tested |", "|---|---|---|---|---|"]
     for s in summaries:
-        v = s.decisive
+        v = s.linked
         ident = (
             f'<a href="{link}{v.chapter}.html#{claim_anchor(v.claim.id)}">{_html(s.row.key)}</a>'
             if v is not None
@@ -135,8 +135,8 @@ def _rows_by_status(summaries: list[RowSummary], link: str) -> list[str]:
         rows = [s for s in summaries if s.status == status]
         if rows:
             links = "; ".join(
-                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.decisive.claim.id)}">{_html(s.row.key)}</a>'
-                if s.decisive is not None
+                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.linked.claim.id)}">{_html(s.row.key)}</a>'
+                if s.linked is not None
                 else _html(s.row.key)
                 for s in rows
             )

@@ -184,8 +184,13 @@ class RowSummary:
         return next((s for s in _ORDER if s in found), UNDECIDED)
 
     @property
+    def linked(self) -> Verdict | None:
+        """The claim a link to the row lands on: its decisive primary, or its first claim while it has none."""
+        return self.decisive or (self.verdicts[0] if self.verdicts else None)
+
+    @property
     def chapter(self) -> str | None:
-        return self.decisive.chapter if self.decisive else None
+        return self.linked.chapter if self.linked else None
 
     def decisive_text(self) -> str:
         """Each primary claim's value (interval and n only where there is one) and what it must meet;
