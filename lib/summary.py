@@ -357,6 +357,11 @@ def chapter_sources(chapter_id: str) -> tuple[list[str], list[str]]:
     return code, [s.key for s in all_sets() if s.chapter == chapter_id]
 
 
+def _linked(v: Verdict) -> str:
+    """A claim's id linked to its row in its chapter's claims table."""
+    return f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>'
+
+
 def chapter_summary_markdown(
     chapter: Chapter,
     found: list[Verdict],
@@ -364,8 +369,9 @@ def chapter_summary_markdown(
     notices: list[str] = (),
     sources: tuple[list[str], list[str]] = ((), ()),
 ) -> str:
-    """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status,
-    its verdict counts, the claims that did not reproduce and why, and the command that reruns it."""
+    """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status; the
+    paper's primary claims, what held first, then what did not hold and what is undecided, each with its
+    reason; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
     mine = [v for v in found if v.chapter == chapter.id]
     rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
     c = claim_counts(mine)
@@ -377,7 +383,7 @@ def chapter_summary_markdown(
         + f"; {c['errors in the paper']} errors found in the paper"
     )
     also = also_tested_sentence(mine)
-    missed = [v for v in mine if v.claim.role == "primary" and v.claim.kind == "claim" and v.verdict != HOLDS]
+    primary = [v for v in mine if v.claim.role == "primary" and v.claim.kind == "claim"]
     lines = [
         ":::{admonition} What this chapter reproduces",
         ":class: tip",
@@ -390,18 +396,18 @@ def chapter_summary_markdown(
         "table at the end of the chapter.",
         "",
     ]
+    held = [v for v in primary if v.verdict == HOLDS]
+    if held:
+        lines += ["**Held:** " + ", ".join(_linked(v) for v in held) + ".", ""]
+    for verdict, title in ((FAILS, "Did not hold"), (INCONCLUSIVE, "Undecided"), (NOT_COMPUTED, "Not computed")):
+        group = [v for v in primary if v.verdict == verdict]
+        if group:
+            lines += [f"**{title}:**", "", *(f"- {_linked(v)}: {v.note or v.why}" for v in group), ""]
     if also:
         lines += [f"**Also tested, never moving a row:** {also[len('also tested: ') :]}.", ""]
-    if missed:
-        lines.append("**The paper's claims that did not reproduce, or are undecided:**")
-        lines.append("")
-        for v in missed:
-            why = v.note or v.why
-            lines.append(f'- <a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a> {v.verdict}: {why}')
-        lines.append("")
     errata = [v for v in mine if v.claim.kind == "erratum" and v.verdict == FAILS]
     if errata:
-        ids = ", ".join(f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>' for v in errata)
+        ids = ", ".join(_linked(v) for v in errata)
         lines += [f"**Errors in the paper** (see the errata): {ids}.", ""]
     if notices:
         lines.append("**Notices of this run** (also on the build status page):")

@@ -158,7 +158,8 @@ def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
     box = chapter_summary_markdown(chapter, found, notices=["OptimizeWarning: Covariance could not be estimated"])
     assert box.startswith(":::{admonition}") and box.rstrip().endswith(":::")
     assert "S-10 (failure mode" in box and "): **not reproduced**" in box
-    assert '<a href="#claim-s-10-b">S-10/b</a> does not hold: reason' in box
+    assert box.index("**Held:** <a") < box.index("**Did not hold:**")  # what held comes first
+    assert '- <a href="#claim-s-10-b">S-10/b</a>: reason' in box
     assert '<a href="#claim-s-10-c">S-10/c</a>' in box  # the erratum, apart
     assert "- a library warned: Covariance could not be estimated (OptimizeWarning)" in box
     assert "python -m lib run toy" in box
