@@ -84,15 +84,15 @@ class Verdict:
 
     @property
     def robustness_detail(self) -> str:
-        """The robustness with every alternative's verdict:
-        "depends on learned level: learned level 0.75 (declared); 0.6: holds; 0.9: inconclusive"."""
+        """The robustness as a sentence with every alternative's verdict: "depends on the learned level: holds
+        with 0.75 (declared), inconclusive with 0.6, does not hold with 0.9"."""
         if not self.alternatives:
             return ""
         parts = []
         for choice in self.claim.free_choices:
             found = [a for a in self.alternatives if a.choice == choice.name]
-            listed = "".join(f"; {a.label}: {a.verdict}" for a in found)
-            parts.append(f"{choice.name} {choice.fixed} (declared){listed}")
+            listed = "".join(f", {a.verdict} with {a.label}" for a in found)
+            parts.append(f"{self.verdict} with {choice.name} {choice.fixed} (declared){listed}")
         return f"{self.robustness}: " + "; ".join(parts)
 
     @property

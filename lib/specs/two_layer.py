@@ -283,7 +283,7 @@ CHAPTER = Chapter(
             "({stage_alignment_fraction_floor_0_05})",
             free_choices=(
                 FreeChoice(
-                    "minor_floor",
+                    "minor floor",
                     "none (the paper's statement)",
                     {
                         "E w_ii(0) = d' tau^2": "stage_alignment_fraction",

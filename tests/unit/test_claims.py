@@ -185,11 +185,11 @@ def test_a_verdict_that_flips_with_a_free_choice_is_not_reported_plainly(tmp_pat
     assert [a.verdict for a in v.alternatives] == ["does not hold", "holds"]
     assert v.robustness == "depends on minor_floor" and v.summary == "holds, depends on minor_floor"
     assert v.robustness_detail == (
-        "depends on minor_floor: minor_floor 10 init scales (declared); 0.05: does not hold; 0: holds"
+        "depends on minor_floor: holds with minor_floor 10 init scales (declared), does not hold with 0.05, holds with 0"
     )
     table = claims_markdown([_floor_chapter()], {"toy": flipped})
     assert "**holds" not in table and "holds, depends on minor_floor" in table
-    assert "0.05: does not hold" in sentence(v)
+    assert "does not hold with 0.05" in sentence(v)
     _write(tmp_path, flipped)
     text, code = claims_report([_floor_chapter()], tmp_path)
     assert code == 0 and "0 robust, 1 depending on a free choice" in text
