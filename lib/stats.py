@@ -4,14 +4,11 @@ An `Estimate` is a value with a two-sided interval, the number of independent un
 the method that made the interval. Every interval here comes from scipy.stats or statsmodels:
 
 - `fraction`: Wilson (default) or Clopper-Pearson ("beta") score interval of a binomial proportion;
-- `count`: how many units of n show something, exact (a claim of existence);
-- `fraction_difference`: Newcombe's score interval of the difference of two independent proportions;
 - `bootstrap_median`, `bootstrap_mean`: scipy's BCa bootstrap (percentile when BCa is degenerate);
 - `bootstrap_interval`: scipy's bootstrap of any vectorized statistic of one or more samples
   (ratios of medians, pooled ratios, differences of means), the one call behind the others;
 - `paired_difference`: mean of paired differences with Student's t interval (samples that share
   random numbers: seeds, noise draws), plus the z of the paired test;
-- `p_value_of`: the p-value of a value the paper states, read from an estimate's interval;
 - `exact`: a value that is not an estimate (a sympy identity, a closed form), interval zero width;
 - `undecided`, `decide`: an estimate widened to its metric's whole range, for data that cannot
   decide a claim (an incomplete evidence set read through its smoke variant).
@@ -65,31 +62,6 @@ def fraction(
         raise ValueError("a fraction needs n >= 1")
     low, high = proportion_confint(int(successes), n, alpha=1 - confidence, method=method)
     return Estimate(successes / n, float(low), float(high), n, f"{method} {confidence:.0%}")
-
-
-def count(flags: np.ndarray) -> Estimate:
-    """How many of `flags` are true, of n: an exact count (no interval), for a claim that something happens
-    at all ("some seed swings"), which a count decides and an interval of the fraction cannot fail."""
-    flags = np.asarray(flags, dtype=bool).ravel()
-    k = int(flags.sum())
-    return Estimate(k, k, k, int(flags.size), "count")
-
-
-def fraction_difference(
-    a: np.ndarray, b: np.ndarray, *, method: str = "newcomb", confidence: float = CONFIDENCE
-) -> Estimate:
-    """Difference of two independent proportions, mean(a) - mean(b) of two boolean samples, with its
-    score interval (statsmodels `confint_proportions_2indep`, Newcombe's hybrid score by default)."""
-    from statsmodels.stats.proportion import confint_proportions_2indep
-
-    a, b = np.asarray(a, dtype=bool).ravel(), np.asarray(b, dtype=bool).ravel()
-    if a.size == 0 or b.size == 0:
-        raise ValueError("a difference of fractions needs two non-empty samples")
-    low, high = confint_proportions_2indep(
-        int(a.sum()), a.size, int(b.sum()), b.size, method=method, compare="diff", alpha=1 - confidence
-    )
-    value = float(a.mean() - b.mean())
-    return Estimate(value, float(low), float(high), int(min(a.size, b.size)), f"{method} difference {confidence:.0%}")
 
 
 def bootstrap_interval(
@@ -184,19 +156,6 @@ def paired_difference(a: Sequence[float], b: Sequence[float], *, confidence: flo
     return PairedDifference(
         Estimate(mean, float(ci.low), float(ci.high), int(a.size), f"paired t {confidence:.0%}"), z, p
     )
-
-
-def p_value_of(estimate: Estimate, target: float, confidence: float = CONFIDENCE) -> Estimate:
-    """The two-sided p-value of "the quantity is `target`", read from `estimate`'s interval (a Wald test with the
-    standard error of the interval's side that faces `target`): p < 1 - confidence exactly when the interval
-    excludes `target`. A point (low = high = p), from the estimate's n: the paper's value is tested, not a margin."""
-    from scipy.stats import norm
-
-    z = float(norm.isf((1 - confidence) / 2))
-    end = estimate.low if target < estimate.value else estimate.high
-    se = abs(estimate.value - end) / z
-    p = float(2 * norm.sf(abs(estimate.value - target) / se)) if se > 0 else float(estimate.value == target)
-    return Estimate(p, p, p, estimate.n, f"p-value of {target:g} (Wald, from the {confidence:.0%} interval)")
 
 
 def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -> Estimate:

@@ -76,8 +76,8 @@ from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
 from lib.numbers import format_number, interval_text, significant
 from lib.paths import cache_dir
-from lib.comparisons import proportion_difference
-from lib.stats import Estimate, decide, exact, fraction, p_value_of
+from lib.comparisons import p_value_of, proportion_difference
+from lib.stats import Estimate, decide, exact, fraction
 
 CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) if P.checkpoint else None
 

@@ -87,9 +87,10 @@ from lib.sim.models import MLPShape, end_to_end_rms
 from lib.sim.observations import concept_test_point, mlp_shape, sim_datasets, swing_cell
 from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
-from lib.sim.sweeps import location_ratio, median_ratio, swing_estimates, topological_estimates, truncation_effect
+from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
 from lib.sim.train import train_datasets
-from lib.stats import bootstrap_median, fraction_difference, paired_difference
+from lib.comparisons import count, location_ratio, proportion_difference
+from lib.stats import bootstrap_median, paired_difference
 
 SEEDS = [P.seed + i for i in range(P.seeds)]
 SGD = dict(batch=P.batch, loss=P.loss, stop_tol=P.stop_tol)
@@ -362,8 +363,9 @@ for statistic, tag in (("mean", "mean"), ("90th percentile", "q90")):
             low["turn_back"][:, weak], cells["highdim"]["turn_back"][:, weak], statistic, seed=P.seed))
 # the paper's own measure (Fig. 3, Sec. 3.3): the OOD loss rises at d = 2 and not at d = 64
 rises = {name: c["loss_rise"] > P.rise_tol for name, c in {**cells, "same_width": same}.items()}
-run.metric("rise_fraction_difference_low_high", fraction_difference(rises["lowdim"], rises["highdim"]))
-run.metric("rise_fraction_difference_same_width_high", fraction_difference(rises["same_width"], rises["highdim"]))
+for name, low in (("low_high", "lowdim"), ("same_width_high", "same_width")):
+    run.metric(f"rise_fraction_difference_{name}", proportion_difference(
+        int(rises[low].sum()), rises[low].size, int(rises["highdim"].sum()), rises["highdim"].size))
 run.metric("bulge_ratio_low_high", median_ratio(cells["lowdim"]["bulge"], cells["highdim"]["bulge"], seed=P.seed))
 run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn_back"][:, 0], seed=P.seed))
 
@@ -553,6 +555,7 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
         run.metric(f"tiny{trained}_{key}", est)
     run.metric(f"tiny{trained}_final_distance_max", float(tiny_pool["final_distance"].max()))
     run.metric(f"tiny{trained}_largest_rise", float(tiny_pool["loss_rise"].max()))
+    run.metric(f"tiny{trained}_rise_count", count(tiny_pool["loss_rise"] > P.rise_tol))
 
 # %% tags=["hide-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")

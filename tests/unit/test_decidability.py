@@ -2,7 +2,8 @@
 
 from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, Claim
 from lib.decidability import decidable, reachable
-from lib.stats import Estimate, count, fraction, p_value_of, undecided
+from lib.comparisons import count, p_value_of
+from lib.stats import Estimate, fraction, undecided
 
 
 def _claim(condition, basis="seeds"):
