@@ -1,8 +1,8 @@
 """lib/decidability.py: a claim's test at its n can reach both verdicts, or says why not (issue 32)."""
 
 from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, Claim
-from lib.decidability import decidable, reachable
 from lib.comparisons import count, p_value_of
+from lib.decidability import decidable, reachable
 from lib.stats import Estimate, fraction, undecided
 
 
