@@ -23,10 +23,10 @@ import re
 from typing import Any, Mapping
 
 from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, Claim, is_estimate
+from lib.claims import not_judged
 
 _FRACTION = re.compile(r"^(wilson|beta) (\d+)%$")
 _P_VALUE = re.compile(r"^p-value\b.*smallest p (?P<p>[0-9.eE+-]+)")
-NOT_JUDGED = "undecided:"
 
 
 def fraction_verdicts(claim: Claim, n: int, method: str, parameters: Mapping[str, Any] | None = None) -> set[str]:
@@ -46,7 +46,7 @@ def reachable(claim: Claim, value: Any, parameters: Mapping[str, Any] | None = N
     if not is_estimate(value):
         return {HOLDS, FAILS}  # a point value of one run is two-valued
     method, n = str(value.get("method", "")), int(value.get("n") or 0)
-    if method.startswith(NOT_JUDGED):
+    if not_judged(value) is not None:
         return {INCONCLUSIVE}
     if _FRACTION.match(method) and n > 0:
         return fraction_verdicts(claim, n, method, parameters)
