@@ -126,12 +126,13 @@ def mapping_table(mapping: dict[str, Any], key: str = "name", value: str = "valu
 
 def headline_text(value: Any, digits: int) -> str:
     """A metric for an nbval-checked line: rounded to `digits` significant digits (machine-independent),
-    then through the book's formatter (an estimate as "value [low, high], n = N", never a dict)."""
-    if is_not_computed(value):
+    then through the book's formatter (an estimate as "value [low, high], n = N", never a dict; one without
+    an interval, or whose interval rounds onto its value, as "value, n = N")."""
+    if is_not_computed(value) or (is_estimate(value) and not_judged(value) is not None):
         return format_value(value)
     if is_estimate(value):
         v, low, high = (format_number(_rounded(value[k], digits)) for k in ("value", "low", "high"))
-        return f"{v} [{low}, {high}], n = {value['n']}"
+        return f"{v}, n = {value['n']}" if low == high == v else f"{v} [{low}, {high}], n = {value['n']}"
     rounded = _rounded(value, digits)
     if isinstance(rounded, list):
         return "[" + ", ".join(format_number(x) for x in rounded) + "]"

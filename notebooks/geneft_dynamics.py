@@ -999,8 +999,11 @@ run.figure("fig_wd", fig)
 # ({glue:text}`wd_outcome_text_mod3_1e4`), and the fractions that generalize are
 # {glue:text}`wd_fractions_text_mod3_1e4`:
 #
-# - {glue:text}`verdict_g_8_slope_1e4`
 # - {glue:text}`verdict_g_8_wd_independent_1e4`
+#
+# The logistic boundary's slope in $(\log wd, \log \eta_\mathrm{dec})$ is not a claim at this budget: the runs
+# that fit their training pairs are separated by a line, and the separating lines have every slope, so no
+# outcome of these data could decide it.
 
 # %% [markdown]
 # ## Summary

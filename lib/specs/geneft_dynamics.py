@@ -577,23 +577,6 @@ CHAPTER = Chapter(
             "(G-8/wd-independent-1e4)",
         ),
         Claim(
-            "G-8/slope-1e4",
-            statement="G-8/slope at a tenth of the paper's steps and ten times its encoder rate (eta_enc = 1e-4, "
-            "1e4 steps: the same eta_enc x steps)",
-            paper_value="independent",
-            metric="wd_coefficient_abs_mod3_1e4",
-            condition="< 0.25",
-            basis="evidence",
-            expected="inconclusive",
-            scope="extension",
-            note="evidence weight_decay (mod 3, eta_enc = 1e-4, 1e4 steps, wd 0.1, 1, 10 x 7 decoder rates x 3 seeds, "
-            "confusion left out): the runs that fit their training pairs are separated by a line in (log wd, log eta_dec) "
-            "and the separating lines have every slope (Firth's estimate has no finite interval, so the claim's value "
-            "reads it as [0, |estimate|]): "
-            "generalization hardly depends on eta_dec, so there is no eta_dec boundary for wd to move; what changes "
-            "is the phase with wd itself (G-8/wd-independent-1e4)",
-        ),
-        Claim(
             "G-8/wd-independent-1e4",
             statement="G-8/wd-independent at a tenth of the paper's steps and ten times its encoder rate "
             "(eta_enc = 1e-4, 1e4 steps)",
