@@ -327,6 +327,7 @@ CHAPTER = Chapter(
             metric="critical_lr_ratio_log10_error_random",
             condition="< 0.5",
             basis="evidence",
+            role="reading",
             expected="inconclusive",
             note="evidence {fig5_evidence}; confusion runs left out of the fit: the relations need not share one ratio (Q test of one ratio: p = "
             "{boundary_intercept_homogeneity_p}), so they are pooled with random effects (DerSimonian-Laird): log10 ratio {critical_ratio_log10_random} at eta_enc = "
@@ -334,8 +335,11 @@ CHAPTER = Chapter(
             "relation {critical_ratio_log10_per_relation_mod3} (mod 3), "
             "{critical_ratio_log10_per_relation_greater_than} (greater-than), "
             "{critical_ratio_log10_per_relation_bipartite} (bipartite). Fixed effects, one common ratio, "
-            "would give {boundary_intercept_pooled}. Where the slopes are not 1 (G-5/slope-*) the ratio depends on the "
-            "reference eta_enc. What would decide it: the interval is set by the variance between the three relations "
+            "would give {boundary_intercept_pooled}. The slopes are not 1 (G-5/slope-one-*), so the ratio depends on the "
+            "reference eta_enc and one pooled number is the book's reading: per row of the grid (log10 eta_enc "
+            "{critical_ratio_rows_log10_lr_enc_mod3}) the log10 ratios are {critical_ratio_log10_per_row_mod3} (mod 3), "
+            "{critical_ratio_log10_per_row_greater_than} (greater-than), {critical_ratio_log10_per_row_bipartite} "
+            "(bipartite). What would decide it: the interval is set by the variance between the three relations "
             "(tau^2), not by the seeds, so more networks per relation barely narrow it; only more relations would",
         ),
         Claim(
