@@ -464,10 +464,10 @@ class Claim:
     def category(self) -> str:
         """What the claim is for a reader (see CATEGORIES): the paper's primary claim, an error in the paper,
         a further statement of the paper, a book reading, a claim beyond the paper, or a check."""
-        if self.role == "primary":
-            return "primary"
         if self.kind == "erratum":
             return "erratum"
+        if self.role == "primary":
+            return "primary"
         if self.basis == "consistency" or self.kind == "method":
             return "check"
         if self.scope != "reproduction":

@@ -444,7 +444,7 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
         ("also tested", [v for v in found if v.claim.category not in ("primary", "erratum")]),
     ):
         counts = {k: sum(v.verdict == k for v in group) for k in verdict_names}
-        lines.append(f"{label}: {len(group)}: " + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
+        lines.append(f"{label}: {len(group)}" + "".join(f", {n} {k}" for k, n in counts.items() if n))
     robust = sum(v.robustness == ROBUST for v in found)
     dependent = sum(bool(v.dependent_choices) for v in found)
     lines.append(

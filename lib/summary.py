@@ -221,8 +221,10 @@ class RowSummary:
         """The row's other claims, grouped by what they are: "book reading: S-2c/turn-back does not hold; ..."."""
         groups: dict[str, list[str]] = {}
         for v in self.also_tested:
-            groups.setdefault(v.claim.category, []).append(f"{v.claim.id} {v.summary}")
-        return "; ".join(f"{CATEGORIES[k]}: {', '.join(groups[k])}" for k in CATEGORIES if k in groups)
+            groups.setdefault(v.claim.category, []).append(f"{v.claim.id} ({v.summary})")
+        return ". ".join(
+            f"{CATEGORIES[k][0].upper()}{CATEGORIES[k][1:]}: {'; '.join(groups[k])}" for k in CATEGORIES if k in groups
+        )
 
 
 def primary_text(v: Verdict) -> str:
@@ -298,11 +300,13 @@ def also_tested_sentence(found: list[Verdict]) -> str:
         total = sum(counts.values())
         label = CATEGORIES[category]
         name = label if total == 1 else _PLURAL_CATEGORIES.get(category, label + "s")
-        verdicts = ", ".join(f"{n} {k}" for k, n in counts.items())
+        verdicts = ", ".join(f"{n} {k if n == 1 else _PLURAL_VERDICTS[k]}" for k in _VERDICT_ORDER if (n := counts[k]))
         parts.append(f"{total} {name} ({verdicts})")
     return "also tested: " + "; ".join(parts) if parts else ""
 
 
+_VERDICT_ORDER = (HOLDS, FAILS, INCONCLUSIVE, NOT_COMPUTED)
+_PLURAL_VERDICTS = {HOLDS: "hold", FAILS: "do not hold", INCONCLUSIVE: "inconclusive", NOT_COMPUTED: "not computed"}
 _PLURAL_CATEGORIES = {
     "paper": "further statements of the paper",
     "check": "consistency or method checks",

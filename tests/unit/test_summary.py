@@ -137,7 +137,7 @@ def test_the_other_claims_are_counted_apart_by_what_they_are():
     )
     row = {s.row.key: s for s in summarise([chapter], found)}["S-10"]
     assert row.status == ERRATUM and row.decisive_text().startswith("S-10/b: 0 (needs > 0.5")
-    assert "book reading: S-10/d does not hold" in row.also_tested_text()
+    assert "Book reading: S-10/d (does not hold)." in row.also_tested_text()
 
 
 def test_an_unknown_kind_is_refused():
