@@ -39,7 +39,17 @@ from lib.chapter import (
     is_not_computed,
     meets,
 )
-from lib.claims import RUN_KEY, chapter_fingerprint, claims_markdown, format_value, sentence, slug, verdicts
+from lib.claims import (
+    RUN_KEY,
+    chapter_fingerprint,
+    claims_markdown,
+    format_value,
+    is_interval,
+    not_judged,
+    sentence,
+    slug,
+    verdicts,
+)
 from lib.io import atomic_write_json
 from lib.numbers import format_estimate, format_number
 from lib.outputs import usable_output_dir
@@ -105,8 +115,14 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     """What `ChapterRun.metric` glues for a metric: formatted text, keyed by glue name.
 
     An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
-    to the same decimal place; a float, a bool or a list its formatted text; anything else the value itself.
+    to the same decimal place; one without an interval (a p-value, a count, an exact value) or one that
+    cannot judge its claim gives its text (`format_value` without n) and an empty `name_ci`; a float, a bool
+    or a list its formatted text; anything else the value itself.
     """
+    if is_estimate(value) and not is_interval(value):
+        reason = not_judged(value)
+        shown = f"not judged: {reason}" if reason is not None else format_number(value["value"])
+        return {name: shown, f"{name}_ci": "", f"{name}_n": value["n"]}
     if is_estimate(value):
         shown, low, high = format_estimate(value["value"], value["low"], value["high"])
         return {name: shown, f"{name}_ci": f"[{low}, {high}]", f"{name}_n": value["n"]}
@@ -128,12 +144,13 @@ def mapping_table(mapping: dict[str, Any], key: str = "name", value: str = "valu
 
 def headline_text(value: Any, digits: int) -> str:
     """A metric for an nbval-checked line: rounded to `digits` significant digits (machine-independent),
-    then through the book's formatter (an estimate as "value [low, high], n = N", never a dict)."""
-    if is_not_computed(value):
+    then through the book's formatter (an estimate as "value [low, high], n = N", never a dict; one without
+    an interval, or whose interval rounds onto its value, as "value, n = N")."""
+    if is_not_computed(value) or (is_estimate(value) and not_judged(value) is not None):
         return format_value(value)
     if is_estimate(value):
         v, low, high = (format_number(_rounded(value[k], digits)) for k in ("value", "low", "high"))
-        return f"{v} [{low}, {high}], n = {value['n']}"
+        return f"{v}, n = {value['n']}" if low == high == v else f"{v} [{low}, {high}], n = {value['n']}"
     rounded = _rounded(value, digits)
     if isinstance(rounded, list):
         return "[" + ", ".join(format_number(x) for x in rounded) + "]"

@@ -325,6 +325,27 @@ KINDS = {
     "method": "a check of the book's own measurement (a read-out, a probe), not a statement of the paper",
 }
 
+# What a claim is for its catalogue row (issue 32). Only the row's *primary* claims decide its status: the
+# paper's own statement, read on the paper's own measure (its figure's quantity, its text's criterion) at the
+# paper's setting, fixed in advance. Every other claim says what it is and is shown under "also tested".
+ROLES = {
+    "primary": "the paper's own statement, on the paper's own measure, at the paper's setting: decides its row",
+    "paper": "a further statement of the paper, tested but not deciding its row",
+    "reading": "a book reading: a statistic, bar or threshold the paper does not set (a median, a margin, a floor)",
+}
+
+# The kind of every claim as a reader sees it (`Claim.category`), in the order "also tested" lists them.
+CATEGORIES = {
+    "primary": "the paper's claim",
+    "erratum": "error in the paper",
+    "paper": "further statement of the paper",
+    "reading": "book reading",
+    "extension": "extension beyond the paper",
+    "derivation": "derivation beyond the paper",
+    "finding": "finding beyond the paper",
+    "check": "consistency or method check",
+}
+
 _CONDITION = re.compile(r"^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$")
 _PARAMETER = re.compile(r"^[A-Za-z_]\w*$")
 _OPS = {
@@ -390,6 +411,10 @@ class Claim:
     a derivation or a finding of the book is not read as a failed reproduction. `kind` says what
     the claim is (see KINDS): a claim of the paper (the default), an `erratum` (a statement of the
     paper the book finds wrong, listed in the errata) or a `method` check of the book's own measurement.
+    `role` (see ROLES) says what the claim is for its catalogue row: `primary` claims decide the row's
+    status (lib/summary.py); a further statement of the paper (`paper`, the default) and a book `reading`
+    are tested and shown under "also tested", never moving the row. A primary is a reproduction of the
+    paper that can fail: not beyond the paper, not a consistency or method check.
     """
 
     id: str
@@ -403,8 +428,18 @@ class Claim:
     free_choices: tuple[FreeChoice, ...] = ()
     scope: str = "reproduction"
     kind: str = "claim"
+    role: str = "paper"
 
     def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"claim {self.id}: role must be one of {list(ROLES)}, got {self.role!r}")
+        if self.role == "primary" and (
+            self.scope != "reproduction" or self.kind == "method" or self.basis == "consistency"
+        ):
+            raise ValueError(
+                f"claim {self.id}: a primary claim is the paper's statement and can fail: not an "
+                f"{self.scope}, a method check or a consistency check"
+            )
         if self.scope not in SCOPES:
             raise ValueError(f"claim {self.id}: scope must be one of {list(SCOPES)}, got {self.scope!r}")
         if self.kind not in KINDS:
@@ -424,6 +459,20 @@ class Claim:
             raise ValueError(f"claim {self.id}: free_choices must be FreeChoice declarations")
         if self.metric in self.alternative_metrics:
             raise ValueError(f"claim {self.id}: an alternative of a free choice repeats the claim's own metric")
+
+    @property
+    def category(self) -> str:
+        """What the claim is for a reader (see CATEGORIES): the paper's primary claim, an error in the paper,
+        a further statement of the paper, a book reading, a claim beyond the paper, or a check."""
+        if self.kind == "erratum":
+            return "erratum"
+        if self.role == "primary":
+            return "primary"
+        if self.basis == "consistency" or self.kind == "method":
+            return "check"
+        if self.scope != "reproduction":
+            return self.scope
+        return self.role
 
     @property
     def alternative_metrics(self) -> list[str]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lib.chapter import (
+    CATEGORIES,
     FAILS,
     HOLDS,
     INCONCLUSIVE,
@@ -30,7 +31,7 @@ from lib.chapter import (
     is_not_computed,
     short,
 )
-from lib.numbers import format_interval, format_number
+from lib.numbers import format_interval, format_number, snapped
 
 RUN_KEY = "_run"
 
@@ -84,15 +85,15 @@ class Verdict:
 
     @property
     def robustness_detail(self) -> str:
-        """The robustness with every alternative's verdict:
-        "depends on learned level: learned level 0.75 (declared); 0.6: holds; 0.9: inconclusive"."""
+        """The robustness as a sentence with every alternative's verdict: "depends on the learned level: holds
+        with 0.75 (declared), inconclusive with 0.6, does not hold with 0.9"."""
         if not self.alternatives:
             return ""
         parts = []
         for choice in self.claim.free_choices:
             found = [a for a in self.alternatives if a.choice == choice.name]
-            listed = "".join(f"; {a.label}: {a.verdict}" for a in found)
-            parts.append(f"{choice.name} {choice.fixed} (declared){listed}")
+            listed = "".join(f", {a.verdict} with {a.label}" for a in found)
+            parts.append(f"{self.verdict} with {choice.name} {choice.fixed} (declared){listed}")
         return f"{self.robustness}: " + "; ".join(parts)
 
     @property
@@ -303,16 +304,43 @@ def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None])
 # ----------------------------------------------------------------------------------------------
 
 
+NOT_JUDGED = "undecided:"  # the method of an estimate widened to its metric's range (lib.stats.undecided)
+
+
+def not_judged(value: Any) -> str | None:
+    """Why an estimate cannot judge its claim (its data are incomplete, its control failed), None when it can:
+    such an estimate's interval is the metric's whole range, made to be inconclusive, not measured."""
+    if is_estimate(value) and str(value.get("method", "")).startswith(NOT_JUDGED):
+        return str(value["method"])[len(NOT_JUDGED) :].split(";")[0].strip()
+    return None
+
+
+def is_interval(value: Any) -> bool:
+    """An estimate with a measured interval: not a point (a p-value, a count, an exact value: low == high)
+    and not an interval made to be inconclusive (`not_judged`)."""
+    if not is_estimate(value) or not_judged(value) is not None:
+        return False
+    low, high = snapped(value["low"], value["value"]), snapped(value["high"], value["value"])
+    return low != high
+
+
 def format_value(value: Any) -> str:
     """A metric as text, through the book's one formatter (`lib.numbers`).
 
-    An estimate reads "value [low, high], n = N" with the digits its interval justifies; a float
-    at most 4 significant digits; a list its first six entries.
+    An estimate with an interval reads "value [low, high], n = N" with the digits its interval justifies;
+    one without (a p-value, a count, an exact value) "value, n = N" (n only when above 1); one that cannot
+    judge its claim "not judged: why"; a float at most 4 significant digits; a list its first six entries.
     """
     if value is None:
         return "not computed"
     if is_not_computed(value):
         return f"not computed ({value[NOT_COMPUTED_KEY]})"
+    reason = not_judged(value)
+    if reason is not None:
+        return f"not judged: {reason}"
+    if is_estimate(value) and not is_interval(value):
+        n = value["n"]
+        return format_number(value["value"]) + (f", n = {n}" if isinstance(n, int) and n > 1 else "")
     if is_estimate(value):
         return f"{format_interval(value['value'], value['low'], value['high'])}, n = {value['n']}"
     if isinstance(value, (bool, int, float)):
@@ -331,19 +359,11 @@ _BASIS_LABEL = {
 }
 
 
-_SCOPE_LABEL = {
-    "extension": "extension beyond the paper",
-    "derivation": "derivation beyond the paper",
-    "finding": "finding beyond the paper",
-}
-
-
 def basis_text(v: Verdict) -> str:
     """Strength of the evidence: exact / consistency check / single run / seeds / evidence tier, with n;
-    and, for a claim beyond the paper, its scope (extension / derivation / finding beyond the paper)."""
+    and what the claim is (`Claim.category`: the paper's claim, a book reading, an extension, ...)."""
     n = f", n = {v.value['n']}" if is_estimate(v.value) else ""
-    scope = "" if v.claim.scope == "reproduction" else f"; {_SCOPE_LABEL[v.claim.scope]}"
-    return _BASIS_LABEL[v.claim.basis] + n + scope
+    return _BASIS_LABEL[v.claim.basis] + n + f"; {CATEGORIES[v.claim.category]}"
 
 
 def reason_text(v: Verdict) -> str:
@@ -430,7 +450,8 @@ def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] |
 def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool = False) -> tuple[str, int]:
     """The terminal table of `python -m lib claims` and its exit code (`only_changed`: the `--check` form).
 
-    One row per claim: id, verdict, value [interval] n, the declared verdict, and "changed" when
+    One row per claim: id, what it is (`Claim.category`: primary, erratum, paper, reading, extension,
+    derivation, finding, check), verdict, value [interval] n, the declared verdict, and "changed" when
     they differ; a claim decided by stored evidence is marked "evidence: ignores -p" when the run's
     parameters differ from the defaults. Exit code 1 when a verdict differs from its declaration;
     MetricsError (exit 2) when a metrics file of a requested chapter is missing or unusable.
@@ -447,7 +468,7 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
         if problem:
             raise MetricsError(f"{directory}: {problem}")
     rerun = {chapter.id for chapter in chapters if changed_parameters(chapter, metrics[chapter.id])}
-    rows, changed = [("claim", "verdict", "value [interval], n", "declared", "")], 0
+    rows, changed = [("claim", "kind", "verdict", "value [interval], n", "declared", "")], 0
     found = verdicts(chapters, metrics)
     for v in found:
         marks = [] if v.as_declared else ["changed"]
@@ -458,16 +479,24 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
         changed += not v.as_declared
         if only_changed and v.as_declared:
             continue
-        rows.append((v.claim.id, v.verdict, format_value(v.value), v.claim.expected, "; ".join(marks)))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)) + "  " + r[4] for r in rows]
+        rows.append(
+            (v.claim.id, v.claim.category, v.verdict, format_value(v.value), v.claim.expected, "; ".join(marks))
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)) + "  " + r[5] for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    counts = {k: sum(v.verdict == k for v in found) for k in ("holds", "does not hold", "inconclusive", "not computed")}
+    verdict_names = ("holds", "does not hold", "inconclusive", "not computed")
+    for label, group in (
+        ("the paper's primary claims", [v for v in found if v.claim.category == "primary"]),
+        ("errors in the paper (errata)", [v for v in found if v.claim.category == "erratum"]),
+        ("also tested", [v for v in found if v.claim.category not in ("primary", "erratum")]),
+    ):
+        counts = {k: sum(v.verdict == k for v in group) for k in verdict_names}
+        lines.append(f"{label}: {len(group)}" + "".join(f", {n} {k}" for k, n in counts.items() if n))
     robust = sum(v.robustness == ROBUST for v in found)
     dependent = sum(bool(v.dependent_choices) for v in found)
     lines.append(
-        ", ".join(f"{n} {k}" for k, n in counts.items())
-        + f"; {len(found) - changed} of {len(found)} as declared"
+        f"{len(found) - changed} of {len(found)} as declared"
         + (f"; {robust} robust, {dependent} depending on a free choice" if robust or dependent else "")
     )
     if rerun:

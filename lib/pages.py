@@ -33,6 +33,7 @@ from lib.summary import (
     STATUS_RULE,
     STATUSES,
     RowSummary,
+    also_tested_sentence,
     claim_counts,
     gpu_pending_chapters,
     needs_text,
@@ -96,15 +97,16 @@ def _counts_sentence(counts: Counter) -> str:
 def _claims_sentence(found: list[Verdict]) -> str:
     c = claim_counts(found)
     text = (
-        f"Of its {_plural(c['holds'] + c['does not hold'] + c['inconclusive'] + c['not computed'], 'claim')}: "
-        f"{c['holds']} {'holds' if c['holds'] == 1 else 'hold'}, {c['does not hold']} "
+        f"Of its {_plural(c['holds'] + c['does not hold'] + c['inconclusive'] + c['not computed'], 'primary claim')}"
+        f" of the paper: {c['holds']} {'holds' if c['holds'] == 1 else 'hold'}, {c['does not hold']} "
         f"{'does' if c['does not hold'] == 1 else 'do'} not hold, {c['inconclusive']} "
         f"{'is' if c['inconclusive'] == 1 else 'are'} undecided"
     )
     if c["not computed"]:
         text += f", {c['not computed']} {'was' if c['not computed'] == 1 else 'were'} not computed"
-    text += f"; besides, {_plural(c['errors in the paper'], 'error')} in the paper"
-    return text + f" and {_plural(c['consistency and method checks'], 'check')} of consistency or method."
+    text += f"; {_plural(c['errors in the paper'], 'error')} found in the paper"
+    also = also_tested_sentence(found)
+    return text + (f". Counted apart, {also}." if also else ".")
 
 
 def _html(text: str) -> str:
@@ -116,17 +118,18 @@ def _folded(summary: str, body: str) -> str:
 
 
 def summary_table(summaries: list[RowSummary], link: str) -> str:
-    """Markdown: row (linked to its decisive claim in its chapter), artifact, status, decisive result, why."""
-    rows = ["| row | what the paper shows | status | decisive result | why |", "|---|---|---|---|---|"]
+    """Markdown: row (linked to its decisive claim in its chapter), artifact, status, its primary claims'
+    results, and folded: why, and what else was tested (never moving the row)."""
+    rows = ["| row | what the paper shows | status | the paper's claims | why; also tested |", "|---|---|---|---|---|"]
     for s in summaries:
-        v = s.decisive
+        v = s.linked
         ident = (
             f'<a href="{link}{v.chapter}.html#{claim_anchor(v.claim.id)}">{_html(s.row.key)}</a>'
             if v is not None
             else _html(s.row.key)
         )
-        decisive = f"{_html(v.claim.id)}: {_html(s.decisive_text())}" if v is not None else ""
-        why = _folded("why", s.reason())
+        decisive = _html(s.decisive_text())
+        why = _folded("why", s.reason()) + _folded("also tested", s.also_tested_text())
         status = f'<strong class="book-status">{s.status}</strong>'
         rows.append(f"| {ident} | {_html(s.row.artifact)} | {status} | {decisive} | {why} |")
     return "\n".join(rows) + "\n"
@@ -139,8 +142,8 @@ def _rows_by_status(summaries: list[RowSummary], link: str) -> list[str]:
         rows = [s for s in summaries if s.status == status]
         if rows:
             links = "; ".join(
-                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.decisive.claim.id)}">{_html(s.row.key)}</a>'
-                if s.decisive is not None
+                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.linked.claim.id)}">{_html(s.row.key)}</a>'
+                if s.linked is not None
                 else _html(s.row.key)
                 for s in rows
             )
@@ -192,7 +195,10 @@ def scorecard_page(runs_dir: Path) -> str:
         "**inconclusive** when the interval straddles the condition. Exact identities are two-valued. An "
         "*error in the paper* is a statement of the paper that the book shows wrong (see the errata); a "
         "*consistency check* holds by construction and a *method check* tests the book's own read-out: "
-        "neither is a reproduction, and both are counted apart. Each claim links to its row in its chapter; "
+        "neither is a reproduction. Only the *primary* claims, the paper's own statements on the paper's own "
+        "measure at the paper's setting, decide a catalogue row; every other claim says what it is (a further "
+        "statement of the paper, a book reading, a claim beyond the paper, a check) and is listed under "
+        "*also tested*, counted apart. Each claim links to its row in its chapter; "
         "*why* unfolds the paper's statement, the evidence and the reason.",
         "",
         _claims_sentence(found).replace("Of its", "Of the", 1)
@@ -210,8 +216,13 @@ def scorecard_page(runs_dir: Path) -> str:
                 "",
                 f"Chapter {{doc}}`../chapters/{chapter.id}`. " + _claims_sentence(mine),
                 "",
-                scorecard_table(mine),
             ]
+            primary = [v for v in mine if v.claim.category in ("primary", "erratum")]
+            others = [v for v in mine if v not in primary]
+            if primary:
+                out += ["The paper's claims, which decide the rows:", "", scorecard_table(primary)]
+            if others:
+                out += ["Also tested, never moving a row:", "", scorecard_table(others)]
     return "\n".join(out)
 
 
@@ -367,8 +378,11 @@ def readme_results(runs_dir: Path) -> str:
         f"Of the {len(summaries)} artifacts of the two papers: {_counts_sentence(status_counts(summaries))} "
         "(the rule, and a link per row, on the book's first page).",
         "",
-        "| chapter | catalogue rows | holds | does not hold | undecided | errors in the paper | rerun |",
-        "|---|---|---|---|---|---|---|",
+        "The counts are of the papers' primary claims, which decide the rows; the other claims (further "
+        "statements of the paper, book readings, claims beyond the paper, checks) are counted apart.",
+        "",
+        "| chapter | catalogue rows | holds | does not hold | undecided | errors in the paper | also tested | rerun |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for chapter in chapters:
         mine = [v for v in found if v.chapter == chapter.id]
@@ -376,7 +390,7 @@ def readme_results(runs_dir: Path) -> str:
         c = claim_counts(mine)
         out.append(
             f"| {chapter.title} | {rows} | {c['holds']} | {c['does not hold']} | {c['inconclusive']} "
-            f"| {c['errors in the paper']} | `python -m lib run {chapter.id}` |"
+            f"| {c['errors in the paper']} | {c['also tested']} | `python -m lib run {chapter.id}` |"
         )
     return "\n".join(out) + "\n"
 

@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter, is_estimate
-from lib.claims import Verdict, claim_anchor, format_value
+from lib.chapter import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
+from lib.claims import Verdict, claim_anchor, format_value, is_interval
 from lib.paths import ROOT
 
 REPRODUCED = "reproduced"
@@ -27,19 +27,19 @@ NEEDS_GPU = "needs a GPU"
 STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, NEEDS_GPU)
 
 STATUS_RULE = (
-    "A row's status is derived from its claims, never typed. Consistency checks (which hold by "
-    "construction) and checks of the book's own method are counted apart and decide a row only when "
-    "it has no other claim (an identity the paper states, such as eq. (E.1)). "
-    "The row's *decisive claim* is the first claim of the paper it declares (in `lib/specs/`). "
-    "When the decisive claim **does not hold**, the row is **not reproduced**; when its interval "
-    "straddles the condition, **undecided at this budget**; when it was not computed because its "
-    "evidence is declared for a GPU that the build did not have, **needs a GPU**. A decisive claim "
-    "whose verdict changes with a free choice of the analyst (a floor, a level, a read-out: its "
-    "robustness row in the scorecard) is never reported plainly: **reproduced with caveats** when it "
-    "holds under the choice fixed in advance, else **undecided at this budget**. When it holds: "
-    "**error in the paper** if a statement the book finds wrong in the paper (an *erratum* claim, "
-    "see the errata) does not hold, else **reproduced with caveats** if any other claim of the "
-    "row does not hold, is undecided or depends on a free choice, else **reproduced**."
+    "A row's status is derived from its *primary* claims, never typed: the claims each row names (in "
+    "`lib/specs/`) as the paper's own statement, read on the paper's own measure (its figure's quantity, "
+    "its text's criterion) at the paper's setting, fixed in advance. Every other claim says what it is "
+    "(a further statement of the paper; a book reading: a statistic, bar or threshold the paper does not "
+    "set; an extension, derivation or finding beyond the paper; a consistency or method check), is shown "
+    "under *also tested*, and never moves the row. When a primary claim **does not hold**, the row is "
+    "**not reproduced**; when its interval straddles the condition, **undecided at this budget**; when "
+    "it was not computed because its evidence is declared for a GPU that the build did not have, "
+    "**needs a GPU**. A primary claim whose verdict changes with a free choice of the analyst (a floor, "
+    "a level, a read-out: its robustness row in the scorecard) is never reported plainly: **reproduced "
+    "with caveats** when it holds under the choice fixed in advance, else **undecided at this budget**. "
+    "When every primary holds: **error in the paper** if a primary statement the book finds wrong in the "
+    "paper (an *erratum*, see the errata) does not hold, else **reproduced**."
 )
 
 CATALOGUE = ROOT / "book" / "catalogue.md"
@@ -126,91 +126,114 @@ def needs_text(v: Verdict) -> str:
     return condition
 
 
+# The status of one primary claim, and how a row combines them: the first of this order that a primary has.
+_ORDER = (NOT_REPRODUCED, NEEDS_GPU, UNDECIDED, CAVEATS, ERRATUM, REPRODUCED)
+
+
 @dataclass
 class RowSummary:
-    """A catalogue row with its claims' verdicts and the status they give."""
+    """A catalogue row with its claims' verdicts and the status its primary claims give."""
 
     row: CatalogueRow
     verdicts: list[Verdict] = field(default_factory=list)
     gpu_pending: bool = False
 
     @property
-    def paper_claims(self) -> list[Verdict]:
-        """Claims of the paper that can decide: not consistency checks, not method checks."""
-        return [v for v in self.verdicts if v.claim.basis != "consistency" and v.claim.kind != "method"]
+    def primaries(self) -> list[Verdict]:
+        """The claims that decide the row (`role="primary"`), in declaration order."""
+        return [v for v in self.verdicts if v.claim.role == "primary"]
+
+    @property
+    def also_tested(self) -> list[Verdict]:
+        """Every other claim of the row: shown, counted apart, never moving its status."""
+        return [v for v in self.verdicts if v.claim.role != "primary"]
 
     @property
     def decisive(self) -> Verdict | None:
-        """The row's first declared claim of the paper (errata only when the row has nothing else; its
-        consistency checks only when it has no claim of the paper at all)."""
-        claims = [v for v in self.paper_claims if v.claim.kind == "claim"] or self.paper_claims or self.verdicts
-        return claims[0] if claims else None
+        """The primary claim that sets the row's status (the first with the row's status), None without one."""
+        found = [v for v in self.primaries if self.claim_status(v) == self.status]
+        return found[0] if found else (self.primaries[0] if self.primaries else None)
 
     @property
     def errata(self) -> list[Verdict]:
-        """Erratum claims that do not hold: errors the book finds in the paper."""
-        return [v for v in self.paper_claims if v.claim.kind == "erratum" and v.verdict == FAILS]
+        """Primary erratum claims that do not hold: errors the book finds in the paper."""
+        return [v for v in self.primaries if v.claim.kind == "erratum" and v.verdict == FAILS]
 
     @property
     def caveats(self) -> list[Verdict]:
-        """Other claims of the paper that do not hold, are undecided or depend on a free choice."""
-        return [
-            v
-            for v in self.paper_claims
-            if v is not self.decisive
-            and v.claim.kind == "claim"
-            and (v.verdict in (FAILS, INCONCLUSIVE, NOT_COMPUTED) or v.dependent_choices)
-        ]
+        """Primary claims whose verdict depends on a free choice of the analyst."""
+        return [v for v in self.primaries if v.dependent_choices]
+
+    def claim_status(self, v: Verdict) -> str:
+        """What one primary claim says of its row (see STATUS_RULE)."""
+        if v.claim.kind == "erratum":
+            return ERRATUM if v.verdict == FAILS else REPRODUCED
+        if v.dependent_choices:  # never reported plainly: its verdict moves with the analyst's choice
+            return CAVEATS if v.verdict == HOLDS else UNDECIDED
+        if v.verdict == FAILS:
+            return NOT_REPRODUCED
+        if v.verdict == NOT_COMPUTED:
+            return NEEDS_GPU if self.gpu_pending else UNDECIDED
+        if v.verdict == INCONCLUSIVE:
+            return UNDECIDED
+        return REPRODUCED
 
     @property
     def status(self) -> str:
-        decisive = self.decisive
-        if decisive is None:
-            return UNDECIDED
-        if decisive.claim.kind == "erratum":  # a row made of errata only
-            return ERRATUM if self.errata else REPRODUCED
-        if decisive.dependent_choices:  # never reported plainly: its verdict moves with the analyst's choice
-            return CAVEATS if decisive.verdict == HOLDS else UNDECIDED
-        if decisive.verdict == FAILS:
-            return NOT_REPRODUCED
-        if decisive.verdict == NOT_COMPUTED:
-            return NEEDS_GPU if self.gpu_pending else UNDECIDED
-        if decisive.verdict == INCONCLUSIVE:
-            return UNDECIDED
-        if self.errata:
-            return ERRATUM
-        return CAVEATS if self.caveats else REPRODUCED
+        found = {self.claim_status(v) for v in self.primaries}
+        return next((s for s in _ORDER if s in found), UNDECIDED)
+
+    @property
+    def linked(self) -> Verdict | None:
+        """The claim a link to the row lands on: its decisive primary, or its first claim while it has none."""
+        return self.decisive or (self.verdicts[0] if self.verdicts else None)
 
     @property
     def chapter(self) -> str | None:
-        return self.decisive.chapter if self.decisive else None
+        return self.linked.chapter if self.linked else None
 
     def decisive_text(self) -> str:
-        """The decisive claim's value [interval], n, and the condition it must meet."""
-        v = self.decisive
-        if v is None:
-            return "no claim declared"
-        basis = "" if is_estimate(v.value) else f", {BASES_SHORT[v.claim.basis]}"
-        if isinstance(v.value, bool):  # a yes/no observation: the status column says whether it is the paper's
-            return f"{'yes' if v.value else 'no'} ({basis.lstrip(', ')})"
-        return f"{format_value(v.value)} (needs {needs_text(v)}{basis})"
+        """Each primary claim's value (interval and n only where there is one) and what it must meet;
+        for an error in the paper, the erratum."""
+        shown = self.errata if self.status == ERRATUM else self.primaries
+        if not shown:
+            return "no primary claim declared"
+        return "; ".join(f"{v.claim.id}: {primary_text(v)}" for v in shown)
 
     def reason(self) -> str:
-        """Why the row is not plainly reproduced: the decisive claim's note, errata and caveats by id."""
-        v, parts = self.decisive, []
-        if v is None:
-            return "no claim of the paper is declared for this row"
-        if self.status in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note:
-            parts.append(v.note)
-        if v.dependent_choices:
-            parts.append(f"{v.claim.id} {v.robustness_detail}")
+        """Why the row is not plainly reproduced: its primaries' notes and free choices, and its errata."""
+        if not self.primaries:
+            return "no primary claim is declared for this row"
+        parts = []
+        for v in self.primaries:
+            status = self.claim_status(v)
+            if status in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note:
+                parts.append(f"{v.claim.id}: {v.note}")
+            if v.dependent_choices:
+                parts.append(f"{v.claim.id} {v.robustness_detail}")
         if self.status in (UNDECIDED, NEEDS_GPU) and self.gpu_pending:
             parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
         if self.errata:
             parts.append("errors in the paper: " + ", ".join(e.claim.id for e in self.errata))
-        if self.caveats:
-            parts.append("; ".join(f"{c.claim.id} {c.summary}" for c in self.caveats))
         return "; ".join(parts)
+
+    def also_tested_text(self) -> str:
+        """The row's other claims, grouped by what they are: "book reading: S-2c/turn-back does not hold; ..."."""
+        groups: dict[str, list[str]] = {}
+        for v in self.also_tested:
+            groups.setdefault(v.claim.category, []).append(f"{v.claim.id} ({v.summary})")
+        return ". ".join(
+            f"{CATEGORIES[k][0].upper()}{CATEGORIES[k][1:]}: {'; '.join(groups[k])}" for k in CATEGORIES if k in groups
+        )
+
+
+def primary_text(v: Verdict) -> str:
+    """A claim's value and what it must meet: "0.42 [0.35, 0.48], n = 240 (needs > 0)"; a point value with
+    what it rests on ("3, one run"); a yes/no observation as yes or no."""
+    basis = "" if is_interval(v.value) else f", {BASES_SHORT[v.claim.basis]}"
+    if isinstance(v.value, bool):  # a yes/no observation: the status column says whether it is the paper's
+        return f"{'yes' if v.value else 'no'} ({basis.lstrip(', ')})"
+    return f"{format_value(v.value)} (needs {needs_text(v)}{basis})"
 
 
 def gpu_pending_chapters() -> set[str]:
@@ -248,16 +271,49 @@ def status_counts(summaries: list[RowSummary]) -> Counter:
 
 
 def claim_counts(found: list[Verdict]) -> dict[str, int]:
-    """Verdicts of the paper's claims, errata and checks counted apart."""
-    paper = [v for v in found if v.claim.basis != "consistency" and v.claim.kind == "claim"]
+    """Verdicts of the paper's primary claims; errors found in the paper; the other claims, counted apart."""
+    primary = [v for v in found if v.claim.role == "primary" and v.claim.kind == "claim"]
     return {
-        "holds": sum(v.verdict == HOLDS for v in paper),
-        "does not hold": sum(v.verdict == FAILS for v in paper),
-        "inconclusive": sum(v.verdict == INCONCLUSIVE for v in paper),
-        "not computed": sum(v.verdict == NOT_COMPUTED for v in paper),
+        "holds": sum(v.verdict == HOLDS for v in primary),
+        "does not hold": sum(v.verdict == FAILS for v in primary),
+        "inconclusive": sum(v.verdict == INCONCLUSIVE for v in primary),
+        "not computed": sum(v.verdict == NOT_COMPUTED for v in primary),
         "errors in the paper": sum(v.claim.kind == "erratum" and v.verdict == FAILS for v in found),
-        "consistency and method checks": sum(v.claim.basis == "consistency" or v.claim.kind == "method" for v in found),
+        "also tested": sum(v.claim.category not in ("primary", "erratum") for v in found),
     }
+
+
+def also_tested_counts(found: list[Verdict]) -> dict[str, Counter]:
+    """The claims that are not the paper's primary claims or errata, by what they are (CATEGORIES, in order),
+    each with its verdicts counted."""
+    groups: dict[str, Counter] = {}
+    for v in found:
+        if v.claim.category not in ("primary", "erratum"):
+            groups.setdefault(v.claim.category, Counter())[v.verdict] += 1
+    return {k: groups[k] for k in CATEGORIES if k in groups}
+
+
+def also_tested_sentence(found: list[Verdict]) -> str:
+    """ "also tested: 4 further statements of the paper (3 hold, 1 does not hold); 2 book readings (...)"."""
+    parts = []
+    for category, counts in also_tested_counts(found).items():
+        total = sum(counts.values())
+        label = CATEGORIES[category]
+        name = label if total == 1 else _PLURAL_CATEGORIES.get(category, label + "s")
+        verdicts = ", ".join(f"{n} {k if n == 1 else _PLURAL_VERDICTS[k]}" for k in _VERDICT_ORDER if (n := counts[k]))
+        parts.append(f"{total} {name} ({verdicts})")
+    return "also tested: " + "; ".join(parts) if parts else ""
+
+
+_VERDICT_ORDER = (HOLDS, FAILS, INCONCLUSIVE, NOT_COMPUTED)
+_PLURAL_VERDICTS = {HOLDS: "hold", FAILS: "do not hold", INCONCLUSIVE: "inconclusive", NOT_COMPUTED: "not computed"}
+_PLURAL_CATEGORIES = {
+    "paper": "further statements of the paper",
+    "check": "consistency or method checks",
+    "extension": "extensions beyond the paper",
+    "derivation": "derivations beyond the paper",
+    "finding": "findings beyond the paper",
+}
 
 
 _COMMIT_NOTICE = re.compile(
@@ -305,6 +361,11 @@ def chapter_sources(chapter_id: str) -> tuple[list[str], list[str]]:
     return code, [s.key for s in all_sets() if s.chapter == chapter_id]
 
 
+def _linked(v: Verdict) -> str:
+    """A claim's id linked to its row in its chapter's claims table."""
+    return f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>'
+
+
 def chapter_summary_markdown(
     chapter: Chapter,
     found: list[Verdict],
@@ -312,19 +373,21 @@ def chapter_summary_markdown(
     notices: list[str] = (),
     sources: tuple[list[str], list[str]] = ((), ()),
 ) -> str:
-    """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status,
-    its verdict counts, the claims that did not reproduce and why, and the command that reruns it."""
+    """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status; the
+    paper's primary claims, what held first, then what did not hold and what is undecided, each with its
+    reason; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
     mine = [v for v in found if v.chapter == chapter.id]
     rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
     c = claim_counts(mine)
     reproduces = [f"- {s.row.key} ({s.row.artifact}): **{s.status}**" for s in rows]
+    n_primary = c["holds"] + c["does not hold"] + c["inconclusive"] + c["not computed"]
     counts = (
         f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} undecided"
         + (f", {c['not computed']} not computed" if c["not computed"] else "")
-        + f"; {c['errors in the paper']} errors found in the paper; "
-        f"{c['consistency and method checks']} consistency or method checks, counted apart"
+        + f"; {c['errors in the paper']} errors found in the paper"
     )
-    missed = [v for v in mine if v.claim.kind == "claim" and v.claim.basis != "consistency" and v.verdict != HOLDS]
+    also = also_tested_sentence(mine)
+    primary = [v for v in mine if v.claim.role == "primary" and v.claim.kind == "claim"]
     lines = [
         ":::{admonition} What this chapter reproduces",
         ":class: tip",
@@ -333,20 +396,22 @@ def chapter_summary_markdown(
         "",
         *reproduces,
         "",
-        f"**Verdicts of its {len(mine)} claims.** {counts}. Each claim links to its row in the table at "
-        "the end of the chapter.",
+        f"**The paper's claims that decide them ({n_primary}).** {counts}. Each claim links to its row in the "
+        "table at the end of the chapter.",
         "",
     ]
-    if missed:
-        lines.append("**Did not reproduce, or undecided:**")
-        lines.append("")
-        for v in missed:
-            why = v.note or v.why
-            lines.append(f'- <a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a> {v.verdict}: {why}')
-        lines.append("")
+    held = [v for v in primary if v.verdict == HOLDS]
+    if held:
+        lines += ["**Held:** " + ", ".join(_linked(v) for v in held) + ".", ""]
+    for verdict, title in ((FAILS, "Did not hold"), (INCONCLUSIVE, "Undecided"), (NOT_COMPUTED, "Not computed")):
+        group = [v for v in primary if v.verdict == verdict]
+        if group:
+            lines += [f"**{title}:**", "", *(f"- {_linked(v)}: {v.note or v.why}" for v in group), ""]
+    if also:
+        lines += [f"**Also tested, never moving a row:** {also[len('also tested: ') :]}.", ""]
     errata = [v for v in mine if v.claim.kind == "erratum" and v.verdict == FAILS]
     if errata:
-        ids = ", ".join(f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>' for v in errata)
+        ids = ", ".join(_linked(v) for v in errata)
         lines += [f"**Errors in the paper** (see the errata): {ids}.", ""]
     if notices:
         lines.append("**Notices of this run** (also on the build status page):")

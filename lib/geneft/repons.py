@@ -498,3 +498,14 @@ def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, thresh
         out["auc"] = float(1 - test.statistic / (gen.sum() * (~gen).sum()))
         out["auc_estimate"] = auc(ratio[gen], ratio[~gen])
     return out
+
+
+def arctan_shape_without_each(successes, trials, dec_over_enc) -> dict[float, dict]:
+    """`arctan_shape_test` with each ratio eta_dec / eta_enc left out in turn, keyed by log10 of the ratio left
+    out: whether a rejection of eq. (12)'s shape rests on a single point (issue 32)."""
+    k, t = np.asarray(successes, float).ravel(), np.asarray(trials, float).ravel()
+    ratio = np.broadcast_to(np.asarray(dec_over_enc, float), np.asarray(successes).shape).ravel()
+    return {
+        round(float(np.log10(r)), 6): arctan_shape_test(k[ratio != r], t[ratio != r], ratio[ratio != r])
+        for r in np.unique(ratio)
+    }

@@ -189,6 +189,7 @@ CHAPTER = Chapter(
             metric="b_closed_form_max_abs_error",
             condition="< 1e-6",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "G-T2",
@@ -197,6 +198,7 @@ CHAPTER = Chapter(
             metric="table2_max_ratio",
             condition="< 1.5",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "G-1..5",
@@ -215,6 +217,7 @@ CHAPTER = Chapter(
             metric="mc_vs_analytic_max_gap",
             condition="< 0.1",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "G-2/p-star-mod3",
@@ -258,6 +261,7 @@ CHAPTER = Chapter(
             metric="p_c_vs_inferred_log2_mod3",
             condition="< 1",
             basis="seeds",
+            role="primary",
         ),
         Claim(
             "G-1..5/p_c-bound",
@@ -266,6 +270,7 @@ CHAPTER = Chapter(
             metric="p_c_vs_bound_log2_mod3",
             condition="< 1",
             basis="seeds",
+            role="primary",
         ),
         Claim(
             "G-1..5/p_c-bound-greater-than",
@@ -311,6 +316,7 @@ CHAPTER = Chapter(
             metric="best_mode_margin_mod3",
             condition="> 0",
             basis="evidence",
+            role="primary",
         ),
         Claim(
             "G-3/best-mode-greater-than",
@@ -320,6 +326,7 @@ CHAPTER = Chapter(
             metric="best_mode_margin_greater_than",
             condition="> 0",
             basis="evidence",
+            role="primary",
         ),
         Claim(
             "G-3/best-depth",
@@ -370,6 +377,7 @@ CHAPTER = Chapter(
             metric="goldilocks_interior_margin",
             condition="> 0",
             basis="evidence",
+            role="primary",
         ),
         Claim(
             "G-7/shallow-confusion",

@@ -117,6 +117,7 @@ CHAPTER = Chapter(
             metric="loss_identity_symbolic",
             condition="== true",
             basis="exact",
+            role="primary",
         ),
         Claim(
             "S-C/numeric",
@@ -125,6 +126,7 @@ CHAPTER = Chapter(
             metric="loss_identity_max_rel_error",
             condition="< 1e-10",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "S-C/A",
@@ -149,6 +151,7 @@ CHAPTER = Chapter(
             metric="theorem_symbolic",
             condition="== true",
             basis="exact",
+            role="primary",
         ),
         Claim(
             "S-T4.1/flow",
@@ -157,6 +160,7 @@ CHAPTER = Chapter(
             metric="closed_form_max_abs_error_flow",
             condition="< 1e-6",
             basis="single run",
+            role="primary",
         ),
         Claim(
             "S-T4.1/discrete",

@@ -99,7 +99,7 @@ def test_exit_code_follows_the_declaration(tmp_path):
     text, code = claims_report([_chapter()], tmp_path)
     assert code == 1 and "changed" in text
     row = next(line for line in text.splitlines() if line.startswith("S-8"))
-    assert row.split()[1:3] == ["does", "not"] and row.split()[-2:] == ["holds", "changed"]
+    assert row.split()[1:4] == ["paper", "does", "not"] and row.split()[-2:] == ["holds", "changed"]
     _, code = claims_report([_chapter("does not hold")], tmp_path)
     assert code == 0
     _write(tmp_path, {"err": 0.01, "frac": _est(0.01, 0.0, 0.02)})
@@ -185,11 +185,11 @@ def test_a_verdict_that_flips_with_a_free_choice_is_not_reported_plainly(tmp_pat
     assert [a.verdict for a in v.alternatives] == ["does not hold", "holds"]
     assert v.robustness == "depends on minor_floor" and v.summary == "holds, depends on minor_floor"
     assert v.robustness_detail == (
-        "depends on minor_floor: minor_floor 10 init scales (declared); 0.05: does not hold; 0: holds"
+        "depends on minor_floor: holds with minor_floor 10 init scales (declared), does not hold with 0.05, holds with 0"
     )
     table = claims_markdown([_floor_chapter()], {"toy": flipped})
     assert "**holds" not in table and "holds, depends on minor_floor" in table
-    assert "0.05: does not hold" in sentence(v)
+    assert "does not hold with 0.05" in sentence(v)
     _write(tmp_path, flipped)
     text, code = claims_report([_floor_chapter()], tmp_path)
     assert code == 0 and "0 robust, 1 depending on a free choice" in text
@@ -239,3 +239,14 @@ def test_a_claim_beyond_the_paper_says_so_and_an_unknown_scope_is_refused():
     assert "beyond the paper" not in claims_markdown([_chapter()], {"toy": {"err": 0.01}})
     with pytest.raises(ValueError, match="scope"):
         Claim("S-X", "s", "p", "m", "< 1", scope="novel")
+
+
+def test_a_point_prints_without_brackets_and_a_widened_interval_says_it_does_not_judge():
+    from lib.claims import format_value
+    from lib.stats import Estimate, undecided
+
+    p = {"value": 1.841e-08, "low": 1.841e-08, "high": 1.841e-08, "n": 120, "method": "exact"}
+    assert format_value(p) == "1.841e-08, n = 120"
+    assert format_value({"value": 3, "low": 3, "high": 3, "n": 1, "method": "exact"}) == "3"
+    widened = undecided(Estimate(0.19, 0.1, 0.3, 5, "t"), 0.0, 1.0, "the control failed (0.31 [0.2, 0.4])")
+    assert format_value(widened.as_dict()) == "not judged: the control failed (0.31 [0.2, 0.4])"

@@ -177,3 +177,13 @@ def test_arctan_shape_test_finds_the_sigma_and_rejects_another_shape():
     assert res["sigma"] == pytest.approx(2.0, rel=0.05) and res["p_value"] > 0.05 and res["df"] == 3
     steep = repons.arctan_shape_test(np.array([30, 28, 11, 2]), np.full(4, 30), ratio)  # Fig. 6 at init 1
     assert steep["p_value"] < 1e-6 and 3 < steep["sigma"] < 7
+
+
+def test_the_shape_test_without_each_ratio_shows_whether_a_rejection_rests_on_one_point():
+    ratio = 10.0 ** np.array([0.0, 0.5, 1.0, 1.5])
+    t = np.full(4, 4000)
+    k = np.round(repons.arctan_law(2.0, 1 / ratio) * t)
+    k[-1] = 0  # one point far below the law
+    without = repons.arctan_shape_without_each(k, t, ratio)
+    assert sorted(without) == [0.0, 0.5, 1.0, 1.5] and all(res["df"] == 2 for res in without.values())
+    assert without[1.5]["p_value"] > 0.05 and all(without[r]["p_value"] < 1e-6 for r in (0.0, 0.5, 1.0))

@@ -95,6 +95,8 @@ def test_headline_lines_are_rounded_and_formatted_never_a_dict():
     assert headline_text(True, 3) == "true"
     assert headline_text([0.50213, 2.0], 3) == "[0.502, 2]"
     assert headline_text(0.0803123, 3) == "0.0803"
+    narrow = {"value": 0.9995, "low": 0.9982, "high": 0.9999, "n": 4000, "method": "wilson 95%"}
+    assert headline_text(narrow, 2) == "1, n = 4000"  # never "1 [1, 1]"
 
 
 def test_a_mapping_is_shown_as_a_formatted_table():

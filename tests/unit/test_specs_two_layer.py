@@ -48,7 +48,7 @@ def test_the_fixed_width_sweep_needs_two_dimensions_up_to_its_width():
 def test_claims_with_free_choices_name_recorded_variants():
     """The robustness rows of S-5 and S-18 read metrics the notebook records under each alternative."""
     claims = {c.id: c for c in CHAPTER.claims}
-    assert "stage_alignment_fraction_floor_0_05" in claims["S-5/stage-alignment"].alternative_metrics
+    assert "stage_alignment_fraction_floor_0_05" in claims["S-5/stage-alignment-floor"].alternative_metrics
     assert claims["S-18/stages-turn"].alternative_metrics == [
         "cluster_off_course_different_stages_speed_0_01",
         "cluster_off_course_different_stages_speed_0_3",

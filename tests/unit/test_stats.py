@@ -115,3 +115,14 @@ def test_proportion_difference_newcombe():
     assert proportion_difference(5, 10, 5, 10).low < 0 < proportion_difference(5, 10, 5, 10).high
     with pytest.raises(ValueError):
         proportion_difference(0, 0, 1, 2)
+
+
+def test_location_ratios_of_a_bimodal_sample_differ_by_statistic():
+    from lib.comparisons import location_ratio
+
+    rng = np.random.default_rng(0)
+    bimodal = np.concatenate([rng.normal(0.05, 0.01, 150), rng.normal(0.4, 0.05, 90)])
+    unimodal = rng.normal(0.12, 0.01, 240)
+    median, mean = (location_ratio(bimodal, unimodal, s) for s in ("median", "mean"))
+    assert median.high < 1 < mean.low and median.n == 240
+    assert "90th percentiles" in location_ratio(bimodal, unimodal, "90th percentile").method

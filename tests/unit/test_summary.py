@@ -68,18 +68,24 @@ def _est(low, high):
     return {"value": (low + high) / 2, "low": low, "high": high, "n": 10, "method": "t"}
 
 
+P = {"role": "primary"}
+
+
 @pytest.mark.parametrize(
     ("kinds", "values", "status"),
     [
-        ([{}], [1.0], REPRODUCED),
-        ([{}, {}], [1.0, 0.0], CAVEATS),
-        ([{}, {}], [0.0, 1.0], NOT_REPRODUCED),
-        ([{"basis": "seeds"}], [_est(0.2, 0.9)], UNDECIDED),
-        ([{}, {"kind": "erratum"}], [1.0, 0.0], ERRATUM),
-        ([{}, {"kind": "erratum"}], [0.0, 0.0], NOT_REPRODUCED),  # an erratum never hides a failure
-        ([{"basis": "consistency"}, {}], [0.0, 1.0], REPRODUCED),  # checks never decide
-        ([{"kind": "method"}, {}], [0.0, 1.0], REPRODUCED),
-        ([{"kind": "erratum"}], [0.0], ERRATUM),
+        ([P], [1.0], REPRODUCED),
+        ([P, {}], [1.0, 0.0], REPRODUCED),  # a further statement of the paper never moves the row
+        ([P, {"role": "reading"}], [1.0, 0.0], REPRODUCED),  # nor does a book reading
+        ([P, {"scope": "extension"}], [1.0, 0.0], REPRODUCED),  # nor a claim beyond the paper
+        ([{}, P], [1.0, 0.0], NOT_REPRODUCED),  # the primary decides, not the declaration order
+        ([P, P], [1.0, 0.0], NOT_REPRODUCED),  # every primary must hold
+        ([{"basis": "seeds", **P}], [_est(0.2, 0.9)], UNDECIDED),
+        ([P, {"kind": "erratum", **P}], [1.0, 0.0], ERRATUM),
+        ([P, {"kind": "erratum", **P}], [0.0, 0.0], NOT_REPRODUCED),  # an erratum never hides a failure
+        ([P, {"kind": "erratum"}], [1.0, 0.0], REPRODUCED),  # an erratum that is not primary is shown apart
+        ([{"kind": "erratum", **P}], [0.0], ERRATUM),
+        ([{}], [1.0], UNDECIDED),  # a row without a primary claim is not decided
     ],
 )
 def test_the_status_rule(kinds, values, status):
@@ -87,23 +93,51 @@ def test_the_status_rule(kinds, values, status):
     assert _status(claims, values) == status
 
 
+def test_every_catalogue_row_names_a_primary_claim():
+    rows = catalogue_rows()
+    claims = [c for chapter in chapter_ids() for c in load(chapter).claims]
+    with_primary = {row_of(c.id, rows).key for c in claims if c.role == "primary"}
+    assert [row.key for row in rows if row.key not in with_primary] == []
+
+
+def test_a_primary_claim_is_the_papers_and_can_fail():
+    for kw in ({"scope": "extension"}, {"kind": "method"}, {"basis": "consistency"}):
+        with pytest.raises(ValueError, match="primary"):
+            _claim("S-10/x", role="primary", **kw)
+    with pytest.raises(ValueError, match="role"):
+        _claim("S-10/x", role="decisive")
+
+
 def test_not_computed_needs_a_gpu_only_where_the_chapter_waits_for_one():
-    claims = [_claim("S-10/c0")]
+    claims = [_claim("S-10/c0", **P)]
     assert _status(claims, [None]) == UNDECIDED
     assert _status(claims, [None], gpu_pending={"toy"}) == NEEDS_GPU
 
 
-def test_errata_and_checks_are_counted_apart():
+def test_the_other_claims_are_counted_apart_by_what_they_are():
+    from lib.summary import also_tested_sentence
+
     claims = [
-        _claim("S-10/a"),
-        _claim("S-10/b", kind="erratum", expected="does not hold"),
+        _claim("S-10/a", **P),
+        _claim("S-10/b", kind="erratum", expected="does not hold", **P),
         _claim("S-10/c", basis="consistency"),
+        _claim("S-10/d", role="reading", expected="does not hold"),
+        _claim("S-10/e", scope="finding"),
+        _claim("S-10/f"),
     ]
     chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
-    found = verdicts([chapter], {"toy": {"S_10_a": 1.0, "S_10_b": 0.0, "S_10_c": 1.0}})
+    metrics = {"S_10_a": 1.0, "S_10_b": 0.0, "S_10_c": 1.0, "S_10_d": 0.0, "S_10_e": 1.0, "S_10_f": 1.0}
+    found = verdicts([chapter], {"toy": metrics})
     counts = claim_counts(found)
     assert (counts["holds"], counts["does not hold"], counts["errors in the paper"]) == (1, 0, 1)
-    assert counts["consistency and method checks"] == 1
+    assert counts["also tested"] == 4
+    assert also_tested_sentence(found) == (
+        "also tested: 1 further statement of the paper (1 holds); 1 book reading (1 does not hold); "
+        "1 finding beyond the paper (1 holds); 1 consistency or method check (1 holds)"
+    )
+    row = {s.row.key: s for s in summarise([chapter], found)}["S-10"]
+    assert row.status == ERRATUM and row.decisive_text().startswith("S-10/b: 0 (needs > 0.5")
+    assert "Book reading: S-10/d (does not hold)." in row.also_tested_text()
 
 
 def test_an_unknown_kind_is_refused():
@@ -114,13 +148,18 @@ def test_an_unknown_kind_is_refused():
 def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
     from lib.summary import chapter_summary_markdown
 
-    claims = [_claim("S-10/a"), _claim("S-10/b", expected="does not hold"), _claim("S-10/c", kind="erratum")]
+    claims = [
+        _claim("S-10/a", **P),
+        _claim("S-10/b", expected="does not hold", **P),
+        _claim("S-10/c", kind="erratum", **P),
+    ]
     chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
     found = verdicts([chapter], {"toy": {"S_10_a": 1.0, "S_10_b": 0.0, "S_10_c": 0.0}})
     box = chapter_summary_markdown(chapter, found, notices=["OptimizeWarning: Covariance could not be estimated"])
     assert box.startswith(":::{admonition}") and box.rstrip().endswith(":::")
-    assert "S-10 (failure mode" in box and "): **error in the paper**" in box
-    assert '<a href="#claim-s-10-b">S-10/b</a> does not hold: reason' in box
+    assert "S-10 (failure mode" in box and "): **not reproduced**" in box
+    assert box.index("**Held:** <a") < box.index("**Did not hold:**")  # what held comes first
+    assert '- <a href="#claim-s-10-b">S-10/b</a>: reason' in box
     assert '<a href="#claim-s-10-c">S-10/c</a>' in box  # the erratum, apart
     assert "- a library warned: Covariance could not be estimated (OptimizeWarning)" in box
     assert "python -m lib run toy" in box
@@ -177,7 +216,7 @@ def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():
     from lib.chapter import FreeChoice
 
     floor = FreeChoice("floor", "from the init", {"0.05": "S_10_c0_floor"})
-    claim = _claim("S-10/c0", free_choices=(floor,))
+    claim = _claim("S-10/c0", free_choices=(floor,), **P)
     chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
 
     def status(primary, alternative):
