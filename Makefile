@@ -72,7 +72,7 @@ $(RUNS)/%.ipynb: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*)
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
-book/generated/scorecard.md: $(EXECUTED) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md lib/pages.py lib/claims.py lib/summary.py lib/numbers.py lib/code_links.py
+book/generated/scorecard.md: $(EXECUTED) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md $(wildcard book/releases/*.json) _config.yml pyproject.toml lib/pages.py lib/changelog.py lib/repository.py lib/claims.py lib/summary.py lib/numbers.py lib/code_links.py
 	$(PY) -m lib pages $(RUNS) book/generated
 
 $(HTML_STAMP): $(EXECUTED) book/generated/scorecard.md $(BOOK_SOURCES)
