@@ -76,6 +76,7 @@ from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
 from lib.numbers import format_number, interval_text, significant
 from lib.paths import cache_dir
+from lib.plotting import panel_grid
 from lib.comparisons import proportion_difference
 from lib.stats import Estimate, decide, exact, fraction
 
@@ -421,9 +422,9 @@ run.metric("phases_seen", decide(seen, 0, 3, pending.get("phase_grid")))
 run.metric("borderline_runs", int(sum(g.borderline.sum() for g in grids.values())))
 
 # %% tags=["hide-input"]
-fig, axes = plt.subplots(1, len(relations), figsize=(3.6 * len(relations), 3.8), squeeze=False, layout="constrained")
+fig, axes = panel_grid(len(relations), (3.7, 3.3), max_columns=2, layout="constrained")
 xs = np.linspace(np.log10(lr_enc[0]), np.log10(lr_enc[-1]), 50)
-for ax, rel in zip(axes[0], relations):
+for ax, rel in zip(axes, relations):
     phases.draw_phase_diagram(ax, phase_grid.majority_phase(grids[rel]).T, rows[rel], lr_dec)
     f = fits[rel]
     if f.outcome == "boundary" and abs(f.slope.value) < 10:  # a line the axes can show
@@ -705,7 +706,7 @@ for s in scales6:
     line = ax.errorbar(ratio6[s], [p.value for p in pts], yerr=np.clip([[p.value - p.low for p in pts], [p.high - p.value for p in pts]], 0, None),
                        fmt="o-", lw=1, capsize=2, label=f"init scale {s:g}")
     ax.fill_between(fine, repons.arctan_law(sigma[s].low, 1 / fine), repons.arctan_law(sigma[s].high, 1 / fine),
-                    color=line[0].get_color(), alpha=0.25)
+                    color=line[0].get_color(), alpha=0.25, label=f"the paper's eq. (12), scale {s:g}")
 ax.set(xscale="log", xlabel=r"$\eta_\mathrm{dec} / \eta_\mathrm{enc}$", ylabel="P(generalization)", ylim=(-0.05, 1.05))
 ax.legend(fontsize=8)
 run.figure("fig_prob", fig)
@@ -818,7 +819,7 @@ for s in scales6g:
     line = ax.errorbar(ratio6g[s], [p.value for p in pts], fmt="o-", lw=1, capsize=2, label=f"init scale {s:g}",
                        yerr=np.clip([[p.value - p.low for p in pts], [p.high - p.value for p in pts]], 0, None))
     ax.fill_between(fine, repons.arctan_law(sigma_gd[s].low, 1 / fine), repons.arctan_law(sigma_gd[s].high, 1 / fine),
-                    color=line[0].get_color(), alpha=0.25)
+                    color=line[0].get_color(), alpha=0.25, label=f"the paper's eq. (12), scale {s:g}")
 ax.set(xscale="log", xlabel=r"$\eta_\mathrm{dec} / \eta_\mathrm{enc}$", ylabel="P(generalization)", ylim=(-0.05, 1.05))
 ax.legend(fontsize=8)
 run.figure("fig_prob_gd", fig)

@@ -72,7 +72,7 @@ from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 from lib.numbers import format_number, interval_text
-from lib.plotting import training_fraction_axis
+from lib.plotting import panel_grid, training_fraction_axis
 from lib.specs.geneft_statics import TABLE3_DECODER, parse_architecture
 from lib import stats
 
@@ -92,8 +92,8 @@ ALPHA = P.alpha       # "a testing accuracy alpha (say 90%)", Section III
 # %% tags=["hide-input"]
 run.metric("n_elements", P.n)
 mats = {name: relation_matrix(name, P.n, seed=P.random_graph_seed) for name in P.relations}
-fig, axes = plt.subplots(1, len(mats), figsize=(2.2 * len(mats), 2.4))
-for ax, (name, r) in zip(np.atleast_1d(axes), mats.items()):
+fig, axes = panel_grid(len(mats), (2.0, 2.1), max_columns=3)
+for ax, (name, r) in zip(axes, mats.items()):
     ax.imshow(r, cmap="Greys", interpolation="nearest")
     ax.set(title=name.replace("_", " "), xticks=[], yticks=[])
 run.figure("fig_relations", fig)
@@ -233,11 +233,11 @@ for name in P.mc_relations:
     run.metric(f"p_star_eq5_fit_{name}", bounds.p_star_eq5_fit(
         mc[name], description.description_length(relation_matrix(name, P.n)), N))
     run.metric(f"p_star_{name}_rel_error", statics.relative_error(p_star[name], bounds.p_star_theory(name)))
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+fig, axes = plt.subplots(1, 2, figsize=(7.5, 4.6), layout="constrained")
 for i, name in enumerate(P.mc_relations):
     c = f"C{i}"
     axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{name.replace('_', ' ')} (MC)")
-    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name.replace('_', ' ')}, eq. (5)")
+    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name.replace('_', ' ')}, paper's eq. (5)")
     axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name.replace("_", " "))
     axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
 for ax in axes:
@@ -245,8 +245,8 @@ for ax in axes:
 axes[0].set(ylabel="accuracy upper bound", title="upper bound")
 axes[1].set(ylabel="$p_*$ = mean min(p, 1-p), open entries",
             title="guessing probability", ylim=(0, 0.55))
-axes[0].legend(fontsize=8, ncol=2)
-axes[1].legend(fontsize=8)
+for ax in axes:  # below the axes: the curves fill the panels
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22))
 run.figure("fig_mc_bound", fig)
 
 # %% [markdown]
@@ -359,8 +359,9 @@ for name, arch in best.items():
     run.metric(f"best_gap_{name}", gap[name, arch])
 run.metric("best_depth_max", max(parse_architecture(a)[1] for a in best.values()))
 run.metric("min_inductive_gap", min(gap.values()))
-fig, axes = plt.subplots(1, len(P.net_relations), figsize=(5 * len(P.net_relations), 3.8), squeeze=False)
-for ax, name in zip(axes[0], P.net_relations):
+fig, axes = plt.subplots(len(P.net_relations), 1, figsize=(7.4, 3.2 * len(P.net_relations)), squeeze=False,
+                         layout="constrained")
+for ax, name in zip(axes[:, 0], P.net_relations):
     ax.plot(frac, mc[name].accuracy, "k-", lw=2, label="Monte Carlo bound")
     ax.plot(frac, analytic[name], "k:", label="eq. (5)")
     for arch in P.architectures:
@@ -368,7 +369,7 @@ for ax, name in zip(axes[0], P.net_relations):
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_networks", fig)
 display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "---|" * len(P.architectures) + "\n"
                  + "\n".join(f"| {nm} | " + " | ".join(f"{gap[nm, a]:.3f}" for a in P.architectures) + " |"
@@ -452,8 +453,8 @@ run.text(
     f"{modes_ev.config['steps']} AdamW steps without a plateau stop, n = {modes_ev.config['n']} "
     f"({modes_ev.variant} variant)",
 )
-fig, axes = plt.subplots(1, len(rel3), figsize=(5 * len(rel3), 3.6), squeeze=False)
-for ax, rel in zip(axes[0], rel3):
+fig, axes = plt.subplots(len(rel3), 1, figsize=(7.4, 3.0 * len(rel3)), squeeze=False, layout="constrained")
+for ax, rel in zip(axes[:, 0], rel3):
     for (r, arch), c in curves3.items():
         if r == rel:
             ax.errorbar(
@@ -468,7 +469,7 @@ for ax, rel in zip(axes[0], rel3):
             )
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=rel.replace("_", " ").replace("mod3", "mod 3"))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_modes_evidence", fig)
 display(
     Markdown(
@@ -550,8 +551,9 @@ if others:  # the smoke variant of the set has Table 3's decoder only
 run.metric("sweep_decoders_beating_bound", sum(e.low > 0 for e in excess.values()))
 run.metric("sweep_decoders_under_bound", sum(e.high <= 0 for e in excess.values()))
 run.metric("sweep_decoders", len(excess))
-fig, axes = plt.subplots(1, len(ev_relations), figsize=(5 * len(ev_relations), 3.8), squeeze=False)
-for ax, name in zip(axes[0], ev_relations):
+fig, axes = plt.subplots(len(ev_relations), 1, figsize=(7.4, 3.4 * len(ev_relations)), squeeze=False,
+                         layout="constrained")
+for ax, name in zip(axes[:, 0], ev_relations):
     ax.plot(ev_frac, mc_ev[name].accuracy, "k-", lw=2, label="Monte Carlo bound")
     for (nm, label), c in sorted(curves.items()):
         if nm != name:
@@ -563,7 +565,7 @@ for ax, name in zip(axes[0], ev_relations):
                     **style)
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
-    ax.legend(fontsize=8, ncol=2, loc="lower right")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data, never over it
 run.figure("fig_sweep", fig)
 display(Markdown("| relation | decoder | largest excess over the bound |\n|---|---|---|\n" + "\n".join(
     f"| {nm} | {label} | {e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}] |" for (nm, label), e in sorted(excess.items()))))
