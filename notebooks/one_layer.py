@@ -70,7 +70,7 @@ import numpy as np
 import sympy as sp
 from IPython.display import Math, display
 
-from lib.plotting import arrow_markers
+from lib.plotting import arrow_markers, panel_grid
 from lib.sim.data import cluster_stds, population_second_moment, sim_dataset
 from lib.theory import symbolic_one_layer as sym
 from lib.theory.one_layer import (
@@ -579,7 +579,7 @@ for name, value in [("init_scale_large_used", P.init_scale_large), ("init_draws_
     run.metric(name, value)
 
 # %% tags=["hide-input"]
-fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(12, 3.6), layout="constrained")
+fig, (ax1, ax2, ax3) = panel_grid(3, (3.7, 3.3), max_columns=2, layout="constrained")
 ax1.plot(*c.theory[:, 1, :2].T, label="Theorem 4.1")
 ax1.plot(*growth[:, 1, :2].T, "--", label="growth term only")
 arrow_markers(ax1, c.sgd[:, 1, :2], 5, color="k", ms=3, alpha=0.6, label="SGD")
@@ -600,10 +600,10 @@ run.figure("fig_limit", fig)
 # ```{glue:figure} fig_limit
 # :name: fig-one-layer-limit
 #
-# Left: from a large initialisation the output starts at $W(0)\hat x$, away from the origin, and the
+# Top left: from a large initialisation the output starts at $W(0)\hat x$, away from the origin, and the
 # full theory (solid) differs from the growth term alone (dashed) until the noise term has decayed;
-# SGD (markers) follows the theory. Middle: size of the noise term from the small and the large
-# initialisation. Right: fraction of random initialisations whose OOD loss rises somewhere along the
+# SGD (markers) follows the theory. Top right: size of the noise term from the small and the large
+# initialisation. Bottom: fraction of random initialisations whose OOD loss rises somewhere along the
 # flow, in the run's dimension and at $d = s$, and (dotted) the fraction at $d = s$ without the
 # certificate of {prf:ref}`prop-one-layer-monotone`.
 #

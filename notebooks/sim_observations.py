@@ -600,11 +600,11 @@ for set_name, trained in (("topological", ""), ("topological_no_origin_cluster",
 
 # %% tags=["hide-input"]
 snap = [min(int(round(e * traj_c.steps_per_epoch)), len(losses) - 1) for e in P.topo_snapshots]
-fig, axes = plt.subplots(1, len(snap), figsize=(3.4 * len(snap), 3.2), layout="constrained")
+fig, axes = plt.subplots(len(snap), 1, figsize=(7.2, 2.9 * len(snap)), layout="constrained")
 for ax, t, e in zip(np.atleast_1d(axes), snap, P.topo_snapshots):
     nodes = plot_hypercube(ax, losses[t], topo[0].combos)
     ax.set_title(f"epoch {e:g}")
-fig.colorbar(nodes, ax=axes, label="loss (clipped at 1)")
+fig.colorbar(nodes, ax=axes, label="loss (clipped at 1)", shrink=0.5)
 run.figure("fig_hypercube", fig)
 
 # %% [markdown]
