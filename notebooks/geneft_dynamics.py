@@ -149,7 +149,7 @@ hit = repons.collided(A2[start], C0[start], eta_A, eta_x, P.ode_time, P.collisio
 predicted = repons.conserved(A2[start], C0[start], eta_A, eta_x) > 0
 run.metric("portrait_agreement", float(np.mean(hit == predicted)))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.2, 4.6))
 a, c = np.meshgrid(np.linspace(-1.6, 1.6, 60), np.linspace(-1.6, 1.6, 60))
 ax.streamplot(a, c, *repons.reduced_flow(a, c, eta_A, eta_x), color="0.6", density=1.1, linewidth=0.7)
@@ -213,7 +213,7 @@ sim = np.array([[repons.monte_carlo_cluster(1.0, 1.0, 1.0, r, int(m), samples=P.
 law_n = repons.arctan_law(1.0, ratios[None, :], ns[:, None])
 run.metric("n_repon_vs_sim_max_abs_error", float(np.abs(sim - law_n).max()))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
 fine = np.logspace(np.log10(ratios.min()) - 0.3, np.log10(ratios.max()) + 0.3, 200)
 for s, row in zip(sig, mc):
@@ -253,7 +253,7 @@ run.figure("fig_arctan", fig)
 # {glue:text}`param_matrix_draws` Gaussian draws per shape ($\sigma_a = \sigma_c = 1$, $\eta_A = \eta_x = 1$)
 # and the outcome set against the sign of $M$.
 
-# %%
+# %% tags=["remove-input"]
 study = {shape: repons.collision_study(*shape, draws=P.matrix_draws, seed=P.seed + i, t_max=P.ode_time,
                                        tol=P.collision_tol)
          for i, shape in enumerate([(1, 1), (1, 2), (2, 2), (3, 2)])}
@@ -267,7 +267,7 @@ run.metric("arctan_law_unit", study[1, 1].arctan)
 run.metric("collision_scalar_2d_vs_law", phases.distance_from(study[1, 2].collision, study[1, 2].arctan))
 run.metric("collision_matrix_2x2_vs_law", phases.distance_from(study[2, 2].collision, study[2, 2].arctan))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.4, 3.4))
 labels = [f"{m} × {d}" for m, d in study]
 for i, s in enumerate(study.values()):
@@ -327,7 +327,7 @@ run.figure("fig_matrix", fig)
 # small for the run, or so large that AdamW never settles) are on neither side of the
 # generalization/memorization boundary: they are left out of the fit and counted below.
 
-# %%
+# %% tags=["remove-input"]
 EV, COMPLETE, MISSING = {}, {}, {}
 for name in ("phase_grid", "phase_grid_1e5", "weight_decay", "weight_decay_1e5", "weight_decay_1e5_relations",
              "ratio_seeds"):
@@ -345,7 +345,7 @@ run.text("evidence_state_text", " ".join(
     f"and its claims are inconclusive by design (their intervals widened to the metric's range)."
     for name in pending) or "Every evidence set that a figure shows is complete.")
 
-# %%
+# %% tags=["remove-input"]
 ev5 = EV["phase_grid"]
 cfg5 = ev5.config
 lr_enc, lr_dec = 10.0 ** np.array(cfg5["log10_lr_enc"]), 10.0 ** np.array(cfg5["log10_lr_dec"])
@@ -421,7 +421,7 @@ seen = exact(sum(counts[p] > 0 for p in ("generalization", "grokking", "memoriza
 run.metric("phases_seen", decide(seen, 0, 3, pending.get("phase_grid")))
 run.metric("borderline_runs", int(sum(g.borderline.sum() for g in grids.values())))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = panel_grid(len(relations), (3.7, 3.3), max_columns=2, layout="constrained")
 xs = np.linspace(np.log10(lr_enc[0]), np.log10(lr_enc[-1]), 50)
 for ax, rel in zip(axes, relations):
@@ -501,7 +501,7 @@ run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 # {glue:text}`param_live_log10_lr_dec` for {glue:text}`param_steps` steps and compares each run's Table 4
 # phase with the stored run of the same cell and seed: {glue:text}`live_text`
 
-# %%
+# %% tags=["remove-input"]
 live_net = dict(n=P.n, train_fraction=P.train_fraction, split_seed=P.seed, mode=P.mode, depth=P.depth, width=P.width,
                 embed_dim=P.embed_dim, init_scale=P.init_scale, steps=P.steps)
 live_seeds = P.seed + np.arange(P.seeds_per_cell)
@@ -550,7 +550,7 @@ else:
 # those at its early stop, while a memorizing run is read at the end of the run: the comparison
 # handicaps the generalizing runs, which had less time to collapse.
 
-# %%
+# %% tags=["remove-input"]
 class_rels = [r for r in relations if class_labels(r, cfg5["n"]) is not None]
 collapse = {r: repons.collapse_vs_phase(grids[r].embed.reshape(-1, cfg5["n"], cfg5["embed_dim"]),
                                         class_labels(r, cfg5["n"]), grids[r].generalized.ravel(),
@@ -562,7 +562,7 @@ for r, c in collapse.items():
         run.metric(f"repon_{key}_{r}", c[key])
     run.metric(f"repon_collapse_auc_{r}", decide(c.get("auc_estimate"), 0.0, 1.0, pending.get("phase_grid")))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.0, 3.2))
 for i, r in enumerate(class_rels):
     gen = grids[r].generalized.ravel()
@@ -602,7 +602,7 @@ run.text("collapse_text", " ".join(
 # own first crossings, as above; they are the phase_grid runs continued, and the runs given the same phase as
 # there number {glue:text}`collapse_end_agreement_text`.
 
-# %%
+# %% tags=["remove-input"]
 end_available = run.evidence("phase_grid_to_end")
 end_ev, cfg_end = end_available.data, end_available.data.config
 pending_end = None if end_available.complete else "evidence set phase_grid_to_end incomplete: smoke variant shown"
@@ -659,7 +659,7 @@ run.text("collapse_end_text", " ".join(
 # with the band of eq. (12) that its interval gives; a point lies above the bound when its whole Wilson
 # interval does.
 
-# %%
+# %% tags=["remove-input"]
 ev6, cfg6 = EV["ratio_seeds"], EV["ratio_seeds"].config
 scales6 = sorted({float(sh.key["init_scale"]) for sh in ev6})
 points6 = {s: sorted(ev6.where(init_scale=s), key=lambda sh: sh.key["point"]) for s in scales6}
@@ -697,7 +697,7 @@ run.metric("fig6_sigma_monotone_difference", decide(
     -1.0, 1.0, pending.get("ratio_seeds") or (len(scales6) < 2 and "one init scale")))
 run.metric("fig6_sigma_ratio_largest_over_smallest", sigma[by_sigma[-1]].value / sigma[by_sigma[0]].value)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
 allr = np.concatenate(list(ratio6.values()))
 fine = np.logspace(np.log10(allr.min()) - 0.2, np.log10(allr.max()) + 0.2, 200)
@@ -766,7 +766,7 @@ run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at 
 # at three scales, so that the direction of eq. (12) is tested across a factor {glue:text}`fig6_gd_sigma_span` in
 # $\sigma_a/\sigma_c$.
 
-# %%
+# %% tags=["remove-input"]
 gd_available = run.evidence("ratio_seeds_gd")
 ev6g, cfg6g = gd_available.data, gd_available.data.config
 pending_gd = None if gd_available.complete else "evidence set ratio_seeds_gd incomplete: smoke variant shown"
@@ -786,7 +786,7 @@ shape6g = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6g[s]), ratio6g[
 by_sigma_gd = sorted(scales6g, key=lambda s: sigma_gd[s].value)
 low6g, high6g = (phase_grid.cell_counts(g6g[s]) for s in (by_sigma_gd[0], by_sigma_gd[-1]))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 run.metric("fig6_gd_fraction_under_bound", decide(fraction(~np.concatenate([c["above"] for c in cmp6g.values()])),
                                                   0.0, 1.0, pending_gd))
 for s in scales6g:
@@ -861,7 +861,7 @@ run.figure("fig_prob_gd", fig)
 # {glue:text}`fig8_setup_text_mod3_1e4`), the book's budget before the paper's setting was computed, is
 # shown last.
 
-# %%
+# %% tags=["remove-input"]
 GRIDS8 = {}
 for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
                             ("greater_than_1e5", "weight_decay_1e5_relations", "greater_than"),
@@ -919,7 +919,7 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     title8 = f"{RELATION_TITLES[relation]}, {cfg8['steps']:,} steps" + (" (smoke set)" if name in pending else "")
     GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 2, figsize=(8.0, 7.4), layout="constrained")
 for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8) in zip(axes.ravel(), GRIDS8.values()):
     wd_axis = np.where(wd8 > 0, wd8, wd8[wd8 > 0].min() / 10 if (wd8 > 0).any() else 1e-3)
@@ -993,5 +993,5 @@ run.figure("fig_wd", fig)
 run.headline("conserved_quantity_exact", "portrait_agreement", "arctan_vs_mc_max_abs_error",
              "n_repon_vs_sim_max_abs_error", "collision_iff_m_psd_agreement", digits=2)
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

@@ -89,7 +89,7 @@ ALPHA = P.alpha       # "a testing accuracy alpha (say 90%)", Section III
 # graph as a relation with no named structure. {numref}`fig-relations` shows them for
 # $n =$ {glue:text}`n_elements`.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 run.metric("n_elements", P.n)
 mats = {name: relation_matrix(name, P.n, seed=P.random_graph_seed) for name in P.relations}
 fig, axes = panel_grid(len(mats), (2.0, 2.1), max_columns=3)
@@ -127,7 +127,7 @@ for name, r in mats.items():
     rows.append((name, b, description.closed_form_bits(name, P.n), description.table2_bits(name, P.n)))
     run.metric(f"b_bits_{name}", b)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 exact = [(b, c, t) for _, b, c, t in rows if c is not None]
 run.metric("b_closed_form_max_abs_error", max(abs(b - c) for b, c, _ in exact))
 run.metric("table2_max_ratio", max(max(t / c, c / t) for _, c, t in exact))
@@ -167,7 +167,7 @@ d = bounds.derive_inferable_fraction()
 display(sp.Eq(sp.Symbol("E[sum Z_i]"), d["E_empty"]), sp.Eq(sp.Symbol("f(m)"), d["f"]),
         sp.Eq(sp.Symbol("p_c"), d["p_c"]))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 b_, m_, n_, a_ = d["symbols"]
 paper_f = 1 - (1 - 1 / b_) ** m_
 paper_pc = sp.log(1 - a_, 2) / (n_ * sp.log(1 - 1 / b_, 2))
@@ -217,7 +217,7 @@ frac = np.array(P.fractions)
 analytic = {name: bounds.upper_bound(frac * N, description.description_length(relation_matrix(name, P.n)),
                                      bounds.p_star_theory(name)) for name in P.mc_relations}
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 run.text("mc_orderings_text", str(P.mc_orderings))
 run.text("mc_samplings_text", str(P.mc_samplings))
 run.text("mc_samplings_order_text", str(P.mc_samplings_order))
@@ -305,7 +305,7 @@ for name in P.mc_relations:
                       "bound": bounds.fraction_at_accuracy(frac, mc[name].accuracy_samples.T, ALPHA, seed=P.seed,
                                                            what="samplings")}
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 for name, c in crossing.items():
     run.metric(f"p_c_{name}", c["p_c"])
     run.metric(f"fraction_at_90_inferred_{name}", c["inferred"])
@@ -337,7 +337,7 @@ display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alp
 # evaluations. It is scored, like the bound, by its accuracy over all $n^2$ pairs. The *inductive gap* is the mean distance between the Monte Carlo
 # bound and the network's curve over the fractions.
 
-# %%
+# %% tags=["remove-input"]
 fig3, gap = {}, {}
 for name in P.net_relations:
     masks = split_masks(P.n, P.fractions, P.seeds)
@@ -350,7 +350,7 @@ for name in P.net_relations:
         fig3[name, arch] = res.full_acc.reshape(len(P.fractions), len(P.seeds)).mean(1)
         gap[name, arch] = bounds.inductive_gap(frac, fig3[name, arch], mc[name].accuracy)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 run.metric("embed_dim_value", P.embed_dim)
 best = {name: min(P.architectures, key=lambda a: gap[name, a]) for name in P.net_relations}
 for name, arch in best.items():
@@ -410,7 +410,7 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # percentile bootstrap over the seeds, paired across decoders (a seed draws the same splits for
 # every decoder).
 
-# %%
+# %% tags=["remove-input"]
 modes_ev = run.evidence("decoder_modes").data
 frac3 = np.asarray(modes_ev.config["fractions"], float)
 curves3 = {(sh.key["relation"], f"{sh.key['mode']}:{sh.key['depth']}"): sh["full_acc"].T for sh in modes_ev}
@@ -441,7 +441,7 @@ margin_depth = {
     for rel in rel3
 }
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 for rel in rel3:
     run.metric(f"best_mode_margin_{rel}", margin_mode[rel])
     run.metric(f"best_depth_margin_{rel}", margin_depth[rel])
@@ -517,7 +517,7 @@ display(
 # when the largest difference is at or below 0 with its whole interval (where both reach 1 they
 # tie at 0).
 
-# %%
+# %% tags=["remove-input"]
 sweep = run.evidence("network_sweep").data
 ev_frac = np.asarray(sweep.config["fractions"], float)
 ev_relations = sorted({shard.key["relation"] for shard in sweep})
@@ -535,7 +535,7 @@ for shard in sweep:
     excess[key["relation"], statics.decoder_label(key)] = statics.excess_over_bound(shard["full_acc"].T,
                                                                             mc_ev[key["relation"]].accuracy_samples.T)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 table3 = statics.decoder_label(TABLE3_DECODER)
 for name in ev_relations:
     run.metric(f"excess_over_bound_table3_{name}", excess[name, table3])
@@ -615,7 +615,7 @@ depth_runs = {depth: train_models(relation_matrix(P.goldilocks_relation, P.n), m
                                   plateau_patience=P.patience)
               for depth in P.goldilocks_depths}
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 depths = np.array(P.goldilocks_depths)
 test = np.array([depth_runs[d].test_acc.mean() for d in depths])
 train = np.array([depth_runs[d].train_acc.mean() for d in depths])
@@ -662,7 +662,7 @@ run.metric("n_goldilocks_runs", len(masks))
 # 0.05 under the best depth's. Intervals: percentile bootstrap over the seeds, paired across depths
 # (a seed draws the same split at every depth).
 
-# %%
+# %% tags=["remove-input"]
 gold_ev = run.evidence("goldilocks_depths").data
 gold = sorted(gold_ev, key=lambda sh: sh.key["depth"])
 depths7 = np.array([sh.key["depth"] for sh in gold])
@@ -680,7 +680,7 @@ run.text(
     f"{gold_ev.variant} variant)",
 )
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5, 3.4))
 for values, style, label in ((test7, "o-", "test"), (train7, "s--", "train")):
     ax.errorbar(
@@ -733,7 +733,7 @@ full_fit = {depth: statics.fit_all_pairs(P.goldilocks_relation, P.n, mode=P.gold
                                          seeds=np.arange(P.fit_seeds) + 3000, init_scale=P.init_scale)
             for depth in P.goldilocks_depths}
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 shallowest = min(P.goldilocks_depths)
 run.metric("full_fit_train_acc_shallowest", float(full_fit[shallowest].max()))
 run.metric("full_fit_train_acc_deeper_min", float(min(full_fit[d].max() for d in P.goldilocks_depths if d > shallowest)))
@@ -759,5 +759,5 @@ run.headline("b_bits_mod3", "b_bits_greater_than", "b_bits_bipartite", "p_c_alph
 # %% [markdown]
 # ## Claims
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

@@ -111,7 +111,7 @@ eta = effective_lr(P.lr, P.loss_scaling, P.d)
 # `origin_cluster`) the mixture has $s + 1$ components and the mean term becomes $\mu_p^2/(s+1)$.
 # sympy derives both statements below, at $d = s + 1$ so that one non-informative axis is present.
 
-# %%
+# %% tags=["remove-input"]
 checks = {
     "loss_identity_symbolic": sym.loss_identity(s + 1),
     "population_A_symbolic": sym.population_A(s, s + 1),
@@ -198,7 +198,7 @@ run.metric("n_per_cluster", P.n);
 # protocol from the same $W(0)$. Outputs are mapped back to concept coordinates, where the theory
 # lives.
 
-# %%
+# %% tags=["remove-input"]
 main = Setting(tuple(P.mu), tuple(std), P.init_scale)
 large = Setting(tuple(P.mu), tuple(std), P.init_scale_large)
 sweep = vary_first(P.mu, std, P.init_scale, mu1=P.fig2a_mu1, std1=cluster_stds(P.fig2b_sigma1, P.sigma_is_variance))
@@ -210,7 +210,7 @@ run.metric("batch_size", P.batch_size)
 run.metric("lr_used", eta);
 
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 t_fine = np.linspace(0, c.t[-1], 4001)
 
 
@@ -263,7 +263,7 @@ run.figure("fig_2b", fig)
 # the code's runs need that many more steps, and the concept learned first is the same in
 # {glue:text}`conv_same_first` of the {glue:text}`conv_settings` Fig. 2a/2b settings.
 
-# %%
+# %% tags=["remove-input"]
 views = fig2_conventions(P.mu, P.sigma, fig2a_mu1=P.fig2a_mu1, fig2b_sigma1=P.fig2b_sigma1, d=P.d, lr=P.lr)
 paper_view, code_view = views
 n2a = len(P.fig2a_mu1)
@@ -275,7 +275,7 @@ run.metric("conv_step_ratio", paper_view.eta / code_view.eta)
 run.metric("conv_same_first", int(np.sum(paper_view.first == code_view.first)))
 run.metric("conv_settings", len(paper_view.first))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained", sharex=True, sharey=True)
 for ax, view in zip(axes, views):
     horizon = 4 * view.half_steps[n2a:].max()
@@ -333,7 +333,7 @@ run.figure("fig_conventions", fig)
 # $(1 - \eta a_1)^k$ decays faster than $e^{-a_1 \eta k}$ and the markers run ahead of the curve in
 # concept 1.
 
-# %%
+# %% tags=["remove-input"]
 err = {name: np.abs(getattr(c, name)[:, 0] - ref[:, 0]).max(-1)
        for name, ref in [("theory", c.gd), ("discrete", c.gd), ("sgd", c.theory)]}
 run.metric("closed_form_max_abs_error_gd", err["theory"].max())
@@ -349,7 +349,7 @@ lrs, lr_errors = lr_refinement(c, 0, factors=(1, 2, 4, 8))
 run.metric("gd_error_order_in_lr", np.polyfit(np.log(lrs), np.log(lr_errors), 1)[0])
 run.metric("a_hat_max_rel_error", np.abs(c.a_hat[0] - np.diag(c.a[0])).max() / c.a[0].max());
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for name, label in [("theory", "Theorem 4.1 vs GD"), ("discrete", "discrete solution vs GD"),
                     ("sgd", "Theorem 4.1 vs SGD")]:
@@ -411,7 +411,7 @@ run.metric("sampling_rate_rel_error", refine.sampling_rel_error)
 run.text("flow_limit_rates_text", ", ".join(f"{v:.3f}" for v in refine.flow_limit))
 run.text("refine_factors_text", "1, 2, 4, 8")
 
-# %%
+# %% tags=["remove-input"]
 fitted = fit_rates(c.t, c.sgd[:, 0, :s], c.z[0, :s])
 fitted_gd = fit_rates(c.t, c.gd[:, 0, :s], c.z[0, :s])
 rates_discrete = discrete_rates(c.a[0, :s], eta)
@@ -425,7 +425,7 @@ for name, values in [("fitted_rates_text", fitted), ("fitted_rates_gd_text", fit
                      ("discrete_rates_text", rates_discrete)]:
     run.text(name, ", ".join(f"{v:.3f}" for v in values))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax, ax_r) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
 for k in range(s):
     residual = np.abs(c.z[0, k] - c.sgd[:, 0, k])
@@ -469,7 +469,7 @@ run.figure("fig_rates", fig)
 # the boundary the largest two $a_k$ are nearly equal, and the sample's estimates of them, from $n$
 # points per cluster, can come out in either order.
 
-# %%
+# %% tags=["remove-input"]
 mu1_grid = np.linspace(P.map_mu1_min, P.map_mu1_max, P.map_points)
 std1_grid = cluster_stds(np.linspace(0, P.map_sigma1_max, P.map_points), P.sigma_is_variance)
 om = order_map(P.mu, std, mu1_grid, std1_grid, n=P.n, lr=eta, init_scale=P.init_scale, seed=P.seed,
@@ -483,7 +483,7 @@ far = int(np.sum((om.first_sim != om.first_theory) & ~om.near_boundary))
 run.text("order_map_verdict", f"{far} disagreeing cells lie further than one grid step from the theoretical boundary"
          if far else "every disagreeing cell lies within one grid step of the theoretical boundary")
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.2, 4))
 ax.pcolormesh(om.std1, om.mu1, om.first_sim, cmap="Pastel1", vmin=0, vmax=8, shading="nearest")
 gap = om.a[..., 0] - np.delete(om.a, 0, axis=-1).max(-1)
@@ -560,7 +560,7 @@ run.text("certificate_verdict", "positive, so the loss is provably monotone" if 
 # correlated columns, which are common only in low dimension. Even then the rise is the decay of the
 # noise term, not a detour of the learned part: the growth term is always monotone.
 
-# %%
+# %% tags=["remove-input"]
 growth, noise = growth_and_noise(c.w0[:2], c.a[:2], c.z[:2], c.t)
 noise_rel = np.linalg.norm(noise, axis=-1) / np.linalg.norm(c.z[:2], axis=-1)
 run.metric("noise_term_max_rel_small", noise_rel[:, 0].max())
@@ -578,7 +578,7 @@ run.text("init_scales_text", ", ".join(f"{v:g}" for v in P.init_scales_sweep))
 for name, value in [("init_scale_large_used", P.init_scale_large), ("init_draws_used", P.init_draws), ("d_used", P.d)]:
     run.metric(name, value)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax1, ax2, ax3) = panel_grid(3, (3.7, 3.3), max_columns=2, layout="constrained")
 ax1.plot(*c.theory[:, 1, :2].T, label="Theorem 4.1")
 ax1.plot(*growth[:, 1, :2].T, "--", label="growth term only")
@@ -626,5 +626,5 @@ run.figure("fig_limit", fig)
 run.headline("a", "loss_monotone", "order_flip_matches_a", digits=3,
              checks={"closed_form_max_abs_error_discrete": "< 0.01"})
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

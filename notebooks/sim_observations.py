@@ -120,7 +120,7 @@ run.metric("density_ratio_at_test_wide", M.density_ratio_at_test(wide, P.origin_
 radius = P.truncate_fraction * min(P.mu)
 run.metric("train_fraction_near_test", M.fraction_near_test(base, radius))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_task(axes[0], base, P.origin_cluster, points=1500)
 plot_task(axes[1], wide, P.origin_cluster)
@@ -184,7 +184,7 @@ for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the mod
     for name in ("stronger_signal_first", "more_diverse_first", "concept_learned_first"):
         run.skip(name + key, f"{model} not in order_models")
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 for model, (traj, y, data) in order.items():
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
@@ -241,7 +241,7 @@ for model, (traj, y, data) in order.items():
 # first tenth of its initial distance to $\hat x$, and the steps from 20 % to 10 % of it: the
 # same distance, at the end.
 
-# %%
+# %% tags=["remove-input"]
 if "1-linear" in order:
     y1, data1 = order["1-linear"][1:]
     ratios = [M.terminal_slowdown(y1[:, i], concept_test_point(ds)) for i, ds in enumerate(data1)]
@@ -283,7 +283,7 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 for name in ("depth", "activation", "mu", "sigma", "lowdim_d", "lowdim_width", "lowdim_lr", "seeds", "rise_tol"):
     run.text(f"P_{name}", str(getattr(P, name)))
 
-# %%
+# %% tags=["remove-input"]
 high = datasets([P.mu], [P.sigma], P.d, SEEDS)
 traj_h, y_h = train_datasets(MLPShape(P.d, P.width, P.depth, P.activation, P.bias), high, SEEDS,
                              lr=P.lr, epochs=P.epochs, **SGD)
@@ -301,7 +301,7 @@ else:
     for name in ("onelayer_detour", "onelayer_turn_back"):
         run.skip(name, "no 1-linear run at mu, sigma (order_models, mu1_values)")
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_trajectories(axes[0], [y_h[:, i, 0] for i in range(P.seeds)] + [y_l[:, i, 0] for i in range(P.seeds)],
                   [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
@@ -334,7 +334,7 @@ run.figure("fig_deep", fig)
 # protocol (intervals: bootstrap of the median, Wilson for fractions; the ratio's interval
 # resamples both dimensions).
 
-# %%
+# %% tags=["remove-input"]
 ev = run.evidence("swing").data
 pooled = partial(swing_cell, ev)  # per-seed arrays of one cell of the swing set, blocks concatenated
 
@@ -397,7 +397,7 @@ run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn
 # the quantity that the two-layer chapter's init scale $\tau$ sets there ($\tau^2\sqrt{d'}$ for
 # $W = UU^\top$): the two-layer theory's sweep over $\tau$ and this one can be read on one axis.
 
-# %%
+# %% tags=["remove-input"]
 ev_init = run.evidence("init_scale").data
 scales = sorted({shard.key["init_scale"] for shard in ev_init})
 run.text("init_scales_text", ", ".join(f"{x:g}" for x in scales))
@@ -422,7 +422,7 @@ for name, protocol, width, dim in (("lowdim", "low", P.lowdim_width, P.lowdim_d)
     run.metric(f"{name}_final_distance_init_smallest_max", float(final.max()))
 run.metric("init_scale_smallest", scales[0])
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
 for name, style in (("lowdim", "o-"), ("highdim", "s--")):
     rms, ests = by_scale[name]
@@ -465,7 +465,7 @@ run.figure("fig_init_scale", fig)
 # which moves the mean by {glue:text}`orthant_mean_shift` $\|\hat x\|$. Both truncations train
 # as twins of the full runs (same seeds, initialization and minibatch order), {glue:text}`truncation_seeds_text` seeds each.
 
-# %%
+# %% tags=["remove-input"]
 cut_data = {t: datasets([P.mu], [P.sigma], P.d, SEEDS[:1], truncate_radius=radius if t == "radius" else None,
                         truncate_orthant=t == "orthant")[0] for t in ("radius", "orthant")}
 run.metric("truncated_fraction", M.fraction_near_test(high[0], radius))
@@ -482,7 +482,7 @@ for t in ("radius", "orthant"):
 run.text("truncation_seeds_text", str(len(full["turn_back"])))
 twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_task(axes[0], high[0], P.origin_cluster, points=1500)
 axes[0].plot(y_h[:, 0, 0, 0], y_h[:, 0, 0, 1], color="tab:orange", label="output trajectory")
@@ -517,7 +517,7 @@ run.figure("fig_truncation", fig)
 # $\mu$ = {glue:text}`P_tiny_mu_large`; the figure shows this run's seeds, the claims pool the 30
 # evidence seeds of each setting.
 
-# %%
+# %% tags=["remove-input"]
 run.text("P_tiny_mu_large", str(P.tiny_mu_large))
 tiny = datasets([P.mu, P.tiny_mu_large], [P.sigma] * 2, P.tiny_d, SEEDS, rotate=False)
 traj_t, y_t = train_datasets(MLPShape(P.tiny_d, P.tiny_width, P.tiny_depth, "linear", P.bias), tiny, SEEDS * 2,
@@ -532,7 +532,7 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
     run.metric(f"tiny{trained}_final_distance_max", float(tiny_pool["final_distance"].max()))
     run.metric(f"tiny{trained}_largest_rise", float(tiny_pool["loss_rise"].max()))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 labels = [rf"$\mu$ = {ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
 plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
@@ -582,7 +582,7 @@ for name in ("topo_depth", "topo_activation", "topo_mu", "topo_sigma", "topo_epo
              "topo_visible_tol"):
     run.text(f"P_{name}", str(getattr(P, name)))
 
-# %%
+# %% tags=["remove-input"]
 topo = [sim_dataset(P.topo_mu, P.topo_sigma, P.d, P.n, sigma_is_variance=P.sigma_is_variance,
                     origin_cluster=P.origin_cluster, rotate=P.rotate, seed=k) for k in SEEDS[:1]]
 traj_c, y_c = train_datasets(MLPShape(P.d, P.width, P.topo_depth, P.topo_activation, P.bias), topo, SEEDS[:1],
@@ -598,7 +598,7 @@ for set_name, trained in (("topological", ""), ("topological_no_origin_cluster",
             for name, value in est.items():
                 run.metric(f"topo_{reading}{trained}{key}_{name}", value)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 snap = [min(int(round(e * traj_c.steps_per_epoch)), len(losses) - 1) for e in P.topo_snapshots]
 fig, axes = plt.subplots(len(snap), 1, figsize=(7.2, 2.9 * len(snap)), layout="constrained")
 for ax, t, e in zip(np.atleast_1d(axes), snap, P.topo_snapshots):
@@ -653,5 +653,5 @@ run.figure("fig_hypercube", fig)
 run.headline("stronger_signal_first", "more_diverse_first", "truncated_fraction", digits=2,
              checks={"terminal_slowdown_ratio": "> 1"})
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

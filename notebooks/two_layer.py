@@ -171,7 +171,7 @@ run.text("train_n_points", str(P.train_n)); run.text("train_lr_text", f"{P.train
 run.metric("flow_vs_training_max_dev", check.max_deviation)
 run.metric("flow_vs_training_dev_ratio_half_lr", check.max_deviation / check_half.max_deviation)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots()
 for i in range(min(4, P.train_seeds)):
     for (k, j), c in zip([(0, 0), (1, 1), (0, 1)], ["C0", "C1", "C2"]):
@@ -209,7 +209,7 @@ run.figure("fig_flow_vs_training", fig)
 # above half its peak, a **suppression stage** of a minor entry is where its suppression rate
 # $\mathrm{sign}(w_{ij})(S_{ij} - G_{ij})$ is above half its peak.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 from matplotlib.colors import ListedColormap
 
 n_show = max(P.d, s + 2)
@@ -234,7 +234,7 @@ run.figure("fig_entry_types", fig)
 # computed live by the chapter.
 # ```
 
-# %%
+# %% tags=["remove-input"]
 swing = tl.swing_fractions(main["descents"], main["bump"])
 nonmono = main["bump"] > 0
 fig_seed = P.figure_seed if P.figure_seed is not None else int(np.flatnonzero(nonmono)[0]) if nonmono.any() else 0
@@ -260,7 +260,7 @@ for name, other in variants.items():
     run.metric(f"stage_alignment_fraction_{name}".replace(".", "_"),
                tl.stage_alignment_fraction(other, nonmono) if nonmono.any() else None)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax0, ax1) = plt.subplots(2, 1, sharex=True, figsize=(6.4, 5.6))
 ax0.plot(times[1:], l1[1:], "k", label="OOD loss")
 ax0.plot(times[1:], tl.train_loss(w1, main["a"])[1:], "k--", label="training loss")
@@ -322,7 +322,7 @@ run.figure("fig_stages", fig)
 # {glue:text}`ood_nonmonotone_gd` and {glue:text}`ood_nonmonotone_sgd` of them
 # ({glue:text}`verdict_s_17_gd`; {glue:text}`verdict_s_17_sgd`).
 
-# %%
+# %% tags=["remove-input"]
 train_curves = tl.train_loss(W, main["a"])
 run.metric("train_loss_monotone_flow", bool((np.diff(train_curves, axis=0) <= 1e-6 * train_curves[0]).all()))
 steps17 = int(P.horizon / (2 * P.train_lr))
@@ -346,7 +346,7 @@ for floor in (0.1, 0.01, 0.3):  # 0.1 the declared speed floor, the others its r
                fraction(course["different_stages"]))
 run.text("detour_d_text", str(P.detour_d))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5, 5))
 out = w1 @ tl.test_point(P.mu, P.d)
 ax.plot(out[:, 0], out[:, 1], "C1", label=r"test point $\hat x$")
@@ -413,7 +413,7 @@ run.metric("sign_explanation_gap", tl.fraction_difference(nonmono[pos], nonmono[
 # The same count against the input dimension $d$ (with $d' = d$), the init scale $\tau$ and the
 # weaker mean $\mu_1$, {glue:text}`sweep_seeds_text` seeds per point ({numref}`fig-frequency`):
 
-# %%
+# %% tags=["remove-input"]
 # non-monotone flags of sweep_seeds seeds, one parameter changed from the main setting (d' = d)
 frac = partial(nonmonotone_flags, mu=P.mu, sigma=P.sigma, d=P.d, width=None, scale=P.init_scale, kind=P.init,
                n=P.sweep_seeds, horizon=P.horizon, n_times=P.n_times // 2, tol=P.descent_tol,
@@ -436,7 +436,7 @@ run.metric("nonmonotone_by_d_fixed_width", [fraction(f).as_dict() for f in fixed
 run.metric("nonmonotone_drop_with_d_fixed_width", tl.fraction_difference(fixed_flags[0], fixed_flags[-1]))
 run.text("fixed_width_d_text", f"{fixed_d[0]} to {fixed_d[-1]}")
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 4, figsize=(10, 3), sharey=True)
 labels = ["input dimension $d = d'$", f"width $d'$ ($d$ = {P.d}, $d'\\tau^2$ fixed)", r"init scale $\tau$", r"$\mu_1$"]
 for ax, xs, ys, est, label in zip(axes, [P.sweep_d, P.sweep_width, P.sweep_scale, P.sweep_mu1],
@@ -476,7 +476,7 @@ run.figure("fig_frequency", fig)
 # {glue:text}`frac_tau_hi` (largest), and over $\mu_1$ from {glue:text}`frac_mu_lo` (smallest)
 # to {glue:text}`frac_mu_hi` (largest).
 
-# %%
+# %% tags=["remove-input"]
 run.metric("frac_d_lo", by_d[0]); run.metric("frac_d_hi", by_d[-1])
 run.metric("frac_w_lo", by_width[0]); run.metric("frac_w_hi", by_width[-1]); run.text("d_text", str(P.d))
 run.text("frac_tau_lo", by_scale[0]); run.text("frac_tau_hi", by_scale[-1])
@@ -493,7 +493,7 @@ run.text("frac_mu_lo", by_mu1[0]); run.text("frac_mu_hi", by_mu1[-1])
 # grid ({numref}`fig-readings`). The evidence set `two_layer/a_or_a2` repeats it on 2000 seeds with
 # both integrators (the flow, and the script's Euler steps of $W$).
 
-# %%
+# %% tags=["remove-input"]
 script = sr.ScriptSetting(descent_tol=P.descent_tol)
 readings = sr.compare_readings(script, P.script_seeds, seed=P.seed, integrators=("flow",))
 run.metric("script_nonmonotone_a", readings["A/flow"]["nonmonotone"])
@@ -511,7 +511,7 @@ for integrator in sr.INTEGRATORS:
         run.metric(f"ev_script_psd_lost_{tag}_{integrator}", fraction(ev_ab.concat("min_eig", **cell) < 0))
         run.metric(f"ev_script_diverged_{tag}_{integrator}", fraction(ev_ab.concat("diverged", **cell)))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
 for ax, p in zip(axes, (1, 2)):
     r = sr.script_run(script, p, "flow", 40, seed=P.seed)
@@ -556,7 +556,7 @@ run.figure("fig_readings", fig)
 # under each reading, the seed with the most descents among {glue:text}`multi_seeds_text` live
 # uniform-init seeds.
 
-# %%
+# %% tags=["remove-input"]
 settings = {"triple": ([1.0, 1.5, 2.2], [0.05] * 3, 3), "quadruple": ([1.0, 1.5, 2.2, 2.7], [0.05, 0.05, 0.05, 0.5], 4)}
 for name, target in (("triple", 3), ("quadruple", 4)):
     for p, tag in ((1, "a"), (2, "a2")):
@@ -572,7 +572,7 @@ for name, (m, sg, dd) in settings.items():
                          "stages": tl.stages(r["w"][:, i], r["a"], dd, r["times"], sc.init_entry_scale("uniform", 0.2, dd))}
 run.text("multi_seeds_text", str(P.multi_seeds))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex="col")
 for (name, p), b in best.items():
     ax = axes[p - 1, list(settings).index(name)]
@@ -624,7 +624,7 @@ run.figure("fig_multi", fig)
 # plateau* if, suppressed, it reaches $w_{22}, w_{33} > 0.9$ while $w_{11} < 0.1$; we record the
 # loss there and the time at which $w_{11}$ passes 0.5 ({numref}`fig-failure`).
 
-# %%
+# %% tags=["remove-input"]
 fail_mu, fail_sigma = [0.7, 1.7, 3.0], [0.05] * 3
 fail = tl.ensemble(fail_mu, fail_sigma, 3, 3, P.init_scale, P.init, P.failure_seeds, P.failure_horizon, P.n_times,
                    P.descent_tol, P.covariance_power, P.seed + 3)
@@ -653,7 +653,7 @@ run.text("failure_verdict", "No seed reaches the plateau" if stuck is None else
 # Under SGD ({glue:text}`sgd_seeds_text` seeds, learning rate {glue:text}`sgd_lr_text`, batch
 # {glue:text}`sgd_batch_text`, the same paper-time horizon) on sampled data:
 
-# %%
+# %% tags=["remove-input"]
 sgd_steps = int(P.failure_horizon / (2 * P.sgd_lr))
 u0_fail = tl.init_u(P.sgd_seeds, 3, 3, P.init_scale, P.init, P.seed + 3)
 tau_sgd, W_sgd = tl.train_u(u0_fail, fail_mu, fail_sigma, P.train_n, P.sgd_lr, sgd_steps, record_every=5,
@@ -666,7 +666,7 @@ run.metric("sgd_escape_time_median_plateau", np.median(sgd["escape"][sgd["platea
 run.metric("sgd_escape_time_median", np.median(sgd["escape"]) if np.isfinite(np.median(sgd["escape"])) else None)
 run.metric("sgd_never_escaped", np.isinf(sgd["escape"]).mean())
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(9, 3.4))
 i = int(np.flatnonzero(plateau)[np.argmax(esc)]) if plateau.any() else 0
 for k in range(3):
@@ -737,7 +737,7 @@ run.figure("fig_failure", fig)
 # and $a_i - 3a_j \ge \alpha/C$ with $C > 1$.
 # ```
 
-# %%
+# %% tags=["remove-input"]
 a_main = tl.signal_strengths(P.lemma_mu, P.lemma_sigma, len(P.lemma_mu))
 const = ad.choose_constants(a_main, beta=P.lemma_beta)
 a_close = tl.signal_strengths([P.lemma_mu[0], 1.3 * P.lemma_mu[0]], P.lemma_sigma[:2], 2)
@@ -814,7 +814,7 @@ Markdown("| broken | assumptions violated | first lemma to fail | at step |\n|--
 # chosen the same way, {glue:text}`lemma_s3_seeds_text` initializations over {glue:text}`lemma_s3_steps_text`
 # steps violate the lemmas {glue:text}`lemma_violations_s3` times ({glue:text}`verdict_s_d_s3`).
 
-# %%
+# %% tags=["remove-input"]
 a_s3 = tl.signal_strengths(P.lemma_s3_mu, [0.05] * 3, 3)
 const_s3 = ad.choose_constants(a_s3, beta=P.lemma_beta)
 steps_s3 = ad.steps_to_converge(const_s3, a_s3)
@@ -859,7 +859,7 @@ run.text("lemma_s3_ratios_text", ", ".join(f"{r:.2f}" for r in gaps.strength_rat
 #    an entry leaves the initial phase in a fraction {glue:text}`t1_long_phase_exit` of the lemma runs,
 #    by the shorter one in {glue:text}`t1_short_phase_exit`.
 
-# %%
+# %% tags=["remove-input"]
 run.metric("d61_factor", float(gaps.d60_over_d61()))
 margins = gaps.d64_margin(const, len(a_main))
 run.metric("d64_corrected_margin", margins["corrected"]); run.metric("d64_printed_margin", margins["printed"])
@@ -907,5 +907,5 @@ run.metric("e2_max_error", max(np.abs(mc[:, 0] / expected - 1).max(), np.abs(mc[
 run.headline("decomposition_exact", "time_rescaling", "nonmonotone_fraction", "lemma_violations",
              "train_loss_monotone_flow", "failure_plateau_fraction", digits=2)
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()
