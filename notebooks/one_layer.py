@@ -15,9 +15,9 @@
 # flow has a closed form (Theorem 4.1). This chapter
 #
 # 1. derives, with sympy, the loss identity and the data matrix $A$ that the whole theory rests on
-#    (Appendix C.1);
+#    (the paper's Appendix C.1);
 # 2. states Theorem 4.1, checks it symbolically and numerically, and lays it over simulated training
-#    in the settings of the paper's Fig. 2a and 2b;
+#    in the settings of the paper's Figs. 2a and 2b;
 # 3. measures how far the simulation is from the theorem and where the gap comes from (finite step,
 #    finite sample);
 # 4. fits the rate at which each concept is learned and maps which concept is learned first;
@@ -137,7 +137,7 @@ for name, result in checks.items():
 # A consequence the rest of the chapter leans on: a linear model sees its training data only through
 # $A$. Two training sets with the same second moment give the same loss, the same gradient and the same
 # trajectory, whatever their shape or their density near $\hat x$. (The public review discussion asked
-# whether the trajectories of Fig. 2 merely follow the training density; for the one-layer model they
+# whether the trajectories of the paper's Fig. 2 merely follow the training density; for the one-layer model they
 # cannot: the data enter only through $a_k = \sigma_k^2 + \mu_k^2/s$, or the sample's $A$ at finite $n$.)
 
 # %%
@@ -152,7 +152,7 @@ run.metric("n_per_cluster", P.n);
 # %% [markdown]
 # ## Theorem 4.1
 #
-# The theorem below is Theorem 4.1 of {cite:p}`yang2025swingby`, with its proof in Appendix C.2.
+# The theorem below is Theorem 4.1 of {cite:p}`yang2025swingby`, with its proof in the paper's Appendix C.2.
 #
 # ```{prf:theorem} One-layer gradient flow
 # :label: thm-one-layer
@@ -188,7 +188,7 @@ run.metric("n_per_cluster", P.n);
 # small initialisation it is negligible.
 
 # %% [markdown]
-# ## Theory over simulation: Fig. 2a and 2b
+# ## Theory over simulation: the paper's Figs. 2a and 2b
 #
 # The paper's simulations train $W \in \mathbb{R}^{d \times d}$ (no bias) by SGD with batch
 # {glue:text}`batch_size` and learning rate {glue:text}`lr_used` on the loss {eq}`eq-one-layer-mse`.
@@ -254,14 +254,14 @@ run.figure("fig_2b", fig)
 #
 # The same panels appear in {doc}`sim_observations` with the conventions of the authors' code:
 # $\sigma$ read as a *variance*, PyTorch's `MSELoss` (the mean over the $d$ coordinates, a step of
-# $2\eta/d$ on eq. 2.1) and a training cluster at the origin ($a_k = \sigma_k^2 + \mu_k^2/(s+1)$).
+# $2\eta/d$ on the paper's eq. 2.1) and a training cluster at the origin ($a_k = \sigma_k^2 + \mu_k^2/(s+1)$).
 # This chapter follows the paper. {numref}`fig-one-layer-conventions` draws Theorem 4.1 from
-# $W(0) = 0$ for the Fig. 2b settings under both, against the number of SGD steps. The settings'
+# $W(0) = 0$ for the paper's Fig. 2b settings under both, against the number of SGD steps. The settings'
 # $a_k$ change (for $\sigma_1$ = {glue:text}`conv_sigma1_text`: {glue:text}`conv_a1_paper_text` under
 # the paper's reading, {glue:text}`conv_a1_authors_text` under the code's, against
 # $a_2$ = {glue:text}`conv_a2_text`), the step is {glue:text}`conv_step_ratio` times shorter, so
 # the code's runs need that many more steps, and the concept learned first is the same in
-# {glue:text}`conv_same_first` of the {glue:text}`conv_settings` Fig. 2a/2b settings.
+# {glue:text}`conv_same_first` of the {glue:text}`conv_settings` the paper's Fig. 2a/2b settings.
 
 # %% tags=["remove-input"]
 views = fig2_conventions(P.mu, P.sigma, fig2a_mu1=P.fig2a_mu1, fig2b_sigma1=P.fig2b_sigma1, d=P.d, lr=P.lr)

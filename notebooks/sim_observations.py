@@ -143,15 +143,15 @@ run.figure("fig_sim_task", fig)
 # At the test point the training density is a fraction {glue:text}`density_ratio_at_test` of
 # its value at the strongest cluster's mean, and a fraction {glue:text}`train_fraction_near_test`
 # of the training points lies within $\min_p \mu_p / 2$ of $\hat x$. For the widest cluster of
-# Fig. 2b the ratio is {glue:text}`density_ratio_at_test_wide`: that setting is in-distribution,
+# the paper's Fig. 2b the ratio is {glue:text}`density_ratio_at_test_wide`: that setting is in-distribution,
 # as the authors conceded in the review.
 #
-# ## Generalization order and terminal slow-down (Fig. 2a, 2b, 11, 12)
+# ## Generalization order and terminal slow-down (the paper's Figs. 2a, 2b, 11, 12)
 #
-# The protocol of App. F.1: $d$ = {glue:text}`P_d`, hidden width {glue:text}`P_width`, SGD with
+# The protocol of the paper's App. F.1: $d$ = {glue:text}`P_d`, hidden width {glue:text}`P_width`, SGD with
 # batch {glue:text}`P_batch` and learning rate {glue:text}`P_lr` for {glue:text}`P_epochs` epochs
-# (the paper trains 40), PyTorch's default initialization. Fig. 2a varies $\mu_1$ at fixed small
-# $\sigma$; Fig. 2b varies $\sigma_1$ at $\mu = (1, 2)$. All configurations of one model shape
+# (the paper trains 40), PyTorch's default initialization. The paper's Fig. 2a varies $\mu_1$ at fixed small
+# $\sigma$; the paper's Fig. 2b varies $\sigma_1$ at $\mu = (1, 2)$. All configurations of one model shape
 # train as **one** batched computation (stacked weights, one data stream per model). A concept
 # is "learned first" if it is ahead, as a fraction of its way from the initial output to $\mu_k$,
 # when the mean of the two fractions reaches 1/2.
@@ -203,9 +203,9 @@ for model, (traj, y, data) in order.items():
 # The paper's Fig. 2a/2b: output trajectories of one-layer linear models in the concept plane, markers at
 # equal time intervals, stars at the test points. Left: $\mu_1$ varied, $\sigma$ small.
 # Right: $\mu = (1,2)$, $\sigma_1$ varied. Conventions of the authors' code (this chapter's
-# defaults): $\sigma$ read as a variance, PyTorch's `MSELoss` (a step of $2\eta/d$ on eq. 2.1),
+# defaults): $\sigma$ read as a variance, PyTorch's `MSELoss` (a step of $2\eta/d$ on the paper's eq. 2.1),
 # a training cluster at the origin. The chapter {ref}`chapter-one-layer` draws the same panels
-# with the paper's conventions ($\sigma$ a standard deviation, eq. 2.1, no origin cluster) beside
+# with the paper's conventions ($\sigma$ a standard deviation, the paper's eq. 2.1, no origin cluster) beside
 # these, and states what changes: the signal strengths $a_k$, hence the speeds, but not which
 # concept leads.
 #
@@ -229,8 +229,8 @@ for model, (traj, y, data) in order.items():
 # computed live by the chapter.
 # ```
 #
-# In {numref}`fig-order-1-linear`, the concept learned first (1 or 2, one entry per run, Fig. 2a
-# runs then Fig. 2b runs) is {glue:text}`concept_learned_first`: the stronger signal leads
+# In {numref}`fig-order-1-linear`, the concept learned first (1 or 2, one entry per run, the paper's Fig. 2a
+# runs then the paper's Fig. 2b runs) is {glue:text}`concept_learned_first`: the stronger signal leads
 # (`stronger_signal_first` = {glue:text}`stronger_signal_first`), and at the largest $\sigma_1$
 # the weaker but more diverse concept 1 leads (`more_diverse_first` = {glue:text}`more_diverse_first`).
 # With two layers ({numref}`fig-order-2-linear`, {numref}`fig-order-2-relu`) the verdicts are
@@ -260,7 +260,7 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 # makes the one-layer dynamics a sum of such exponentials with rates set by $a_p$, so the
 # slow-down is the slowest rate taking over.
 #
-# ## Deep models, low and high dimension: the Swing-by (Fig. 2c, 3)
+# ## Deep models, low and high dimension: the Swing-by (the paper's Figs. 2c, 3)
 #
 # A {glue:text}`P_depth`-layer {glue:text}`P_activation` model, $\mu$ = {glue:text}`P_mu`,
 # $\sigma$ = {glue:text}`P_sigma`, in $d$ = {glue:text}`P_d` and in $d$ = {glue:text}`P_lowdim_d`
@@ -453,13 +453,13 @@ run.figure("fig_init_scale", fig)
 # {glue:text}`highdim_final_distance_init_smallest_max` $\|\hat x\|$ of the test point. Whether
 # the regime the theory assumes swings more (claim S-2c/small-init): {glue:text}`verdict_s_2c_small_init`.
 #
-# ### Training points and truncation (Fig. 15, 16)
+# ### Training points and truncation (the paper's Figs. 15, 16)
 #
-# App. F.3 resamples every training point within $\min_p\mu_p/2$ of $\hat x$. At this chapter's
+# The paper's App. F.3 resamples every training point within $\min_p\mu_p/2$ of $\hat x$. At this chapter's
 # setting that is a fraction {glue:text}`truncated_fraction` of the points: the mean and second
 # moment of the data, which are all that a linear network of any depth sees of them, move by
 # {glue:text}`radius_mean_shift` and {glue:text}`radius_second_moment_shift` (relative). The
-# paper's check therefore cannot fail for the linear models of Fig. 16; it is a consistency check.
+# paper's check therefore cannot fail for the linear models of the paper's Fig. 16; it is a consistency check.
 # The reviewers' stronger version removes the training density in the orthant of $\hat x$ (every
 # point whose concept coordinates are all positive: the half of each cluster that faces $\hat x$),
 # which moves the mean by {glue:text}`orthant_mean_shift` $\|\hat x\|$. Both truncations train
@@ -511,7 +511,7 @@ run.figure("fig_truncation", fig)
 # {glue:text}`orthant_turn_back_change_ci` (paired) and the loss rise by
 # {glue:text}`orthant_loss_rise_change` {glue:text}`orthant_loss_rise_change_ci`.
 #
-# ## Three layers, three hidden units, $d = 3$ (Fig. 13, 14)
+# ## Three layers, three hidden units, $d = 3$ (the paper's Figs. 13, 14)
 #
 # No rotation, learning rate {glue:text}`P_lowdim_lr`, $\mu$ = {glue:text}`P_mu` and
 # $\mu$ = {glue:text}`P_tiny_mu_large`; the figure shows this run's seeds, the claims pool the 30
@@ -543,7 +543,7 @@ run.figure("fig_tiny", fig)
 # %% [markdown]
 # ```{glue:figure} fig_tiny
 # :name: fig-tiny
-# The paper's Fig. 13 (left) and Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
+# The paper's Fig. 13 (left) and the paper's Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
 #
 # Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
 # {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
@@ -561,7 +561,7 @@ run.figure("fig_tiny", fig)
 # {glue:text}`tiny_turn_back` {glue:text}`tiny_turn_back_ci` (S-13, S-14:
 # {glue:text}`verdict_s_13_s_14_fraction`, {glue:text}`verdict_s_13_s_14_median`).
 #
-# ## Topologically constrained order (App. B, Fig. 7)
+# ## Topologically constrained order (the paper's App. B, Fig. 7)
 #
 # With $s$ concepts, the $2^s$ test points $\hat x^{(v)} = \sum_p v_p \mu_p \mathbf 1_p$,
 # $v \in \{0,1\}^s$, are partially ordered by $u \le v$ componentwise. The paper observes that
@@ -570,7 +570,7 @@ run.figure("fig_tiny", fig)
 # $$ u \le v \implies \ell\big(\hat x^{(u)}\big) \le \ell\big(\hat x^{(v)}\big), $$ (eq-b2)
 #
 # for a {glue:text}`P_topo_depth`-layer {glue:text}`P_topo_activation` MLP with
-# $\mu$ = {glue:text}`P_topo_mu`, $\sigma$ = {glue:text}`P_topo_sigma`. Fig. 7 draws the losses at
+# $\mu$ = {glue:text}`P_topo_mu`, $\sigma$ = {glue:text}`P_topo_sigma`. The paper's Fig. 7 draws the losses at
 # three epochs on a colour scale from 0 to 1: a violation smaller than {glue:text}`P_topo_visible_tol`
 # (a twentieth of the scale) is one the figure cannot show. The evidence set
 # `sim_observations/topological` trains 30 seeds under each reading of $\sigma$: as a variance (the

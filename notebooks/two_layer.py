@@ -14,8 +14,8 @@
 # swing-by dynamics "transient memorization"). This chapter derives its Jacobian flow with sympy,
 # integrates it for thousands of initializations at once, checks it against plain training on
 # sampled data, and then asks how often, and why, its out-of-distribution (OOD) loss swings;
-# what the triple and quadruple descents of App. E.1 and the failure mode of App. E.3 really are;
-# and whether the eight lemmas of App. D hold step by step.
+# what the triple and quadruple descents of the paper's App. E.1 and the failure mode of the paper's App. E.3 really are;
+# and whether the eight lemmas of the paper's App. D hold step by step.
 
 # %% [markdown]
 # ```{glue:md} chapter_summary
@@ -104,7 +104,7 @@ run.text("s_text", str(s))
 # ## The flow of the Jacobian
 #
 # With infinitely many samples the training loss is $\mathcal L(U) = \tfrac12\|(UU^\top - I)A^{1/2}\|_F^2$
-# with $A = \mathrm{diag}(a)$, $a_k = \sigma_k^2 + \mu_k^2/s$ (App. C.1). The paper states that
+# with $A = \mathrm{diag}(a)$, $a_k = \sigma_k^2 + \mu_k^2/s$ (the paper's App. C.1). The paper states that
 # $W = UU^\top$ then moves by
 #
 # $$\dot W = WA + AW - \tfrac12\left(AW^2 + W^2A + 2WAW\right) \qquad \text{(D.2)}$$ (eq-d2)
@@ -198,7 +198,7 @@ run.figure("fig_flow_vs_training", fig)
 # (a ratio of 2 is pure $O(\eta)$ discretization error). The flow is the $\eta \to 0$ limit of
 # training, with the time rescaling $\tau = 2k\eta$.
 #
-# ## Stages of the Jacobian and of the OOD loss (paper Fig. 4, 5, 17, 18)
+# ## Stages of the Jacobian and of the OOD loss (the paper's Figs. 4, 5, 17, 18)
 #
 # The **major** entries are $w_{pp}$, $p \le s$; the **minor** entries are the other entries
 # of the first $s$ rows and columns; the rest are **irrelevant** ({numref}`fig-entry-types`). A
@@ -227,7 +227,7 @@ run.figure("fig_entry_types", fig)
 # %% [markdown]
 # ```{glue:figure} fig_entry_types
 # :name: fig-entry-types
-# Entries of $W$ for $s$ = {glue:text}`s_text` (Fig. 4 of the paper): major (blue), minor
+# Entries of $W$ for $s$ = {glue:text}`s_text` (the paper's Fig. 4): major (blue), minor
 # (orange; the minor entries of row or column $p$ form group $p$), irrelevant (grey).
 #
 # Code: {py:func}`lib.theory.two_layer.terms`, {py:func}`lib.theory.two_layer.stages` · evidence: none,
@@ -303,14 +303,14 @@ run.figure("fig_stages", fig)
 #   (n = {glue:text}`stage_alignment_fraction_n`; over all seeds {glue:text}`stage_alignment_fraction_all`):
 #   {glue:text}`verdict_s_5_stage_alignment`. The stages are windows where a term is above half its
 #   peak; a minor entry gets a suppression window when it ever exceeds the size the init gives a
-#   diagonal entry, $\mathbb E w_{ii}(0) = d'\tau^2$ = {glue:text}`minor_floor` (eq. E.1). A fixed
+#   diagonal entry, $\mathbb E w_{ii}(0) = d'\tau^2$ = {glue:text}`minor_floor` (the paper's eq. E.1). A fixed
 #   floor of 0.05, the book's earlier choice, drops the minor entries that peak below it and leaves
 #   the rises they cause without a window ({glue:text}`stage_alignment_fraction_floor_0_05`).
 #   The test is not vacuous: with the kinds swapped, or the windows moved three times later, the
 #   fraction is {glue:text}`stage_alignment_fraction_placebo_swapped` and
 #   {glue:text}`stage_alignment_fraction_placebo_shifted` ({glue:text}`verdict_s_5_stage_alignment_placebo`).
 #
-# **Training loss (Fig. 17).** Under the population flow the training loss is the flow's own
+# **Training loss (the paper's Fig. 17).** Under the population flow the training loss is the flow's own
 # objective, so it cannot rise ({glue:text}`train_loss_monotone_flow`: a consistency check). The
 # claim is tested where it can fail: {glue:text}`s17_seeds_text` seeds trained by full-batch gradient
 # descent and by SGD (batch {glue:text}`s17_batch_text`) on {glue:text}`train_n_points` sampled points
@@ -366,11 +366,11 @@ run.figure("fig_outputs", fig)
 # evidence: none, computed live by the chapter.
 # ```
 #
-# **Training-cluster means (Fig. 18).** Over all seeds, the median of the largest off-axis excursion
+# **Training-cluster means (the paper's Fig. 18).** Over all seeds, the median of the largest off-axis excursion
 # of the outputs at the training means, relative to the initial one (the smaller of the clusters'
 # two), is {glue:text}`cluster_detour_ratio` {glue:text}`cluster_detour_ratio_ci`
 # ({glue:text}`verdict_s_18_detour`). A one-layer model cannot do this: there the off-axis part of
-# $f(\mu_p e_p)$ only decays, as $e^{-a_p t}$ (Theorem 4.1). App. F.4 adds that the two trajectories
+# $f(\mu_p e_p)$ only decays, as $e^{-a_p t}$ (Theorem 4.1). The paper's App. F.4 adds that the two trajectories
 # are non-regular "at different stages of the training". We test it as: at the time of each
 # cluster's largest off-axis excursion, count the concepts learned ($w_{pp} \ge 1/2$); the stages
 # differ if the counts differ. At $d = s = 2$ the off-axis parts are $\mu_1 w_{21}$ and $\mu_2 w_{12}$,
@@ -467,10 +467,10 @@ run.figure("fig_frequency", fig)
 # the width at $d'$ = {glue:text}`param_sweep_fixed_width` and moving $d$ alone from
 # {glue:text}`fixed_width_d_text`, the fraction changes by {glue:text}`nonmonotone_drop_with_d_fixed_width`
 # {glue:text}`nonmonotone_drop_with_d_fixed_width_ci` ({glue:text}`verdict_s_5_low_d_fixed_width`): the
-# fall is carried by the width, as App. E.2 explains below, more than by the dimension. Widening the hidden layer
+# fall is carried by the width, as the paper's App. E.2 explains below, more than by the dimension. Widening the hidden layer
 # alone, at $d$ = {glue:text}`d_text` and with $\tau^2 \propto 1/d'$ so that $\mathbb E w_{ii}$ stays
 # fixed, takes the fraction from {glue:text}`frac_w_lo` to {glue:text}`frac_w_hi`. That is
-# the second reason, of App. E.2 below: a Gaussian init makes the major entries dominate the minor
+# the second reason, of the paper's App. E.2 below: a Gaussian init makes the major entries dominate the minor
 # ones by a factor $\sqrt{d'}$, so the minor entries' illusion of progress is small. Over the init
 # scales of the sweep the fraction goes from {glue:text}`frac_tau_lo` (smallest $\tau$) to
 # {glue:text}`frac_tau_hi` (largest), and over $\mu_1$ from {glue:text}`frac_mu_lo` (smallest)
@@ -547,7 +547,7 @@ run.figure("fig_readings", fig)
 # under both.
 
 # %% [markdown]
-# ## Multiple descent (App. E.1, paper Fig. 8 and 9)
+# ## Multiple descent (the paper's App. E.1, Figs. 8 and 9)
 #
 # With $s > 2$ there are several growth and suppression cycles, so the loss can descend three or
 # four times. The paper says it tuned the init seed for its figures. The evidence set
@@ -596,13 +596,13 @@ run.figure("fig_multi", fig)
 # {py:func}`lib.plotting.shade_stages` · evidence: none, computed live by the chapter.
 # ```
 #
-# Fraction of seeds with at least three descents in the Fig. 8 setting, and at least four in the
-# Fig. 9 setting (evidence, 2000 seeds each, Wilson intervals in the metrics):
+# Fraction of seeds with at least three descents in the paper's Fig. 8 setting, and at least four in the
+# paper's Fig. 9 setting (evidence, 2000 seeds each, Wilson intervals in the metrics):
 #
 # | setting | $A$, Gaussian | $A$, uniform | $A^2$, Gaussian | $A^2$, uniform |
 # |---|---|---|---|---|
-# | Fig. 8, $\ge 3$ descents | {glue:text}`triple_fraction_a_gaussian` | {glue:text}`triple_fraction_a_uniform` | {glue:text}`triple_fraction_a2_gaussian` | {glue:text}`triple_fraction_a2_uniform` |
-# | Fig. 9, $\ge 4$ descents | {glue:text}`quadruple_fraction_a_gaussian` | {glue:text}`quadruple_fraction_a_uniform` | {glue:text}`quadruple_fraction_a2_gaussian` | {glue:text}`quadruple_fraction_a2_uniform` |
+# | the paper's Fig. 8, $\ge 3$ descents | {glue:text}`triple_fraction_a_gaussian` | {glue:text}`triple_fraction_a_uniform` | {glue:text}`triple_fraction_a2_gaussian` | {glue:text}`triple_fraction_a2_uniform` |
+# | the paper's Fig. 9, $\ge 4$ descents | {glue:text}`quadruple_fraction_a_gaussian` | {glue:text}`quadruple_fraction_a_uniform` | {glue:text}`quadruple_fraction_a2_gaussian` | {glue:text}`quadruple_fraction_a2_uniform` |
 #
 # Triple descent under the paper's $A$ needs the all-positive init ({glue:text}`verdict_s_8_uniform`;
 # Gaussian: {glue:text}`verdict_s_8_gaussian`); quadruple descent does not appear under $A$ at all
@@ -610,9 +610,9 @@ run.figure("fig_multi", fig)
 # ({glue:text}`verdict_s_9_script`): the paper's Fig. 9 is reproduced by the script's reading, not by
 # the paper's equation. The all-positive init helps because every minor entry then starts with the
 # sign that produces the illusion of Sec. 4.2.2. Both settings also lie outside Assumption D.5 of the
-# theory that is meant to explain them (section on Appendix D below).
+# theory that is meant to explain them (section on the paper's Appendix D below).
 #
-# ## The failure mode (App. E.3, paper Fig. 10): permanent, or a long plateau?
+# ## The failure mode (the paper's App. E.3, Fig. 10): permanent, or a long plateau?
 #
 # With $d = s = 3$, $\mu = (0.7, 1.7, 3)$ the weakest major entry $w_{11}$ can be suppressed by
 # its minor entries before it grows, and the output then sits at a point that combines only the
@@ -717,8 +717,8 @@ run.figure("fig_failure", fig)
 #
 # ## Lemmas D.1–D.8, checked at every step
 #
-# Appendix D proves the stage picture for the discrete update $W(t+1) = W(t) + \eta\,\dot W$ of
-# {eq}`eq-d2` under five assumptions. Appendix D orders directions by *increasing* $a$ (so that
+# The paper's Appendix D proves the stage picture for the discrete update $W(t+1) = W(t) + \eta\,\dot W$ of
+# {eq}`eq-d2` under five assumptions. The paper's Appendix D orders directions by *increasing* $a$ (so that
 # $a_i - 3a_j > 0$ for $i > j$ in Assumption D.5), the reverse of the main text; we take every
 # pair of Lemma D.7 with $a_i > a_j$. For the strengths $a$ of the setting ($d = s$)
 # $\mu$ = {glue:text}`lemma_mu_text`, $\sigma$ = {glue:text}`lemma_sigma_text` we pick the constants
@@ -831,7 +831,7 @@ run.text("lemma_s3_ratios_text", ", ".join(f"{r:.2f}" for r in gaps.strength_rat
 # leave the initial phase too early); too close signal strengths break
 # {glue:text}`first_fail_D5` first, the suppression step on which the paper's stage picture rests.
 #
-# ## Appendix D: the gaps
+# ## The paper's Appendix D: the gaps
 #
 # The lemmas hold numerically where they apply; their proofs and their reach have gaps that the
 # book's errata page lists. Each is a computation here (constants: the $d = s = 2$ ones above).
@@ -844,13 +844,13 @@ run.text("lemma_s3_ratios_text", ", ".join(f"{r:.2f}" for r in gaps.strength_rat
 #    in every run above.
 # 2. **$d > s$.** Assumption D.1 needs $\alpha \le a_k$ with $\alpha > 0$ for all $k$; with one irrelevant
 #    direction the largest admissible $\alpha$ is {glue:text}`d1_largest_alpha_high_d` ({glue:text}`verdict_s_d_high_d`):
-#    Appendix D does not cover the high-dimensional regime the paper explains with it.
+#    The paper's Appendix D does not cover the high-dimensional regime the paper explains with it.
 # 3. **PSD.** Lemmas D.4 and D.5 use that $W = UU^\top$ is PSD, but (D.1) steps $W$. From a rank-one
 #    $W(0)$ that meets every assumption, one step gives $\det W(1)$ = {glue:text}`w_recursion_det` (exact
 #    rational arithmetic) and a smallest eigenvalue of {glue:text}`w_recursion_min_eig_rel` times the
 #    largest ({glue:text}`verdict_s_d_psd`); $w_{11}$ turns negative at step
 #    {glue:text}`w_recursion_negative_diagonal_step` and the first lemma to fail is {glue:text}`w_recursion_first_lemma`.
-# 4. **Figs. 8 and 9.** Their smallest consecutive strength ratios are {glue:text}`fig8_min_strength_ratio`
+# 4. **The paper's Figs. 8 and 9.** Their smallest consecutive strength ratios are {glue:text}`fig8_min_strength_ratio`
 #    and {glue:text}`fig9_min_strength_ratio` with $A$ ({glue:text}`fig8_min_strength_ratio_a2` and
 #    {glue:text}`fig9_min_strength_ratio_a2` with $A^2$), below the 3 of Assumption D.5
 #    ({glue:text}`verdict_s_d_fig8`; {glue:text}`verdict_s_d_fig9`).
@@ -882,7 +882,7 @@ run.metric("t1_long_phase_exit", float(gaps.phase_exit_before(w_t1, const, t1["p
 run.metric("t1_short_phase_exit", float(gaps.phase_exit_before(w_t1, const, t1["lemma_d2"]).mean()))
 
 # %% [markdown]
-# ## Gaussian initialization at high dimension (App. E.2)
+# ## Gaussian initialization at high dimension (the paper's App. E.2)
 #
 # For $u_i \sim \mathcal N(0, \tau^2 I_{d'})$, $\mathbb E w_{ii} = d'\tau^2$ and $\mathbb E w_{ij} = 0$
 # (E.1), while the spread of $w_{ij}$ is $\sqrt{d'}\tau^2$: the major entries start
