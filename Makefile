@@ -30,7 +30,7 @@ LIB := $(shell find lib -name '*.py')
 BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*.css book/_static/*/*)
 HTML_STAMP := _build/html/.built
 
-.PHONY: book help test bench refs clean
+.PHONY: book help test bench refs release clean
 
 book: $(HTML_STAMP)  ## (the default goal) environment, the chapters that changed, HTML in _build/html
 
@@ -90,6 +90,9 @@ test: $(ENV_STAMP)  ## the whole suite: lint, unit tests, the book, nbval, book 
 	@# the checked outputs again under the generic CPU kernels and two threads: a reference that only
 	@# matches the machine that wrote it fails here (CONTRIBUTING, "What a checked cell may print")
 	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 $(PY) -m pytest --nbval-lax tests/notebooks -q
+
+release: $(EXECUTED)  ## store this version's verdicts in book/releases/VERSION.json (the changelog's baseline)
+	$(PY) -m lib release $(RUNS)
 
 refs: $(ENV_STAMP)  ## regenerate the nbval references tests/notebooks/ID.ipynb at smoke parameters
 	$(PY) -m lib refs
