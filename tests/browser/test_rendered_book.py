@@ -805,13 +805,31 @@ def test_screenshot_index(request):
     assert colors is None or len(colors) > 16, f"{png} has only {len(colors)} colors: blank page?"
 
 
-def _layout_problems(page: str, width: int, request) -> list[dict]:
-    site, chromium = request.getfixturevalue("site"), request.getfixturevalue("chromium")
+def _probe(chromium: str, site: str, page: str, width: int) -> list[dict] | None:
+    """The layout problems of `page` in a window `width` px wide (None: the probe did not finish)."""
     url = urllib.parse.urljoin(site, OVERFLOW_PROBE[1:] + f"?width={width}&page=" + urllib.parse.quote(page))
-    dom = _dump_dom(chromium, url)
-    result = BeautifulSoup(dom, "html.parser").find(id="result")
-    assert result is not None and result.get_text() != "pending", f"{page}: the layout probe did not finish"
-    return json.loads(result.get_text())
+    result = BeautifulSoup(_dump_dom(chromium, url), "html.parser").find(id="result")
+    return None if result is None or result.get_text() == "pending" else json.loads(result.get_text())
+
+
+@pytest.fixture(scope="session")
+def layouts(request, site, chromium):
+    """(page, width) -> Future of its layout problems; every probe of the session started at once,
+    ``JOBS`` Chromium processes at a time."""
+    wanted = []
+    for item in request.session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if item.originalname == "test_layout" and params.get("page") not in (None, MISSING):
+            if not _is_redirect(params["page"]):
+                wanted.append((params["page"], params["width"]))
+    pool = ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="probe")
+    futures = {key: pool.submit(_probe, chromium, site, *key) for key in wanted}
+    try:
+        yield futures
+    finally:
+        for future in futures.values():
+            future.cancel()
+        pool.shutdown(wait=True)
 
 
 @pytest.mark.parametrize("width", sorted(WIDTHS, reverse=True))
@@ -822,7 +840,8 @@ def test_layout(page, width, request):
     _fail_if_not_built()
     if page == MISSING or _is_redirect(page):
         return
-    problems = _layout_problems(page, width, request)
+    problems = request.getfixturevalue("layouts")[page, width].result()
+    assert problems is not None, f"{page} at {width} px: the layout probe did not finish"
     assert not problems, f"{page} at {width} px: {len(problems)} layout problem(s):\n  - " + "\n  - ".join(
         json.dumps(p) for p in problems[:15]
     )
