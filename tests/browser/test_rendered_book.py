@@ -244,19 +244,21 @@ document.getElementById("frame").addEventListener("load", function () {
     });
     var page = Math.max(doc.documentElement.scrollWidth, doc.body.scrollWidth);
     if (page > width + 1) {
-      var widest = null;
+      var causes = [];  // elements past the window's edge that no box of theirs clips or scrolls
       doc.querySelectorAll("body *").forEach(function (el) {
-        var r = el.getBoundingClientRect();
-        if (r.right > width + 1 && (!widest || r.right > widest.right)) { widest = {el: el, right: r.right}; }
+        if (causes.length >= 3 || el.getBoundingClientRect().right <= width + 1) { return; }
+        for (var a = el.parentElement; a && a !== doc.body; a = a.parentElement) {
+          if (win.getComputedStyle(a).overflowX !== "visible") { return; }
+        }
+        causes.push(el.tagName.toLowerCase() + "." + String(el.className.baseVal === undefined ? el.className : el.className.baseVal) + ": " + text(el));
       });
-      out.push({problem: "page", width: page, window: width,
-                widest: widest ? widest.el.tagName.toLowerCase() + "." + widest.el.className + ": " + text(widest.el) : ""});
+      out.push({problem: "page", width: page, window: width, past_the_edge: causes});
     }
     var ownBox = function (el, container) {
       return el === container || (el.classList && el.classList.contains("math")) || el.tagName === "TABLE" ||
              (el.classList && el.classList.contains("pst-scrollable-table-container"));
     };
-    doc.querySelectorAll("article mjx-container, main mjx-container").forEach(function (container) {
+    doc.querySelectorAll("article mjx-container").forEach(function (container) {
       var svg = container.querySelector("svg");
       if (!svg) { return; }
       var r = svg.getBoundingClientRect();
@@ -284,9 +286,12 @@ document.getElementById("frame").addEventListener("load", function () {
       if (cell.clientWidth === 0) { return; }
       var walker = doc.createTreeWalker(cell, NodeFilter.SHOW_TEXT), node;
       while ((node = walker.nextNode())) {
-        if (node.parentElement.closest("code, pre, mjx-container, .pre, details:not([open]) > :not(summary)")) { continue; }
-        canvas.font = win.getComputedStyle(node.parentElement).font;
-        var words = node.textContent.split(/\\s+/).filter(function (w) { return /^[A-Za-z][A-Za-z'-]{2,19}[.,;:]?$/.test(w); });
+        var parent = node.parentElement, folded = parent.closest("details");
+        if (parent.closest("code, pre, mjx-container, .pre")) { continue; }
+        if (folded && !folded.open && !parent.closest("summary")) { continue; }  // not shown
+        canvas.font = win.getComputedStyle(parent).font;
+        // a line may break at a space or after a hyphen
+        var words = node.textContent.split(/[\\s\u2010-]+/).filter(function (w) { return /^[A-Za-z][A-Za-z'-]{2,19}[.,;:]?$/.test(w); });
         for (var k = 0; k < words.length; k++) {
           var need = canvas.measureText(words[k]).width;
           if (need > room + 2) {
