@@ -371,9 +371,11 @@ for ax, name in zip(axes[:, 0], P.net_relations):
     ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_networks", fig)
-display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "---|" * len(P.architectures) + "\n"
-                 + "\n".join(f"| {nm} | " + " | ".join(f"{gap[nm, a]:.3f}" for a in P.architectures) + " |"
-                             for nm in P.net_relations)))
+# one row per decoder ('mode:hidden layers'), one column per relation: the table fits the column on any screen
+display(Markdown("| decoder | " + " | ".join(nm.replace("_", " ").replace("mod3", "mod 3") for nm in P.net_relations)
+                 + " |\n|---|" + "---|" * len(P.net_relations) + "\n"
+                 + "\n".join(f"| {a.replace('_', ' ')} | " + " | ".join(f"{gap[nm, a]:.3f}" for nm in P.net_relations) + " |"
+                             for a in P.architectures)))
 
 # %% [markdown]
 # ```{glue:figure} fig_networks
