@@ -35,7 +35,7 @@ LIB := $(shell find lib -name '*.py')
 BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*.css book/_static/*/*)
 HTML_STAMP := _build/html/.built
 
-.PHONY: book help test bench refs clean
+.PHONY: book help test bench refs release clean
 
 book: $(HTML_STAMP)  ## (the default goal) environment, the chapters that changed, HTML in _build/html
 
@@ -79,7 +79,7 @@ $(RUNS)/%.ipynb $(RUNS)/%.metrics.json: notebooks/%.py $(ENV_STAMP) $$(call EVID
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
-book/generated/scorecard.md: $(EXECUTED) $(METRICS) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md lib/pages.py lib/claims.py lib/summary.py lib/numbers.py lib/code_links.py
+book/generated/scorecard.md: $(EXECUTED) $(METRICS) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md $(wildcard book/releases/*.json) _config.yml pyproject.toml lib/pages.py lib/changelog.py lib/repository.py lib/claims.py lib/summary.py lib/numbers.py lib/code_links.py
 	$(PY) -m lib pages $(RUNS) book/generated
 
 $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES)
@@ -102,6 +102,9 @@ test: $(ENV_STAMP)  ## the whole suite: lint, unit tests, the book, nbval, book 
 	first=0; $(PY) -m pytest --nbval-lax tests/notebooks tests/book tests/browser -q || first=$$?; \
 	second=0; wait $$generic || second=$$?; cat _build/nbval-generic.log; \
 	test $$first -eq 0 && test $$second -eq 0
+
+release: $(EXECUTED)  ## store this version's verdicts in book/releases/VERSION.json (the changelog's baseline)
+	$(PY) -m lib release $(RUNS)
 
 refs: $(ENV_STAMP)  ## regenerate the nbval references tests/notebooks/ID.ipynb at smoke parameters
 	$(PY) -m lib refs

@@ -276,6 +276,8 @@ def _parser() -> argparse.ArgumentParser:
     pages = sub.add_parser("pages", help="write the scorecard, parameter, notes and errata pages")
     pages.add_argument("runs_dir", type=Path)
     pages.add_argument("out_dir", type=Path)
+    release = sub.add_parser("release", help="store this version's verdicts as book/releases/VERSION.json")
+    release.add_argument("runs_dir", type=Path, nargs="?", default=BOOK_RUNS)
     readme = sub.add_parser("readme", help="rewrite README.md's results table from the chapters' metrics")
     readme.add_argument("runs_dir", type=Path, nargs="?", default=BOOK_RUNS)
     sub.add_parser("chapters", help="chapter ids in book order")
@@ -406,6 +408,11 @@ def main(argv: list[str] | None = None) -> int:
             from lib.pages import write_pages
 
             write_pages(args.runs_dir, args.out_dir)
+        elif args.command == "release":
+            from lib.changelog import write_snapshot
+            from lib.pages import book_verdicts
+
+            print(f"wrote {write_snapshot(book_verdicts(args.runs_dir))}")
         elif args.command == "readme":
             from lib.pages import write_readme
 

@@ -7,6 +7,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
+from lib.changelog import changelog_page
 from lib.chapter import HOLDS, Chapter, short
 from lib.claims import (
     RUN_KEY,
@@ -25,6 +26,7 @@ from lib.claims import (
 from lib.code_links import Sources, figure_captions, metric_sources
 from lib.io import atomic_write_text
 from lib.paths import ROOT
+from lib.repository import commit_markdown, source_url
 from lib.specs import chapter_ids, load
 from lib.summary import (
     ERRATUM,
@@ -73,6 +75,12 @@ def book_metrics(runs_dir: Path, chapters: list[Chapter]) -> dict[str, dict | No
                 f"`rm {runs_dir}/{chapter.id}.ipynb && make book` re-executes it"
             )
     return metrics
+
+
+def book_verdicts(runs_dir: Path) -> list[Verdict]:
+    """Every claim's verdict from the book's default runs in `runs_dir`."""
+    chapters = _chapters()
+    return verdicts(chapters, book_metrics(runs_dir, chapters))
 
 
 def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[RowSummary]]:
@@ -328,6 +336,8 @@ def code_page() -> str:
         if owner != module:
             module = owner
             out += [f"## `{module}`", ""]
+            url = source_url(module.replace(".", "/") + ".py")
+            out += [f"[The module in the repository]({url}).", ""] if url else []
         out += ["```{eval-rst}", f".. autofunction:: {function}", "```", "", f"Behind: {', '.join(users)}.", ""]
     return "\n".join(out)
 
@@ -360,6 +370,7 @@ def write_pages(runs_dir: Path, generated_dir: Path) -> None:
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
     atomic_write_text(generated_dir / "status.md", status_page(runs_dir))
     atomic_write_text(generated_dir / "code.md", code_page())
+    atomic_write_text(generated_dir / "changelog.md", changelog_page(book_verdicts(runs_dir)))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
     atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))
     if (ROOT / "book" / "errata" / "index.md").exists():
@@ -430,7 +441,7 @@ def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
             json.loads(p.read_text())
             for p in (ROOT / "data" / "evidence" / chapter_id / evidence_set.name).glob("*/provenance.json")
         ]
-        commits = sorted({p.get("commit", "unknown")[:10] for p in provenance})
+        commits = [commit_markdown(c) for c in sorted({p.get("commit", "unknown") for p in provenance})]
         minutes = sum(p.get("wall_seconds", 0) * p.get("threads", 1) for p in provenance) / 60
         gpu = ", declared for a GPU" if evidence_set.gpu else ""
         to_go = sum(n for state, n in row["counts"].items() if state != "ok")
@@ -479,7 +490,7 @@ def status_page(runs_dir: Path) -> str:
             x
             for x in (
                 record.get("started", ""),
-                f"commit `{record['commit'][:10]}`" if record.get("commit") else "",
+                f"commit {commit_markdown(record['commit'])}" if record.get("commit") else "",
                 f"{record['elapsed_seconds']:.0f} s" if "elapsed_seconds" in record else "",
                 f"{record['peak_memory_mb']} MB peak" if "peak_memory_mb" in record else "",
                 f"code `{record.get('code_fingerprint', '')}`",

@@ -33,6 +33,24 @@ def use_book_style() -> None:
     )
 
 
+# The width a figure is shown at in the book's column at 1280 px, in inches at the book's 110 dpi (about
+# 800 CSS px): a figure no wider than this shows its 8-10 pt text at 8 pt or more (issue 35).
+COLUMN_INCHES = 7.5
+
+
+def panel_grid(n: int, panel: tuple[float, float], max_columns: int = 3, **kwargs):
+    """A figure of `n` panels of size `panel` (inches), in rows of at most `max_columns` so that the
+    figure fits the book's column instead of shrinking its text (`COLUMN_INCHES`); panels left over in
+    the last row are removed. Returns (figure, list of the n axes); `kwargs` go to `plt.subplots`."""
+    columns = min(n, max_columns)
+    rows = -(-n // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(panel[0] * columns, panel[1] * rows), squeeze=False, **kwargs)
+    flat = list(axes.flat)
+    for ax in flat[n:]:
+        ax.remove()
+    return fig, flat[:n]
+
+
 def arrow_markers(ax, xy: np.ndarray, every: int, **kwargs) -> None:
     """Draw markers at equal time intervals along a 2-D trajectory `xy` of shape (T, 2)."""
     idx = np.arange(0, len(xy), max(1, every))

@@ -202,6 +202,7 @@ def run_chapter(
             metrics = staging / f"{chapter_id}.metrics.json"
             if not metrics.exists():
                 raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
+            without_machine_paths(executed, chapter_id)
             with publish_lock(output_dir):
                 (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
                 # the notebook last: make keys on it
@@ -235,6 +236,19 @@ def _execute(
             extra_arguments=KERNEL_QUIET,
         )
     return executed
+
+
+def without_machine_paths(path: Path, chapter_id: str) -> None:
+    """Replace papermill's record of the staging paths it ran (absolute paths of this machine, which the
+    book's "download .ipynb" button would hand out) by the chapter's source and published name. In place."""
+    import nbformat
+
+    from lib.io import atomic_write_text
+
+    notebook = nbformat.read(path, as_version=4)
+    record = notebook.metadata.setdefault("papermill", {})
+    record.update(input_path=f"notebooks/{chapter_id}.py", output_path=f"{chapter_id}.ipynb")
+    atomic_write_text(path, nbformat.writes(notebook))
 
 
 def refresh_reference(chapter_id: str) -> Path:

@@ -14,9 +14,9 @@
 # memorizes) is a race between the encoder and the decoder learning rates. The theory predicts
 # a collision probability that depends only on their ratio, the *arctan law*, and hence a
 # phase boundary of constant $\eta_\mathrm{dec}/\eta_\mathrm{enc}$. This chapter derives the
-# repon equations symbolically, draws their phase portrait (Fig. 4), checks the arctan law and
-# its $N$-repon form by Monte Carlo, and reads the learning-rate phase diagrams of Figs. 5, 6 and 8
-# (grids of trained networks, with the phase criteria of {cite:p}`liu2022grokking`, Table 4) from
+# repon equations symbolically, draws their phase portrait (the paper's Fig. 4), checks the arctan law and
+# its $N$-repon form by Monte Carlo, and reads the learning-rate phase diagrams of the paper's Figs. 5, 6 and 8
+# (grids of trained networks, with the phase criteria of {cite:p}`liu2022grokking`, the paper's Table 4) from
 # the book's evidence tier, checking a small live grid against it.
 
 # %% [markdown]
@@ -78,6 +78,7 @@ from lib.geneft.relations import class_labels
 from lib.numbers import format_number, interval_text, significant
 from lib.paths import cache_dir
 from lib.comparisons import p_value_of, proportion_difference
+from lib.plotting import panel_grid
 from lib.stats import Estimate, decide, exact, fraction, undecided
 
 CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) if P.checkpoint else None
@@ -88,8 +89,8 @@ CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) i
 # When two embeddings $\mathbf{x}_1, \mathbf{x}_2$ of the same class are close, the decoder is
 # locally linear, $D(\mathbf{x}) \approx \mathbf{A}\mathbf{x} + \mathbf{b}$, and the pair's loss is
 # $\ell = \tfrac12(|\mathbf{A}\mathbf{x}_1 + \mathbf{b} - \mathbf{y}|^2 + |\mathbf{A}\mathbf{x}_2 + \mathbf{b} - \mathbf{y}|^2)$
-# (eq. 6). Gradient flow with decoder rate $\eta_A$ and encoder rate $\eta_x$ gives, for the
-# half separation $\mathbf{r} = (\mathbf{x}_1 - \mathbf{x}_2)/2$ (Appendix C),
+# (the paper's eq. 6). Gradient flow with decoder rate $\eta_A$ and encoder rate $\eta_x$ gives, for the
+# half separation $\mathbf{r} = (\mathbf{x}_1 - \mathbf{x}_2)/2$ (the paper's Appendix C),
 #
 # $$
 # \frac{d\mathbf{A}}{dt} = -2\eta_A \mathbf{A}\mathbf{r}\mathbf{r}^T, \qquad
@@ -97,7 +98,7 @@ CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) i
 # $$ (eq-pair-flow)
 #
 # The ansatz $\mathbf{A}(t) = a(t)\mathbf{A}_0 + b(t)\mathbf{A}_0\mathbf{r}_0\mathbf{r}_0^T$,
-# $\mathbf{r}(t) = c(t)\mathbf{r}_0$ (eq. 9) reduces it to two numbers, $a_2 = a + b$ and $c$:
+# $\mathbf{r}(t) = c(t)\mathbf{r}_0$ (the paper's eq. 9) reduces it to two numbers, $a_2 = a + b$ and $c$:
 #
 # $$
 # \frac{da_2}{dt} = -2\eta_A c^2 a_2, \qquad \frac{dc}{dt} = -\eta_x a_2^2 c, \qquad
@@ -111,12 +112,12 @@ CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) i
 # distance if $C < 0$ ($a_2 \to 0$, $c \to \pm\sqrt{-\eta_x C}$: memorization).
 # ```
 #
-# Sympy carries out each step: the gradients of eq. (6), the solution $\mathbf{b}(t)$, the two
+# Sympy carries out each step: the gradients of the paper's eq. (6), the solution $\mathbf{b}(t)$, the two
 # lines of {eq}`eq-pair-flow`, the reduction of the ansatz (which needs $|\mathbf{r}_0| = 1$ and
 # $\mathbf{r}_0$ an eigenvector of $\mathbf{A}_0^T\mathbf{A}_0$ with eigenvalue 1, a condition the paper
-# leaves implicit, and without which it fails), $dC/dt = 0$, and the integrals behind eqs. (12) and (13)
-# below. Three of the checks correct the paper's typos (see the {ref}`errata`): eq. (14)'s
-# $d\mathbf{b}/dt$ needs $2(\mathbf{b} - \mathbf{y})$ for the stated $\mathbf{b}(t)$; eq. (12)'s integrand
+# leaves implicit, and without which it fails), $dC/dt = 0$, and the integrals behind the paper's eqs. (12) and (13)
+# below. Three of the checks correct the paper's typos (see the {ref}`errata`): the paper's eq. (14)
+# $d\mathbf{b}/dt$ needs $2(\mathbf{b} - \mathbf{y})$ for the stated $\mathbf{b}(t)$; the paper's eq. (12) integrand
 # needs $\sigma_c$ for $\sigma_x$ and the region $|c/a| < k$ (the signed region $c/a < k$ has mass
 # $\tfrac12 + \arctan(\cdot)/\pi$).
 
@@ -133,7 +134,7 @@ mapping_table(checks, "identity (sympy)", "holds")
 # term $-\eta_A[\mathbf{A}\,2\mathbf{m}\mathbf{m}^T + 2(\mathbf{b}-\mathbf{y})\mathbf{m}^T]$ (with $\mathbf{m}$ the centre of mass); the
 # $\mathbf{r}$ equation is exact for any $\mathbf{b}$.
 #
-# ## The phase portrait (Fig. 4)
+# ## The phase portrait (the paper's Fig. 4)
 #
 # The conserved quantity makes every trajectory a piece of a hyperbola; the lines $C = 0$,
 # $c/a_2 = \pm\sqrt{\eta_x/(2\eta_A)}$, separate the starts that end in a collision from those
@@ -149,7 +150,7 @@ hit = repons.collided(A2[start], C0[start], eta_A, eta_x, P.ode_time, P.collisio
 predicted = repons.conserved(A2[start], C0[start], eta_A, eta_x) > 0
 run.metric("portrait_agreement", float(np.mean(hit == predicted)))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.2, 4.6))
 a, c = np.meshgrid(np.linspace(-1.6, 1.6, 60), np.linspace(-1.6, 1.6, 60))
 ax.streamplot(a, c, *repons.reduced_flow(a, c, eta_A, eta_x), color="0.6", density=1.1, linewidth=0.7)
@@ -163,7 +164,7 @@ run.figure("fig_portrait", fig)
 # %% [markdown]
 # ```{glue:figure} fig_portrait
 # :name: fig-portrait
-# Phase portrait of eq. (10) at $\eta_x/\eta_A$ = {glue:text}`portrait_eta_ratio_text`: flow lines
+# Phase portrait of the paper's eq. (10) at $\eta_x/\eta_A$ = {glue:text}`portrait_eta_ratio_text`: flow lines
 # (grey), the separating lines $c/a_2 = \pm\sqrt{\eta_x/(2\eta_A)}$ (dashed) and the grid of
 # starts, green where the integrated repons collide ($|c(T)| < $ tol $|c(0)|$), red where they
 # do not. Integration and the sign of $C$ agree at a fraction
@@ -189,11 +190,11 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 # $$ (eq-arctan)
 #
 # and for one repon facing $N$ repons clustered at one point
-# $p_r = \frac{2}{\pi}\arctan\big(\frac{\sigma_a}{\sigma_c}\sqrt{\eta_x(1 + 1/N)/(4\eta_A)}\big)$ (eq. 13).
+# $p_r = \frac{2}{\pi}\arctan\big(\frac{\sigma_a}{\sigma_c}\sqrt{\eta_x(1 + 1/N)/(4\eta_A)}\big)$ (the paper's eq. 13).
 # ```
 #
 # The Monte Carlo below draws {glue:text}`param_mc_samples` Gaussian starts per point and
-# integrates {eq}`eq-reduced` to $T$ = {glue:text}`param_ode_time`; for eq. (13) it integrates the
+# integrates {eq}`eq-reduced` to $T$ = {glue:text}`param_ode_time`; for the paper's eq. (13) it integrates the
 # gradient flow of the $(N+1)$-repon loss itself (one embedding dimension, $b = y = 0$, the
 # cluster and the centre of mass being invariant under it). The paper states eq. (13) without
 # derivation; sympy confirms it with $c$ read as half the distance between the lone repon and
@@ -213,7 +214,7 @@ sim = np.array([[repons.monte_carlo_cluster(1.0, 1.0, 1.0, r, int(m), samples=P.
 law_n = repons.arctan_law(1.0, ratios[None, :], ns[:, None])
 run.metric("n_repon_vs_sim_max_abs_error", float(np.abs(sim - law_n).max()))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
 fine = np.logspace(np.log10(ratios.min()) - 0.3, np.log10(ratios.max()) + 0.3, 200)
 for s, row in zip(sig, mc):
@@ -231,8 +232,8 @@ run.figure("fig_arctan", fig)
 # %% [markdown]
 # ```{glue:figure} fig_arctan
 # :name: fig-arctan
-# Left: the arctan law (lines) against the fraction of Monte Carlo starts of eq. (10) that
-# collide (dots), for three initial-scale ratios. Right: eq. (13) (lines, $\sigma_a = \sigma_c$)
+# Left: the arctan law (lines) against the fraction of Monte Carlo starts of the paper's eq. (10) that
+# collide (dots), for three initial-scale ratios. Right: the paper's eq. (13) (lines, $\sigma_a = \sigma_c$)
 # against the simulated one-against-$N$ flow (squares). Largest deviations
 # {glue:text}`arctan_vs_mc_max_abs_error` and {glue:text}`n_repon_vs_sim_max_abs_error`; starts
 # close to the separatrix collide only after a time that diverges at $C = 0$, so a finite $T$
@@ -244,16 +245,16 @@ run.figure("fig_arctan", fig)
 #
 # ## Beyond the scalar pair: a matrix decoder
 #
-# Eq. (8) holds for any decoder matrix $\mathbf{A}$ ($m$ outputs, $d$ embedding dimensions), and it
+# The paper's eq. (8) holds for any decoder matrix $\mathbf{A}$ ($m$ outputs, $d$ embedding dimensions), and it
 # conserves the whole matrix $M = \mathbf{A}^T\mathbf{A}/(2\eta_A) - \mathbf{r}\mathbf{r}^T/\eta_x$ (sympy:
-# `matrix_M_conserved` above); eq. (11) is its restriction to the ansatz. A collision leaves
+# `matrix_M_conserved` above); the paper's eq. (11) is its restriction to the ansatz. A collision leaves
 # $M = \mathbf{A}^T\mathbf{A}/(2\eta_A)$, positive semi-definite; a pair that stops apart stops where
 # $\mathbf{A}\mathbf{r} = 0$, and there $\mathbf{r}^T M \mathbf{r} = -|\mathbf{r}|^4/\eta_x < 0$. So the
-# repons should collide exactly when $M \succeq 0$. Below, eq. (8) is integrated from
+# repons should collide exactly when $M \succeq 0$. Below, the paper's eq. (8) is integrated from
 # {glue:text}`param_matrix_draws` Gaussian draws per shape ($\sigma_a = \sigma_c = 1$, $\eta_A = \eta_x = 1$)
 # and the outcome set against the sign of $M$.
 
-# %%
+# %% tags=["remove-input"]
 study = {shape: repons.collision_study(*shape, draws=P.matrix_draws, seed=P.seed + i, t_max=P.ode_time,
                                        tol=P.collision_tol)
          for i, shape in enumerate([(1, 1), (1, 2), (2, 2), (3, 2)])}
@@ -267,7 +268,7 @@ run.metric("arctan_law_unit", study[1, 1].arctan)
 run.metric("collision_scalar_2d_vs_law", phases.distance_from(study[1, 2].collision, study[1, 2].arctan))
 run.metric("collision_matrix_2x2_vs_law", phases.distance_from(study[2, 2].collision, study[2, 2].arctan))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.4, 3.4))
 labels = [f"{m} × {d}" for m, d in study]
 for i, s in enumerate(study.values()):
@@ -282,8 +283,8 @@ run.figure("fig_matrix", fig)
 # %% [markdown]
 # ```{glue:figure} fig_matrix
 # :name: fig-matrix
-# Collision probability of two repons under eq. (8) by decoder shape ($m$ outputs, $d$ embedding
-# dimensions), integrated (dots, Wilson 95%) and from the sign of $M$ (crosses), against eq. (12)
+# Collision probability of two repons under the paper's eq. (8) by decoder shape ($m$ outputs, $d$ embedding
+# dimensions), integrated (dots, Wilson 95%) and from the sign of $M$ (crosses), against the paper's eq. (12)
 # (dashed). Integration and criterion agree in a fraction
 # {glue:text}`collision_iff_m_psd_agreement` {glue:text}`collision_iff_m_psd_agreement_ci` of all draws.
 #
@@ -301,18 +302,18 @@ run.figure("fig_matrix", fig)
 # the law's value. A network's repon sees one output per partner element, an $n \times d$ decoder
 # with $n \ge d$: it is the matrix criterion, not the scalar law, that applies to it.
 #
-# ## Learning-rate phase diagrams of real networks (Fig. 5)
+# ## Learning-rate phase diagrams of real networks (the paper's Fig. 5)
 #
-# The networks are those of Section II with Table 3's defaults (embedding dimension 2, decoder of
+# The networks are those of Section II with the paper's Table 3 defaults (embedding dimension 2, decoder of
 # depth 3 and width 50 (concatenated inputs), tanh, sigmoid and cross-entropy, training fraction 0.75,
 # $n$ = 30), trained full batch with AdamW, a separate rate for the embeddings ($\eta_\mathrm{enc}$) and
-# for the decoder ($\eta_\mathrm{dec}$), one split and several initialisations per cell. Table 4 names
+# for the decoder ($\eta_\mathrm{dec}$), one split and several initialisations per cell. The paper's Table 4 names
 # the phases from the first steps at which train and test accuracy exceed 0.9: generalization (test
 # within the threshold of train), grokking (later), memorization (test never), confusion (train
 # never); the threshold is 1% of the run, as the paper's $10^3$ of $10^5$ steps. A run leaves the
 # batch once its phase is decided.
 #
-# **Where the numbers come from.** Figs. 5, 6 and 8 and their claims are read from the book's
+# **Where the numbers come from.** The paper's Figs. 5, 6 and 8 and their claims are read from the book's
 # *evidence tier* (`data/evidence/geneft_dynamics/`, computed once by `make evidence`, never in this
 # build): {glue:text}`evidence_sizes_text`. The build itself trains a small *live grid* and checks it
 # against the stored runs at the same cells, seeds and parameters (below). {glue:text}`evidence_state_text`
@@ -327,7 +328,7 @@ run.figure("fig_matrix", fig)
 # small for the run, or so large that AdamW never settles) are on neither side of the
 # generalization/memorization boundary: they are left out of the fit and counted below.
 
-# %%
+# %% tags=["remove-input"]
 EV, COMPLETE, MISSING = {}, {}, {}
 for name in ("phase_grid", "phase_grid_1e5", "weight_decay", "weight_decay_1e5", "weight_decay_1e5_relations",
              "ratio_seeds"):
@@ -345,7 +346,7 @@ run.text("evidence_state_text", " ".join(
     f"and its claims are inconclusive by design (their intervals widened to the metric's range)."
     for name in pending) or "Every evidence set that a figure shows is complete.")
 
-# %%
+# %% tags=["remove-input"]
 ev5 = EV["phase_grid"]
 cfg5 = ev5.config
 lr_enc, lr_dec = 10.0 ** np.array(cfg5["log10_lr_enc"]), 10.0 ** np.array(cfg5["log10_lr_dec"])
@@ -428,10 +429,10 @@ seen = exact(sum(counts[p] > 0 for p in ("generalization", "grokking", "memoriza
 run.metric("phases_seen", decide(seen, 0, 3, pending.get("phase_grid")))
 run.metric("borderline_runs", int(sum(g.borderline.sum() for g in grids.values())))
 
-# %% tags=["hide-input"]
-fig, axes = plt.subplots(1, len(relations), figsize=(3.6 * len(relations), 3.8), squeeze=False, layout="constrained")
+# %% tags=["remove-input"]
+fig, axes = panel_grid(len(relations), (3.7, 3.3), max_columns=2, layout="constrained")
 xs = np.linspace(np.log10(lr_enc[0]), np.log10(lr_enc[-1]), 50)
-for ax, rel in zip(axes[0], relations):
+for ax, rel in zip(axes, relations):
     phases.draw_phase_diagram(ax, phase_grid.majority_phase(grids[rel]).T, rows[rel], lr_dec)
     f = fits[rel]
     if f.outcome == "boundary" and abs(f.slope.value) < 10:  # a line the axes can show
@@ -454,16 +455,16 @@ run.figure("fig_phase_lr", fig)
 # {ref}`geneft_dynamics/phase_grid_1e5 <evidence-geneft-dynamics-phase-grid-1e5>`.
 # ```
 #
-# Eq. (12) depends on $\eta_x/\eta_A$ only, so a fixed collision probability is a line of constant
+# The paper's eq. (12) depends on $\eta_x/\eta_A$ only, so a fixed collision probability is a line of constant
 # $\eta_\mathrm{dec}/\eta_\mathrm{enc}$: slope $+1$ on these increasing axes (the paper's "slope $-1$"
 # comes from an axis drawn downwards; see the {ref}`errata`). {glue:text}`fig5_long_text` Fitted slopes: {glue:text}`slopes_text`.
 # Intercepts, $\log_{10}$ of the critical ratio at $\eta_\mathrm{enc} = 10^{x}$, $x$ = {glue:text}`x_ref_text`:
 # {glue:text}`intercepts_text`; their largest difference is {glue:text}`boundary_intercept_spread`
 # {glue:text}`boundary_intercept_spread_ci` decades (Cochran's Q test that they are one: $p$ =
 # {glue:text}`boundary_intercept_homogeneity_p`). Over the three grids the phases count
-# {glue:text}`counts_text` (confusion left out of the fits; Table 4's threshold {glue:text}`grok_threshold_steps` steps);
+# {glue:text}`counts_text` (confusion left out of the fits; the paper's Table 4 threshold {glue:text}`grok_threshold_steps` steps);
 # {glue:text}`borderline_runs` memorizing or confused run(s) ended within two test pairs of 0.9 (kept as
-# Table 4 labels them; the fit pools them with their cell's seeds).
+# the paper's Table 4 labels them; the fit pools them with their cell's seeds).
 #
 # The slope claims are equivalence tests with a margin fixed before the fit, $|\text{slope} - 1| < 0.5$
 # (at the ends of the paper's three decades of $\eta_\mathrm{enc}$ such a slope moves the boundary by
@@ -505,10 +506,10 @@ run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 #
 # The build trains {glue:text}`param_seeds_per_cell` initialisation(s) of {glue:text}`param_live_relation`
 # at $\log_{10}\eta_\mathrm{enc}$ in {glue:text}`param_live_log10_lr_enc` and $\log_{10}\eta_\mathrm{dec}$ in
-# {glue:text}`param_live_log10_lr_dec` for {glue:text}`param_steps` steps and compares each run's Table 4
+# {glue:text}`param_live_log10_lr_dec` for {glue:text}`param_steps` steps and compares each run's the paper's Table 4
 # phase with the stored run of the same cell and seed: {glue:text}`live_text`
 
-# %%
+# %% tags=["remove-input"]
 live_net = dict(n=P.n, train_fraction=P.train_fraction, split_seed=P.seed, mode=P.mode, depth=P.depth, width=P.width,
                 embed_dim=P.embed_dim, init_scale=P.init_scale, steps=P.steps)
 live_seeds = P.seed + np.arange(P.seeds_per_cell)
@@ -548,7 +549,7 @@ else:
 # ### Did the repons collapse?
 #
 # Theorem 2 ties generalization to the collision of same-class repons. The stored final embeddings of
-# the Fig. 5 networks of the class relations say whether that happened: the ratio of the mean
+# the paper's Fig. 5 networks of the class relations say whether that happened: the ratio of the mean
 # within-class to the mean between-class distance is 0 for a full collapse and about 1 without class
 # structure. The claim is decided without a cut-off: the AUC with which that ratio separates the runs
 # that generalized from the others (1: every generalizing run more collapsed than every other run,
@@ -557,7 +558,7 @@ else:
 # those at its early stop, while a memorizing run is read at the end of the run: the comparison
 # handicaps the generalizing runs, which had less time to collapse.
 
-# %%
+# %% tags=["remove-input"]
 class_rels = [r for r in relations if class_labels(r, cfg5["n"]) is not None]
 collapse = {r: repons.collapse_vs_phase(grids[r].embed.reshape(-1, cfg5["n"], cfg5["embed_dim"]),
                                         class_labels(r, cfg5["n"]), grids[r].generalized.ravel(),
@@ -569,7 +570,7 @@ for r, c in collapse.items():
         run.metric(f"repon_{key}_{r}", c[key])
     run.metric(f"repon_collapse_auc_{r}", decide(c.get("auc_estimate"), 0.0, 1.0, pending.get("phase_grid")))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.0, 3.2))
 for i, r in enumerate(class_rels):
     gen = grids[r].generalized.ravel()
@@ -603,13 +604,13 @@ run.text("collapse_text", " ".join(
 
 # %% [markdown]
 # **Read at one step for every run.** The claim reads the repons of every run at the same step: the evidence
-# set `phase_grid_to_end` trains the Fig. 5 networks of the class relations again, same split, seeds, cells
+# set `phase_grid_to_end` trains the paper's Fig. 5 networks of the class relations again, same split, seeds, cells
 # and {glue:text}`collapse_end_steps` steps, without the early stop, so that generalizing runs are read at the
 # end of the run like the others ({glue:text}`collapse_end_setup_text`). Their phases are classified from their
 # own first crossings, as above; they are the phase_grid runs continued, and the runs given the same phase as
 # there number {glue:text}`collapse_end_agreement_text`.
 
-# %%
+# %% tags=["remove-input"]
 end_available = run.evidence("phase_grid_to_end")
 end_ev, cfg_end = end_available.data, end_available.data.config
 pending_end = None if end_available.complete else "evidence set phase_grid_to_end incomplete: smoke variant shown"
@@ -653,20 +654,20 @@ run.text("collapse_end_text", " ".join(
 # - {glue:text}`verdict_g_th2_collapse_bipartite`
 
 # %% [markdown]
-# ## Probability of generalization against the rate ratio (Fig. 6)
+# ## Probability of generalization against the rate ratio (the paper's Fig. 6)
 #
-# Fig. 6 trains many seeds at each ratio $\eta_\mathrm{dec}/\eta_\mathrm{enc}$ for several initialisation
-# scales and draws eq. (12) under them, with $\eta_x = \eta_\mathrm{enc}$, $\eta_A = \eta_\mathrm{dec}$
+# The paper's Fig. 6 trains many seeds at each ratio $\eta_\mathrm{dec}/\eta_\mathrm{enc}$ for several initialisation
+# scales and draws the paper's eq. (12) under them, with $\eta_x = \eta_\mathrm{enc}$, $\eta_A = \eta_\mathrm{dec}$
 # (evidence `ratio_seeds`: {glue:text}`fig6_setup_text`). The bound needs $\sigma_a/\sigma_c$, which the
 # paper does not give; the networks fix it. At initialisation, the decoder's Jacobian with respect
 # to a repon (against one partner) plays $\mathbf{A}$ and half the distance of two repons plays
 # $\mathbf{r}$; along a random direction $a_2$ and $c$ then have variances $E|J|^2/d$ and $E|\mathbf{r}|^2/d$,
 # so $\sigma_a/\sigma_c = \sqrt{E|J|^2/E|\mathbf{r}|^2}$ (`repons.init_sigma_ratio`, over
 # {glue:text}`param_sigma_models` models, bootstrap interval, computed live). Each init scale is compared
-# with the band of eq. (12) that its interval gives; a point lies above the bound when its whole Wilson
+# with the band of the paper's eq. (12) that its interval gives; a point lies above the bound when its whole Wilson
 # interval does.
 
-# %%
+# %% tags=["remove-input"]
 ev6, cfg6 = EV["ratio_seeds"], EV["ratio_seeds"].config
 scales6 = sorted({float(sh.key["init_scale"]) for sh in ev6})
 points6 = {s: sorted(ev6.where(init_scale=s), key=lambda sh: sh.key["point"]) for s in scales6}
@@ -704,7 +705,7 @@ run.metric("fig6_sigma_monotone_difference", decide(
     -1.0, 1.0, pending.get("ratio_seeds") or (len(scales6) < 2 and "one init scale")))
 run.metric("fig6_sigma_ratio_largest_over_smallest", sigma[by_sigma[-1]].value / sigma[by_sigma[0]].value)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
 allr = np.concatenate(list(ratio6.values()))
 fine = np.logspace(np.log10(allr.min()) - 0.2, np.log10(allr.max()) + 0.2, 200)
@@ -713,7 +714,7 @@ for s in scales6:
     line = ax.errorbar(ratio6[s], [p.value for p in pts], yerr=np.clip([[p.value - p.low for p in pts], [p.high - p.value for p in pts]], 0, None),
                        fmt="o-", lw=1, capsize=2, label=f"init scale {s:g}")
     ax.fill_between(fine, repons.arctan_law(sigma[s].low, 1 / fine), repons.arctan_law(sigma[s].high, 1 / fine),
-                    color=line[0].get_color(), alpha=0.25)
+                    color=line[0].get_color(), alpha=0.25, label=f"the paper's eq. (12), scale {s:g}")
 ax.set(xscale="log", xlabel=r"$\eta_\mathrm{dec} / \eta_\mathrm{enc}$", ylabel="P(generalization)", ylim=(-0.05, 1.05))
 ax.legend(fontsize=8)
 run.figure("fig_prob", fig)
@@ -722,7 +723,7 @@ run.figure("fig_prob", fig)
 # ```{glue:figure} fig_prob
 # :name: fig-prob
 # Fraction of seeds that generalize (evidence `ratio_seeds`, Wilson 95%) against the learning-rate
-# ratio, per initialisation scale, with the band of eq. (12) at the $\sigma_a/\sigma_c$ measured at that
+# ratio, per initialisation scale, with the band of the paper's eq. (12) at the $\sigma_a/\sigma_c$ measured at that
 # scale (shaded). A fraction {glue:text}`fig6_fraction_under_bound` {glue:text}`fig6_fraction_under_bound_ci`
 # of the points is not above its band.
 #
@@ -731,17 +732,17 @@ run.figure("fig_prob", fig)
 # ```
 #
 # The measured ratios are {glue:text}`sigma_text`: at initialisation the decoder responds weakly
-# to a repon's position compared with the spread of the repons, which sets the level of eq. (12).
+# to a repon's position compared with the spread of the repons, which sets the level of the paper's eq. (12).
 # The networks are trained with AdamW, whose per-parameter normalisation makes the effective rates
-# differ from $\eta_\mathrm{enc}$ and $\eta_\mathrm{dec}$, so eq. (12)'s gradient-flow reading is a
-# hypothesis that the claim tests: {glue:text}`verdict_g_6`. Read backwards, eq. (12) lies on or above
+# differ from $\eta_\mathrm{enc}$ and $\eta_\mathrm{dec}$, so the paper's eq. (12) gradient-flow reading is a
+# hypothesis that the claim tests: {glue:text}`verdict_g_6`. Read backwards, the paper's eq. (12) lies on or above
 # every point only when $\sigma_a/\sigma_c$ is at least {glue:text}`sigma_needed_text`
 # (`repons.sigma_ratio_for_bound`, at the Wilson lower ends): that is how far the initialisation
 # reading above is from one under which the paper's figure would hold.
 #
 # Two readings need no $\sigma_a/\sigma_c$ at all. First, the shape: fitted with $\sigma_a/\sigma_c$ free
-# (maximum likelihood over the binomial counts), eq. (12) is tested against one free probability per
-# ratio (likelihood ratio, 3 degrees of freedom): {glue:text}`shape_text`. Second, the direction: eq. (12)
+# (maximum likelihood over the binomial counts), the paper's eq. (12) is tested against one free probability per
+# ratio (likelihood ratio, 3 degrees of freedom): {glue:text}`shape_text`. Second, the direction: the paper's eq. (12)
 # grows with $\sigma_a/\sigma_c$, and the init scale whose measured ratio is larger (by a factor
 # {glue:text}`fig6_sigma_ratio_largest_over_smallest`) should generalize at least as often; pooled
 # over the ratios, the difference of the fractions that generalize (larger minus smaller
@@ -758,9 +759,9 @@ run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at 
                                  f"{format_number(shape6[s]['sigma'])})" for s in scales6))
 
 # %% [markdown]
-# ### Under the dynamics eq. (12) is derived for: plain gradient descent
+# ### Under the dynamics the paper's eq. (12) is derived for: plain gradient descent
 #
-# Eq. (12) integrates the gradient flow of the repons, with $\eta_x$ and $\eta_A$ the rates of plain
+# The paper's eq. (12) integrates the gradient flow of the repons, with $\eta_x$ and $\eta_A$ the rates of plain
 # gradient descent. The evidence set `ratio_seeds_gd` trains the same networks, split and seeds as
 # `ratio_seeds` by full-batch gradient descent ($\theta \leftarrow \theta - \eta\,\nabla L$, $\eta_\mathrm{enc}$ on the
 # embeddings, $\eta_\mathrm{dec}$ on the decoder; `lib.geneft.train`): {glue:text}`fig6_gd_setup_text`.
@@ -770,10 +771,10 @@ run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at 
 # encoder rate; so the decoder rate, which sets the stable step, is fixed at 1 and the encoder rate is
 # $\eta_\mathrm{dec}$ divided by the ratio (the set's description in `lib/specs/geneft_dynamics.py`). The
 # $\sigma_a/\sigma_c$ of each init scale is measured as above (it depends on the initialisation only), now
-# at three scales, so that the direction of eq. (12) is tested across a factor {glue:text}`fig6_gd_sigma_span` in
+# at three scales, so that the direction of the paper's eq. (12) is tested across a factor {glue:text}`fig6_gd_sigma_span` in
 # $\sigma_a/\sigma_c$.
 
-# %%
+# %% tags=["remove-input"]
 gd_available = run.evidence("ratio_seeds_gd")
 ev6g, cfg6g = gd_available.data, gd_available.data.config
 pending_gd = None if gd_available.complete else "evidence set ratio_seeds_gd incomplete: smoke variant shown"
@@ -793,7 +794,7 @@ shape6g = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6g[s]), ratio6g[
 by_sigma_gd = sorted(scales6g, key=lambda s: sigma_gd[s].value)
 low6g, high6g = (phase_grid.cell_counts(g6g[s]) for s in (by_sigma_gd[0], by_sigma_gd[-1]))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 run.metric("fig6_gd_fraction_under_bound", decide(fraction(~np.concatenate([c["above"] for c in cmp6g.values()])),
                                                   0.0, 1.0, pending_gd))
 for s in scales6g:
@@ -831,7 +832,7 @@ for s in scales6g:
     line = ax.errorbar(ratio6g[s], [p.value for p in pts], fmt="o-", lw=1, capsize=2, label=f"init scale {s:g}",
                        yerr=np.clip([[p.value - p.low for p in pts], [p.high - p.value for p in pts]], 0, None))
     ax.fill_between(fine, repons.arctan_law(sigma_gd[s].low, 1 / fine), repons.arctan_law(sigma_gd[s].high, 1 / fine),
-                    color=line[0].get_color(), alpha=0.25)
+                    color=line[0].get_color(), alpha=0.25, label=f"the paper's eq. (12), scale {s:g}")
 ax.set(xscale="log", xlabel=r"$\eta_\mathrm{dec} / \eta_\mathrm{enc}$", ylabel="P(generalization)", ylim=(-0.05, 1.05))
 ax.legend(fontsize=8)
 run.figure("fig_prob_gd", fig)
@@ -847,7 +848,7 @@ run.figure("fig_prob_gd", fig)
 # ```
 #
 # {glue:text}`fig6_gd_text`. A fraction {glue:text}`fig6_gd_fraction_under_bound`
-# {glue:text}`fig6_gd_fraction_under_bound_ci` of the points is not above the band of eq. (12)
+# {glue:text}`fig6_gd_fraction_under_bound_ci` of the points is not above the band of the paper's eq. (12)
 # ({glue:text}`verdict_g_6_gd`). Pooled over the ratios, the init scale with the largest $\sigma_a/\sigma_c$
 # generalizes more often than the one with the smallest by {glue:text}`fig6_gd_sigma_monotone_difference`
 # {glue:text}`fig6_gd_sigma_monotone_difference_ci` (Newcombe 95%; {glue:text}`verdict_g_6_gd_sigma_monotone`).
@@ -908,18 +909,18 @@ else:
         for s in scales6n))
 
 # %% [markdown]
-# ## Weight decay and the boundary (Fig. 8)
+# ## Weight decay and the boundary (the paper's Fig. 8)
 #
-# Eq. (12) has no weight decay in it. Appendix F scans the decoder's weight decay against its
+# The paper's eq. (12) has no weight decay in it. The paper's Appendix F scans the decoder's weight decay against its
 # learning rate at $\eta_\mathrm{enc} = 10^{-5}$ over $10^5$ steps and finds "the memorization-generalization
 # boundary is independent of the weight decay". The evidence `weight_decay_1e5` runs that setting:
 # {glue:text}`fig8_setup_text_mod3_1e5`. Each row (one weight decay) has its boundary where the fraction of runs
 # that generalize (generalization or grokking; runs in confusion are on neither side and left out) first
-# falls below 1/2 as $\eta_\mathrm{dec}$ rises from the grid's smallest ratio: eq. (12)'s critical ratio
+# falls below 1/2 as $\eta_\mathrm{dec}$ rises from the grid's smallest ratio: the paper's eq. (12) critical ratio
 # at this $\eta_\mathrm{enc}$. Weight decay 0, the paper's default, is a row like the others. The claim is
 # that the rows' boundaries differ by less than the grid's step of half a decade; the interval resamples
 # the initialisations (each one is trained in every cell). Two other readings are shown as robustness
-# rows: the rows made monotone first (the per-row estimator of Fig. 5), and the slope of a logistic
+# rows: the rows made monotone first (the per-row estimator of the paper's Fig. 5), and the slope of a logistic
 # boundary in $(\log_{10} wd, \log_{10}\eta_\mathrm{dec})$, decades of $\eta^*_\mathrm{dec}$ per decade of
 # weight decay, which cannot use the cells at $wd = 0$. The paper's Fig. 8b and 8c scan greater-than and
 # complete bipartite the same way (evidence `weight_decay_1e5_relations`: the same grid and seeds). The
@@ -927,7 +928,7 @@ else:
 # {glue:text}`fig8_setup_text_mod3_1e4`), the book's budget before the paper's setting was computed, is
 # shown last.
 
-# %%
+# %% tags=["remove-input"]
 GRIDS8 = {}
 for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
                             ("greater_than_1e5", "weight_decay_1e5_relations", "greater_than"),
@@ -991,7 +992,7 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     title8 = f"{RELATION_TITLES[relation]}, {cfg8['steps']:,} steps" + (" (smoke set)" if name in pending else "")
     GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 2, figsize=(8.0, 7.4), layout="constrained")
 for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8) in zip(axes.ravel(), GRIDS8.values()):
     wd_axis = np.where(wd8 > 0, wd8, wd8[wd8 > 0].min() / 10 if (wd8 > 0).any() else 1e-3)
@@ -1038,13 +1039,13 @@ run.figure("fig_wd", fig)
 # On greater-than the boundaries are at {glue:text}`wd_boundaries_text_greater_than_1e5`, on complete
 # bipartite at {glue:text}`wd_boundaries_text_bipartite_1e5`.
 #
-# The wd = 0 rows can be set beside Fig. 5, which trains the same network without weight decay: its logistic
+# The wd = 0 rows can be set beside the paper's Fig. 5, which trains the same network without weight decay: its logistic
 # boundary, read at $\eta_\mathrm{enc} = 10^{-5}$ (its first row), lies at
 # $\log_{10}\eta_\mathrm{dec}$ = {glue:text}`fig5_at_text_mod3_1e5` (mod 3),
 # {glue:text}`fig5_at_text_greater_than_1e5` (greater-than) and {glue:text}`fig5_at_text_bipartite_1e5`
 # (complete bipartite) (`phases.boundary_at`). The two are not independent: the cells the grids share
 # ($\eta_\mathrm{dec} = 10^{-5}$ to $10^{-2}$ at $wd = 0$) are the same runs, with the same split and seeds. What
-# the comparison checks is that Fig. 5's line, fitted to all its encoder rates, passes where this row's runs
+# the comparison checks is that the paper's Fig. 5 line, fitted to all its encoder rates, passes where this row's runs
 # put the boundary.
 #
 # - {glue:text}`verdict_g_8_greater_than`
@@ -1101,5 +1102,5 @@ else:
 run.headline("conserved_quantity_exact", "portrait_agreement", "arctan_vs_mc_max_abs_error",
              "n_repon_vs_sim_max_abs_error", "collision_iff_m_psd_agreement", digits=2)
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

@@ -13,9 +13,9 @@
 # information theory: a relation from a known family is pinned down by $b$ bits, its
 # *description length*, so at least about $b$ samples are needed; correlated samples and the
 # bits spent on learning the family's properties (the *inductive gap*) delay generalization
-# further. This chapter computes $b$ for the relations of Table 1, derives the critical data
-# fraction of eqs. (1)-(5), builds the Monte Carlo upper bound of Appendix D (Fig. 2), trains
-# networks against it (Fig. 3) and scans decoder depth (Fig. 7, Appendix E).
+# further. This chapter computes $b$ for the relations of the paper's Table 1, derives the critical data
+# fraction of the paper's eqs. (1)-(5), builds the Monte Carlo upper bound of the paper's Appendix D (the paper's Fig. 2), trains
+# networks against it (the paper's Fig. 3) and scans decoder depth (the paper's Fig. 7, Appendix E).
 
 # %% [markdown]
 # ```{glue:md} chapter_summary
@@ -72,7 +72,7 @@ from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 from lib.numbers import format_number, interval_text
-from lib.plotting import training_fraction_axis
+from lib.plotting import panel_grid, training_fraction_axis
 from lib.specs.geneft_statics import TABLE3_DECODER, parse_architecture
 from lib import stats
 
@@ -84,16 +84,16 @@ ALPHA = P.alpha       # "a testing accuracy alpha (say 90%)", Section III
 #
 # A relation $R$ on $x_1, \dots, x_n$ is the $n \times n$ matrix $\mathbf{R}_{ij} = R(x_i, x_j)
 # \in \{0, 1\}$; the data set is its $n^2$ entries and a training set is a random subset of
-# them (Section II). Table 1 lists equal modulo 3 and modulo 5 (equivalence relations),
+# them (Section II). The paper's Table 1 lists equal modulo 3 and modulo 5 (equivalence relations),
 # greater-than (a total order) and a complete bipartite graph; the book adds an Erdős–Rényi
 # graph as a relation with no named structure. {numref}`fig-relations` shows them for
 # $n =$ {glue:text}`n_elements`.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 run.metric("n_elements", P.n)
 mats = {name: relation_matrix(name, P.n, seed=P.random_graph_seed) for name in P.relations}
-fig, axes = plt.subplots(1, len(mats), figsize=(2.2 * len(mats), 2.4))
-for ax, (name, r) in zip(np.atleast_1d(axes), mats.items()):
+fig, axes = panel_grid(len(mats), (2.0, 2.1), max_columns=3)
+for ax, (name, r) in zip(axes, mats.items()):
     ax.imshow(r, cmap="Greys", interpolation="nearest")
     ax.set(title=name.replace("_", " "), xticks=[], yticks=[])
 run.figure("fig_relations", fig)
@@ -127,7 +127,7 @@ for name, r in mats.items():
     rows.append((name, b, description.closed_form_bits(name, P.n), description.table2_bits(name, P.n)))
     run.metric(f"b_bits_{name}", b)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 exact = [(b, c, t) for _, b, c, t in rows if c is not None]
 run.metric("b_closed_form_max_abs_error", max(abs(b - c) for b, c, _ in exact))
 run.metric("table2_max_ratio", max(max(t / c, c / t) for _, c, t in exact))
@@ -144,7 +144,7 @@ display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |
 
 # %% [markdown]
 # nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error` bits.
-# Table 2's rough forms ($n \log_2 k$, $n$ for the bipartite graph) overestimate $b$ by at most
+# The paper's Table 2 rough forms ($n \log_2 k$, $n$ for the bipartite graph) overestimate $b$ by at most
 # a factor {glue:text}`table2_max_ratio`. $n \log_2 k$ counts every assignment of the $n$
 # elements to $k$ labelled classes; most of the excess comes from the class sizes, which the relation
 # fixes (equal here), leaving only the multinomial $n!/\prod_c s_c!$ of those assignments, and the
@@ -152,10 +152,10 @@ display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |
 # {glue:text}`table2_excess_text`. The random graph is the instructive case: its
 # automorphism group is trivial, so eq. {eq}`eq-b-aut` gives $\log_2 n!$
 # (= {glue:text}`b_bits_greater_than` bits, like a total order), while picking a graph
-# from all symmetric graphs takes $n(n-1)/2$ bits. Eq. {eq}`eq-b-aut` counts the graphs with
+# from all symmetric graphs takes $n(n-1)/2$ bits. eq. {eq}`eq-b-aut` counts the graphs with
 # a *known* structure, so it is a lower bound on what a learner without that knowledge needs.
 #
-# ## Critical data fraction: eqs. (1)-(5)
+# ## Critical data fraction: the paper's eqs. (1)-(5)
 #
 # Treat each of the $m$ training samples as a ball thrown into one of $b$ buckets (bits); a
 # bucket $x_i$ is learned once it holds a ball. With $Z_i$ the indicator that bucket $i$
@@ -167,7 +167,7 @@ d = bounds.derive_inferable_fraction()
 display(sp.Eq(sp.Symbol("E[sum Z_i]"), d["E_empty"]), sp.Eq(sp.Symbol("f(m)"), d["f"]),
         sp.Eq(sp.Symbol("p_c"), d["p_c"]))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 b_, m_, n_, a_ = d["symbols"]
 paper_f = 1 - (1 - 1 / b_) ** m_
 paper_pc = sp.log(1 - a_, 2) / (n_ * sp.log(1 - 1 / b_, 2))
@@ -176,13 +176,13 @@ checks = [sp.simplify(d["f"] - paper_f) == 0,
 run.metric("eqs_1_to_4_sympy_ok", all(checks))
 
 # %% [markdown]
-# These are eqs. (1)-(4) of the paper:
+# These are the paper's eqs. (1)-(4):
 #
 # $$ f(m) = 1 - \Bigl(1 - \frac{1}{b}\Bigr)^m, \qquad
 #    p_c = \frac{1}{N} \frac{\log_2(1 - \alpha)}{\log_2(1 - 1/b)}, $$ (eq-f-pc)
 #
 # and guessing the entries that are not inferable, right with probability
-# $\max(p_*, 1 - p_*)$, gives the upper bound of eq. (5),
+# $\max(p_*, 1 - p_*)$, gives the upper bound of the paper's eq. (5),
 # $f_\mathrm{UB}(m) = f(m) + \max(p_*, 1-p_*)\,(1 - f(m))$. The only property of the relation
 # that enters $p_c$ is $b$. At $\alpha =$ {glue:text}`param_alpha` and $n =$ {glue:text}`n_elements`:
 
@@ -194,14 +194,14 @@ for name, value in pc.items():
 display(Markdown(" · ".join(f"{k}: $p_c$ = {v:.3f}" for k, v in pc.items())))
 
 # %% [markdown]
-# ## The Monte Carlo upper bound (Fig. 2)
+# ## The Monte Carlo upper bound (the paper's Fig. 2)
 #
-# Appendix D computes the best accuracy any learner that knows the relation's family could
+# The paper's Appendix D computes the best accuracy any learner that knows the relation's family could
 # reach from a given training set. First, every entry implied by the sampled ones is filled
 # in: symmetry, reflexivity and transitivity for the equivalence relations (and for the
 # complete bipartite graph, the complement of a two-class equivalence), antisymmetry and
 # transitivity for the total order. Then the rest is guessed: for classes, each element
-# is uniform over its candidate classes $\mathrm{pos}[i]$ (App. D); for the total order,
+# is uniform over its candidate classes $\mathrm{pos}[i]$ (the paper's App. D); for the total order,
 # {glue:text}`mc_orderings_text` orderings are sampled uniformly among those consistent with
 # the inferred partial order (a Markov chain on linear extensions started from random
 # topological sorts). The bound counts 1 per known entry and $\max(p, 1-p)$ per guessed one,
@@ -217,7 +217,7 @@ frac = np.array(P.fractions)
 analytic = {name: bounds.upper_bound(frac * N, description.description_length(relation_matrix(name, P.n)),
                                      bounds.p_star_theory(name)) for name in P.mc_relations}
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 run.text("mc_orderings_text", str(P.mc_orderings))
 run.text("mc_samplings_text", str(P.mc_samplings))
 run.text("mc_samplings_order_text", str(P.mc_samplings_order))
@@ -233,11 +233,11 @@ for name in P.mc_relations:
     run.metric(f"p_star_eq5_fit_{name}", bounds.p_star_eq5_fit(
         mc[name], description.description_length(relation_matrix(name, P.n)), N))
     run.metric(f"p_star_{name}_rel_error", statics.relative_error(p_star[name], bounds.p_star_theory(name)))
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+fig, axes = plt.subplots(1, 2, figsize=(7.5, 4.6), layout="constrained")
 for i, name in enumerate(P.mc_relations):
     c = f"C{i}"
     axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{name.replace('_', ' ')} (MC)")
-    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name.replace('_', ' ')}, eq. (5)")
+    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name.replace('_', ' ')}, paper's eq. (5)")
     axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name.replace("_", " "))
     axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
 for ax in axes:
@@ -245,14 +245,14 @@ for ax in axes:
 axes[0].set(ylabel="accuracy upper bound", title="upper bound")
 axes[1].set(ylabel="$p_*$ = mean min(p, 1-p), open entries",
             title="guessing probability", ylim=(0, 0.55))
-axes[0].legend(fontsize=8, ncol=2)
-axes[1].legend(fontsize=8)
+for ax in axes:  # below the axes: the curves fill the panels
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22))
 run.figure("fig_mc_bound", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_mc_bound
 # :name: fig-mc-bound
-# Left: the Monte Carlo upper bound (solid, mean ± sd over training sets) against eq. (5)
+# Left: the Monte Carlo upper bound (solid, mean ± sd over training sets) against the paper's eq. (5)
 # (dotted), as in the paper's Fig. 2. Right: the guessing probability $p_*$ measured on the
 # entries the data leave open, against the paper's values (dotted: $1/3$, $1/5$, $1/3$, $1/2$).
 #
@@ -262,12 +262,12 @@ run.figure("fig_mc_bound", fig)
 #
 # The two estimates agree roughly, as the paper says: the largest difference over relations
 # and fractions is {glue:text}`mc_vs_analytic_max_gap`. For the equivalence relations the
-# Monte Carlo bound first lies below eq. (5) (a few samples carry less than one bit each: many
+# Monte Carlo bound first lies below the paper's eq. (5) (a few samples carry less than one bit each: many
 # are 0, and several imply the same entries) and then rises faster (transitivity makes later
 # samples carry more).
 #
 # Section III's $p_*$ is the probability of guessing an entry the data say nothing about: the
-# guessing probability of eq. (5) in the small-data limit. The book reads it at the smallest
+# guessing probability of the paper's eq. (5) in the small-data limit. The book reads it at the smallest
 # training fraction of the grid ({glue:text}`p_star_fraction_text`): the mean of $\min(p, 1-p)$ over the
 # entries left open there, with a bootstrap interval over the training sets. This gives
 # {glue:text}`p_star_mod3` {glue:text}`p_star_mod3_ci` for mod 3 (paper: $1/3$) and
@@ -275,9 +275,9 @@ run.figure("fig_mc_bound", fig)
 # $1/3$). The other readings are robustness rows: pooled over the whole curve,
 # {glue:text}`p_star_whole_curve_mod3` {glue:text}`p_star_whole_curve_mod3_ci` and
 # {glue:text}`p_star_whole_curve_greater_than` {glue:text}`p_star_whole_curve_greater_than_ci`;
-# fitted so that eq. (5) matches the Monte Carlo curve, {glue:text}`p_star_eq5_fit_mod3` and
+# fitted so that the paper's eq. (5) matches the Monte Carlo curve, {glue:text}`p_star_eq5_fit_mod3` and
 # {glue:text}`p_star_eq5_fit_greater_than` (that fit absorbs every difference in shape between
-# eq. (3) and the Monte Carlo, and gives {glue:text}`p_star_eq5_fit_bipartite` for the bipartite
+# the paper's eq. (3) and the Monte Carlo, and gives {glue:text}`p_star_eq5_fit_bipartite` for the bipartite
 # graph, whose open entries are all at $1/2$). As data accumulate, the open entries of the classes
 # become those with partial information, and $p_*$ drifts towards $1/2$ (right panel); for the order
 # it first falls, as pairs become "unit modules" of the paper's argument ($x<y$ known, $z$ unplaced),
@@ -285,15 +285,15 @@ run.figure("fig_mc_bound", fig)
 # two classes of equal size, every open entry has $p = 1/2$ by symmetry: its $p_* =$
 # {glue:text}`p_star_bipartite` is a consistency check of the code, not a finding.
 #
-# ## Eq. (4) against the fraction where accuracy reaches $\alpha$
+# ## The paper's eq. (4) against the fraction where accuracy reaches $\alpha$
 #
-# Eq. (4) sets the inferable fraction $f(N p_c)$ to $\alpha$; Section III reads $\alpha$ as a
+# The paper's eq. (4) sets the inferable fraction $f(N p_c)$ to $\alpha$; Section III reads $\alpha$ as a
 # test accuracy ("say 90%"). The two differ: an entry that is not inferable is still guessed
 # right with probability $\max(p_*, 1-p_*)$, so the bound reaches accuracy $\alpha$ before its
-# inferable fraction does. The table sets eq. (4)'s $p_c$ beside the fraction where the Monte
+# inferable fraction does. The table sets the paper's eq. (4) $p_c$ beside the fraction where the Monte
 # Carlo bound's inferable fraction and its accuracy first reach $\alpha =$
 # {glue:text}`param_alpha` (linear interpolation between the grid's fractions, bootstrap over
-# training sets), and where Table 3's networks reach it (evidence, below).
+# training sets), and where the paper's Table 3 networks reach it (evidence, below).
 
 # %%
 crossing = {}
@@ -305,7 +305,7 @@ for name in P.mc_relations:
                       "bound": bounds.fraction_at_accuracy(frac, mc[name].accuracy_samples.T, ALPHA, seed=P.seed,
                                                            what="samplings")}
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 for name, c in crossing.items():
     run.metric(f"p_c_{name}", c["p_c"])
     run.metric(f"fraction_at_90_inferred_{name}", c["inferred"])
@@ -317,7 +317,7 @@ display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alp
                                                  f"{interval_text(c['bound'])} |" for nm, c in crossing.items())))
 
 # %% [markdown]
-# For mod 3, eq. (4) gives $p_c =$ {glue:text}`p_c_mod3`; the bound's inferable fraction
+# For mod 3, the paper's eq. (4) gives $p_c =$ {glue:text}`p_c_mod3`; the bound's inferable fraction
 # reaches $\alpha$ at {glue:text}`fraction_at_90_inferred_mod3`
 # {glue:text}`fraction_at_90_inferred_mod3_ci` and its accuracy at
 # {glue:text}`fraction_at_90_accuracy_mod3_bound`
@@ -325,7 +325,7 @@ display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alp
 # inferable fraction {glue:text}`verdict_g_1_5_p_c_inferable`, bound's accuracy
 # {glue:text}`verdict_g_1_5_p_c_bound`.
 #
-# ## Networks against the bound (Fig. 3)
+# ## Networks against the bound (the paper's Fig. 3)
 #
 # The networks of Section II embed each element as a vector $\mathbf{E}_x \in
 # \mathbb{R}^{d}$ ($d =$ {glue:text}`embed_dim_value`) and decode a pair from the
@@ -337,7 +337,7 @@ display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alp
 # evaluations. It is scored, like the bound, by its accuracy over all $n^2$ pairs. The *inductive gap* is the mean distance between the Monte Carlo
 # bound and the network's curve over the fractions.
 
-# %%
+# %% tags=["remove-input"]
 fig3, gap = {}, {}
 for name in P.net_relations:
     masks = split_masks(P.n, P.fractions, P.seeds)
@@ -350,7 +350,7 @@ for name in P.net_relations:
         fig3[name, arch] = res.full_acc.reshape(len(P.fractions), len(P.seeds)).mean(1)
         gap[name, arch] = bounds.inductive_gap(frac, fig3[name, arch], mc[name].accuracy)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 run.metric("embed_dim_value", P.embed_dim)
 best = {name: min(P.architectures, key=lambda a: gap[name, a]) for name in P.net_relations}
 for name, arch in best.items():
@@ -359,8 +359,9 @@ for name, arch in best.items():
     run.metric(f"best_gap_{name}", gap[name, arch])
 run.metric("best_depth_max", max(parse_architecture(a)[1] for a in best.values()))
 run.metric("min_inductive_gap", min(gap.values()))
-fig, axes = plt.subplots(1, len(P.net_relations), figsize=(5 * len(P.net_relations), 3.8), squeeze=False)
-for ax, name in zip(axes[0], P.net_relations):
+fig, axes = plt.subplots(len(P.net_relations), 1, figsize=(7.4, 3.2 * len(P.net_relations)), squeeze=False,
+                         layout="constrained")
+for ax, name in zip(axes[:, 0], P.net_relations):
     ax.plot(frac, mc[name].accuracy, "k-", lw=2, label="Monte Carlo bound")
     ax.plot(frac, analytic[name], "k:", label="eq. (5)")
     for arch in P.architectures:
@@ -368,18 +369,20 @@ for ax, name in zip(axes[0], P.net_relations):
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_networks", fig)
-display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "---|" * len(P.architectures) + "\n"
-                 + "\n".join(f"| {nm} | " + " | ".join(f"{gap[nm, a]:.3f}" for a in P.architectures) + " |"
-                             for nm in P.net_relations)))
+# one row per decoder ('mode:hidden layers'), one column per relation: the table fits the column on any screen
+display(Markdown("| decoder | " + " | ".join(nm.replace("_", " ").replace("mod3", "mod 3") for nm in P.net_relations)
+                 + " |\n|---|" + "---|" * len(P.net_relations) + "\n"
+                 + "\n".join(f"| {a.replace('_', ' ')} | " + " | ".join(f"{gap[nm, a]:.3f}" for nm in P.net_relations) + " |"
+                             for a in P.architectures)))
 
 # %% [markdown]
 # ```{glue:figure} fig_networks
 # :name: fig-networks
 # Accuracy over all pairs against training fraction for each decoder ('mode:hidden layers',
 # width {glue:text}`width_value`, mean over seeds), with the Monte Carlo bound (solid black),
-# eq. (5) (dotted) and the scale $b/n^2$ (grey), as in the paper's Fig. 3. The legend and the
+# the paper's eq. (5) (dotted) and the scale $b/n^2$ (grey), as in the paper's Fig. 3. The legend and the
 # table give each architecture's inductive gap.
 #
 # Code: {py:func}`lib.geneft.train.train_models`, {py:func}`lib.geneft.bounds.inductive_gap`,
@@ -396,12 +399,12 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # network beat the "upper bound", which happens where the bound's guessing model is
 # pessimistic (see the notes).
 #
-# ### The same decoders at Table 3's settings (evidence)
+# ### The same decoders at the paper's Table 3 settings (evidence)
 #
 # The live run above (width {glue:text}`width_value`, learning rate {glue:text}`param_lr`, a few
 # seeds, stopped on a plateau) is a toy that the build can afford. The claims on the best mode and
 # depth are decided by the evidence set `geneft_statics/decoder_modes`: the same five decoders at
-# Table 3's width 50, $d = 2$ and learning rate $10^{-3}$, {glue:text}`modes_setup_text`. Since
+# the paper's Table 3 width 50, $d = 2$ and learning rate $10^{-3}$, {glue:text}`modes_setup_text`. Since
 # every decoder of a relation is compared with the same bound, the difference of two inductive gaps
 # is the difference of the decoders' mean accuracies over the fractions (the area under the curve,
 # `statics.curve_area`). The paper's favourite wins when the best decoder of its mode (or depth)
@@ -409,7 +412,7 @@ display(Markdown("| relation | " + " | ".join(P.architectures) + " |\n|---|" + "
 # percentile bootstrap over the seeds, paired across decoders (a seed draws the same splits for
 # every decoder).
 
-# %%
+# %% tags=["remove-input"]
 modes_ev = run.evidence("decoder_modes").data
 frac3 = np.asarray(modes_ev.config["fractions"], float)
 curves3 = {(sh.key["relation"], f"{sh.key['mode']}:{sh.key['depth']}"): sh["full_acc"].T for sh in modes_ev}
@@ -440,7 +443,7 @@ margin_depth = {
     for rel in rel3
 }
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 for rel in rel3:
     run.metric(f"best_mode_margin_{rel}", margin_mode[rel])
     run.metric(f"best_depth_margin_{rel}", margin_depth[rel])
@@ -452,8 +455,8 @@ run.text(
     f"{modes_ev.config['steps']} AdamW steps without a plateau stop, n = {modes_ev.config['n']} "
     f"({modes_ev.variant} variant)",
 )
-fig, axes = plt.subplots(1, len(rel3), figsize=(5 * len(rel3), 3.6), squeeze=False)
-for ax, rel in zip(axes[0], rel3):
+fig, axes = plt.subplots(len(rel3), 1, figsize=(7.4, 3.0 * len(rel3)), squeeze=False, layout="constrained")
+for ax, rel in zip(axes[:, 0], rel3):
     for (r, arch), c in curves3.items():
         if r == rel:
             ax.errorbar(
@@ -468,7 +471,7 @@ for ax, rel in zip(axes[0], rel3):
             )
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=rel.replace("_", " ").replace("mod3", "mod 3"))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_modes_evidence", fig)
 display(
     Markdown(
@@ -485,7 +488,7 @@ display(
 # ```{glue:figure} fig_modes_evidence
 # :name: fig-modes-evidence
 # Evidence `decoder_modes`: accuracy over all pairs against training fraction (mean and sd over
-# seeds) of the five decoders at Table 3's width, embedding dimension and learning rate; the legend
+# seeds) of the five decoders at the paper's Table 3 width, embedding dimension and learning rate; the legend
 # gives each decoder's mean accuracy over the fractions (larger: smaller inductive gap).
 #
 # Code: {py:func}`lib.geneft.statics.curve_area`, {py:func}`lib.geneft.statics.best_mean_margin` · evidence:
@@ -502,10 +505,10 @@ display(
 # {glue:text}`best_depth_margin_mod3_ci` (mod 3) and {glue:text}`best_depth_margin_greater_than`
 # {glue:text}`best_depth_margin_greater_than_ci` (greater-than): {glue:text}`verdict_g_3_best_depth`.
 #
-# ## Table 3's decoder and its sweeps against the bound (evidence)
+# ## The paper's Table 3 decoder and its sweeps against the bound (evidence)
 #
 # The figure above uses small decoders so that the book can train them live. The paper's default
-# network (Table 3: concat, 3 hidden layers of width 50, $d = 2$, learning rate $10^{-3}$) and
+# network (the paper's Table 3: concat, 3 hidden layers of width 50, $d = 2$, learning rate $10^{-3}$) and
 # the widths and embedding dimensions of its Fig. 3 legend are trained in the evidence set
 # `geneft_statics/network_sweep` (computed once with `make evidence`, loaded here): widths 10, 25,
 # 50, 100 at $d = 2$, and $d =$ 1, 2, 4, 8 at width 50, on mod 3 and greater-than, 5 seeds per
@@ -516,7 +519,7 @@ display(
 # when the largest difference is at or below 0 with its whole interval (where both reach 1 they
 # tie at 0).
 
-# %%
+# %% tags=["remove-input"]
 sweep = run.evidence("network_sweep").data
 ev_frac = np.asarray(sweep.config["fractions"], float)
 ev_relations = sorted({shard.key["relation"] for shard in sweep})
@@ -534,7 +537,7 @@ for shard in sweep:
     excess[key["relation"], statics.decoder_label(key)] = statics.excess_over_bound(shard["full_acc"].T,
                                                                             mc_ev[key["relation"]].accuracy_samples.T)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 table3 = statics.decoder_label(TABLE3_DECODER)
 for name in ev_relations:
     run.metric(f"excess_over_bound_table3_{name}", excess[name, table3])
@@ -550,8 +553,9 @@ if others:  # the smoke variant of the set has Table 3's decoder only
 run.metric("sweep_decoders_beating_bound", sum(e.low > 0 for e in excess.values()))
 run.metric("sweep_decoders_under_bound", sum(e.high <= 0 for e in excess.values()))
 run.metric("sweep_decoders", len(excess))
-fig, axes = plt.subplots(1, len(ev_relations), figsize=(5 * len(ev_relations), 3.8), squeeze=False)
-for ax, name in zip(axes[0], ev_relations):
+fig, axes = plt.subplots(len(ev_relations), 1, figsize=(7.4, 3.4 * len(ev_relations)), squeeze=False,
+                         layout="constrained")
+for ax, name in zip(axes[:, 0], ev_relations):
     ax.plot(ev_frac, mc_ev[name].accuracy, "k-", lw=2, label="Monte Carlo bound")
     for (nm, label), c in sorted(curves.items()):
         if nm != name:
@@ -563,7 +567,7 @@ for ax, name in zip(axes[0], ev_relations):
                     **style)
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
-    ax.legend(fontsize=8, ncol=2, loc="lower right")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data, never over it
 run.figure("fig_sweep", fig)
 display(Markdown("| relation | decoder | largest excess over the bound |\n|---|---|---|\n" + "\n".join(
     f"| {nm} | {label} | {e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}] |" for (nm, label), e in sorted(excess.items()))))
@@ -579,7 +583,7 @@ display(Markdown("| relation | decoder | largest excess over the bound |\n|---|-
 # evidence: {ref}`geneft_statics/network_sweep <evidence-geneft-statics-network-sweep>`.
 # ```
 #
-# Table 3's decoder: largest excess over the bound {glue:text}`excess_over_bound_table3_mod3`
+# The paper's Table 3 decoder: largest excess over the bound {glue:text}`excess_over_bound_table3_mod3`
 # {glue:text}`excess_over_bound_table3_mod3_ci` on mod 3 ({glue:text}`verdict_g_3_under_bound_table3_mod3`)
 # and {glue:text}`excess_over_bound_table3_greater_than`
 # {glue:text}`excess_over_bound_table3_greater_than_ci` on greater-than
@@ -589,18 +593,18 @@ display(Markdown("| relation | decoder | largest excess over the bound |\n|---|-
 # {glue:text}`sweep_decoders_beating_bound` beat it at some fraction
 # ({glue:text}`verdict_g_3_under_bound_sweep`). The networks reach accuracy $\alpha$ on mod 3 at
 # {glue:text}`fraction_at_90_accuracy_mod3_networks`
-# {glue:text}`fraction_at_90_accuracy_mod3_networks_ci`, against eq. (4)'s
+# {glue:text}`fraction_at_90_accuracy_mod3_networks_ci`, against the paper's eq. (4)
 # $p_c =$ {glue:text}`p_c_mod3` ({glue:text}`verdict_g_1_5_p_c_networks`), and on
 # greater-than at {glue:text}`fraction_at_90_accuracy_greater_than_networks`
 # {glue:text}`fraction_at_90_accuracy_greater_than_networks_ci` against
 # $p_c =$ {glue:text}`p_c_greater_than` ({glue:text}`verdict_g_1_5_p_c_networks_greater_than`).
-# Eq. (4) counts the bits that pin the relation down; it says nothing about how many samples a
+# The paper's eq. (4) counts the bits that pin the relation down; it says nothing about how many samples a
 # decoder without the relation's inductive bias spends learning it, which is what separates
 # the networks from the bound on mod 3.
 #
-# ## A Goldilocks zone of decoder depth (Fig. 7)
+# ## A Goldilocks zone of decoder depth (the paper's Fig. 7)
 #
-# Appendix E trains mod 3 at training fraction 0.3 with decoders of width 10 and growing
+# The paper's Appendix E trains mod 3 at training fraction 0.3 with decoders of width 10 and growing
 # depth: too shallow a decoder cannot decode even a good embedding (confusion), too deep a
 # one decodes any embedding and lets the encoder memorize.
 
@@ -613,7 +617,7 @@ depth_runs = {depth: train_models(relation_matrix(P.goldilocks_relation, P.n), m
                                   plateau_patience=P.patience)
               for depth in P.goldilocks_depths}
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 depths = np.array(P.goldilocks_depths)
 test = np.array([depth_runs[d].test_acc.mean() for d in depths])
 train = np.array([depth_runs[d].train_acc.mean() for d in depths])
@@ -651,7 +655,7 @@ run.figure("fig_goldilocks", fig)
 run.metric("n_goldilocks_runs", len(masks))
 
 # %% [markdown]
-# ### The Goldilocks zone at Table 3's learning rate (evidence)
+# ### The Goldilocks zone at the paper's Table 3 learning rate (evidence)
 #
 # The live figure uses a few runs at learning rate {glue:text}`param_lr`. The claims on the zone are
 # decided by the evidence set `geneft_statics/goldilocks_depths`: {glue:text}`goldilocks_setup_text`.
@@ -660,7 +664,7 @@ run.metric("n_goldilocks_runs", len(masks))
 # 0.05 under the best depth's. Intervals: percentile bootstrap over the seeds, paired across depths
 # (a seed draws the same split at every depth).
 
-# %%
+# %% tags=["remove-input"]
 gold_ev = run.evidence("goldilocks_depths").data
 gold = sorted(gold_ev, key=lambda sh: sh.key["depth"])
 depths7 = np.array([sh.key["depth"] for sh in gold])
@@ -678,7 +682,7 @@ run.text(
     f"{gold_ev.variant} variant)",
 )
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5, 3.4))
 for values, style, label in ((test7, "o-", "test"), (train7, "s--", "train")):
     ax.errorbar(
@@ -697,7 +701,7 @@ run.figure("fig_goldilocks_evidence", fig)
 # ```{glue:figure} fig_goldilocks_evidence
 # :name: fig-goldilocks-evidence
 # Evidence `goldilocks_depths`: final train and test accuracy against decoder depth (mean and sd
-# over seeds) at Table 3's learning rate.
+# over seeds) at the paper's Table 3 learning rate.
 #
 # Code: {py:func}`lib.geneft.statics.best_mean_margin` · evidence:
 # {ref}`geneft_statics/goldilocks_depths <evidence-geneft-statics-goldilocks-depths>`.
@@ -716,7 +720,7 @@ run.figure("fig_goldilocks_evidence", fig)
 #
 # Confusion at the shallow end can have two causes: the decoder could represent the relation but
 # the data do not lead it there, or it cannot represent it at all. The second is checked
-# directly: each depth of Fig. 7 is trained on *all* $n^2$ pairs ({glue:text}`param_fit_seeds`
+# directly: each depth of the paper's Fig. 7 is trained on *all* $n^2$ pairs ({glue:text}`param_fit_seeds`
 # seeds, same rate and steps); a decoder that fits no seed's data cannot express the relation
 # (within the run's budget). For concat without hidden layers this is exact: the logit is
 # $u_i + v_j + c$ ($u_i = \mathbf{w}_1 \cdot \mathbf{E}_i$, $v_j = \mathbf{w}_2 \cdot
@@ -731,7 +735,7 @@ full_fit = {depth: statics.fit_all_pairs(P.goldilocks_relation, P.n, mode=P.gold
                                          seeds=np.arange(P.fit_seeds) + 3000, init_scale=P.init_scale)
             for depth in P.goldilocks_depths}
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 shallowest = min(P.goldilocks_depths)
 run.metric("full_fit_train_acc_shallowest", float(full_fit[shallowest].max()))
 run.metric("full_fit_train_acc_deeper_min", float(min(full_fit[d].max() for d in P.goldilocks_depths if d > shallowest)))
@@ -757,5 +761,5 @@ run.headline("b_bits_mod3", "b_bits_greater_than", "b_bits_bipartite", "p_c_alph
 # %% [markdown]
 # ## Claims
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

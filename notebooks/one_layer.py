@@ -15,9 +15,9 @@
 # flow has a closed form (Theorem 4.1). This chapter
 #
 # 1. derives, with sympy, the loss identity and the data matrix $A$ that the whole theory rests on
-#    (Appendix C.1);
+#    (the paper's Appendix C.1);
 # 2. states Theorem 4.1, checks it symbolically and numerically, and lays it over simulated training
-#    in the settings of the paper's Fig. 2a and 2b;
+#    in the settings of the paper's Figs. 2a and 2b;
 # 3. measures how far the simulation is from the theorem and where the gap comes from (finite step,
 #    finite sample);
 # 4. fits the rate at which each concept is learned and maps which concept is learned first;
@@ -70,7 +70,7 @@ import numpy as np
 import sympy as sp
 from IPython.display import Math, display
 
-from lib.plotting import arrow_markers
+from lib.plotting import arrow_markers, panel_grid
 from lib.sim.data import cluster_stds, population_second_moment, sim_dataset
 from lib.theory import symbolic_one_layer as sym
 from lib.theory.one_layer import (
@@ -111,7 +111,7 @@ eta = effective_lr(P.lr, P.loss_scaling, P.d)
 # `origin_cluster`) the mixture has $s + 1$ components and the mean term becomes $\mu_p^2/(s+1)$.
 # sympy derives both statements below, at $d = s + 1$ so that one non-informative axis is present.
 
-# %%
+# %% tags=["remove-input"]
 checks = {
     "loss_identity_symbolic": sym.loss_identity(s + 1),
     "population_A_symbolic": sym.population_A(s, s + 1),
@@ -137,7 +137,7 @@ for name, result in checks.items():
 # A consequence the rest of the chapter leans on: a linear model sees its training data only through
 # $A$. Two training sets with the same second moment give the same loss, the same gradient and the same
 # trajectory, whatever their shape or their density near $\hat x$. (The public review discussion asked
-# whether the trajectories of Fig. 2 merely follow the training density; for the one-layer model they
+# whether the trajectories of the paper's Fig. 2 merely follow the training density; for the one-layer model they
 # cannot: the data enter only through $a_k = \sigma_k^2 + \mu_k^2/s$, or the sample's $A$ at finite $n$.)
 
 # %%
@@ -152,7 +152,7 @@ run.metric("n_per_cluster", P.n);
 # %% [markdown]
 # ## Theorem 4.1
 #
-# The theorem below is Theorem 4.1 of {cite:p}`yang2025swingby`, with its proof in Appendix C.2.
+# The theorem below is Theorem 4.1 of {cite:p}`yang2025swingby`, with its proof in the paper's Appendix C.2.
 #
 # ```{prf:theorem} One-layer gradient flow
 # :label: thm-one-layer
@@ -188,7 +188,7 @@ run.metric("n_per_cluster", P.n);
 # small initialisation it is negligible.
 
 # %% [markdown]
-# ## Theory over simulation: Fig. 2a and 2b
+# ## Theory over simulation: the paper's Figs. 2a and 2b
 #
 # The paper's simulations train $W \in \mathbb{R}^{d \times d}$ (no bias) by SGD with batch
 # {glue:text}`batch_size` and learning rate {glue:text}`lr_used` on the loss {eq}`eq-one-layer-mse`.
@@ -198,7 +198,7 @@ run.metric("n_per_cluster", P.n);
 # protocol from the same $W(0)$. Outputs are mapped back to concept coordinates, where the theory
 # lives.
 
-# %%
+# %% tags=["remove-input"]
 main = Setting(tuple(P.mu), tuple(std), P.init_scale)
 large = Setting(tuple(P.mu), tuple(std), P.init_scale_large)
 sweep = vary_first(P.mu, std, P.init_scale, mu1=P.fig2a_mu1, std1=cluster_stds(P.fig2b_sigma1, P.sigma_is_variance))
@@ -210,7 +210,7 @@ run.metric("batch_size", P.batch_size)
 run.metric("lr_used", eta);
 
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 t_fine = np.linspace(0, c.t[-1], 4001)
 
 
@@ -254,16 +254,16 @@ run.figure("fig_2b", fig)
 #
 # The same panels appear in {doc}`sim_observations` with the conventions of the authors' code:
 # $\sigma$ read as a *variance*, PyTorch's `MSELoss` (the mean over the $d$ coordinates, a step of
-# $2\eta/d$ on eq. 2.1) and a training cluster at the origin ($a_k = \sigma_k^2 + \mu_k^2/(s+1)$).
+# $2\eta/d$ on the paper's eq. 2.1) and a training cluster at the origin ($a_k = \sigma_k^2 + \mu_k^2/(s+1)$).
 # This chapter follows the paper. {numref}`fig-one-layer-conventions` draws Theorem 4.1 from
-# $W(0) = 0$ for the Fig. 2b settings under both, against the number of SGD steps. The settings'
+# $W(0) = 0$ for the paper's Fig. 2b settings under both, against the number of SGD steps. The settings'
 # $a_k$ change (for $\sigma_1$ = {glue:text}`conv_sigma1_text`: {glue:text}`conv_a1_paper_text` under
 # the paper's reading, {glue:text}`conv_a1_authors_text` under the code's, against
 # $a_2$ = {glue:text}`conv_a2_text`), the step is {glue:text}`conv_step_ratio` times shorter, so
 # the code's runs need that many more steps, and the concept learned first is the same in
-# {glue:text}`conv_same_first` of the {glue:text}`conv_settings` Fig. 2a/2b settings.
+# {glue:text}`conv_same_first` of the {glue:text}`conv_settings` the paper's Fig. 2a/2b settings.
 
-# %%
+# %% tags=["remove-input"]
 views = fig2_conventions(P.mu, P.sigma, fig2a_mu1=P.fig2a_mu1, fig2b_sigma1=P.fig2b_sigma1, d=P.d, lr=P.lr)
 paper_view, code_view = views
 n2a = len(P.fig2a_mu1)
@@ -275,7 +275,7 @@ run.metric("conv_step_ratio", paper_view.eta / code_view.eta)
 run.metric("conv_same_first", int(np.sum(paper_view.first == code_view.first)))
 run.metric("conv_settings", len(paper_view.first))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained", sharex=True, sharey=True)
 for ax, view in zip(axes, views):
     horizon = 4 * view.half_steps[n2a:].max()
@@ -333,7 +333,7 @@ run.figure("fig_conventions", fig)
 # $(1 - \eta a_1)^k$ decays faster than $e^{-a_1 \eta k}$ and the markers run ahead of the curve in
 # concept 1.
 
-# %%
+# %% tags=["remove-input"]
 err = {name: np.abs(getattr(c, name)[:, 0] - ref[:, 0]).max(-1)
        for name, ref in [("theory", c.gd), ("discrete", c.gd), ("sgd", c.theory)]}
 run.metric("closed_form_max_abs_error_gd", err["theory"].max())
@@ -349,7 +349,7 @@ lrs, lr_errors = lr_refinement(c, 0, factors=(1, 2, 4, 8))
 run.metric("gd_error_order_in_lr", np.polyfit(np.log(lrs), np.log(lr_errors), 1)[0])
 run.metric("a_hat_max_rel_error", np.abs(c.a_hat[0] - np.diag(c.a[0])).max() / c.a[0].max());
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for name, label in [("theory", "Theorem 4.1 vs GD"), ("discrete", "discrete solution vs GD"),
                     ("sgd", "Theorem 4.1 vs SGD")]:
@@ -411,7 +411,7 @@ run.metric("sampling_rate_rel_error", refine.sampling_rel_error)
 run.text("flow_limit_rates_text", ", ".join(f"{v:.3f}" for v in refine.flow_limit))
 run.text("refine_factors_text", "1, 2, 4, 8")
 
-# %%
+# %% tags=["remove-input"]
 fitted = fit_rates(c.t, c.sgd[:, 0, :s], c.z[0, :s])
 fitted_gd = fit_rates(c.t, c.gd[:, 0, :s], c.z[0, :s])
 rates_discrete = discrete_rates(c.a[0, :s], eta)
@@ -425,7 +425,7 @@ for name, values in [("fitted_rates_text", fitted), ("fitted_rates_gd_text", fit
                      ("discrete_rates_text", rates_discrete)]:
     run.text(name, ", ".join(f"{v:.3f}" for v in values))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax, ax_r) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
 for k in range(s):
     residual = np.abs(c.z[0, k] - c.sgd[:, 0, k])
@@ -469,7 +469,7 @@ run.figure("fig_rates", fig)
 # the boundary the largest two $a_k$ are nearly equal, and the sample's estimates of them, from $n$
 # points per cluster, can come out in either order.
 
-# %%
+# %% tags=["remove-input"]
 mu1_grid = np.linspace(P.map_mu1_min, P.map_mu1_max, P.map_points)
 std1_grid = cluster_stds(np.linspace(0, P.map_sigma1_max, P.map_points), P.sigma_is_variance)
 om = order_map(P.mu, std, mu1_grid, std1_grid, n=P.n, lr=eta, init_scale=P.init_scale, seed=P.seed,
@@ -483,7 +483,7 @@ far = int(np.sum((om.first_sim != om.first_theory) & ~om.near_boundary))
 run.text("order_map_verdict", f"{far} disagreeing cells lie further than one grid step from the theoretical boundary"
          if far else "every disagreeing cell lies within one grid step of the theoretical boundary")
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.2, 4))
 ax.pcolormesh(om.std1, om.mu1, om.first_sim, cmap="Pastel1", vmin=0, vmax=8, shading="nearest")
 gap = om.a[..., 0] - np.delete(om.a, 0, axis=-1).max(-1)
@@ -560,7 +560,7 @@ run.text("certificate_verdict", "positive, so the loss is provably monotone" if 
 # correlated columns, which are common only in low dimension. Even then the rise is the decay of the
 # noise term, not a detour of the learned part: the growth term is always monotone.
 
-# %%
+# %% tags=["remove-input"]
 growth, noise = growth_and_noise(c.w0[:2], c.a[:2], c.z[:2], c.t)
 noise_rel = np.linalg.norm(noise, axis=-1) / np.linalg.norm(c.z[:2], axis=-1)
 run.metric("noise_term_max_rel_small", noise_rel[:, 0].max())
@@ -578,8 +578,8 @@ run.text("init_scales_text", ", ".join(f"{v:g}" for v in P.init_scales_sweep))
 for name, value in [("init_scale_large_used", P.init_scale_large), ("init_draws_used", P.init_draws), ("d_used", P.d)]:
     run.metric(name, value)
 
-# %% tags=["hide-input"]
-fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(12, 3.6), layout="constrained")
+# %% tags=["remove-input"]
+fig, (ax1, ax2, ax3) = panel_grid(3, (3.7, 3.3), max_columns=2, layout="constrained")
 ax1.plot(*c.theory[:, 1, :2].T, label="Theorem 4.1")
 ax1.plot(*growth[:, 1, :2].T, "--", label="growth term only")
 arrow_markers(ax1, c.sgd[:, 1, :2], 5, color="k", ms=3, alpha=0.6, label="SGD")
@@ -600,10 +600,10 @@ run.figure("fig_limit", fig)
 # ```{glue:figure} fig_limit
 # :name: fig-one-layer-limit
 #
-# Left: from a large initialisation the output starts at $W(0)\hat x$, away from the origin, and the
+# Top left: from a large initialisation the output starts at $W(0)\hat x$, away from the origin, and the
 # full theory (solid) differs from the growth term alone (dashed) until the noise term has decayed;
-# SGD (markers) follows the theory. Middle: size of the noise term from the small and the large
-# initialisation. Right: fraction of random initialisations whose OOD loss rises somewhere along the
+# SGD (markers) follows the theory. Top right: size of the noise term from the small and the large
+# initialisation. Bottom: fraction of random initialisations whose OOD loss rises somewhere along the
 # flow, in the run's dimension and at $d = s$, and (dotted) the fraction at $d = s$ without the
 # certificate of {prf:ref}`prop-one-layer-monotone`.
 #
@@ -626,5 +626,5 @@ run.figure("fig_limit", fig)
 run.headline("a", "loss_monotone", "order_flip_matches_a", digits=3,
              checks={"closed_form_max_abs_error_discrete": "< 0.01"})
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

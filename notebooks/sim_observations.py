@@ -121,7 +121,7 @@ run.metric("density_ratio_at_test_wide", M.density_ratio_at_test(wide, P.origin_
 radius = P.truncate_fraction * min(P.mu)
 run.metric("train_fraction_near_test", M.fraction_near_test(base, radius))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_task(axes[0], base, P.origin_cluster, points=1500)
 plot_task(axes[1], wide, P.origin_cluster)
@@ -144,15 +144,15 @@ run.figure("fig_sim_task", fig)
 # At the test point the training density is a fraction {glue:text}`density_ratio_at_test` of
 # its value at the strongest cluster's mean, and a fraction {glue:text}`train_fraction_near_test`
 # of the training points lies within $\min_p \mu_p / 2$ of $\hat x$. For the widest cluster of
-# Fig. 2b the ratio is {glue:text}`density_ratio_at_test_wide`: that setting is in-distribution,
+# the paper's Fig. 2b the ratio is {glue:text}`density_ratio_at_test_wide`: that setting is in-distribution,
 # as the authors conceded in the review.
 #
-# ## Generalization order and terminal slow-down (Fig. 2a, 2b, 11, 12)
+# ## Generalization order and terminal slow-down (the paper's Figs. 2a, 2b, 11, 12)
 #
-# The protocol of App. F.1: $d$ = {glue:text}`P_d`, hidden width {glue:text}`P_width`, SGD with
+# The protocol of the paper's App. F.1: $d$ = {glue:text}`P_d`, hidden width {glue:text}`P_width`, SGD with
 # batch {glue:text}`P_batch` and learning rate {glue:text}`P_lr` for {glue:text}`P_epochs` epochs
-# (the paper trains 40), PyTorch's default initialization. Fig. 2a varies $\mu_1$ at fixed small
-# $\sigma$; Fig. 2b varies $\sigma_1$ at $\mu = (1, 2)$. All configurations of one model shape
+# (the paper trains 40), PyTorch's default initialization. The paper's Fig. 2a varies $\mu_1$ at fixed small
+# $\sigma$; the paper's Fig. 2b varies $\sigma_1$ at $\mu = (1, 2)$. All configurations of one model shape
 # train as **one** batched computation (stacked weights, one data stream per model). A concept
 # is "learned first" if it is ahead, as a fraction of its way from the initial output to $\mu_k$,
 # when the mean of the two fractions reaches 1/2.
@@ -185,7 +185,7 @@ for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the mod
     for name in ("stronger_signal_first", "more_diverse_first", "concept_learned_first"):
         run.skip(name + key, f"{model} not in order_models")
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 for model, (traj, y, data) in order.items():
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
@@ -204,9 +204,9 @@ for model, (traj, y, data) in order.items():
 # The paper's Fig. 2a/2b: output trajectories of one-layer linear models in the concept plane, markers at
 # equal time intervals, stars at the test points. Left: $\mu_1$ varied, $\sigma$ small.
 # Right: $\mu = (1,2)$, $\sigma_1$ varied. Conventions of the authors' code (this chapter's
-# defaults): $\sigma$ read as a variance, PyTorch's `MSELoss` (a step of $2\eta/d$ on eq. 2.1),
+# defaults): $\sigma$ read as a variance, PyTorch's `MSELoss` (a step of $2\eta/d$ on the paper's eq. 2.1),
 # a training cluster at the origin. The chapter {ref}`chapter-one-layer` draws the same panels
-# with the paper's conventions ($\sigma$ a standard deviation, eq. 2.1, no origin cluster) beside
+# with the paper's conventions ($\sigma$ a standard deviation, the paper's eq. 2.1, no origin cluster) beside
 # these, and states what changes: the signal strengths $a_k$, hence the speeds, but not which
 # concept leads.
 #
@@ -230,8 +230,8 @@ for model, (traj, y, data) in order.items():
 # computed live by the chapter.
 # ```
 #
-# In {numref}`fig-order-1-linear`, the concept learned first (1 or 2, one entry per run, Fig. 2a
-# runs then Fig. 2b runs) is {glue:text}`concept_learned_first`: the stronger signal leads
+# In {numref}`fig-order-1-linear`, the concept learned first (1 or 2, one entry per run, the paper's Fig. 2a
+# runs then the paper's Fig. 2b runs) is {glue:text}`concept_learned_first`: the stronger signal leads
 # (`stronger_signal_first` = {glue:text}`stronger_signal_first`), and at the largest $\sigma_1$
 # the weaker but more diverse concept 1 leads (`more_diverse_first` = {glue:text}`more_diverse_first`).
 # With two layers ({numref}`fig-order-2-linear`, {numref}`fig-order-2-relu`) the verdicts are
@@ -242,7 +242,7 @@ for model, (traj, y, data) in order.items():
 # first tenth of its initial distance to $\hat x$, and the steps from 20 % to 10 % of it: the
 # same distance, at the end.
 
-# %%
+# %% tags=["remove-input"]
 if "1-linear" in order:
     y1, data1 = order["1-linear"][1:]
     ratios = [M.terminal_slowdown(y1[:, i], concept_test_point(ds)) for i, ds in enumerate(data1)]
@@ -261,7 +261,7 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 # makes the one-layer dynamics a sum of such exponentials with rates set by $a_p$, so the
 # slow-down is the slowest rate taking over.
 #
-# ## Deep models, low and high dimension: the Swing-by (Fig. 2c, 3)
+# ## Deep models, low and high dimension: the Swing-by (the paper's Figs. 2c, 3)
 #
 # A {glue:text}`P_depth`-layer {glue:text}`P_activation` model, $\mu$ = {glue:text}`P_mu`,
 # $\sigma$ = {glue:text}`P_sigma`, in $d$ = {glue:text}`P_d` and in $d$ = {glue:text}`P_lowdim_d`
@@ -284,7 +284,7 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 for name in ("depth", "activation", "mu", "sigma", "lowdim_d", "lowdim_width", "lowdim_lr", "seeds", "rise_tol"):
     run.text(f"P_{name}", str(getattr(P, name)))
 
-# %%
+# %% tags=["remove-input"]
 high = datasets([P.mu], [P.sigma], P.d, SEEDS)
 traj_h, y_h = train_datasets(MLPShape(P.d, P.width, P.depth, P.activation, P.bias), high, SEEDS,
                              lr=P.lr, epochs=P.epochs, **SGD)
@@ -302,7 +302,7 @@ else:
     for name in ("onelayer_detour", "onelayer_turn_back"):
         run.skip(name, "no 1-linear run at mu, sigma (order_models, mu1_values)")
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_trajectories(axes[0], [y_h[:, i, 0] for i in range(P.seeds)] + [y_l[:, i, 0] for i in range(P.seeds)],
                   [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
@@ -335,7 +335,7 @@ run.figure("fig_deep", fig)
 # protocol (intervals: bootstrap of the median, Wilson for fractions; the ratio's interval
 # resamples both dimensions).
 
-# %%
+# %% tags=["remove-input"]
 ev = run.evidence("swing").data
 pooled = partial(swing_cell, ev)  # per-seed arrays of one cell of the swing set, blocks concatenated
 
@@ -418,7 +418,7 @@ run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn
 # the quantity that the two-layer chapter's init scale $\tau$ sets there ($\tau^2\sqrt{d'}$ for
 # $W = UU^\top$): the two-layer theory's sweep over $\tau$ and this one can be read on one axis.
 
-# %%
+# %% tags=["remove-input"]
 ev_init = run.evidence("init_scale").data
 scales = sorted({shard.key["init_scale"] for shard in ev_init})
 run.text("init_scales_text", ", ".join(f"{x:g}" for x in scales))
@@ -443,7 +443,7 @@ for name, protocol, width, dim in (("lowdim", "low", P.lowdim_width, P.lowdim_d)
     run.metric(f"{name}_final_distance_init_smallest_max", float(final.max()))
 run.metric("init_scale_smallest", scales[0])
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
 for name, style in (("lowdim", "o-"), ("highdim", "s--")):
     rms, ests = by_scale[name]
@@ -474,19 +474,19 @@ run.figure("fig_init_scale", fig)
 # {glue:text}`highdim_final_distance_init_smallest_max` $\|\hat x\|$ of the test point. Whether
 # the regime the theory assumes swings more (claim S-2c/small-init): {glue:text}`verdict_s_2c_small_init`.
 #
-# ### Training points and truncation (Fig. 15, 16)
+# ### Training points and truncation (the paper's Figs. 15, 16)
 #
-# App. F.3 resamples every training point within $\min_p\mu_p/2$ of $\hat x$. At this chapter's
+# The paper's App. F.3 resamples every training point within $\min_p\mu_p/2$ of $\hat x$. At this chapter's
 # setting that is a fraction {glue:text}`truncated_fraction` of the points: the mean and second
 # moment of the data, which are all that a linear network of any depth sees of them, move by
 # {glue:text}`radius_mean_shift` and {glue:text}`radius_second_moment_shift` (relative). The
-# paper's check therefore cannot fail for the linear models of Fig. 16; it is a consistency check.
+# paper's check therefore cannot fail for the linear models of the paper's Fig. 16; it is a consistency check.
 # The reviewers' stronger version removes the training density in the orthant of $\hat x$ (every
 # point whose concept coordinates are all positive: the half of each cluster that faces $\hat x$),
 # which moves the mean by {glue:text}`orthant_mean_shift` $\|\hat x\|$. Both truncations train
 # as twins of the full runs (same seeds, initialization and minibatch order), {glue:text}`truncation_seeds_text` seeds each.
 
-# %%
+# %% tags=["remove-input"]
 cut_data = {t: datasets([P.mu], [P.sigma], P.d, SEEDS[:1], truncate_radius=radius if t == "radius" else None,
                         truncate_orthant=t == "orthant")[0] for t in ("radius", "orthant")}
 run.metric("truncated_fraction", M.fraction_near_test(high[0], radius))
@@ -506,7 +506,7 @@ for t in ("radius", "orthant"):
 run.text("truncation_seeds_text", str(len(full["turn_back"])))
 twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 plot_task(axes[0], high[0], P.origin_cluster, points=1500)
 axes[0].plot(y_h[:, 0, 0, 0], y_h[:, 0, 0, 1], color="tab:orange", label="output trajectory")
@@ -535,13 +535,13 @@ run.figure("fig_truncation", fig)
 # {glue:text}`orthant_turn_back_change_ci` (paired) and the loss rise by
 # {glue:text}`orthant_loss_rise_change` {glue:text}`orthant_loss_rise_change_ci`.
 #
-# ## Three layers, three hidden units, $d = 3$ (Fig. 13, 14)
+# ## Three layers, three hidden units, $d = 3$ (the paper's Figs. 13, 14)
 #
 # No rotation, learning rate {glue:text}`P_lowdim_lr`, $\mu$ = {glue:text}`P_mu` and
 # $\mu$ = {glue:text}`P_tiny_mu_large`; the figure shows this run's seeds, the claims pool the 30
 # evidence seeds of each setting.
 
-# %%
+# %% tags=["remove-input"]
 run.text("P_tiny_mu_large", str(P.tiny_mu_large))
 tiny = datasets([P.mu, P.tiny_mu_large], [P.sigma] * 2, P.tiny_d, SEEDS, rotate=False)
 traj_t, y_t = train_datasets(MLPShape(P.tiny_d, P.tiny_width, P.tiny_depth, "linear", P.bias), tiny, SEEDS * 2,
@@ -557,7 +557,7 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
     run.metric(f"tiny{trained}_largest_rise", float(tiny_pool["loss_rise"].max()))
     run.metric(f"tiny{trained}_rise_count", count(tiny_pool["loss_rise"] > P.rise_tol))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 labels = [rf"$\mu$ = {ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
 plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
@@ -568,7 +568,7 @@ run.figure("fig_tiny", fig)
 # %% [markdown]
 # ```{glue:figure} fig_tiny
 # :name: fig-tiny
-# The paper's Fig. 13 (left) and Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
+# The paper's Fig. 13 (left) and the paper's Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
 #
 # Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
 # {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
@@ -586,7 +586,7 @@ run.figure("fig_tiny", fig)
 # {glue:text}`tiny_turn_back` {glue:text}`tiny_turn_back_ci` (S-13, S-14:
 # {glue:text}`verdict_s_13_s_14_fraction`, {glue:text}`verdict_s_13_s_14_median`).
 #
-# ## Topologically constrained order (App. B, Fig. 7)
+# ## Topologically constrained order (the paper's App. B, Fig. 7)
 #
 # With $s$ concepts, the $2^s$ test points $\hat x^{(v)} = \sum_p v_p \mu_p \mathbf 1_p$,
 # $v \in \{0,1\}^s$, are partially ordered by $u \le v$ componentwise. The paper observes that
@@ -595,7 +595,7 @@ run.figure("fig_tiny", fig)
 # $$ u \le v \implies \ell\big(\hat x^{(u)}\big) \le \ell\big(\hat x^{(v)}\big), $$ (eq-b2)
 #
 # for a {glue:text}`P_topo_depth`-layer {glue:text}`P_topo_activation` MLP with
-# $\mu$ = {glue:text}`P_topo_mu`, $\sigma$ = {glue:text}`P_topo_sigma`. Fig. 7 draws the losses at
+# $\mu$ = {glue:text}`P_topo_mu`, $\sigma$ = {glue:text}`P_topo_sigma`. The paper's Fig. 7 draws the losses at
 # three epochs on a colour scale from 0 to 1: a violation smaller than {glue:text}`P_topo_visible_tol`
 # (a twentieth of the scale) is one the figure cannot show. The evidence set
 # `sim_observations/topological` trains 30 seeds under each reading of $\sigma$: as a variance (the
@@ -607,7 +607,7 @@ for name in ("topo_depth", "topo_activation", "topo_mu", "topo_sigma", "topo_epo
              "topo_visible_tol"):
     run.text(f"P_{name}", str(getattr(P, name)))
 
-# %%
+# %% tags=["remove-input"]
 topo = [sim_dataset(P.topo_mu, P.topo_sigma, P.d, P.n, sigma_is_variance=P.sigma_is_variance,
                     origin_cluster=P.origin_cluster, rotate=P.rotate, seed=k) for k in SEEDS[:1]]
 traj_c, y_c = train_datasets(MLPShape(P.d, P.width, P.topo_depth, P.topo_activation, P.bias), topo, SEEDS[:1],
@@ -623,13 +623,13 @@ for set_name, trained in (("topological", ""), ("topological_no_origin_cluster",
             for name, value in est.items():
                 run.metric(f"topo_{reading}{trained}{key}_{name}", value)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 snap = [min(int(round(e * traj_c.steps_per_epoch)), len(losses) - 1) for e in P.topo_snapshots]
-fig, axes = plt.subplots(1, len(snap), figsize=(3.4 * len(snap), 3.2), layout="constrained")
+fig, axes = plt.subplots(len(snap), 1, figsize=(7.2, 2.9 * len(snap)), layout="constrained")
 for ax, t, e in zip(np.atleast_1d(axes), snap, P.topo_snapshots):
     nodes = plot_hypercube(ax, losses[t], topo[0].combos)
     ax.set_title(f"epoch {e:g}")
-fig.colorbar(nodes, ax=axes, label="loss (clipped at 1)")
+fig.colorbar(nodes, ax=axes, label="loss (clipped at 1)", shrink=0.5)
 run.figure("fig_hypercube", fig)
 
 # %% [markdown]
@@ -680,5 +680,5 @@ run.figure("fig_hypercube", fig)
 run.headline("stronger_signal_first", "more_diverse_first", "truncated_fraction", digits=2,
              checks={"terminal_slowdown_ratio": "> 1"})
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

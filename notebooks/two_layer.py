@@ -14,8 +14,8 @@
 # swing-by dynamics "transient memorization"). This chapter derives its Jacobian flow with sympy,
 # integrates it for thousands of initializations at once, checks it against plain training on
 # sampled data, and then asks how often, and why, its out-of-distribution (OOD) loss swings;
-# what the triple and quadruple descents of App. E.1 and the failure mode of App. E.3 really are;
-# and whether the eight lemmas of App. D hold step by step.
+# what the triple and quadruple descents of the paper's App. E.1 and the failure mode of the paper's App. E.3 really are;
+# and whether the eight lemmas of the paper's App. D hold step by step.
 
 # %% [markdown]
 # ```{glue:md} chapter_summary
@@ -105,7 +105,7 @@ run.text("s_text", str(s))
 # ## The flow of the Jacobian
 #
 # With infinitely many samples the training loss is $\mathcal L(U) = \tfrac12\|(UU^\top - I)A^{1/2}\|_F^2$
-# with $A = \mathrm{diag}(a)$, $a_k = \sigma_k^2 + \mu_k^2/s$ (App. C.1). The paper states that
+# with $A = \mathrm{diag}(a)$, $a_k = \sigma_k^2 + \mu_k^2/s$ (the paper's App. C.1). The paper states that
 # $W = UU^\top$ then moves by
 #
 # $$\dot W = WA + AW - \tfrac12\left(AW^2 + W^2A + 2WAW\right) \qquad \text{(D.2)}$$ (eq-d2)
@@ -172,7 +172,7 @@ run.text("train_n_points", str(P.train_n)); run.text("train_lr_text", f"{P.train
 run.metric("flow_vs_training_max_dev", check.max_deviation)
 run.metric("flow_vs_training_dev_ratio_half_lr", check.max_deviation / check_half.max_deviation)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots()
 for i in range(min(4, P.train_seeds)):
     for (k, j), c in zip([(0, 0), (1, 1), (0, 1)], ["C0", "C1", "C2"]):
@@ -199,7 +199,7 @@ run.figure("fig_flow_vs_training", fig)
 # (a ratio of 2 is pure $O(\eta)$ discretization error). The flow is the $\eta \to 0$ limit of
 # training, with the time rescaling $\tau = 2k\eta$.
 #
-# ## Stages of the Jacobian and of the OOD loss (paper Fig. 4, 5, 17, 18)
+# ## Stages of the Jacobian and of the OOD loss (the paper's Figs. 4, 5, 17, 18)
 #
 # The **major** entries are $w_{pp}$, $p \le s$; the **minor** entries are the other entries
 # of the first $s$ rows and columns; the rest are **irrelevant** ({numref}`fig-entry-types`). A
@@ -210,7 +210,7 @@ run.figure("fig_flow_vs_training", fig)
 # above half its peak, a **suppression stage** of a minor entry is where its suppression rate
 # $\mathrm{sign}(w_{ij})(S_{ij} - G_{ij})$ is above half its peak.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 from matplotlib.colors import ListedColormap
 
 n_show = max(P.d, s + 2)
@@ -228,14 +228,14 @@ run.figure("fig_entry_types", fig)
 # %% [markdown]
 # ```{glue:figure} fig_entry_types
 # :name: fig-entry-types
-# Entries of $W$ for $s$ = {glue:text}`s_text` (Fig. 4 of the paper): major (blue), minor
+# Entries of $W$ for $s$ = {glue:text}`s_text` (the paper's Fig. 4): major (blue), minor
 # (orange; the minor entries of row or column $p$ form group $p$), irrelevant (grey).
 #
 # Code: {py:func}`lib.theory.two_layer.terms`, {py:func}`lib.theory.two_layer.stages` · evidence: none,
 # computed live by the chapter.
 # ```
 
-# %%
+# %% tags=["remove-input"]
 swing = tl.swing_fractions(main["descents"], main["bump"])
 nonmono = main["bump"] > 0
 fig_seed = P.figure_seed if P.figure_seed is not None else int(np.flatnonzero(nonmono)[0]) if nonmono.any() else 0
@@ -261,7 +261,7 @@ for name, other in variants.items():
     run.metric(f"stage_alignment_fraction_{name}".replace(".", "_"),
                tl.stage_alignment_fraction(other, nonmono) if nonmono.any() else None)
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax0, ax1) = plt.subplots(2, 1, sharex=True, figsize=(6.4, 5.6))
 ax0.plot(times[1:], l1[1:], "k", label="OOD loss")
 ax0.plot(times[1:], tl.train_loss(w1, main["a"])[1:], "k--", label="training loss")
@@ -305,7 +305,7 @@ run.figure("fig_stages", fig)
 #   stages are windows where a term is above half its peak, and a minor entry has a suppression window
 #   whenever it falls from a peak, as the paper says. A floor below which a minor entry gets no window is
 #   the book's reading: at the size the init gives a diagonal entry, $\mathbb E w_{ii}(0) = d'\tau^2$ =
-#   {glue:text}`minor_floor` (eq. E.1), the fraction is {glue:text}`stage_alignment_fraction`
+#   {glue:text}`minor_floor` (the paper's eq. E.1), the fraction is {glue:text}`stage_alignment_fraction`
 #   ({glue:text}`verdict_s_5_stage_alignment_floor`; over all seeds {glue:text}`stage_alignment_fraction_all`);
 #   a fixed floor of 0.05 drops the minor entries that peak below it and leaves the rises they cause
 #   without a window ({glue:text}`stage_alignment_fraction_floor_0_05`).
@@ -313,7 +313,7 @@ run.figure("fig_stages", fig)
 #   fraction is {glue:text}`stage_alignment_fraction_placebo_swapped` and
 #   {glue:text}`stage_alignment_fraction_placebo_shifted` ({glue:text}`verdict_s_5_stage_alignment_placebo`).
 #
-# **Training loss (Fig. 17).** Under the population flow the training loss is the flow's own
+# **Training loss (the paper's Fig. 17).** Under the population flow the training loss is the flow's own
 # objective, so it cannot rise ({glue:text}`train_loss_monotone_flow`: a consistency check). The
 # claim is tested where it can fail: {glue:text}`s17_seeds_text` seeds trained by full-batch gradient
 # descent and by SGD (batch {glue:text}`s17_batch_text`) on {glue:text}`train_n_points` sampled points
@@ -325,7 +325,7 @@ run.figure("fig_stages", fig)
 # {glue:text}`ood_nonmonotone_gd` and {glue:text}`ood_nonmonotone_sgd` of them
 # ({glue:text}`verdict_s_17_gd`; {glue:text}`verdict_s_17_sgd`).
 
-# %%
+# %% tags=["remove-input"]
 train_curves = tl.train_loss(W, main["a"])
 run.metric("train_loss_monotone_flow", bool((np.diff(train_curves, axis=0) <= 1e-6 * train_curves[0]).all()))
 steps17 = int(P.horizon / (2 * P.train_lr))
@@ -349,7 +349,7 @@ for floor in (0.1, 0.01, 0.3):  # 0.1 the declared speed floor, the others its r
                fraction(course["different_stages"]))
 run.text("detour_d_text", str(P.detour_d))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5, 5))
 out = w1 @ tl.test_point(P.mu, P.d)
 ax.plot(out[:, 0], out[:, 1], "C1", label=r"test point $\hat x$")
@@ -369,11 +369,11 @@ run.figure("fig_outputs", fig)
 # evidence: none, computed live by the chapter.
 # ```
 #
-# **Training-cluster means (Fig. 18).** Over all seeds, the median of the largest off-axis excursion
+# **Training-cluster means (the paper's Fig. 18).** Over all seeds, the median of the largest off-axis excursion
 # of the outputs at the training means, relative to the initial one (the smaller of the clusters'
 # two), is {glue:text}`cluster_detour_ratio` {glue:text}`cluster_detour_ratio_ci`
 # ({glue:text}`verdict_s_18_detour`). A one-layer model cannot do this: there the off-axis part of
-# $f(\mu_p e_p)$ only decays, as $e^{-a_p t}$ (Theorem 4.1). App. F.4 adds that the two trajectories
+# $f(\mu_p e_p)$ only decays, as $e^{-a_p t}$ (Theorem 4.1). The paper's App. F.4 adds that the two trajectories
 # are non-regular "at different stages of the training". We test it as: at the time of each
 # cluster's largest off-axis excursion, count the concepts learned ($w_{pp} \ge 1/2$); the stages
 # differ if the counts differ. At $d = s = 2$ the off-axis parts are $\mu_1 w_{21}$ and $\mu_2 w_{12}$,
@@ -416,7 +416,7 @@ run.metric("sign_explanation_gap", tl.fraction_difference(nonmono[pos], nonmono[
 # The same count against the input dimension $d$ (with $d' = d$), the init scale $\tau$ and the
 # weaker mean $\mu_1$, {glue:text}`sweep_seeds_text` seeds per point ({numref}`fig-frequency`):
 
-# %%
+# %% tags=["remove-input"]
 # non-monotone flags of sweep_seeds seeds, one parameter changed from the main setting (d' = d)
 frac = partial(nonmonotone_flags, mu=P.mu, sigma=P.sigma, d=P.d, width=None, scale=P.init_scale, kind=P.init,
                n=P.sweep_seeds, horizon=P.horizon, n_times=P.n_times // 2, tol=P.descent_tol,
@@ -439,7 +439,7 @@ run.metric("nonmonotone_by_d_fixed_width", [fraction(f).as_dict() for f in fixed
 run.metric("nonmonotone_drop_with_d_fixed_width", tl.fraction_difference(fixed_flags[0], fixed_flags[-1]))
 run.text("fixed_width_d_text", f"{fixed_d[0]} to {fixed_d[-1]}")
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 4, figsize=(10, 3), sharey=True)
 labels = ["input dimension $d = d'$", f"width $d'$ ($d$ = {P.d}, $d'\\tau^2$ fixed)", r"init scale $\tau$", r"$\mu_1$"]
 for ax, xs, ys, est, label in zip(axes, [P.sweep_d, P.sweep_width, P.sweep_scale, P.sweep_mu1],
@@ -470,16 +470,16 @@ run.figure("fig_frequency", fig)
 # the width at $d'$ = {glue:text}`param_sweep_fixed_width` and moving $d$ alone from
 # {glue:text}`fixed_width_d_text`, the fraction changes by {glue:text}`nonmonotone_drop_with_d_fixed_width`
 # {glue:text}`nonmonotone_drop_with_d_fixed_width_ci` ({glue:text}`verdict_s_5_low_d_fixed_width`): the
-# fall is carried by the width, as App. E.2 explains below, more than by the dimension. Widening the hidden layer
+# fall is carried by the width, as the paper's App. E.2 explains below, more than by the dimension. Widening the hidden layer
 # alone, at $d$ = {glue:text}`d_text` and with $\tau^2 \propto 1/d'$ so that $\mathbb E w_{ii}$ stays
 # fixed, takes the fraction from {glue:text}`frac_w_lo` to {glue:text}`frac_w_hi`. That is
-# the second reason, of App. E.2 below: a Gaussian init makes the major entries dominate the minor
+# the second reason, of the paper's App. E.2 below: a Gaussian init makes the major entries dominate the minor
 # ones by a factor $\sqrt{d'}$, so the minor entries' illusion of progress is small. Over the init
 # scales of the sweep the fraction goes from {glue:text}`frac_tau_lo` (smallest $\tau$) to
 # {glue:text}`frac_tau_hi` (largest), and over $\mu_1$ from {glue:text}`frac_mu_lo` (smallest)
 # to {glue:text}`frac_mu_hi` (largest).
 
-# %%
+# %% tags=["remove-input"]
 run.metric("frac_d_lo", by_d[0]); run.metric("frac_d_hi", by_d[-1])
 run.metric("frac_w_lo", by_width[0]); run.metric("frac_w_hi", by_width[-1]); run.text("d_text", str(P.d))
 run.text("frac_tau_lo", by_scale[0]); run.text("frac_tau_hi", by_scale[-1])
@@ -496,7 +496,7 @@ run.text("frac_mu_lo", by_mu1[0]); run.text("frac_mu_hi", by_mu1[-1])
 # grid ({numref}`fig-readings`). The evidence set `two_layer/a_or_a2` repeats it on 2000 seeds with
 # both integrators (the flow, and the script's Euler steps of $W$).
 
-# %%
+# %% tags=["remove-input"]
 script = sr.ScriptSetting(descent_tol=P.descent_tol)
 readings = sr.compare_readings(script, P.script_seeds, seed=P.seed, integrators=("flow",))
 run.metric("script_nonmonotone_a", readings["A/flow"]["nonmonotone"])
@@ -514,7 +514,7 @@ for integrator in sr.INTEGRATORS:
         run.metric(f"ev_script_psd_lost_{tag}_{integrator}", fraction(ev_ab.concat("min_eig", **cell) < 0))
         run.metric(f"ev_script_diverged_{tag}_{integrator}", fraction(ev_ab.concat("diverged", **cell)))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
 for ax, p in zip(axes, (1, 2)):
     r = sr.script_run(script, p, "flow", 40, seed=P.seed)
@@ -550,7 +550,7 @@ run.figure("fig_readings", fig)
 # under both.
 
 # %% [markdown]
-# ## Multiple descent (App. E.1, paper Fig. 8 and 9)
+# ## Multiple descent (the paper's App. E.1, Figs. 8 and 9)
 #
 # With $s > 2$ there are several growth and suppression cycles, so the loss can descend three or
 # four times. The paper says it tuned the init seed for its figures. The evidence set
@@ -559,7 +559,7 @@ run.figure("fig_readings", fig)
 # under each reading, the seed with the most descents among {glue:text}`multi_seeds_text` live
 # uniform-init seeds.
 
-# %%
+# %% tags=["remove-input"]
 settings = {"triple": ([1.0, 1.5, 2.2], [0.05] * 3, 3), "quadruple": ([1.0, 1.5, 2.2, 2.7], [0.05, 0.05, 0.05, 0.5], 4)}
 for name, target in (("triple", 3), ("quadruple", 4)):
     for p, tag in ((1, "a"), (2, "a2")):
@@ -577,7 +577,7 @@ for name, (m, sg, dd) in settings.items():
                          "stages": tl.stages(r["w"][:, i], r["a"], dd, r["times"], sc.init_entry_scale("uniform", 0.2, dd))}
 run.text("multi_seeds_text", str(P.multi_seeds))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex="col")
 for (name, p), b in best.items():
     ax = axes[p - 1, list(settings).index(name)]
@@ -601,13 +601,13 @@ run.figure("fig_multi", fig)
 # {py:func}`lib.plotting.shade_stages` · evidence: none, computed live by the chapter.
 # ```
 #
-# Fraction of seeds with at least three descents in the Fig. 8 setting, and at least four in the
-# Fig. 9 setting (evidence, 2000 seeds each, Wilson intervals in the metrics):
+# Fraction of seeds with at least three descents in the paper's Fig. 8 setting, and at least four in the
+# paper's Fig. 9 setting (evidence, 2000 seeds each, Wilson intervals in the metrics):
 #
 # | setting | $A$, Gaussian | $A$, uniform | $A^2$, Gaussian | $A^2$, uniform |
 # |---|---|---|---|---|
-# | Fig. 8, $\ge 3$ descents | {glue:text}`triple_fraction_a_gaussian` | {glue:text}`triple_fraction_a_uniform` | {glue:text}`triple_fraction_a2_gaussian` | {glue:text}`triple_fraction_a2_uniform` |
-# | Fig. 9, $\ge 4$ descents | {glue:text}`quadruple_fraction_a_gaussian` | {glue:text}`quadruple_fraction_a_uniform` | {glue:text}`quadruple_fraction_a2_gaussian` | {glue:text}`quadruple_fraction_a2_uniform` |
+# | the paper's Fig. 8, $\ge 3$ descents | {glue:text}`triple_fraction_a_gaussian` | {glue:text}`triple_fraction_a_uniform` | {glue:text}`triple_fraction_a2_gaussian` | {glue:text}`triple_fraction_a2_uniform` |
+# | the paper's Fig. 9, $\ge 4$ descents | {glue:text}`quadruple_fraction_a_gaussian` | {glue:text}`quadruple_fraction_a_uniform` | {glue:text}`quadruple_fraction_a2_gaussian` | {glue:text}`quadruple_fraction_a2_uniform` |
 #
 # Triple descent under the paper's $A$ needs the all-positive init ({glue:text}`verdict_s_8_uniform`;
 # Gaussian: {glue:text}`verdict_s_8_gaussian`); quadruple descent does not appear under $A$ at all
@@ -615,9 +615,9 @@ run.figure("fig_multi", fig)
 # ({glue:text}`verdict_s_9_script`): the paper's Fig. 9 is reproduced by the script's reading, not by
 # the paper's equation. The all-positive init helps because every minor entry then starts with the
 # sign that produces the illusion of Sec. 4.2.2. Both settings also lie outside Assumption D.5 of the
-# theory that is meant to explain them (section on Appendix D below).
+# theory that is meant to explain them (section on the paper's Appendix D below).
 #
-# ## The failure mode (App. E.3, paper Fig. 10): permanent, or a long plateau?
+# ## The failure mode (the paper's App. E.3, Fig. 10): permanent, or a long plateau?
 #
 # With $d = s = 3$, $\mu = (0.7, 1.7, 3)$ the weakest major entry $w_{11}$ can be suppressed by
 # its minor entries before it grows, and the output then sits at a point that combines only the
@@ -629,7 +629,7 @@ run.figure("fig_multi", fig)
 # plateau* if, suppressed, it reaches $w_{22}, w_{33} > 0.9$ while $w_{11} < 0.1$; we record the
 # loss there and the time at which $w_{11}$ passes 0.5 ({numref}`fig-failure`).
 
-# %%
+# %% tags=["remove-input"]
 fail_mu, fail_sigma = [0.7, 1.7, 3.0], [0.05] * 3
 fail = tl.ensemble(fail_mu, fail_sigma, 3, 3, P.init_scale, P.init, P.failure_seeds, P.failure_horizon, P.n_times,
                    P.descent_tol, P.covariance_power, P.seed + 3)
@@ -658,7 +658,7 @@ run.text("failure_verdict", "No seed reaches the plateau" if stuck is None else
 # Under SGD ({glue:text}`sgd_seeds_text` seeds, learning rate {glue:text}`sgd_lr_text`, batch
 # {glue:text}`sgd_batch_text`, the same paper-time horizon) on sampled data:
 
-# %%
+# %% tags=["remove-input"]
 sgd_steps = int(P.failure_horizon / (2 * P.sgd_lr))
 u0_fail = tl.init_u(P.sgd_seeds, 3, 3, P.init_scale, P.init, P.seed + 3)
 tau_sgd, W_sgd = tl.train_u(u0_fail, fail_mu, fail_sigma, P.train_n, P.sgd_lr, sgd_steps, record_every=5,
@@ -671,7 +671,7 @@ run.metric("sgd_escape_time_median_plateau", np.median(sgd["escape"][sgd["platea
 run.metric("sgd_escape_time_median", np.median(sgd["escape"]) if np.isfinite(np.median(sgd["escape"])) else None)
 run.metric("sgd_never_escaped", np.isinf(sgd["escape"]).mean())
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(9, 3.4))
 i = int(np.flatnonzero(plateau)[np.argmax(esc)]) if plateau.any() else 0
 for k in range(3):
@@ -722,8 +722,8 @@ run.figure("fig_failure", fig)
 #
 # ## Lemmas D.1–D.8, checked at every step
 #
-# Appendix D proves the stage picture for the discrete update $W(t+1) = W(t) + \eta\,\dot W$ of
-# {eq}`eq-d2` under five assumptions. Appendix D orders directions by *increasing* $a$ (so that
+# The paper's Appendix D proves the stage picture for the discrete update $W(t+1) = W(t) + \eta\,\dot W$ of
+# {eq}`eq-d2` under five assumptions. The paper's Appendix D orders directions by *increasing* $a$ (so that
 # $a_i - 3a_j > 0$ for $i > j$ in Assumption D.5), the reverse of the main text; we take every
 # pair of Lemma D.7 with $a_i > a_j$. For the strengths $a$ of the setting ($d = s$)
 # $\mu$ = {glue:text}`lemma_mu_text`, $\sigma$ = {glue:text}`lemma_sigma_text` we pick the constants
@@ -742,7 +742,7 @@ run.figure("fig_failure", fig)
 # and $a_i - 3a_j \ge \alpha/C$ with $C > 1$.
 # ```
 
-# %%
+# %% tags=["remove-input"]
 a_main = tl.signal_strengths(P.lemma_mu, P.lemma_sigma, len(P.lemma_mu))
 const = ad.choose_constants(a_main, beta=P.lemma_beta)
 a_close = tl.signal_strengths([P.lemma_mu[0], 1.3 * P.lemma_mu[0]], P.lemma_sigma[:2], 2)
@@ -819,7 +819,7 @@ Markdown("| broken | assumptions violated | first lemma to fail | at step |\n|--
 # chosen the same way, {glue:text}`lemma_s3_seeds_text` initializations over {glue:text}`lemma_s3_steps_text`
 # steps violate the lemmas {glue:text}`lemma_violations_s3` times ({glue:text}`verdict_s_d_s3`).
 
-# %%
+# %% tags=["remove-input"]
 a_s3 = tl.signal_strengths(P.lemma_s3_mu, [0.05] * 3, 3)
 const_s3 = ad.choose_constants(a_s3, beta=P.lemma_beta)
 steps_s3 = ad.steps_to_converge(const_s3, a_s3)
@@ -836,7 +836,7 @@ run.text("lemma_s3_ratios_text", ", ".join(f"{r:.2f}" for r in gaps.strength_rat
 # leave the initial phase too early); too close signal strengths break
 # {glue:text}`first_fail_D5` first, the suppression step on which the paper's stage picture rests.
 #
-# ## Appendix D: the gaps
+# ## The paper's Appendix D: the gaps
 #
 # The lemmas hold numerically where they apply; their proofs and their reach have gaps that the
 # book's errata page lists. Each is a computation here (constants: the $d = s = 2$ ones above).
@@ -849,13 +849,13 @@ run.text("lemma_s3_ratios_text", ", ".join(f"{r:.2f}" for r in gaps.strength_rat
 #    in every run above.
 # 2. **$d > s$.** Assumption D.1 needs $\alpha \le a_k$ with $\alpha > 0$ for all $k$; with one irrelevant
 #    direction the largest admissible $\alpha$ is {glue:text}`d1_largest_alpha_high_d` ({glue:text}`verdict_s_d_high_d`):
-#    Appendix D does not cover the high-dimensional regime the paper explains with it.
+#    The paper's Appendix D does not cover the high-dimensional regime the paper explains with it.
 # 3. **PSD.** Lemmas D.4 and D.5 use that $W = UU^\top$ is PSD, but (D.1) steps $W$. From a rank-one
 #    $W(0)$ that meets every assumption, one step gives $\det W(1)$ = {glue:text}`w_recursion_det` (exact
 #    rational arithmetic) and a smallest eigenvalue of {glue:text}`w_recursion_min_eig_rel` times the
 #    largest ({glue:text}`verdict_s_d_psd`); $w_{11}$ turns negative at step
 #    {glue:text}`w_recursion_negative_diagonal_step` and the first lemma to fail is {glue:text}`w_recursion_first_lemma`.
-# 4. **Figs. 8 and 9.** Their smallest consecutive strength ratios are {glue:text}`fig8_min_strength_ratio`
+# 4. **The paper's Figs. 8 and 9.** Their smallest consecutive strength ratios are {glue:text}`fig8_min_strength_ratio`
 #    and {glue:text}`fig9_min_strength_ratio` with $A$ ({glue:text}`fig8_min_strength_ratio_a2` and
 #    {glue:text}`fig9_min_strength_ratio_a2` with $A^2$), below the 3 of Assumption D.5
 #    ({glue:text}`verdict_s_d_fig8`; {glue:text}`verdict_s_d_fig9`).
@@ -864,7 +864,7 @@ run.text("lemma_s3_ratios_text", ", ".join(f"{r:.2f}" for r in gaps.strength_rat
 #    an entry leaves the initial phase in a fraction {glue:text}`t1_long_phase_exit` of the lemma runs,
 #    by the shorter one in {glue:text}`t1_short_phase_exit`.
 
-# %%
+# %% tags=["remove-input"]
 run.metric("d61_factor", float(gaps.d60_over_d61()))
 margins = gaps.d64_margin(const, len(a_main))
 run.metric("d64_corrected_margin", margins["corrected"]); run.metric("d64_printed_margin", margins["printed"])
@@ -887,7 +887,7 @@ run.metric("t1_long_phase_exit", float(gaps.phase_exit_before(w_t1, const, t1["p
 run.metric("t1_short_phase_exit", float(gaps.phase_exit_before(w_t1, const, t1["lemma_d2"]).mean()))
 
 # %% [markdown]
-# ## Gaussian initialization at high dimension (App. E.2)
+# ## Gaussian initialization at high dimension (the paper's App. E.2)
 #
 # For $u_i \sim \mathcal N(0, \tau^2 I_{d'})$, $\mathbb E w_{ii} = d'\tau^2$ and $\mathbb E w_{ij} = 0$
 # (E.1), while the spread of $w_{ij}$ is $\sqrt{d'}\tau^2$: the major entries start
@@ -912,5 +912,5 @@ run.metric("e2_max_error", max(np.abs(mc[:, 0] / expected - 1).max(), np.abs(mc[
 run.headline("decomposition_exact", "time_rescaling", "nonmonotone_fraction", "lemma_violations",
              "train_loss_monotone_flow", "failure_plateau_fraction", digits=2)
 
-# %%
+# %% tags=["remove-input"]
 run.claims_table()

@@ -8,6 +8,7 @@ import numpy as np
 
 from lib.diffusion.analysis import UNSEEN_PROMPT, decay_curve, distance_to_target
 from lib.diffusion.data import CLASSES, Circles, sample_images
+from lib.plotting import panel_grid
 
 NAMES = {(0, 0): "red, big", (0, 1): "red, small", (1, 0): "blue, big", (1, 1): "blue, small"}
 
@@ -107,21 +108,18 @@ def fig6(results: dict[float, dict]):
 
 
 def seed_trajectories(results: dict[float, dict]):
-    """The unseen prompt's trajectory seed by seed (one panel per contrast): the unit of the claims."""
-    fig, axes = plt.subplots(1, len(results), figsize=(3.2 * len(results), 3.1), squeeze=False, sharey=True)
-    for ax, (contrast, r) in zip(axes[0], sorted(results.items())):
+    """The unseen prompt's trajectory seed by seed (one panel per contrast, three to a row): the unit of
+    the claims."""
+    fig, axes = panel_grid(len(results), (2.5, 2.4), max_columns=3, sharey=True, layout="constrained")
+    for ax, (contrast, r) in zip(axes, sorted(results.items())):
         for s, col in zip(range(r["traj"].shape[0]), plt.cm.tab10.colors):
             ax.plot(*r["traj"][s, 1:, UNSEEN_PROMPT].T, "-o", ms=2, lw=0.8, color=col, label=f"seed {s}")
         ax.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
-        ax.set(
-            title=f"$s_c$ = {contrast:g} ({r['stronger']} stronger)",
-            xlabel="colour",
-            xlim=(-0.15, 1.15),
-            ylim=(-0.15, 1.2),
-        )
-    axes[0, 0].set_ylabel("size")
-    axes[0, 0].legend(fontsize=8)
-    fig.tight_layout()
+        ax.set(title=f"$s_c$ = {contrast:g} ({r['stronger']} stronger)", xlim=(-0.15, 1.15), ylim=(-0.15, 1.2))
+        ax.title.set_fontsize(9)
+    for ax in axes:
+        ax.set(xlabel="colour", ylabel="size" if ax.get_subplotspec().is_first_col() else "")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=5, fontsize=9)
     return fig
 
 
@@ -143,17 +141,27 @@ def training_curves(runs: dict[float, dict]):
     return fig
 
 
-def samples_over_training(images: dict[float, np.ndarray], steps: np.ndarray, every: int = 2):
+def samples_over_training(images: dict[float, np.ndarray], steps: np.ndarray, every: int = 2, per_row: int = 8):
     """Rows: contrasts; columns: every `every`-th checkpoint; one sample of the unseen prompt each
-    (images (K, n, 3, R, R) uint8 of one seed, the same sampling noise at every checkpoint)."""
+    (images (K, n, 3, R, R) uint8 of one seed, the same sampling noise at every checkpoint). More than
+    `per_row` checkpoints are stacked in blocks, so that the figure fits the book's column."""
     cols = list(range(0, len(steps), every))
-    fig, axes = plt.subplots(len(images), len(cols), figsize=(0.8 * len(cols), 0.9 * len(images)), squeeze=False)
-    for row, (contrast, img) in zip(axes, sorted(images.items())):
-        for ax, k in zip(row, cols):
-            ax.imshow(img[k, 0].transpose(1, 2, 0), interpolation="nearest")
-            ax.set_xticks([]), ax.set_yticks([])
-        row[0].set_ylabel(f"{contrast:g}", fontsize=8)
-    for ax, k in zip(axes[0], cols):
-        ax.set_title(f"{int(steps[k])}", fontsize=8)
+    blocks = [cols[i : i + per_row] for i in range(0, len(cols), per_row)]
+    rows = len(images) * len(blocks)
+    fig, axes = plt.subplots(
+        rows, min(len(cols), per_row), figsize=(0.85 * min(len(cols), per_row), 0.95 * rows), squeeze=False
+    )
+    for b, block in enumerate(blocks):
+        for i, (contrast, img) in enumerate(sorted(images.items())):
+            row = axes[b * len(images) + i]
+            for j, ax in enumerate(row):
+                if j >= len(block):
+                    ax.remove()
+                    continue
+                ax.imshow(img[block[j], 0].transpose(1, 2, 0), interpolation="nearest")
+                ax.set_xticks([]), ax.set_yticks([])
+                if i == 0:
+                    ax.set_title(f"{int(steps[block[j]])}", fontsize=9)
+            row[0].set_ylabel(f"$s_c$ = {contrast:g}", fontsize=9)
     fig.tight_layout()
     return fig

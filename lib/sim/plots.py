@@ -81,7 +81,18 @@ def plot_hypercube(ax, losses: np.ndarray, combos: np.ndarray, vmax: float = 1.0
     nodes = nx.draw_networkx_nodes(
         graph, pos, ax=ax, node_color=np.minimum(losses, vmax), cmap="magma_r", vmin=0, vmax=vmax, node_size=330
     )
-    nx.draw_networkx_labels(graph, pos, ax=ax, font_size=5, font_color="tab:cyan")
+    for label, (x, y) in pos.items():  # beside its node, in black: readable on any colour of the map
+        ax.text(
+            x + 0.12,
+            y,
+            label,
+            fontsize=8,
+            ha="left",
+            va="center",
+            family="monospace",
+            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
+        )
+    ax.set_xlim(-0.3, ones.max() + 0.75)
     ax.set_axis_off()
     return nodes
 

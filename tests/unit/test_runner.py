@@ -253,3 +253,18 @@ def test_ctrl_c_and_sigterm_print_one_line_publish_nothing_and_stop_the_kernel(t
         for _ in range(50):
             os.kill(kernel, 0)
             time.sleep(0.1)
+
+
+def test_published_notebooks_carry_no_machine_paths(tmp_path):
+    """papermill records the absolute staging paths it ran; the published notebook (the book's download)
+    names the chapter's source and its own file name instead."""
+    import nbformat
+
+    path = tmp_path / "ch.ipynb"
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["papermill"] = {"input_path": str(tmp_path / ".staging-x/ch.source.ipynb"), "version": "2"}
+    path.write_text(nbformat.writes(notebook))
+    lib.runner.without_machine_paths(path, "ch")
+    record = nbformat.read(path, as_version=4).metadata["papermill"]
+    assert record == {"input_path": "notebooks/ch.py", "output_path": "ch.ipynb", "version": "2"}
+    assert str(tmp_path) not in path.read_text()

@@ -1,0 +1,68 @@
+"""The book's identity (lib.repository) and the changelog of its verdicts (lib.changelog)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from lib.changelog import changelog_page, previous_release, write_snapshot
+from lib.repository import commit_markdown, repository, source_url, version
+
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+def _config(tmp_path, url):
+    path = tmp_path / "_config.yml"
+    path.write_text(f'title: t\nrepository:\n  url: "{url}"\n  branch: trunk\n')
+    return path
+
+
+def test_an_unset_repository_gives_plain_commits_and_no_source_links(tmp_path):
+    config = _config(tmp_path, "")
+    assert repository(config) is None
+    assert commit_markdown(SHA, config) == "`0123456789`"
+    assert source_url("lib/stats.py", config) is None
+
+
+def test_a_set_repository_links_commits_and_sources(tmp_path):
+    config = _config(tmp_path, "https://example.org/book/")
+    assert repository(config) == ("https://example.org/book", "trunk")
+    assert commit_markdown(SHA, config) == f"[`0123456789`](https://example.org/book/commit/{SHA})"
+    assert commit_markdown("unknown", config) == "`unknown`"
+    assert source_url("lib/stats.py", config) == "https://example.org/book/blob/trunk/lib/stats.py"
+
+
+def test_the_book_config_sets_no_placeholder_url():
+    url = (repository() or ("",))[0]
+    assert "example" not in url and "USER" not in url.upper()
+
+
+def _verdict(claim_id, verdict, value, chapter="one_layer"):
+    return SimpleNamespace(claim=SimpleNamespace(id=claim_id), chapter=chapter, verdict=verdict, value=value)
+
+
+def test_the_changelog_lists_every_changed_verdict_with_both_values(tmp_path, monkeypatch):
+    monkeypatch.setattr("lib.changelog.version", lambda: "0.2.0")
+    old = [_verdict("S-1/a", "holds", 0.5), _verdict("S-1/b", "holds", 2.0), _verdict("S-1/gone", "holds", 1.0)]
+    monkeypatch.setattr("lib.changelog.version", lambda: "0.1.0")
+    write_snapshot(old, tmp_path)
+    monkeypatch.setattr("lib.changelog.version", lambda: "0.2.0")
+    now = [_verdict("S-1/a", "holds", 0.6), _verdict("S-1/b", "inconclusive", 1.25), _verdict("S-1/new", "holds", 3)]
+    page = changelog_page(now, tmp_path)
+    assert "release 0.1.0" in page
+    assert "| inconclusive | 1.25 |" in page and "| holds | 2 |" in page
+    assert "S-1/a" not in page.split("Added")[0].split("| claim |")[1]  # same verdict: not listed as changed
+    assert "1 of the 3 claims changed verdict, 1 were added and 1 withdrawn" in page
+    assert "S-1/gone (was holds)" in page
+
+
+def test_the_previous_release_is_the_newest_before_this_version(tmp_path):
+    for v in ("0.1.0", "0.10.0", "0.9.1"):
+        (tmp_path / f"{v}.json").write_text(json.dumps({"version": v, "date": "2026-01-01", "claims": {}}))
+    assert previous_release(tmp_path, "0.10.0")["version"] == "0.9.1"
+    assert previous_release(tmp_path, "0.1.0")["version"] == "0.1.0"
+    assert previous_release(tmp_path / "none", "0.1.0") is None
+
+
+def test_version_is_pyprojects():
+    assert version().count(".") == 2
