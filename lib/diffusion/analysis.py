@@ -269,9 +269,26 @@ def _r2(d: np.ndarray, fitted: np.ndarray) -> float:
     return float(1 - ((d - fitted) ** 2).sum() / total) if total > 0 else float("nan")
 
 
+def _least_squares_decay(s: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(parameters (floor, amplitude, rate), covariance) of decay_curve fitted to d(s) from the peak on
+    (scipy.optimize.curve_fit), None when the fit fails."""
+    from scipy.optimize import curve_fit
+
+    try:
+        return curve_fit(decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / max(s[-1], 1.0)), maxfev=10000)
+    except (RuntimeError, ValueError):
+        return None
+
+
+def decay_fit_r2(steps: np.ndarray, distance: np.ndarray) -> float:
+    """R^2 of `fit_decay` alone (NaN: no fit), without the rate's interval: what a bootstrap refits."""
+    segment = _from_peak(steps, distance)
+    fitted = None if segment is None else _least_squares_decay(*segment[:2])
+    return float("nan") if fitted is None else _r2(segment[1], decay_curve(segment[0], *fitted[0]))
+
+
 def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
     """Fit from the largest distance after step 0 on (None with fewer than 4 points or no fit)."""
-    from scipy.optimize import curve_fit
     from scipy.stats import t as student
 
     ok = np.isfinite(distance)
@@ -280,11 +297,10 @@ def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
     if segment is None:
         return None
     s, d, start = segment
-    span = max(s[-1], 1.0)
-    try:
-        p, cov = curve_fit(decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / span), maxfev=10000)
-    except (RuntimeError, ValueError):
+    fitted = _least_squares_decay(s, d)
+    if fitted is None:
         return None
+    p, cov = fitted
     r2 = _r2(d, decay_curve(s, *p))
     se = float(np.sqrt(cov[2, 2])) if np.isfinite(cov[2, 2]) else float("inf")
     q = student.ppf(0.5 + CONFIDENCE / 2, max(len(d) - 3, 1))
@@ -303,14 +319,20 @@ def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tupl
     """R^2 of the exponential fit to the seed-mean distance curve, with a percentile bootstrap
     interval over seeds (scipy.stats.bootstrap, resampling whole seeds and refitting).
 
-    traj_by_seed (seeds, K, 2): the unseen prompt's trajectory per seed.
+    traj_by_seed (seeds, K, 2): the unseen prompt's trajectory per seed. A resample's R^2 depends only
+    on which seeds it draws and how often (the seed mean ignores their order), so each such multiset
+    is fitted once: with 5 seeds, 126 of them cover the 999 resamples; the interval is unchanged (up to
+    the rounding of a sum taken in another order).
     """
+    fitted: dict[tuple[int, ...], float] = {}
 
     def r2_of(idx) -> float:
-        fit = fit_decay(
-            steps, distance_to_target(trajectory(traj_by_seed[np.asarray(idx, dtype=int)].transpose(1, 0, 2)))
-        )
-        return fit.r2 if fit is not None else np.nan
+        key = tuple(sorted(int(i) for i in idx))
+        if key not in fitted:
+            fitted[key] = decay_fit_r2(
+                steps, distance_to_target(trajectory(traj_by_seed[np.asarray(key, dtype=int)].transpose(1, 0, 2)))
+            )
+        return fitted[key]
 
     fit = fit_decay(steps, distance_to_target(trajectory(traj_by_seed.transpose(1, 0, 2))))
     n = len(traj_by_seed)

@@ -316,3 +316,10 @@ def test_seed_band_is_the_mean_with_one_standard_error():
     assert mean[0] == 3.0 and high[0] - mean[0] == pytest.approx(2 / np.sqrt(3))
     assert mean[1] == 2.0 and np.isnan(low[1]) and np.isnan(high[1])  # one seed: no band
     np.testing.assert_allclose(mean[0] - low[0], high[0] - mean[0])
+
+
+def test_the_bootstrap_refit_gives_the_fit_r2():
+    steps = np.arange(0, 2001, 125)
+    d = 0.05 + 0.8 * np.exp(-2e-3 * steps) + 0.01 * np.random.default_rng(5).standard_normal(len(steps))
+    assert an.decay_fit_r2(steps, d) == an.fit_decay(steps, d).r2
+    assert np.isnan(an.decay_fit_r2(steps[:3], d[:3]))
