@@ -532,7 +532,7 @@ else:
              "verdict here rests on the CPU sets.")
 gpu_declared = registry.get("diffusion", "registered_gpu")
 run.text("gpu_status", f"{status(gpu_declared.key)[0]['counts'].get('ok', 0)} of its {len(gpu_declared.shards)} "
-         "shards are stored.")
+         "shards are stored and computed by the current code.")
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -56,9 +56,10 @@ class DiffusionParameters(Parameters):
 
 # Verdicts of the complete CPU set (20 shards, declared 2026-11-24). The run is short: at its end the
 # training prompts are drawn as their own class in under half of the samples and the unseen prompt's
-# MSE is still falling, so the claims about the end state are undecided, and the transient ones are
-# decided only where 5 seeds resolve them: none is. Where the runs carried on to 8000 steps exist (10
-# seeds), the bend is decided on them. Each note quotes the metrics it rests on.
+# MSE is still falling, so no claim about the end state is declared on it (removed 2026-11-26 with the
+# other claims no outcome could decide: the 5-seed sign tests, the all-pairs MSE-rise searches and the
+# exponential-versus-power comparisons; book/notes/diffusion.md lists them). Where the runs carried on
+# to 8000 steps exist (10 seeds), the bend is decided on them. Each note quotes the metrics it rests on.
 
 
 # Why an exponential fit's R^2 is a consistency check and not a test of the paper's (c): it cannot single
