@@ -320,7 +320,8 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 # coordinate; single seeds faint; the four target corners marked. (b) The unseen prompt's
 # concept-space MSE (a sample without a disc counts as 1) and (c) its distance to (blue, small), log
 # scale: mean over seeds with a band of ± 1 standard error over seeds, single seeds faint, and in
-# (c) the exponential fit to the seed-mean trajectory's distance from its peak.
+# (c) the exponential fit to the seed-mean trajectory's distance from its peak (dashed, in the
+# contrast's colour).
 #
 # Code: {py:func}`lib.diffusion.analysis.analyse_set`, {py:func}`lib.diffusion.analysis.seed_band`,
 # {py:func}`lib.diffusion.figures.fig6` · evidence:

@@ -99,7 +99,7 @@ def fig6(results: dict[float, dict]):
         f = r["fit"]
         if f is not None:
             t = steps[steps >= f.start]
-            c.semilogy(t, decay_curve(t - f.start, f.floor, f.amplitude, f.rate.value), "--", color="k", lw=1.0)
+            c.semilogy(t, decay_curve(t - f.start, f.floor, f.amplitude, f.rate.value), "--", color=col, lw=1.2)
         n = unseen.shape[0]
         handles.append(
             Line2D(
@@ -116,7 +116,7 @@ def fig6(results: dict[float, dict]):
         Patch(color="0.5", alpha=0.25, label="± 1 standard error over seeds\n(error bars in (a), band in (b), (c))"),
         Line2D([], [], color="0.5", lw=0.6, alpha=0.5, label="single seeds"),
         Line2D(
-            [], [], color="k", lw=1.0, ls="--", label="exponential fit from the peak\n(to the seed-mean trajectory)"
+            [], [], color="0.3", lw=1.2, ls="--", label="exponential fit from the peak\n(to the seed-mean trajectory)"
         ),
     ]
     _corner_labels(a)
