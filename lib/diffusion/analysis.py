@@ -269,21 +269,13 @@ def _r2(d: np.ndarray, fitted: np.ndarray) -> float:
     return float(1 - ((d - fitted) ** 2).sum() / total) if total > 0 else float("nan")
 
 
-def _decay_jacobian(t: np.ndarray, floor: float, amplitude: float, rate: float) -> np.ndarray:
-    """(len(t), 3) derivatives of decay_curve by (floor, amplitude, rate): the fit's analytic Jacobian."""
-    e = np.exp(-rate * t)
-    return np.stack([np.ones_like(t), e, -amplitude * t * e], axis=-1)
-
-
 def _least_squares_decay(s: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """(parameters (floor, amplitude, rate), covariance) of decay_curve fitted to d(s) from the peak on
-    (scipy.optimize.curve_fit with the analytic Jacobian), None when the fit fails."""
+    (scipy.optimize.curve_fit), None when the fit fails."""
     from scipy.optimize import curve_fit
 
     try:
-        return curve_fit(
-            decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / max(s[-1], 1.0)), jac=_decay_jacobian, maxfev=10000
-        )
+        return curve_fit(decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / max(s[-1], 1.0)), maxfev=10000)
     except (RuntimeError, ValueError):
         return None
 
