@@ -50,8 +50,9 @@ class DiffusionParameters(Parameters):
 
     def cost(self) -> Cost:
         """Loading and analysing the evidence under both read-outs (~20 s, mostly the seed bootstraps of the
-        exponential fits: 26 s of process time under cProfile on a loaded core, from over 190 s before the
-        claims no outcome could decide were removed) and the live smoke shard (~20 s on a loaded core)."""
+        exponential fits: 26 s of process time under cProfile on a loaded core, where the CPU set alone took
+        about 270 s before the claims no outcome could decide were removed) and the live smoke shard (~20 s
+        on a loaded core)."""
         return Cost(seconds=20.0 + 25.0 * self.live_check, gigabytes=1.0)
 
 
