@@ -20,13 +20,14 @@ import numpy as np
 from lib.diffusion.data import CLASSES, UNSEEN, Circles, concept_signals
 from lib.diffusion.segment import concept_coordinates
 from lib.numbers import interval_text
-from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, bootstrap_mean, paired_difference, undecided
+from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, bootstrap_mean, fraction, paired_difference, undecided
 
 UNSEEN_PROMPT = 3
 TARGET = np.array([1.0, 1.0])  # concept coordinates of (blue, small)
 LEARNED_LEVEL = 0.75  # a coordinate "learned" when it first reaches this: the level fixed in advance
 OTHER_LEVELS = (0.6, 0.9)  # the learned level's robustness row
 TRANSIT = (0.45, 0.85)  # progress (colour + size) / 2 between which the bend is measured
+CALIBRATION_IMAGES = 64  # fresh images per class in lib.diffusion.classifier.calibration (its n)
 
 # ----------------------------------------------------------------------------------------------
 # Read-outs in concept units
@@ -227,54 +228,6 @@ def late_change(err: np.ndarray, steps: np.ndarray, fraction: float = 0.25) -> E
 
 
 # ----------------------------------------------------------------------------------------------
-# (b) Non-monotone MSE: the largest paired rise across checkpoints
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Rise:
-    """The largest rise of the pooled MSE between two checkpoints after the first, paired per sample.
-
-    estimate: mean of err[later] - err[earlier] over (seed, sample) units, with a t interval at the
-    Bonferroni-corrected level 1 - 0.05 / pairs; z: the paired test's z after the same correction
-    (norm.isf of min(1, p * pairs) / 2, signed); steps: the two checkpoints; seeds_rising: in how
-    many seeds the seed's own mean rises between them.
-    """
-
-    estimate: Estimate
-    z: float
-    steps: tuple[int, int]
-    pairs: int
-    seeds_rising: int
-
-
-def largest_rise(err: np.ndarray, steps: np.ndarray) -> Rise:
-    """err (seeds, K, S) per-sample errors of one prompt; checkpoints 1..K-1 (step 0 is the
-    untrained model's noise). The pair (k < l) with the largest paired t statistic is chosen, and
-    its interval and z are corrected for having searched all K'(K'-1)/2 pairs."""
-    from scipy.stats import norm
-
-    units = err[:, 1:].transpose(1, 0, 2).reshape(err.shape[1] - 1, -1)  # (K', seeds * S)
-    k_count = units.shape[0]
-    diff = units[None, :, :] - units[:, None, :]  # [k, l] = err_l - err_k
-    mean, sd = diff.mean(-1), diff.std(-1, ddof=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(sd > 0, mean / (sd / np.sqrt(units.shape[1])), 0.0)
-    t[np.tril_indices(k_count)] = -np.inf
-    k, l = np.unravel_index(int(np.argmax(t)), t.shape)
-    pairs = k_count * (k_count - 1) // 2
-    test = paired_difference(units[l], units[k], confidence=1 - (1 - CONFIDENCE) / pairs)
-    z = float(np.copysign(norm.isf(min(1.0, test.p_value * pairs) / 2), test.estimate.value))
-    per_seed = err[:, 1:].mean(-1)
-    est = test.estimate
-    level = 1 - (1 - CONFIDENCE) / pairs
-    est = Estimate(
-        est.value, est.low, est.high, est.n, f"paired t {level:.3%}: {1 - CONFIDENCE:.0%} Bonferroni over {pairs} pairs"
-    )
-    return Rise(est, z, (int(steps[1 + k]), int(steps[1 + l])), pairs, int((per_seed[:, l] > per_seed[:, k]).sum()))
-
-
-# ----------------------------------------------------------------------------------------------
 # (c) Exponential approach to the target
 # ----------------------------------------------------------------------------------------------
 
@@ -316,9 +269,26 @@ def _r2(d: np.ndarray, fitted: np.ndarray) -> float:
     return float(1 - ((d - fitted) ** 2).sum() / total) if total > 0 else float("nan")
 
 
+def _least_squares_decay(s: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(parameters (floor, amplitude, rate), covariance) of decay_curve fitted to d(s) from the peak on
+    (scipy.optimize.curve_fit), None when the fit fails."""
+    from scipy.optimize import curve_fit
+
+    try:
+        return curve_fit(decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / max(s[-1], 1.0)), maxfev=10000)
+    except (RuntimeError, ValueError):
+        return None
+
+
+def decay_fit_r2(steps: np.ndarray, distance: np.ndarray) -> float:
+    """R^2 of `fit_decay` alone (NaN: no fit), without the rate's interval: what a bootstrap refits."""
+    segment = _from_peak(steps, distance)
+    fitted = None if segment is None else _least_squares_decay(*segment[:2])
+    return float("nan") if fitted is None else _r2(segment[1], decay_curve(segment[0], *fitted[0]))
+
+
 def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
     """Fit from the largest distance after step 0 on (None with fewer than 4 points or no fit)."""
-    from scipy.optimize import curve_fit
     from scipy.stats import t as student
 
     ok = np.isfinite(distance)
@@ -327,11 +297,10 @@ def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
     if segment is None:
         return None
     s, d, start = segment
-    span = max(s[-1], 1.0)
-    try:
-        p, cov = curve_fit(decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / span), maxfev=10000)
-    except (RuntimeError, ValueError):
+    fitted = _least_squares_decay(s, d)
+    if fitted is None:
         return None
+    p, cov = fitted
     r2 = _r2(d, decay_curve(s, *p))
     se = float(np.sqrt(cov[2, 2])) if np.isfinite(cov[2, 2]) else float("inf")
     q = student.ppf(0.5 + CONFIDENCE / 2, max(len(d) - 3, 1))
@@ -339,52 +308,6 @@ def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
         float(p[2]), float(p[2] - q * se), float(p[2] + q * se), len(d), f"curve_fit covariance, t {CONFIDENCE:.0%}"
     )
     return DecayFit(rate, float(p[1]), float(p[0]), r2, int(steps[ok][start]), len(d))
-
-
-def power_curve(t: np.ndarray, floor: float, amplitude: float, exponent: float, t0: float) -> np.ndarray:
-    """d(t) = floor + amplitude (1 + t / t0)^-exponent: a saturating approach that is not exponential,
-    the alternative the exponential fit is tested against (same number of fitted parameters, t0 fixed)."""
-    return floor + amplitude * (1 + t / t0) ** -exponent
-
-
-def fit_power_r2(steps: np.ndarray, distance: np.ndarray) -> float:
-    """R^2 of power_curve fitted from the peak on, with t0 the first read-out interval after it (NaN: no fit)."""
-    from scipy.optimize import curve_fit
-
-    segment = _from_peak(steps, distance)
-    if segment is None:
-        return float("nan")
-    s, d, _ = segment
-    t0 = max(s[1], 1.0)
-    curve = lambda t, floor, amplitude, exponent: power_curve(t, floor, amplitude, exponent, t0)
-    try:
-        p, _ = curve_fit(curve, s, d, p0=(d[-1], d[0] - d[-1], 1.0), maxfev=10000)
-    except (RuntimeError, ValueError):
-        return float("nan")
-    return _r2(d, curve(s, *p))
-
-
-def exponential_advantage(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> Estimate:
-    """R^2 of the exponential fit minus that of the power law (`power_curve`) on the seed-mean distance
-    curve, with a percentile bootstrap over seeds: positive when the data prefer the exponential.
-    Any smooth saturating curve gives an exponential fit a high R^2; this is what discriminates."""
-
-    def advantage(idx) -> float:
-        curve = distance_to_target(trajectory(traj_by_seed[np.asarray(idx, dtype=int)].transpose(1, 0, 2)))
-        fit = fit_decay(steps, curve)
-        return (fit.r2 if fit is not None else np.nan) - fit_power_r2(steps, curve)
-
-    n = len(traj_by_seed)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # curve_fit's covariance warnings; a resample without a fit gives NaN
-        value = advantage(np.arange(n))
-        if not np.isfinite(value) or n < 3:
-            return Estimate(value, -1.0, 1.0, n, "no fit or fewer than 3 seeds: no interval")
-        low, high = bootstrap_interval(
-            (np.arange(n),), advantage, rng=np.random.default_rng(seed), vectorized=False, resamples=999
-        )
-    low, high = (low, high) if np.isfinite(low) and np.isfinite(high) else (-1.0, 1.0)
-    return Estimate(value, min(low, value), max(high, value), n, f"bootstrap percentile over seeds {CONFIDENCE:.0%}")
 
 
 def distance_to_target(traj: np.ndarray) -> np.ndarray:
@@ -396,14 +319,20 @@ def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tupl
     """R^2 of the exponential fit to the seed-mean distance curve, with a percentile bootstrap
     interval over seeds (scipy.stats.bootstrap, resampling whole seeds and refitting).
 
-    traj_by_seed (seeds, K, 2): the unseen prompt's trajectory per seed.
+    traj_by_seed (seeds, K, 2): the unseen prompt's trajectory per seed. A resample's R^2 depends only
+    on which seeds it draws and how often (the seed mean ignores their order), so each such multiset
+    is fitted once: with 5 seeds, 126 of them cover the 999 resamples; the interval is unchanged (up to
+    the rounding of a sum taken in another order).
     """
+    fitted: dict[tuple[int, ...], float] = {}
 
     def r2_of(idx) -> float:
-        fit = fit_decay(
-            steps, distance_to_target(trajectory(traj_by_seed[np.asarray(idx, dtype=int)].transpose(1, 0, 2)))
-        )
-        return fit.r2 if fit is not None else np.nan
+        key = tuple(sorted(int(i) for i in idx))
+        if key not in fitted:
+            fitted[key] = decay_fit_r2(
+                steps, distance_to_target(trajectory(traj_by_seed[np.asarray(key, dtype=int)].transpose(1, 0, 2)))
+            )
+        return fitted[key]
 
     fit = fit_decay(steps, distance_to_target(trajectory(traj_by_seed.transpose(1, 0, 2))))
     n = len(traj_by_seed)
@@ -485,6 +414,27 @@ def classifier_bias_on_noise(noise_readouts: list[np.ndarray], seed: int = 0) ->
     """Mean P(blue) the classifiers give pure-noise images (an unbiased read-out: 1/2 or, better,
     P(disc) near 0), bootstrap interval over images of all contrasts' classifiers."""
     return bootstrap_mean(np.concatenate([r[:, 0] for r in noise_readouts]), seed=seed)
+
+
+def classifier_accuracy(class_accuracies: list[np.ndarray], images_per_class: int = CALIBRATION_IMAGES) -> Estimate:
+    """Held-out accuracy of the read-out classifiers (the paper's App. G.3 reports 100 %): the fraction of
+    fresh images of the four classes whose three outputs all lie on the right side of 1/2, pooled over
+    the classifiers (one (4,) array of per-class accuracies each, calibration_class_accuracy), with its
+    Wilson interval over the images."""
+    acc = np.concatenate([np.asarray(a, dtype=float).ravel() for a in class_accuracies])
+    return fraction(int(round(float((acc * images_per_class).sum()))), acc.size * images_per_class)
+
+
+def seed_band(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mean, mean - se, mean + se) over seeds (axis 0) of per-seed values, NaN ignored (a seed without a
+    value there, e.g. only blank samples): the seed mean and its band of one standard error, the
+    standard deviation over seeds over the square root of their number (NaN where fewer than 2 seeds)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN or single-seed points: NaN, as documented
+        mean = np.nanmean(values, axis=0)
+        n = np.isfinite(values).sum(0)
+        se = np.where(n > 1, np.nanstd(values, axis=0, ddof=1) / np.sqrt(np.maximum(n, 1)), np.nan)
+    return mean, mean - se, mean + se
 
 
 def readout_agreement(coords: np.ndarray, classifier: np.ndarray) -> float:
@@ -593,7 +543,7 @@ def analyse_contrast(
     window: tuple[float, float] = TRANSIT,
     readout: str = "segmentation",
 ) -> dict:
-    """Trajectories (seeds, K, P, 2), blank fractions, success, the largest MSE rise, the decay fit,
+    """Trajectories (seeds, K, P, 2), blank fractions, success, the decay fit, the MSE rise during the bend,
     the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds, read
     by the segmentation (concept units) or the classifier (`classifier_coordinates`)."""
     if readout not in READOUTS_OF_CONCEPTS:
@@ -619,12 +569,10 @@ def analyse_contrast(
         "success": success_rate(coords),
         "training_success": training_success_rate(coords),
         "mse_late_change": late_change(err, steps),
-        "rise": largest_rise(err, steps),
         "r2": r2,
         "fit": fit,
         "bend": mean_over_seeds(bend(unseen, stronger, window)),
         "rise_in_bend": mean_over_seeds(rise_in_bend(unseen, err.mean(2), stronger, window)),
-        "exponential_advantage": exponential_advantage(unseen, steps),
         "leads": leads,
         "lead": median_sign_interval(leads, bound),
         "leads_at": {x: colour_lead(unseen, steps, x) for x in OTHER_LEVELS},
@@ -650,15 +598,11 @@ def s6_metrics(results: dict[float, dict], noise_readouts: list[np.ndarray], see
         out[f"training_success_rate_{key}"] = r["training_success"].as_dict()
         out[f"generalisation_{key}"] = generalisation(r["success"], r["training_success"]).as_dict()
         out[f"mse_late_change_{key}"] = r["mse_late_change"].as_dict()
-        out[f"mse_rise_{key}"] = r["rise"].estimate.as_dict()
-        out[f"mse_rise_paired_z_{key}"] = r["rise"].z
-        out[f"mse_rise_detectable_{key}"] = (r["rise"].estimate.high - r["rise"].estimate.low) / 2
         out[f"speed_decay_r2_{key}"] = r["r2"].as_dict()
         out[f"bend_toward_stronger_{key}"] = r["bend"].as_dict()
         out[f"colour_lead_{key}"] = r["lead"].as_dict()
         for x, leads in r["leads_at"].items():
             out[f"colour_lead_{key}_{level_key(x)}"] = median_sign_interval(leads, r["lead_bound"]).as_dict()
-        out[f"decay_exp_minus_power_r2_{key}"] = r["exponential_advantage"].as_dict()
         out[f"colour_first_seeds_{key}"] = f"{int(np.sum(r['leads'] > 0))} of {len(r['leads'])}"
         out[f"readout_agreement_{key}"] = r["agreement"]
         out[f"stronger_{key}"] = r["stronger"]
@@ -695,12 +639,6 @@ def prose(results: dict[float, dict], metrics: dict) -> dict[str, str]:
             for c, k in keys.items()
         ),
         "lead_list": "; ".join(interval_text(metrics[f"colour_lead_{k}"]) for k in keys.values()),
-        "rise_list": "; ".join(
-            f"{interval_text(metrics[f'mse_rise_{k}'])} (steps {results[c]['rise'].steps[0]} to "
-            f"{results[c]['rise'].steps[1]})"
-            for c, k in keys.items()
-        ),
-        "rise_z_list": ", ".join(f"{results[c]['rise'].z:.1f}" for c in keys),
         "r2_list": "; ".join(interval_text(metrics[f"speed_decay_r2_{k}"]) for k in keys.values()),
     }
 
@@ -714,11 +652,9 @@ METRIC_RANGES = {
     "classifier_p_disc_on_noise": (0.0, 1.0),
     "success_rate_": (0.0, 1.0),
     "generalisation_": (0.0, 1.0),
-    "mse_rise_": (-1.0, 1.0),
     "speed_decay_r2_": (0.0, 1.0),
     "bend_toward_stronger_": (-1.0, 1.0),
     "colour_lead_": (-1e6, 1e6),
-    "decay_exp_minus_power_r2_": (-1.0, 1.0),
 }
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
-from lib.diffusion.analysis import UNSEEN_PROMPT, decay_curve, distance_to_target
+from lib.diffusion.analysis import UNSEEN_PROMPT, decay_curve, distance_to_target, seed_band
 from lib.diffusion.data import CLASSES, Circles, sample_images
 from lib.plotting import panel_grid
 
@@ -54,55 +56,86 @@ def calibration(cal: dict[float, dict[str, np.ndarray]]):
     return fig
 
 
+def _corner_labels(ax) -> None:
+    """The four target corners of the concept space, marked and named outside the unit square (diagonally
+    outward, so that no label covers a trajectory inside it)."""
+    for (x, y), name in NAMES.items():
+        unseen = (x, y) == (1, 1)
+        ax.plot(x, y, "s", ms=5, mfc="none", mec="C3" if unseen else "0.3", mew=1.2)
+        ax.annotate(
+            name,
+            (x, y),
+            xytext=(-6 if x == 0 else 6, -6 if y == 0 else 6),
+            textcoords="offset points",
+            ha="right" if x == 0 else "left",
+            va="top" if y == 0 else "bottom",
+            fontsize=9,
+            color="C3" if unseen else "0.2",
+        )
+
+
 def fig6(results: dict[float, dict]):
-    """(a) concept-space trajectories (unseen prompt bold, training prompts thin), seeds pooled;
-    (b) concept-space MSE of the unseen prompt, mean over seeds with the seeds' range;
-    (c) distance to (blue, small) with the exponential fit from its peak (log scale)."""
-    fig, (a, b, c) = plt.subplots(1, 3, figsize=(12, 3.8))
+    """The paper's Fig. 6 over seeds, one colour per contrast: (a) the unseen prompt's trajectory in concept
+    units, seed mean with error bars of one standard error over seeds in each coordinate, single seeds
+    faint; (b) its concept-space MSE and (c) its distance to (blue, small), seed mean with a band of one
+    standard error (`lib.diffusion.analysis.seed_band`), single seeds faint, and in (c) the exponential fit
+    to the seed-mean trajectory's distance from its peak (log scale). The legend sits in its own cell."""
+    fig, axes = plt.subplots(2, 2, figsize=(7.5, 7.0))
+    a, b, c, key = axes.ravel()
+    handles = []
     for (contrast, r), col in zip(sorted(results.items()), _colours(len(results))):
-        lab = f"$s_c$ = {contrast:g} ({r['stronger']} stronger)"
-        for p in range(r["traj_pooled"].shape[1]):
-            bold = p == UNSEEN_PROMPT
-            a.plot(
-                *r["traj_pooled"][:, p].T,
-                "-o" if bold else "-",
-                color=col,
-                ms=2.5,
-                lw=1.8 if bold else 0.7,
-                alpha=1 if bold else 0.6,
-                label=lab if bold else None,
-            )
-        steps = r["steps"]
-        b.plot(steps, r["mse"], color=col, label=lab)
-        b.fill_between(steps, r["mse_by_seed"].min(0), r["mse_by_seed"].max(0), color=col, alpha=0.15)
-        dist = distance_to_target(r["traj_pooled"][:, UNSEEN_PROMPT])
-        c.semilogy(steps[1:], dist[1:], "o", color=col, ms=3)
+        steps, unseen = r["steps"], r["traj"][:, :, UNSEEN_PROMPT]  # (seeds, K, 2)
+        for s in range(unseen.shape[0]):
+            a.plot(*unseen[s, 1:].T, "-", color=col, lw=0.6, alpha=0.25)
+            b.plot(steps, r["mse_by_seed"][s], "-", color=col, lw=0.6, alpha=0.25)
+            c.semilogy(steps[1:], distance_to_target(unseen[s, 1:]), "-", color=col, lw=0.6, alpha=0.25)
+        mean, low, high = seed_band(unseen[:, 1:])
+        a.errorbar(
+            *mean.T, xerr=(mean - low)[:, 0], yerr=(mean - low)[:, 1], fmt="-o", ms=3, lw=1.8, elinewidth=0.8, color=col
+        )
+        for ax, values, x in ((b, r["mse_by_seed"], steps), (c, distance_to_target(unseen[:, 1:]), steps[1:])):
+            mean, low, high = seed_band(values)
+            ax.plot(x, mean, "-", color=col, lw=1.8)
+            ax.fill_between(x, low, high, color=col, alpha=0.25, lw=0)
         f = r["fit"]
         if f is not None:
             t = steps[steps >= f.start]
-            c.semilogy(
-                t,
-                decay_curve(t - f.start, f.floor, f.amplitude, f.rate.value),
-                "--",
+            c.semilogy(t, decay_curve(t - f.start, f.floor, f.amplitude, f.rate.value), "--", color=col, lw=1.2)
+        n = unseen.shape[0]
+        handles.append(
+            Line2D(
+                [],
+                [],
                 color=col,
-                label=f"$s_c$ = {contrast:g}: $R^2$ = {f.r2:.2f}",
+                lw=1.8,
+                marker="o",
+                ms=3,
+                label=f"$s_c$ = {contrast:g} ({r['stronger']} stronger):\nmean over {n} seeds",
             )
-    for (x, y), name in zip(CLASSES, NAMES.values()):
-        a.annotate(
-            name, (x, y), fontsize=8, ha="center", va="bottom" if y else "top", color="k" if (x, y) != (1, 1) else "C3"
         )
+    handles += [
+        Patch(color="0.5", alpha=0.25, label="± 1 standard error over seeds\n(error bars in (a), band in (b), (c))"),
+        Line2D([], [], color="0.5", lw=0.6, alpha=0.5, label="single seeds"),
+        Line2D(
+            [], [], color="0.3", lw=1.2, ls="--", label="exponential fit from the peak\n(to the seed-mean trajectory)"
+        ),
+    ]
+    _corner_labels(a)
     a.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
-    a.set(
-        xlabel="colour (red 0, blue 1)",
-        ylabel="size (big 0, small 1)",
-        xlim=(-0.15, 1.15),
-        ylim=(-0.15, 1.2),
-        title="(a) trajectories in concept units",
-    )
-    b.set(xlabel="training step", ylabel="concept-space MSE (blank = 1)", title="(b) MSE of (blue, small)")
-    c.set(xlabel="training step", ylabel="distance to (blue, small)", title="(c) approach to the target")
+    a.set(xlim=(-0.55, 1.55), ylim=(-0.3, 1.35))
+    a.set_xlabel("colour (red 0, blue 1)", fontsize=9)
+    a.set_ylabel("size (big 0, small 1)", fontsize=9)
+    a.set_title("(a) trajectory of the unseen (blue, small)", fontsize=10)
+    b.set_xlabel("training step", fontsize=9)
+    b.set_ylabel("concept-space MSE (blank = 1)", fontsize=9)
+    b.set_title("(b) MSE of (blue, small)", fontsize=10)
+    c.set_xlabel("training step", fontsize=9)
+    c.set_ylabel("distance to (blue, small)", fontsize=9)
+    c.set_title("(c) approach to the target", fontsize=10)
     for ax in (a, b, c):
-        ax.legend(fontsize=8)
+        ax.tick_params(labelsize=8)
+    key.axis("off")
+    key.legend(handles=handles, loc="center", fontsize=9, frameon=False)
     fig.tight_layout()
     return fig
 

@@ -12,25 +12,6 @@ def test_blank_samples_stay_paired_with_the_largest_error():
     np.testing.assert_allclose(an.sample_error(coords), [0.0, 1.0, 0.5])
 
 
-def test_largest_rise_finds_a_planted_rise_and_corrects_for_the_search():
-    rng = np.random.default_rng(0)
-    steps = np.arange(0, 900, 100)
-    curve = np.array([0.9, 0.6, 0.4, 0.3, 0.45, 0.5, 0.3, 0.2, 0.1])  # rises 0.3 -> 0.5
-    err = curve[None, :, None] + 0.05 * rng.standard_normal((5, 9, 32))
-    rise = an.largest_rise(err, steps)
-    assert rise.steps == (300, 500) and rise.estimate.low > 0.1 and rise.z > 5 and rise.seeds_rising == 5
-    assert rise.pairs == 28 and "Bonferroni" in rise.estimate.method
-
-
-def test_no_rise_in_a_monotone_curve():
-    rng = np.random.default_rng(1)
-    steps = np.arange(0, 900, 100)
-    curve = np.linspace(0.9, 0.1, 9)
-    err = curve[None, :, None] + 0.05 * rng.standard_normal((5, 9, 32))
-    rise = an.largest_rise(err, steps)
-    assert rise.estimate.low < 0 and rise.z < 2
-
-
 def test_decay_fit_recovers_the_rate():
     steps = np.arange(0, 2001, 125)
     d = 0.05 + 0.8 * np.exp(-2e-3 * steps) + 0.005 * np.random.default_rng(2).standard_normal(len(steps))
@@ -134,7 +115,7 @@ def test_pending_metrics_are_undecided_over_their_range():
         "evidence_seeds_per_contrast": 1,
     }
     out = pending_metrics(metrics, [0.2, 0.5], "incomplete")
-    assert out["mse_rise_0_5"]["n"] == 0 and out["mse_rise_0_5"]["low"] == -1.0
+    assert out["bend_toward_stronger_0_5"]["n"] == 0 and out["bend_toward_stronger_0_5"]["low"] == -1.0
     assert out["success_rate_0_2"]["low"] == 0.0 and out["success_rate_0_2"]["high"] == 1.0
     assert (
         out["success_rate_0_2"]["method"].startswith("undecided: incomplete")
@@ -247,25 +228,6 @@ def test_rank_shift_is_hodges_lehmann_with_the_exact_mann_whitney_interval():
     )
 
 
-def test_exponential_advantage_tells_an_exponential_from_a_power_law():
-    steps = np.arange(0, 8001, 400)
-    rng = np.random.default_rng(4)
-
-    def seeds(distance):
-        return np.stack(
-            [
-                np.stack([1 - distance / np.sqrt(2)] * 2, -1) + 0.003 * rng.standard_normal((len(steps), 2))
-                for _ in range(8)
-            ]
-        )
-
-    exponential = an.exponential_advantage(seeds(0.8 * np.exp(-6e-4 * steps)), steps)
-    power = an.exponential_advantage(seeds(0.8 * (1 + steps / 400.0) ** -1.5), steps)
-    assert exponential.low > 0 > power.high
-    power_law = 0.8 * (1 + steps / 400.0) ** -1.5
-    assert an.fit_power_r2(steps, power_law) > an.fit_decay(steps, power_law).r2
-
-
 def test_the_classifier_read_out_as_concept_coordinates():
     clf = np.array([[0.9, 0.2, 0.8], [0.3, 0.7, 0.4]])  # (P(blue), P(small), P(disc)) of two samples
     coords = an.classifier_coordinates({"classifier": clf})
@@ -341,3 +303,23 @@ def test_read_registered_on_the_stored_smoke_variant():
     assert set(metrics) >= set(an.registered_pending((0.2, 0.7), "x"))
     # (a), (b) pool the stored and new seeds; (c), (d) read the new seeds alone
     assert metrics["registered_colour_lead_shift"]["n"] == 2 and metrics["registered_bend_0_2"]["n"] <= 1
+
+
+def test_classifier_accuracy_pools_the_images_of_every_classifier():
+    acc = an.classifier_accuracy([np.array([1.0, 1.0, 0.75, 1.0]), np.array([1.0, 0.5, 1.0, 1.0])], images_per_class=4)
+    assert acc.value == pytest.approx(29 / 32) and acc.n == 32 and acc.low < 29 / 32 < acc.high
+
+
+def test_seed_band_is_the_mean_with_one_standard_error():
+    values = np.array([[1.0, np.nan], [3.0, 2.0], [5.0, np.nan]])
+    mean, low, high = an.seed_band(values)
+    assert mean[0] == 3.0 and high[0] - mean[0] == pytest.approx(2 / np.sqrt(3))
+    assert mean[1] == 2.0 and np.isnan(low[1]) and np.isnan(high[1])  # one seed: no band
+    np.testing.assert_allclose(mean[0] - low[0], high[0] - mean[0])
+
+
+def test_the_bootstrap_refit_gives_the_fit_r2():
+    steps = np.arange(0, 2001, 125)
+    d = 0.05 + 0.8 * np.exp(-2e-3 * steps) + 0.01 * np.random.default_rng(5).standard_normal(len(steps))
+    assert an.decay_fit_r2(steps, d) == an.fit_decay(steps, d).r2
+    assert np.isnan(an.decay_fit_r2(steps[:3], d[:3]))

@@ -25,11 +25,15 @@ def test_invalid_values_fail_clearly(override, message):
         CHAPTER.validate(override)
 
 
-def test_every_contrast_has_its_claims():
-    ids = {c.id for c in CHAPTER.claims}
+def test_every_contrast_has_its_claims_and_no_undecidable_one():
+    claims = {c.id: c for c in CHAPTER.claims}
     for c in CPU["contrasts"]:
         key = f"{c:g}".replace(".", "_")
-        assert {f"S-6/generalises-{key}", f"S-6b/rise-{key}", f"S-6c/decay-{key}", f"S-6a/bend-{key}"} <= ids
+        assert {f"S-6c/decay-{key}", f"S-6a/bend-{key}"} <= set(claims)
+        assert not {f"S-6/generalises-{key}", f"S-6b/rise-{key}"} & set(claims)  # removed: no outcome decides them
+        assert claims[f"S-6c/decay-{key}"].basis == "consistency"
+    assert not {"S-6a/size-first-low", "S-6a/colour-first-high"} & set(claims)
+    assert not any(i.startswith("S-6c/exp-vs-power") for i in claims)
 
 
 def test_paper_set_is_the_papers_configuration():
