@@ -202,7 +202,6 @@ def run_chapter(
             metrics = staging / f"{chapter_id}.metrics.json"
             if not metrics.exists():
                 raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
-            without_machine_paths(executed, chapter_id)
             with publish_lock(output_dir):
                 (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
                 # the notebook last: make keys on it
@@ -235,6 +234,7 @@ def _execute(
             language="python",
             extra_arguments=KERNEL_QUIET,
         )
+    without_machine_paths(executed, chapter.id)
     return executed
 
 
