@@ -14,8 +14,11 @@ SHELL := /bin/bash
 .DELETE_ON_ERROR:
 # Chapters execute in parallel on every core by default (`make JOBS=1` for one at a time); each target's
 # output comes line by line, so parallel logs stay readable.
-JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# (getconf, not nproc: nproc honours the OMP_NUM_THREADS=1 exported below; sub-makes share the top one's jobs)
+JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += --jobs=$(JOBS) --output-sync=line
+endif
 
 PYTHON ?= python3.11
 # One BLAS / OpenMP thread per process: on two cores shared by chapters running in parallel,
