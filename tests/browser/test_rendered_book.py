@@ -824,7 +824,7 @@ def layouts(request, site, chromium):
     wanted = []
     for item in request.session.items:
         params = getattr(getattr(item, "callspec", None), "params", {})
-        if item.originalname == "test_layout" and params.get("page") not in (None, MISSING):
+        if getattr(item, "originalname", None) == "test_layout" and params.get("page") not in (None, MISSING):
             if not _is_redirect(params["page"]):
                 wanted.append((params["page"], params["width"]))
     pool = ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="probe")
