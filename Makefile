@@ -91,20 +91,35 @@ $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES
 	touch $@
 
 # ---- tests, references, benchmarks ------------------------------------------------------------
-test: $(ENV_STAMP)  ## the whole suite: lint, unit tests, the book, nbval, book and browser checks (what CI runs)
+# The suite's parts are targets, so that make runs them side by side on its jobs (all cores): the chain of
+# the book (its chapters, the HTML, then the book and browser checks) starts first, being the longest; the
+# unit tests (one worker per core), the checked outputs on this machine's kernels, and the checked outputs
+# again under the generic CPU kernels and two threads (where a reference that only matches the machine that
+# wrote it fails: CONTRIBUTING, "What a checked cell may print") fill the cores beside it. Each part
+# writes its log to _build/test/ and prints it whole when it ends.
+TEST_PARTS := test-pages test-unit test-nbval test-nbval-generic
+TEST_LOG = $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { cat _build/test/$@.log; exit 1; }
+
+test: $(TEST_PARTS)  ## the whole suite: lint, unit tests, the book, nbval, book and browser checks (what CI runs)
+
+.PHONY: test-lint $(TEST_PARTS)
+test-lint: $(ENV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest tests/unit -q
-	$(MAKE) book
-	@# two passes side by side: the checked outputs, the book and the browser; and the checked outputs again
-	@# under the generic CPU kernels and two threads, where a reference that only matches the machine that
-	@# wrote it fails (CONTRIBUTING, "What a checked cell may print"). Each log is printed whole.
-	mkdir -p _build/nbval-generic
+	mkdir -p _build/test _build/nbval-generic
+
+test-pages: test-lint $(HTML_STAMP)
+	$(call TEST_LOG,-m pytest tests/book tests/browser -q -p no:cacheprovider)
+
+test-unit: test-lint
+	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS))
+
+test-nbval: test-lint
+	$(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
+
+test-nbval-generic: test-lint
 	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 LIB_OUTPUT_DIR=_build/nbval-generic \
-	  $(PY) -m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider > _build/nbval-generic.log 2>&1 & generic=$$!; \
-	first=0; $(PY) -m pytest --nbval-lax tests/notebooks tests/book tests/browser -q || first=$$?; \
-	second=0; wait $$generic || second=$$?; cat _build/nbval-generic.log; \
-	test $$first -eq 0 && test $$second -eq 0
+	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
 release: $(EXECUTED)  ## store this version's verdicts in book/releases/VERSION.json (the changelog's baseline)
 	$(PY) -m lib release $(RUNS)
