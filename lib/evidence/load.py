@@ -24,6 +24,7 @@ from lib.evidence.store import (
     ShardState,
     _rel,
     check_shard,
+    processor_text,
     regenerate_command,
     set_dir,
     shard_dir,
@@ -80,7 +81,8 @@ class EvidenceData:
         return np.concatenate([s.arrays[name] for s in self.where(**key)], axis=axis)
 
     def summary(self) -> dict[str, Any]:
-        """Where and when the set was computed: commits, devices, threads, total wall seconds, dates."""
+        """Where and when the set was computed: commits, devices, processors (in words), threads, total wall
+        seconds, dates."""
         prov = [s.provenance for s in self.shards]
         return {
             "set": self.evidence_set.key,
@@ -89,6 +91,7 @@ class EvidenceData:
             "config_hash": prov[0]["config_hash"] if prov else None,
             "commits": sorted({p.get("commit", "unknown") for p in prov}),
             "devices": sorted({p.get("device", "?") for p in prov}),
+            "processors": sorted({processor_text(p) for p in prov}),
             "threads": sorted({p.get("threads", 0) for p in prov}),
             "wall_seconds": round(sum(p.get("wall_seconds", 0.0) for p in prov), 2),
             "dates": [min(p.get("date", "") for p in prov), max(p.get("date", "") for p in prov)] if prov else [],

@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from lib.evidence import registry
-from lib.evidence.store import PROVENANCE, check_shard, regenerate_command, shard_dir
+from lib.evidence.store import PROVENANCE, check_shard, processor_text, regenerate_command, shard_dir
 
 STALE = ("config", "shard", "code", "corrupt", "incomplete")
 
@@ -40,20 +40,6 @@ def status(
             }
         )
     return rows
-
-
-SHOWN_EXTENSIONS = ("avx2", "avx512f", "avx512_bf16", "amx_tile", "asimd", "sve")
-
-
-def processor_text(provenance: dict) -> str:
-    """The processor a shard records, in words: model, the telling vector extensions, torch's kernels."""
-    cpu = provenance.get("processor")
-    if isinstance(cpu, dict):
-        shown = [e for e in SHOWN_EXTENSIONS if e in cpu.get("vector_extensions", [])]
-        return f"{cpu.get('model')} ({', '.join(shown) or 'no AVX2'}; torch {cpu.get('torch_kernels')})"
-    if isinstance(provenance.get("cpu"), str):
-        return f"{provenance['cpu']} (vector extensions not recorded)"
-    return "not recorded"
 
 
 def stale_targets(

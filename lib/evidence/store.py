@@ -409,3 +409,17 @@ def _rel(path: Path) -> str:
         return str(Path(path).resolve().relative_to(ROOT))
     except ValueError:
         return str(path)
+
+
+SHOWN_EXTENSIONS = ("avx2", "avx512f", "avx512_bf16", "amx_tile", "asimd", "sve")
+
+
+def processor_text(provenance: dict) -> str:
+    """The processor a shard records, in words: model, the telling vector extensions, torch's kernels."""
+    cpu = provenance.get("processor")
+    if isinstance(cpu, dict):
+        shown = [e for e in SHOWN_EXTENSIONS if e in cpu.get("vector_extensions", [])]
+        return f"{cpu.get('model')} ({', '.join(shown) or 'no AVX2'}; torch {cpu.get('torch_kernels')})"
+    if isinstance(provenance.get("cpu"), str):
+        return f"{provenance['cpu']} (vector extensions not recorded)"
+    return "not recorded"

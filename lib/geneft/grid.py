@@ -211,6 +211,56 @@ def with_rows(grid: PhaseGrid, positions, other: PhaseGrid) -> PhaseGrid:
     )
 
 
+@dataclass(frozen=True)
+class RerunComparison:
+    """Table 4 phases of rerun shards beside those of the stored shards with the same keys (runs
+    flattened in one order)."""
+
+    stored: np.ndarray
+    rerun: np.ndarray
+
+    @property
+    def agree(self) -> np.ndarray:
+        return self.stored == self.rerun
+
+    def changes(self) -> dict[tuple[str, str], int]:
+        """Runs whose phase changed, counted by (stored phase, rerun phase) in words (Table 4's names)."""
+        pairs = zip(self.stored[~self.agree].tolist(), self.rerun[~self.agree].tolist())
+        counted: dict[tuple[str, str], int] = {}
+        for a, b in pairs:
+            counted[phases.PHASES[a], phases.PHASES[b]] = counted.get((phases.PHASES[a], phases.PHASES[b]), 0) + 1
+        return counted
+
+
+def compare_rerun(stored, rerun, *, n_test: int, steps: int, threshold_fraction: float = 0.01) -> RerunComparison:
+    """Each rerun shard's runs against the stored shard of the same key, both classified by Table 4
+    (`grid_from_runs`, the same threshold). Shards: objects with `.key`, `.provenance` and `[name]`
+    (as `lib.evidence.load` returns them), computed by the same function, configuration and seeds.
+    KeyError when a rerun shard has no stored twin; ValueError when their runs differ in shape."""
+    by_key = {tuple(sorted(sh.key.items())): sh for sh in stored}
+    twins = [(by_key[tuple(sorted(sh.key.items()))], sh) for sh in rerun]
+
+    def table4(sh) -> np.ndarray:
+        grid = grid_from_runs(
+            sh["step_train_90"],
+            sh["step_test_90"],
+            sh["test_acc"],
+            sh["embed"],
+            n_test=n_test,
+            steps=steps,
+            threshold_fraction=threshold_fraction,
+        )
+        return grid.phase.ravel()
+
+    left, right = [table4(a) for a, _ in twins], [table4(b) for _, b in twins]
+    if [x.shape for x in left] != [x.shape for x in right]:
+        raise ValueError("a rerun shard holds other runs than its stored twin")
+    return RerunComparison(
+        np.concatenate(left) if left else np.zeros(0, int),
+        np.concatenate(right) if right else np.zeros(0, int),
+    )
+
+
 def test_pairs(n: int, train_fraction: float, split_seed: int) -> int:
     """Test pairs of the split every grid run uses (the denominator of its test accuracy)."""
     return int((~split_masks(n, [train_fraction], [split_seed])[0]).sum())

@@ -347,9 +347,29 @@ CHAPTER = Chapter(
             statement="The live grid gives the Table 4 phase the evidence stored for the same cell, seed and parameters (fraction of runs)",
             paper_value="(reproducibility of the stored runs)",
             metric="live_evidence_phase_agreement",
-            condition=">= 1.0",
+            condition=">= 0.7",
             basis="consistency",
-            note="same code, seeds and parameters as the stored shards: holds by construction when the trainer is deterministic; it checks that the stored evidence is what this code computes",
+            note="same code, seeds and parameters as the stored shards: holds by construction on the processor that "
+            "computed them; it checks that the stored evidence is what this code computes. On another processor a run "
+            "near one of Table 4's lines may change phase (an earlier rerun of 378 stored runs on another machine: 15 "
+            "changed, 4%; G-5/rerun-agreement measures it on a registered sample), so the check asks for 7 of the 9 "
+            "runs: at a 4% flip rate, 3 or more flips among 9 runs happen less than once in 200 builds",
+        ),
+        Claim(
+            "G-5/rerun-agreement",
+            statement="The stored Fig. 5 runs reproduce on another processor: a sample fixed before computing (the rows "
+            "eta_enc = 10^-3.5 and 10^-3 of every relation) recomputed with the same code, configuration and seeds "
+            "gives the same Table 4 phase as the stored run in at least 90% of its runs",
+            paper_value="(reproducibility of the stored runs)",
+            metric="rerun_phase_agreement",
+            condition=">= 0.9",
+            basis="evidence",
+            kind="method",
+            scope="finding",
+            role="reading",
+            expected="inconclusive",
+            note="registered before its evidence: not judged until the 6 shards of phase_grid_rerun are stored; the bar "
+            "of 90% was set after an earlier, unregistered rerun of 378 runs found 363 in the same phase (96%)",
         ),
         Claim(
             "G-Th2/collapse-mod3",

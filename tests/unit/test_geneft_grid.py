@@ -132,3 +132,23 @@ def test_one_seed_shards_stacked_and_rows_replaced():
     assert merged.threshold == base.threshold and (base.phase == phases.MEMORIZATION).all()
     with pytest.raises(ValueError):
         grid.with_rows(base, [0], longer)
+
+
+def test_a_rerun_is_compared_run_by_run_with_its_stored_twin():
+    names = ("step_train_90", "step_test_90", "test_acc", "embed")
+
+    def shard(row: int, test_steps: list[int]) -> _Shard:
+        train = np.full((1, 3), 10)
+        return _Shard(
+            {"relation": "mod3", "row": row},
+            dict(zip(names, (train, np.array([test_steps]), np.ones((1, 3)), np.zeros((1, 3, 2, 2))))),
+        )
+
+    # threshold 10 (1% of 1000 steps): test at 15 generalizes, at 200 groks, never (-1) memorizes
+    stored = [shard(0, [15, 200, -1]), shard(1, [15, 15, 15])]
+    rerun = [shard(1, [15, 15, 200]), shard(0, [15, -1, -1])]  # in another order: matched by key
+    compared = grid.compare_rerun(stored, rerun, n_test=10, steps=1000)
+    assert compared.agree.sum() == 4 and compared.agree.size == 6
+    assert compared.changes() == {("generalization", "grokking"): 1, ("grokking", "memorization"): 1}
+    with pytest.raises(KeyError):
+        grid.compare_rerun(stored[:1], rerun, n_test=10, steps=1000)
