@@ -414,8 +414,9 @@ display(Markdown("| decoder | " + " | ".join(nm.replace("_", " ").replace("mod3"
 
 # %% tags=["remove-input"]
 modes_ev = run.evidence("decoder_modes").data
+modes_extra = run.evidence("decoder_modes_extra")  # five more seeds of the same design, pooled once complete
 frac3 = np.asarray(modes_ev.config["fractions"], float)
-curves3 = {(sh.key["relation"], f"{sh.key['mode']}:{sh.key['depth']}"): sh["full_acc"].T for sh in modes_ev}
+curves3 = statics.decoder_curves(modes_ev, *([modes_extra.data] if modes_extra.complete else []))
 area3 = {key: statics.curve_area(c, frac3) for key, c in curves3.items()}
 rel3 = sorted({rel for rel, _ in area3}, key=["mod3", "greater_than"].index)
 margin_mode = {
@@ -451,7 +452,8 @@ for rel in rel3:
 run.metric("best_depth_margin", statics.smallest(list(margin_depth.values())))
 run.text(
     "modes_setup_text",
-    f"{', '.join(rel3)}, {modes_ev.config['seeds']} seeds per fraction, "
+    f"{', '.join(rel3)}, {len(next(iter(curves3.values())))} seeds per fraction"
+    + (" (the five of decoder_modes_extra pooled)" if modes_extra.complete else "") + ", "
     f"{modes_ev.config['steps']} AdamW steps without a plateau stop, n = {modes_ev.config['n']} "
     f"({modes_ev.variant} variant)",
 )

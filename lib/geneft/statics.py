@@ -229,6 +229,18 @@ def fit_all_pairs(
     return res.train_acc
 
 
+def decoder_curves(*shard_sets, array: str = "full_acc") -> dict[tuple[str, str], np.ndarray]:
+    """Accuracy curves per (relation, "mode:depth") decoder, (seeds, fractions), from evidence shards of
+    `lib.geneft.evidence.network_curve` (each `array` is (fractions, seeds)); the seeds of the same decoder in
+    several sets (more seeds of one design, e.g. decoder_modes and decoder_modes_extra) are stacked in order."""
+    curves: dict[tuple[str, str], list[np.ndarray]] = {}
+    for shards in shard_sets:
+        for sh in shards:
+            key = (sh.key["relation"], f"{sh.key['mode']}:{sh.key['depth']}")
+            curves.setdefault(key, []).append(np.asarray(sh[array], float).T)
+    return {key: np.concatenate(parts) for key, parts in curves.items()}
+
+
 def decoder_label(key: dict) -> str:
     """The legend label of a network sweep shard's decoder: "w WIDTH, d EMBED_DIM"."""
     return f"w {key['width']}, d {key['embed_dim']}"

@@ -368,7 +368,8 @@ CHAPTER = Chapter(
             scope="finding",
             role="reading",
             expected="inconclusive",
-            note="registered before its evidence: not judged until the 6 shards of phase_grid_rerun are stored; the bar "
+            note="registered when 1 of its 6 shards was stored (computed the day before, never compared): not judged "
+            "until the 6 shards of phase_grid_rerun are stored; the bar "
             "of 90% was set after an earlier, unregistered rerun of 378 runs found 363 in the same phase (96%)",
         ),
         Claim(

@@ -90,3 +90,17 @@ def test_smallest_takes_each_end_separately():
     assert (s.value, s.low, s.high, s.n) == (0.1, -0.1, 0.3, 4)
     with pytest.raises(ValueError):
         statics.smallest([])
+
+
+def test_decoder_curves_stack_the_seeds_of_one_decoder_across_sets():
+    class Shard:
+        def __init__(self, mode, seeds):
+            self.key = {"relation": "mod3", "mode": mode, "depth": 0}
+            self._acc = np.tile(np.arange(seeds, dtype=float), (4, 1))  # (fractions, seeds)
+
+        def __getitem__(self, name):
+            return self._acc
+
+    curves = statics.decoder_curves([Shard("concat", 5), Shard("difference", 5)], [Shard("concat", 3)])
+    assert curves["mod3", "concat:0"].shape == (8, 4) and curves["mod3", "difference:0"].shape == (5, 4)
+    assert curves["mod3", "concat:0"][:, 0].tolist() == [0, 1, 2, 3, 4, 0, 1, 2]  # first set's seeds first
