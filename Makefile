@@ -44,7 +44,7 @@ book: $(HTML_STAMP)  ## (the default goal) environment, the chapters that change
 
 help:  ## list the targets with one line each
 	@echo "make [TARGET] [VARIABLE=value ...]; bare 'make' is 'make book'; 'make -n TARGET' only prints."
-	@sed -n 's/^\([a-z-]*\):.*## \(.*\)$$/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 16
+	@sed -n 's/^\([a-z-]*\):.*## \(.*\)$$/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 20
 	@echo "Variables: PYTHON (python3.11), JOBS (all cores), OMP_NUM_THREADS (1), SETS, VARIANT, PROFILE, SNAKEMAKE_ARGS (evidence)."
 
 # ---- environment ---------------------------------------------------------------------------
@@ -102,22 +102,22 @@ TEST_LOG = $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { c
 
 test: $(TEST_PARTS)  ## the whole suite: lint, unit tests, the book, nbval, book and browser checks (what CI runs)
 
-.PHONY: test-lint $(TEST_PARTS)
-test-lint: $(ENV_STAMP)
+.PHONY: test-lint test-pages test-unit test-nbval test-nbval-generic
+test-lint: $(ENV_STAMP)  ## part of make test: ruff's lint and format checks
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	mkdir -p _build/test _build/nbval-generic
 
-test-pages: test-lint $(HTML_STAMP)
+test-pages: test-lint $(HTML_STAMP)  ## part of make test: the built book's pages and the browser checks
 	$(call TEST_LOG,-m pytest tests/book tests/browser -q -p no:cacheprovider)
 
-test-unit: test-lint
+test-unit: test-lint  ## part of make test: the unit tests, one worker per core
 	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS))
 
-test-nbval: test-lint
+test-nbval: test-lint  ## part of make test: the checked outputs (nbval) on this machine's kernels
 	$(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
-test-nbval-generic: test-lint
+test-nbval-generic: test-lint  ## part of make test: the checked outputs under the generic kernels, two threads
 	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 LIB_OUTPUT_DIR=_build/nbval-generic \
 	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
@@ -127,7 +127,7 @@ release: $(EXECUTED)  ## store this version's verdicts in book/releases/VERSION.
 refs: $(ENV_STAMP)  ## regenerate the nbval references tests/notebooks/ID.ipynb at smoke parameters
 	$(PY) -m lib refs
 
-bench: $(ENV_STAMP)  ## benchmarks and peak memory of every chapter, into _build/bench.json
+bench: $(ENV_STAMP)  ## benchmarks, peak memory, a fresh clone's build phases (env, chapters, HTML, CI): _build/bench.json
 	$(PY) -m lib bench --output _build/bench.json
 
 clean:  ## remove _build and the executed chapters (keeps caches and evidence)

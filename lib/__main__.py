@@ -11,7 +11,7 @@
     python -m lib readme [RUNS_DIR]       (rewrite README.md's results table from the built chapters)
     python -m lib chapters                (chapter ids, from _toc.yml)
     python -m lib refs [ID...]            (regenerate the nbval references at smoke parameters)
-    python -m lib bench [--output FILE]   (benchmarks and peak memory of every chapter)
+    python -m lib bench [--output FILE] [--no-phases]   (benchmarks, peak memory, a fresh clone's build phases)
 
 Exit codes: 0 success; 1 a run failed, a verdict differs from its declaration (`claims`) or
 a parameters cell is stale (`params --check`); 2 a bad input (unknown chapter or parameter, invalid
@@ -287,6 +287,9 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("chapters", nargs="*")
     bench.add_argument("--output", type=Path, default=ROOT / "_build" / "bench.json")
     bench.add_argument("--no-memory", action="store_true", help="skip executing chapters for peak memory")
+    bench.add_argument(
+        "--no-phases", action="store_true", help="skip the fresh clone's build phases (environment, chapters, HTML, CI)"
+    )
     return parser
 
 
@@ -426,7 +429,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "bench":
             from lib.bench import format_table, run_benchmarks
 
-            results = run_benchmarks(args.output, args.chapters or None, memory=not args.no_memory)
+            results = run_benchmarks(
+                args.output, args.chapters or None, memory=not args.no_memory, phases=not args.no_phases
+            )
             print(format_table(results))
             print(f"wrote {args.output}")
         elif args.command == "chapters":

@@ -1,5 +1,7 @@
-"""`make bench`: every chapter's benchmark (`benchmarks/ID.py: benchmark() -> dict`) and the
-peak resident memory of each chapter executed at its default parameters (budget 4 GB each).
+"""`make bench`: every chapter's benchmark (`benchmarks/ID.py: benchmark() -> dict`), the
+peak resident memory of each chapter executed at its default parameters (budget 4 GB each), and the
+phases of a fresh clone's build (`build_phases`: the environment, each chapter, the HTML, and CI's
+`.ci/run` in a second fresh clone), all with the processor named.
 
 Speed-ups are ratios of two timings taken in the same call, never compared across runs.
 """
@@ -7,6 +9,9 @@ Speed-ups are ratios of two timings taken in the same call, never compared acros
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,18 +49,57 @@ def chapter_peak_memory(chapter_id: str) -> tuple[float, float]:
         return int(done.stdout.strip().splitlines()[-1]) / 1024, time.perf_counter() - start
 
 
-def run_benchmarks(output: Path, chapters: list[str] | None = None, memory: bool = True) -> dict[str, float | str]:
-    """Every chapter's benchmark and default run, written to `output` after each chapter, with the processor
-    they ran on (timings are only comparable on the same one)."""
-    from lib.evidence.run import cpu_description
+def _timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    """Wall seconds of `command` run to success in `cwd` (its output kept quiet; CalledProcessError else)."""
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return time.perf_counter() - start
 
-    results: dict[str, float | str] = {"processor": cpu_description()}
+
+def _fresh_clone(into: Path) -> Path:
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(into)], check=True)
+    return into
+
+
+def build_phases(chapters: list[str]) -> dict[str, float]:
+    """Wall seconds of a fresh clone of this repository's HEAD, as a reader and CI meet it: the environment
+    (`make .venv/.installed`), the chapters (`make book`'s executions on all cores, and each chapter's own
+    time as its run records it), the HTML alone, `make book` in all, and `.ci/run` in a second fresh clone."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LIB_", "MAKE", "MFLAGS"))}
+    with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
+        book = _fresh_clone(Path(tmp) / "book")
+        phases = {"build.environment_seconds": _timed(["make", ".venv/.installed"], book, env)}
+        phases["build.chapters_seconds"] = _timed(["make", *[f"book/chapters/{c}.ipynb" for c in chapters]], book, env)
+        for chapter_id in chapters:
+            record = json.loads((book / "book" / "chapters" / f"{chapter_id}.metrics.json").read_text())["_run"]
+            phases[f"build.{chapter_id}_seconds"] = float(record["elapsed_seconds"])
+        phases["build.html_seconds"] = _timed(["make", "book"], book, env)
+        phases["build.make_book_seconds"] = sum(
+            phases[f"build.{k}_seconds"] for k in ("environment", "chapters", "html")
+        )
+        shutil.rmtree(book)
+        phases["build.ci_seconds"] = _timed([".ci/run"], _fresh_clone(Path(tmp) / "ci"), env)
+    return phases
+
+
+def run_benchmarks(
+    output: Path, chapters: list[str] | None = None, memory: bool = True, phases: bool = True
+) -> dict[str, float | str]:
+    """Every chapter's benchmark and default run, written to `output` after each chapter, then the build's
+    phases (`build_phases`), with the processor they ran on (timings are only comparable on the same one)."""
+    from lib.evidence.run import processor
+    from lib.evidence.store import processor_text
+
+    results: dict[str, float | str] = {"processor": processor_text({"processor": processor()})}
     for chapter_id in chapters or chapter_ids():
         results.update(chapter_benchmarks(chapter_id))
         if memory:
             rss, wall = chapter_peak_memory(chapter_id)
             results[f"{chapter_id}.peak_rss_mb"] = rss
             results[f"{chapter_id}.default_run_seconds"] = wall
+        atomic_write_json(output, results)
+    if phases:
+        results.update(build_phases(chapters or chapter_ids()))
         atomic_write_json(output, results)
     return results
 

@@ -73,7 +73,6 @@ from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 from lib.numbers import format_number, interval_text
 from lib.plotting import panel_grid, training_fraction_axis
-from lib.specs.geneft_statics import TABLE3_DECODER, parse_architecture
 from lib import stats
 
 N = P.n ** 2          # the data set: all ordered pairs (i, j)
@@ -342,7 +341,7 @@ fig3, gap = {}, {}
 for name in P.net_relations:
     masks = split_masks(P.n, P.fractions, P.seeds)
     for arch in P.architectures:
-        mode, depth = parse_architecture(arch)
+        mode, depth = statics.split_architecture(arch)
         res = train_models(relation_matrix(name, P.n), masks, mode=mode, depth=depth, width=P.width,
                            embed_dim=P.embed_dim, lr_enc=P.lr, lr_dec=P.lr, init_scale=P.init_scale,
                            steps=P.steps, seeds=np.arange(len(masks)) + 1000 * P.seeds[0], early_stop=False,
@@ -354,10 +353,10 @@ for name in P.net_relations:
 run.metric("embed_dim_value", P.embed_dim)
 best = {name: min(P.architectures, key=lambda a: gap[name, a]) for name in P.net_relations}
 for name, arch in best.items():
-    run.metric(f"best_mode_{name}", parse_architecture(arch)[0])
-    run.metric(f"best_depth_{name}", parse_architecture(arch)[1])
+    run.metric(f"best_mode_{name}", statics.split_architecture(arch)[0])
+    run.metric(f"best_depth_{name}", statics.split_architecture(arch)[1])
     run.metric(f"best_gap_{name}", gap[name, arch])
-run.metric("best_depth_max", max(parse_architecture(a)[1] for a in best.values()))
+run.metric("best_depth_max", max(statics.split_architecture(a)[1] for a in best.values()))
 run.metric("min_inductive_gap", min(gap.values()))
 fig, axes = plt.subplots(len(P.net_relations), 1, figsize=(7.4, 3.2 * len(P.net_relations)), squeeze=False,
                          layout="constrained")
@@ -424,12 +423,12 @@ margin_mode = {
         [
             a
             for (r, arch), a in area3.items()
-            if r == rel and parse_architecture(arch)[0] == statics.PAPER_BEST_MODE[rel]
+            if r == rel and statics.split_architecture(arch)[0] == statics.PAPER_BEST_MODE[rel]
         ],
         [
             a
             for (r, arch), a in area3.items()
-            if r == rel and parse_architecture(arch)[0] != statics.PAPER_BEST_MODE[rel]
+            if r == rel and statics.split_architecture(arch)[0] != statics.PAPER_BEST_MODE[rel]
         ],
         seed=P.seed,
     )
@@ -437,8 +436,8 @@ margin_mode = {
 }
 margin_depth = {
     rel: statics.best_mean_margin(
-        [a for (r, arch), a in area3.items() if r == rel and parse_architecture(arch)[1] == statics.PAPER_BEST_DEPTH],
-        [a for (r, arch), a in area3.items() if r == rel and parse_architecture(arch)[1] != statics.PAPER_BEST_DEPTH],
+        [a for (r, arch), a in area3.items() if r == rel and statics.split_architecture(arch)[1] == statics.PAPER_BEST_DEPTH],
+        [a for (r, arch), a in area3.items() if r == rel and statics.split_architecture(arch)[1] != statics.PAPER_BEST_DEPTH],
         seed=P.seed,
     )
     for rel in rel3
@@ -540,7 +539,7 @@ for shard in sweep:
                                                                             mc_ev[key["relation"]].accuracy_samples.T)
 
 # %% tags=["remove-input"]
-table3 = statics.decoder_label(TABLE3_DECODER)
+table3 = statics.decoder_label(statics.TABLE3_DECODER)
 for name in ev_relations:
     run.metric(f"excess_over_bound_table3_{name}", excess[name, table3])
     b = description.description_length(relation_matrix(name, sweep.config["n"]))

@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
 
+    import lib.specs  # noqa: F401  (the chapter declarations register their evidence sets)
     from lib.evidence import registry
     from lib.evidence.status import stale_targets, status
 

@@ -1,26 +1,30 @@
-"""Which evidence sets exist: each chapter declares its own in `lib/specs/ID.py` as `EVIDENCE = (EvidenceSet(...), ...)`."""
+"""Which evidence sets exist. The evidence store does not know the chapters: whoever declares sets registers
+where they come from with `declare_source` (the chapter declarations, `lib/specs`, register theirs when
+imported; the command lines and the workflow import them first)."""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from lib.evidence.declare import EvidenceSet
 
+_SOURCES: list[Callable[[], Iterable[EvidenceSet]]] = []
+
+
+def declare_source(source: Callable[[], Iterable[EvidenceSet]]) -> None:
+    """Register `source`, a function returning declared sets (called anew on every lookup, so that a
+    declaration edited and reloaded is seen); registering the same function twice keeps one."""
+    if source not in _SOURCES:
+        _SOURCES.append(source)
+
 
 def all_sets() -> list[EvidenceSet]:
-    """Every declared set, chapters in `_toc.yml` order."""
-    from lib.specs import chapter_ids
-
-    found: list[EvidenceSet] = []
-    for chapter in chapter_ids():
-        for evidence_set in getattr(importlib.import_module(f"lib.specs.{chapter}"), "EVIDENCE", ()):
-            if not isinstance(evidence_set, EvidenceSet) or evidence_set.chapter != chapter:
-                raise ValueError(
-                    f"lib/specs/{chapter}.py: EVIDENCE must hold EvidenceSet(chapter={chapter!r}, ...), "
-                    f"got {evidence_set!r:.120}"
-                )
-            found.append(evidence_set)
+    """Every declared set of every registered source, in their order."""
+    if not _SOURCES:
+        raise LookupError(
+            "no evidence sets are declared in this process: import the chapter declarations first (import lib.specs)"
+        )
+    found = [evidence_set for source in _SOURCES for evidence_set in source()]
     keys = [s.key for s in found]
     if len(set(keys)) != len(keys):
         raise ValueError(f"evidence set declared twice: {sorted({k for k in keys if keys.count(k) > 1})}")

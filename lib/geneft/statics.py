@@ -108,6 +108,18 @@ def smallest(estimates: list[Estimate]) -> Estimate:
 PAPER_BEST_MODE = {"mod3": "squared_difference", "greater_than": "difference"}
 PAPER_BEST_DEPTH = 0
 
+# Table 3's decoder: concat mode, 3 hidden layers of width 50, embedding dimension 2
+TABLE3_DECODER = {"mode": "concat", "depth": 3, "width": 50, "embed_dim": 2}
+
+
+def split_architecture(text: str) -> tuple[str, int]:
+    """'mode:depth' -> (mode, depth), e.g. 'squared_difference:0' (Section III's modes, n_h hidden layers);
+    ValueError when the depth is not an ASCII whole number."""
+    mode, _, depth = text.partition(":")
+    if not (depth.isascii() and depth.isdigit()):
+        raise ValueError(f"{text!r} is not 'mode:depth'")
+    return mode, int(depth)
+
 
 def curve_area(curves, fractions) -> np.ndarray:
     """Mean accuracy over the range of training fractions (trapezoid rule) of each curve (units, F): the part

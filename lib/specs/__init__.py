@@ -1,4 +1,5 @@
-"""Registry of chapter declarations: `lib/specs/ID.py` defines `CHAPTER` for chapter ID.
+"""Registry of chapter declarations: `lib/specs/ID.py` defines `CHAPTER` for chapter ID, and its evidence
+sets as `EVIDENCE = (EvidenceSet(...), ...)`, which this package registers with the evidence store on import.
 
 Chapters are listed in `_toc.yml`; `chapter_ids()` reads them from there so that the
 toc, the Makefile and the runner can never disagree about which chapters exist.
@@ -10,6 +11,8 @@ import importlib
 import re
 
 from lib.chapter import Chapter, ParameterError
+from lib.evidence import registry
+from lib.evidence.declare import EvidenceSet
 from lib.paths import ROOT
 
 TOC = ROOT / "_toc.yml"
@@ -26,3 +29,21 @@ def load(chapter_id: str) -> Chapter:
     if chapter_id not in chapter_ids():
         raise ParameterError(f"unknown chapter {chapter_id!r}; chapters: {', '.join(chapter_ids())}")
     return importlib.import_module(f"lib.specs.{chapter_id}").CHAPTER
+
+
+def evidence_sets() -> list[EvidenceSet]:
+    """Every chapter's declared evidence sets, chapters in `_toc.yml` order; a set declared in another
+    chapter's file is refused."""
+    found: list[EvidenceSet] = []
+    for chapter in chapter_ids():
+        for evidence_set in getattr(importlib.import_module(f"lib.specs.{chapter}"), "EVIDENCE", ()):
+            if not isinstance(evidence_set, EvidenceSet) or evidence_set.chapter != chapter:
+                raise ValueError(
+                    f"lib/specs/{chapter}.py: EVIDENCE must hold EvidenceSet(chapter={chapter!r}, ...), "
+                    f"got {evidence_set!r:.120}"
+                )
+            found.append(evidence_set)
+    return found
+
+
+registry.declare_source(evidence_sets)

@@ -10,6 +10,7 @@ from lib.geneft.evidence import (  # numpy only: no torch at import
     model_step_seconds,
     shard_minutes,
 )
+from lib.geneft.statics import TABLE3_DECODER, split_architecture
 
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite", "random_graph")
 BOUNDED = ("mod3", "mod5", "greater_than", "bipartite")  # relations with a Monte Carlo bound (App. D)
@@ -17,14 +18,17 @@ MODES = ("concat", "difference", "squared_difference")
 
 
 def parse_architecture(text: str) -> tuple[str, int]:
-    """'mode:depth' -> (mode, depth), e.g. 'squared_difference:0' (Section III modes 1-3, n_h hidden layers)."""
-    mode, _, depth = text.partition(":")
-    if mode not in MODES or not (depth.isascii() and depth.isdigit()):
+    """'mode:depth' -> (mode, depth) of a parameter value (`statics.split_architecture`), a known mode."""
+    try:
+        mode, depth = split_architecture(text)
+    except ValueError:
+        mode, depth = None, 0
+    if mode not in MODES:
         raise ParameterError(
             f"parameter 'architectures': {short(text)} must be 'mode:depth' with mode in {list(MODES)} and depth "
             "an ASCII whole number >= 0"
         )
-    return mode, int(depth)
+    return mode, depth
 
 
 @dataclass(frozen=True)
@@ -455,7 +459,6 @@ CHAPTER = Chapter(
 # ----------------------------------------------------------------------------------------------
 
 SWEEP_FRACTIONS = [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3, 0.45, 0.6, 0.8]
-TABLE3_DECODER = {"mode": "concat", "depth": 3, "width": 50, "embed_dim": 2}
 SWEEP_DECODERS = (
     [TABLE3_DECODER]
     + [{**TABLE3_DECODER, "width": w} for w in (10, 25, 100)]

@@ -2,6 +2,7 @@
 import re
 import shlex
 
+import lib.specs  # the chapter declarations register their evidence sets
 from lib.evidence import registry
 from lib.evidence.store import ARRAYS, PROVENANCE, shard_dir
 
