@@ -115,17 +115,6 @@ def row_of(claim_id: str, rows: list[CatalogueRow]) -> CatalogueRow | None:
     return None
 
 
-def needs_text(v: Verdict) -> str:
-    """What a claim's value must be, for a reader: "< 0.001", "true", a named outcome, or the value of the
-    parameter the condition names ("< 0.05", not "< topo_visible_tol")."""
-    condition = v.claim.condition
-    if condition.startswith("==") and isinstance(v.threshold, (bool, str)):  # an outcome the paper reports
-        return str(v.threshold).lower() if isinstance(v.threshold, bool) else str(v.threshold)
-    if v.claim.parameter is not None:
-        return f"{condition.split()[0]} {format_value(v.threshold)}"
-    return condition
-
-
 # The status of one primary claim, and how a row combines them: the first of this order that a primary has.
 _ORDER = (NOT_REPRODUCED, NEEDS_GPU, UNDECIDED, CAVEATS, ERRATUM, REPRODUCED)
 
@@ -233,7 +222,7 @@ def primary_text(v: Verdict) -> str:
     basis = "" if is_interval(v.value) else f", {BASES_SHORT[v.claim.basis]}"
     if isinstance(v.value, bool):  # a yes/no observation: the status column says whether it is the paper's
         return f"{'yes' if v.value else 'no'} ({basis.lstrip(', ')})"
-    return f"{format_value(v.value)} (needs {needs_text(v)}{basis})"
+    return f"{format_value(v.value)} (needs {v.needs}{basis})"
 
 
 def gpu_pending_chapters() -> set[str]:
