@@ -193,7 +193,7 @@ def scorecard_page(runs_dir: Path) -> str:
         "(scorecard)=",
         "# Scorecard",
         "",
-        "Every claim of the two papers that the book reproduces, declared once in `lib/specs/ID.py` and "
+        "Every claim of the two papers that the book reproduces, declared once before it is computed and "
         "checked against the number the chapter computes at its default parameters (`python -m lib claims` "
         "prints the same table). A claim over seeds or draws carries its interval and n: it **holds** when "
         "the whole interval meets the condition, **does not hold** when none of it does, and is "

@@ -27,8 +27,8 @@ NEEDS_GPU = "needs a GPU"
 STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, NEEDS_GPU)
 
 STATUS_RULE = (
-    "A row's status is derived from its *primary* claims, never typed: the claims each row names (in "
-    "`lib/specs/`) as the paper's own statement, read on the paper's own measure (its figure's quantity, "
+    "A row's status is derived from its *primary* claims, never typed: the claims each row names, "
+    "declared before they were computed, as the paper's own statement, read on the paper's own measure (its figure's quantity, "
     "its text's criterion) at the paper's setting, fixed in advance. Every other claim says what it is "
     "(a further statement of the paper; a book reading: a statistic, bar or threshold the paper does not "
     "set; an extension, derivation or finding beyond the paper; a consistency or method check), is shown "

@@ -368,17 +368,17 @@ if ev5_long is not None:
                                       n_test=n_test5, steps=ev5_long.config["steps"],
                                       threshold_fraction=P.grok_threshold_fraction))
     long_rows = ", ".join(f"{cfg5['log10_lr_enc'][r]:g}" for r in sorted({sh.key["row"] for sh in ev5_long}))
-    run.metric("fig5_evidence", f"phase_grid ({cfg5['steps']} steps), log10 eta_enc {long_rows} at "
-               f"{ev5_long.config['steps']} steps")
-    run.text("fig5_long_text", f"The rows log10 η_enc = {long_rows} are read from the evidence set phase_grid_1e5, "
+    run.metric("fig5_evidence", f"`phase_grid` ({cfg5['steps']} steps; encoder rows {long_rows} at "
+               f"{ev5_long.config['steps']} steps)")
+    run.text("fig5_long_text", f"The rows log10 η_enc = {long_rows} are read from the evidence set of the same grid at 1e5 steps, "
              f"the same cells and seeds trained for the paper's {ev5_long.config['steps']:,} steps, each run classified "
              "at its own run length.")
 else:
-    run.metric("fig5_evidence", f"phase_grid (7 x 9 cells x 3 seeds, {cfg5['steps']} steps); the slow-encoder rows at "
-               f"the paper's 1e5 steps (phase_grid_1e5) are still computing"
+    run.metric("fig5_evidence", f"`phase_grid` (7 x 9 cells x 3 seeds, {cfg5['steps']} steps); the slow-encoder rows at "
+               f"the paper's 1e5 steps are still computing"
                + (f" ({MISSING['phase_grid_1e5']})" if MISSING["phase_grid_1e5"] else ""))
     run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's 100,000 steps (evidence set "
-             "phase_grid_1e5) are not complete in this checkout; every row is read at the steps above.")
+             "of the same grid at 1e5 steps) are not complete in this checkout; every row is read at the steps above.")
 run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
 x_ref = float(np.mean(np.log10(lr_enc)))
 run.metric("critical_ratio_reference_log10_lr_enc", x_ref)

@@ -212,7 +212,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-2a",
-            statement="1-layer linear: the concept with the stronger signal $\mu_i$ is learned first",
+            statement=r"1-layer linear: the concept with the stronger signal $\mu_i$ is learned first",
             paper_value="qualitative (Fig. 2a)",
             metric="stronger_signal_first",
             condition="== true",
@@ -221,7 +221,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-2b",
-            statement="1-layer linear: the more diverse concept (large $\sigma_1$) is learned first",
+            statement=r"1-layer linear: the more diverse concept (large $\sigma_1$) is learned first",
             paper_value="qualitative (Fig. 2b)",
             metric="more_diverse_first",
             condition="== true",
@@ -265,7 +265,7 @@ CHAPTER = Chapter(
         Claim(
             "S-2c/turn-back",
             statement="the Swing-by turn-back (the weaker concept's coordinate retreating from its running maximum, in "
-            "units of $\mu_k$) is larger in low (d = 2) than in high (d = 64) dimension",
+            r"units of $\mu_k$) is larger in low (d = 2) than in high (d = 64) dimension",
             paper_value="qualitative (Fig. 2c)",
             metric="reversal_ratio_low_high_weak",
             condition="> 1",
@@ -273,7 +273,7 @@ CHAPTER = Chapter(
             expected="does not hold",
             note="ratio of median turn-backs, d = 2 over d = 64, on 240 seeds per dimension (a number fixed from the "
             "power of the first 60, a second look): the weaker coordinate's median turn-back is smaller at d = 2 than "
-            "at d = 64; with the larger of the two coordinates (both: a median {highdim_turn_back} of $\mu_k$ at d = 64 "
+            r"at d = 64; with the larger of the two coordinates (both: a median {highdim_turn_back} of $\mu_k$ at d = 64 "
             "against {lowdim_turn_back} at d = 2, with a far larger spread) the interval still contains 1. The d = 2 "
             "sample is bimodal, so the statistic decides: the ratio of means is {reversal_ratio_low_high_weak_mean}, of "
             "90th percentiles {reversal_ratio_low_high_weak_q90}. The paper reads Fig. 2c by eye and sets no "
