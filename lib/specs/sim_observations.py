@@ -57,7 +57,7 @@ class SimObservationsParameters(Parameters):
     )
     order_models: list[str] = param(
         ["1-linear", "2-linear", "2-relu"],
-        "models of the order sweeps, 'depth-activation' (Fig. 2a/b: 1-linear, Fig. 11: 2-linear, Fig. 12: 2-relu)",
+        "models of the order sweeps, 'depth-activation' (the paper's Fig. 2a/b: 1-linear, Fig. 11: 2-linear, Fig. 12: 2-relu)",
         choices=("1-linear", "1-relu", "2-linear", "2-relu", "3-linear", "3-relu", "4-linear", "4-relu"),
         min_len=1,
         distinct=True,
@@ -213,7 +213,7 @@ CHAPTER = Chapter(
         Claim(
             "S-2a",
             statement=r"1-layer linear: the concept with the stronger signal $\mu_i$ is learned first",
-            paper_value="qualitative (Fig. 2a)",
+            paper_value="qualitative (the paper's Fig. 2a)",
             metric="stronger_signal_first",
             condition="== true",
             basis="single run",
@@ -222,7 +222,7 @@ CHAPTER = Chapter(
         Claim(
             "S-2b",
             statement=r"1-layer linear: the more diverse concept (large $\sigma_1$) is learned first",
-            paper_value="qualitative (Fig. 2b)",
+            paper_value="qualitative (the paper's Fig. 2b)",
             metric="more_diverse_first",
             condition="== true",
             basis="single run",
@@ -243,7 +243,7 @@ CHAPTER = Chapter(
             statement="Fig. 3 and Sec. 3.3: the OOD loss is non-monotonic in low dimension and not in high "
             "dimension: the fraction of seeds whose loss rises (by more than the rise tolerance, a fraction of its start) is larger at "
             "d = 2 than at d = 64, on the authors' two protocols",
-            paper_value="non-monotonic at d = 2, monotonic at d = 64 (Fig. 3)",
+            paper_value="non-monotonic at d = 2, monotonic at d = 64 (the paper's Fig. 3)",
             metric="rise_fraction_difference_low_high",
             condition="> 0",
             basis="evidence",
@@ -266,7 +266,7 @@ CHAPTER = Chapter(
             "S-2c/turn-back",
             statement="the Swing-by turn-back (the weaker concept's coordinate retreating from its running maximum, in "
             r"units of $\mu_k$) is larger in low (d = 2) than in high (d = 64) dimension",
-            paper_value="qualitative (Fig. 2c)",
+            paper_value="qualitative (the paper's Fig. 2c)",
             metric="reversal_ratio_low_high_weak",
             condition="> 1",
             basis="evidence",
@@ -294,7 +294,7 @@ CHAPTER = Chapter(
             "S-2c/turn-back-same-width",
             statement="the same with only the dimension changed: the d = 2 model trained with the d = 64 protocol's "
             "hidden width (64) and learning rate (0.1)",
-            paper_value="qualitative (Fig. 2c)",
+            paper_value="qualitative (the paper's Fig. 2c)",
             metric="reversal_ratio_same_width_weak",
             condition="> 1",
             basis="evidence",
@@ -318,7 +318,7 @@ CHAPTER = Chapter(
         Claim(
             "S-2c/bulge",
             statement="secondary: the bulge away from the straight path is larger in low than in high dimension",
-            paper_value="qualitative (Fig. 2c)",
+            paper_value="qualitative (the paper's Fig. 2c)",
             metric="bulge_ratio_low_high",
             condition="> 1",
             basis="evidence",
@@ -341,7 +341,7 @@ CHAPTER = Chapter(
             "S-3/low-dim",
             statement="low dimension: the OOD loss rises transiently (double-descent-like) in most seeds (the book's "
             "bar: the paper shows one run and sets no fraction)",
-            paper_value="non-monotonic (Fig. 3)",
+            paper_value="non-monotonic (the paper's Fig. 3)",
             metric="lowdim_rise_fraction",
             condition="> 0.5",
             basis="evidence",
@@ -354,7 +354,7 @@ CHAPTER = Chapter(
         Claim(
             "S-3/low-dim-same-width",
             statement="the same with the d = 64 protocol's hidden width and learning rate at d = 2",
-            paper_value="non-monotonic (Fig. 3)",
+            paper_value="non-monotonic (the paper's Fig. 3)",
             metric="lowdim_same_width_rise_fraction",
             condition="> 0.5",
             basis="evidence",
@@ -493,7 +493,7 @@ CHAPTER = Chapter(
         Claim(
             "S-13, S-14/fraction",
             statement="3-layer, 3 hidden units, d = 3: the OOD loss rises in most seeds (both mu settings pooled)",
-            paper_value="significant (Fig. 14)",
+            paper_value="significant (the paper's Fig. 14)",
             metric="tiny_rise_fraction",
             condition="> 0.5",
             basis="evidence",
@@ -507,7 +507,7 @@ CHAPTER = Chapter(
             "S-13, S-14/exists",
             statement="3-layer, 3 hidden units, d = 3: the OOD loss can rise significantly (some seeds swing: the "
             "loss rises by more than the rise tolerance of its start in at least one seed)",
-            paper_value="significant (Fig. 14)",
+            paper_value="significant (the paper's Fig. 14)",
             metric="tiny_rise_count",
             condition=">= 1",
             basis="evidence",
@@ -518,7 +518,7 @@ CHAPTER = Chapter(
         Claim(
             "S-13, S-14/median",
             statement="3-layer, 3 hidden units, d = 3: the median seed's OOD loss rises by more than the rise tolerance (1%) of its initial value (significant)",
-            paper_value="significant (Fig. 14)",
+            paper_value="significant (the paper's Fig. 14)",
             metric="tiny_loss_rise",
             condition="> rise_tol",
             basis="evidence",
@@ -539,7 +539,7 @@ CHAPTER = Chapter(
         Claim(
             "S-16/radius",
             statement="truncating the training distribution at the paper's radius barely changes the dynamics (median largest twin distance < 0.1 $\\|\\hat x\\|$)",
-            paper_value="little impact (Fig. 16)",
+            paper_value="little impact (the paper's Fig. 16)",
             metric="radius_max_deviation",
             condition="< 0.1",
             basis="consistency",
