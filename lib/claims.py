@@ -269,8 +269,8 @@ def chapters_present(directory: Path, chapters: list[Chapter]) -> list[Chapter]:
     return [c for c in chapters if os.path.lexists(Path(directory) / f"{c.id}.metrics.json")]
 
 
-# "{name}", not a TeX group of the note's mathematics ("$\eta_{enc}$", "$\mathrm{enc}$", "$x^{2}$").
-_PLACEHOLDER = re.compile(r"(?<![\w\\^])\{([A-Za-z_][\w.]*)\}")
+# "{name}", not a TeX group of the note's mathematics ("$\eta_{enc}$", "$\mathrm{enc}$"); "10^{name}" is a placeholder.
+_PLACEHOLDER = re.compile(r"(?<![\w\\])\{([A-Za-z_][\w.]*)\}")
 
 
 def note_metrics(note: str) -> list[str]:
@@ -410,9 +410,9 @@ def claim_anchor(claim_id: str) -> str:
 
 
 def claim_id_html(claim_id: str) -> str:
-    """A claim id as HTML that wraps after its "/" and its hyphens, never inside a word ("G-6/sigma-monotone"):
+    """A claim id as HTML that wraps before its "/" and after its hyphens, never inside a word ("G-6/sigma-monotone"):
     its cell is at least as wide as its longest word (book.css, `book-claim`)."""
-    return f'<span class="book-claim">{html.escape(claim_id).replace("/", "/<wbr>")}</span>'
+    return f'<span class="book-claim">{html.escape(claim_id).replace("/", "<wbr>/")}</span>'
 
 
 def verdict_label(v: Verdict) -> str:

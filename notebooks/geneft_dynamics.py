@@ -76,6 +76,7 @@ from lib.geneft import phases, repons, symbolic, wd_boundary
 from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
 from lib.numbers import format_number, interval_text, significant
+from lib.wording import reader_name
 from lib.paths import cache_dir
 from lib.comparisons import p_value_of, proportion_difference
 from lib.plotting import panel_grid
@@ -336,7 +337,7 @@ for name in ("phase_grid", "phase_grid_1e5", "weight_decay", "weight_decay_1e5",
     EV[name], COMPLETE[name], MISSING[name] = available.data, available.complete, available.pending
 run.metric("evidence_complete", [name for name, ok in COMPLETE.items() if ok])
 run.text("evidence_sizes_text", "; ".join(
-    f"{name}: {len(ev)} shards ({ev.variant}), {ev.config['steps']} steps, {ev.config['seeds']} seeds per cell"
+    f"{reader_name(name)}: {len(ev)} shards ({ev.variant}), {ev.config['steps']} steps, {ev.config['seeds']} seeds per cell"
     for name, ev in EV.items()))
 # phase_grid_1e5 only replaces rows of Fig. 5: while it computes, those rows are read at 1e4 steps (said below)
 pending = {name: f"evidence set {name} incomplete: smoke variant shown"
@@ -689,7 +690,7 @@ for s in scales6:
 needed6 = {s: float(repons.sigma_ratio_for_bound(*phase_grid.cell_counts(g6[s]), ratio6[s])) for s in scales6}
 for s in scales6:
     run.metric(f"sigma_ratio_for_bound_init_{s:g}", needed6[s])
-run.text("fig6_setup_text", f"{RELATION_TITLES[cfg6['relation']]}, eta_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
+run.text("fig6_setup_text", f"{RELATION_TITLES[cfg6['relation']]}, η_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
          f"point, {cfg6['steps']} steps, {ev6.variant} variant")
 shape6 = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6[s]), ratio6[s]) for s in scales6}
 for s in scales6:
@@ -817,7 +818,7 @@ run.metric("fig6_gd_sigma_monotone_difference", decide(
     proportion_difference(int(high6g[0].sum()), int(high6g[1].sum()), int(low6g[0].sum()), int(low6g[1].sum())),
     -1.0, 1.0, pending_gd or (len(scales6g) < 2 and "one init scale")))
 run.text("fig6_gd_sigma_span", format_number(sigma_gd[by_sigma_gd[-1]].value / sigma_gd[by_sigma_gd[0]].value))
-run.text("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, eta_dec = {cfg6g['lr_dec']:g} and eta_enc = eta_dec / ratio, ratios 10^"
+run.text("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, η_dec = {cfg6g['lr_dec']:g} and η_enc = η_dec / ratio, ratios 10^"
          f"{', 10^'.join(f'{r:g}' for r in cfg6g['log10_ratios'])}, init scales {', '.join(f'{s:g}' for s in scales6g)}, "
          f"{cfg6g['seeds']} seeds per point, {cfg6g['steps']} steps, {ev6g.variant} variant")
 run.text("fig6_gd_text", "; ".join(
@@ -872,8 +873,8 @@ run.figure("fig_prob_gd", fig)
 # %%
 # the sets declared before their evidence: nothing is read from one until every shard is stored
 NEW_SETS = ("ratio_seeds_1e5_normal", "weight_decay_1e5_coupled")
-REGISTERED = {row["set"].split("/")[1]: f"registered before its evidence: not judged until the {row['shards']} "
-              f"shards of {row['set'].split('/')[1]} are stored"
+REGISTERED = {row["set"].split("/")[1]: f"registered before its evidence: not judged until its {row['shards']} "
+              "shards are stored"
               for row in evidence_status(",".join(f"geneft_dynamics/{name}" for name in NEW_SETS), read=False)
               if row["counts"].get("missing", 0) + row["counts"].get("incomplete", 0)}
 set6n = registry.get("geneft_dynamics", "ratio_seeds_1e5_normal")
