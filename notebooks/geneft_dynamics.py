@@ -608,7 +608,7 @@ run.text("collapse_text", " ".join(
 # set `phase_grid_to_end` trains the paper's Fig. 5 networks of the class relations again, same split, seeds, cells
 # and {glue:text}`collapse_end_steps` steps, without the early stop, so that generalizing runs are read at the
 # end of the run like the others ({glue:text}`collapse_end_setup_text`). Their phases are classified from their
-# own first crossings, as above; they are the phase_grid runs continued, and the runs given the same phase as
+# own first crossings, as above; they are the runs of the 1e4-step grid continued, and the runs given the same phase as
 # there number {glue:text}`collapse_end_agreement_text`.
 
 # %% tags=["remove-input"]
