@@ -185,7 +185,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th2/portrait",
-            statement="Fig. 4: starts with $|c/a_2| \\lt \\sqrt{\\eta_x/(2\\eta_A)}$ collide, the others do not",
+            statement="Fig. 4: starts with $\\vert c/a_2\\vert \\lt \\sqrt{\\eta_x/(2\\eta_A)}$ collide, the others do not",
             paper_value="exact",
             metric="portrait_agreement",
             condition="== 1.0",

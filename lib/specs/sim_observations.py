@@ -322,7 +322,7 @@ CHAPTER = Chapter(
             metric="bulge_ratio_low_high",
             condition="> 1",
             basis="evidence",
-            note="the median bulge is {lowdim_bulge} $\\|\\hat x\\|$ at d = 2, "
+            note="the median bulge is {lowdim_bulge} $\\Vert\\hat x\\Vert$ at d = 2, "
             "{highdim_bulge} at d = 64, and {onelayer_detour} for the one-layer model, which cannot swing",
         ),
         Claim(
@@ -333,7 +333,7 @@ CHAPTER = Chapter(
             condition="> 0",
             basis="evidence",
             note="evidence on the initial scale, trained until learned (median final distance {lowdim_final_distance_init_smallest} "
-            "$\\|\\hat x\\|$ at the smallest scale): median turn-back {lowdim_turn_back_init_0_25} at scale 0.25 against "
+            "$\\Vert\\hat x\\Vert$ at the smallest scale): median turn-back {lowdim_turn_back_init_0_25} at scale 0.25 against "
             "{lowdim_turn_back_init_1} at scale 1 (d = 2), {highdim_turn_back_init_0_25} against "
             "{highdim_turn_back_init_1} (d = 64)",
         ),
@@ -538,7 +538,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-16/radius",
-            statement="truncating the training distribution at the paper's radius barely changes the dynamics (median largest twin distance < 0.1 $\\|\\hat x\\|$)",
+            statement="truncating the training distribution at the paper's radius barely changes the dynamics (median largest twin distance < 0.1 $\\Vert\\hat x\\Vert$)",
             paper_value="little impact (the paper's Fig. 16)",
             metric="radius_max_deviation",
             condition="< 0.1",
@@ -558,9 +558,9 @@ CHAPTER = Chapter(
             condition="< 1",
             basis="evidence",
             scope="extension",
-            note="the median largest twin distance is {orthant_max_deviation} $\\|\\hat x\\|$, the full runs' median "
+            note="the median largest twin distance is {orthant_max_deviation} $\\Vert\\hat x\\Vert$, the full runs' median "
             "turn-back {orthant_full_turn_back}; the turn-back itself "
-            "changes by {orthant_turn_back_change} (paired). The book's earlier bar, a distance under 0.1 $\\|\\hat x\\|$, "
+            "changes by {orthant_turn_back_change} (paired). The book's earlier bar, a distance under 0.1 $\\Vert\\hat x\\Vert$, "
             "sat at the value",
         ),
     ),

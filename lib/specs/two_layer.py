@@ -284,7 +284,7 @@ CHAPTER = Chapter(
         Claim(
             "S-5/stage-alignment-floor",
             statement="the same, counting a minor entry's suppression window only when the entry ever exceeds a floor "
-            "(the book's reading: $E\\,w_{ii}(0) = d' \\tau^2$, the size the init gives an entry, eq. E.1)",
+            "(the book's reading: $E\\,w_{ii}(0) = d^\\prime \\tau^2$, the size the init gives an entry, eq. E.1)",
             paper_value="exact correspondence",
             metric="stage_alignment_fraction",
             condition="> 0.9",
@@ -600,7 +600,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-E.2",
-            statement="Gaussian init: $E\\,w_{ii} = d' \\tau^2$, $E\\,w_{ij} = 0$ off the diagonal",
+            statement="Gaussian init: $E\\,w_{ii} = d^\\prime \\tau^2$, $E\\,w_{ij} = 0$ off the diagonal",
             paper_value="(E.1)",
             metric="e2_max_error",
             condition="< 0.05",

@@ -33,3 +33,21 @@ def test_robustness_names_each_choice_once():
         == "robust; for the level, holds with 0.75 (declared), holds with 0.6; for the floor, holds with 0 (declared), holds with 1"
     )
     assert robustness_sentence("holds", [("x", "a", [("b", "not computed")])]).startswith("alternatives not computed")
+
+
+def test_the_mathematics_of_claim_texts_survives_a_table_cell():
+    """A claim's statement, paper value and note are shown in table cells, HTML-escaped: their formulas use
+    \\vert, \\Vert, \\lt, \\gt and \\prime, never a character that a cell or HTML escaping would change."""
+    import re
+
+    from lib.specs import chapter_ids, load
+
+    unsafe = [
+        (claim.id, formula)
+        for chapter in map(load, chapter_ids())
+        for claim in chapter.claims
+        for text in (claim.statement, claim.paper_value, claim.note)
+        for formula in re.findall(r"\$[^$]*\$", text)
+        if re.search(r"[|'<>&#]", formula)
+    ]
+    assert not unsafe, unsafe
