@@ -57,7 +57,7 @@ class SimObservationsParameters(Parameters):
     )
     order_models: list[str] = param(
         ["1-linear", "2-linear", "2-relu"],
-        "models of the order sweeps, 'depth-activation' (the paper's Fig. 2a/b: 1-linear, Fig. 11: 2-linear, Fig. 12: 2-relu)",
+        "models of the order sweeps, 'depth-activation' (Fig. 2a/b: 1-linear, Fig. 11: 2-linear, Fig. 12: 2-relu)",
         choices=("1-linear", "1-relu", "2-linear", "2-relu", "3-linear", "3-relu", "4-linear", "4-relu"),
         min_len=1,
         distinct=True,
