@@ -63,6 +63,7 @@ from lib.papermill_route import (
 from lib.paths import ROOT
 from lib.runtime import folder_setting, setting
 from lib.specs import load
+from lib.wording import reader_name
 
 if TYPE_CHECKING:
     from lib.evidence.load import Available
@@ -117,7 +118,8 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
     to the same decimal place; one without an interval (a p-value, a count, an exact value) or one that
     cannot judge its claim gives its text (`format_value` without n) and an empty `name_ci`; a float, a bool
-    or a list its formatted text; anything else the value itself.
+    or a list its formatted text; a name of the code its words (`lib.wording.reader_name`: "greater than", not
+    "greater_than"); anything else the value itself.
     """
     if is_estimate(value) and not is_interval(value):
         reason = not_judged(value)
@@ -130,6 +132,8 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
         return {name: format_number(value)}
     if isinstance(value, list):
         return {name: format_value(value)}
+    if isinstance(value, str):
+        return {name: reader_name(value)}
     return {name: value}
 
 

@@ -32,6 +32,7 @@ from lib.chapter import (
     short,
 )
 from lib.numbers import format_interval, format_number, snapped
+from lib.wording import condition_text, dependence, reader_name, robustness_sentence
 
 RUN_KEY = "_run"
 
@@ -74,27 +75,33 @@ class Verdict:
     @property
     def robustness(self) -> str:
         """ "" without declared free choices; "robust" when no computed alternative changes the verdict;
-        otherwise "depends on X" (a verdict that may not be reported plainly)."""
+        otherwise "depends on the X" (a verdict that may not be reported plainly)."""
         if not self.alternatives:
             return ""
         if self.dependent_choices:
-            return "depends on " + ", ".join(self.dependent_choices)
+            return dependence(self.dependent_choices)
         if all(a.verdict == NOT_COMPUTED for a in self.alternatives):
             return "alternatives not computed"
         return ROBUST
 
     @property
     def robustness_detail(self) -> str:
-        """The robustness as a sentence with every alternative's verdict: "depends on the learned level: holds
-        with 0.75 (declared), inconclusive with 0.6, does not hold with 0.9"."""
+        """The robustness as a sentence with every alternative's verdict (`lib.wording.robustness_sentence`):
+        "depends on the learned level: holds with 0.75 (declared), inconclusive with 0.6"."""
         if not self.alternatives:
             return ""
-        parts = []
-        for choice in self.claim.free_choices:
-            found = [a for a in self.alternatives if a.choice == choice.name]
-            listed = "".join(f", {a.verdict} with {a.label}" for a in found)
-            parts.append(f"{self.verdict} with {choice.name} {choice.fixed} (declared){listed}")
-        return f"{self.robustness}: " + "; ".join(parts)
+        return robustness_sentence(
+            self.verdict,
+            [
+                (c.name, c.fixed, [(a.label, a.verdict) for a in self.alternatives if a.choice == c.name])
+                for c in self.claim.free_choices
+            ],
+        )
+
+    @property
+    def needs(self) -> str:
+        """What the value must be, for a reader (`lib.wording.condition_text`): "< 0.05", "true", "concatenation"."""
+        return condition_text(self.claim.condition, self.threshold, self.claim.parameter)
 
     @property
     def as_declared(self) -> bool:
@@ -262,7 +269,8 @@ def chapters_present(directory: Path, chapters: list[Chapter]) -> list[Chapter]:
     return [c for c in chapters if os.path.lexists(Path(directory) / f"{c.id}.metrics.json")]
 
 
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w.]*)\}")
+# "{name}", not a TeX group of the note's mathematics ("$\eta_{enc}$", "$\mathrm{enc}$"); "10^{name}" is a placeholder.
+_PLACEHOLDER = re.compile(r"(?<![\w\\])\{([A-Za-z_][\w.]*)\}")
 
 
 def note_metrics(note: str) -> list[str]:
@@ -329,7 +337,8 @@ def format_value(value: Any) -> str:
 
     An estimate with an interval reads "value [low, high], n = N" with the digits its interval justifies;
     one without (a p-value, a count, an exact value) "value, n = N" (n only when above 1); one that cannot
-    judge its claim "not judged: why"; a float at most 4 significant digits; a list its first six entries.
+    judge its claim "not judged: why"; a float at most 4 significant digits; a list its first six entries, without
+    brackets; a name of the code as words (`lib.wording.reader_name`).
     """
     if value is None:
         return "not computed"
@@ -346,8 +355,8 @@ def format_value(value: Any) -> str:
     if isinstance(value, (bool, int, float)):
         return format_number(value)
     if isinstance(value, list):
-        return "[" + ", ".join(format_value(v) for v in value[:6]) + (", …" if len(value) > 6 else "") + "]"
-    return short(value) if not isinstance(value, str) else value[:80]
+        return ", ".join(format_value(v) for v in value[:6]) + (", …" if len(value) > 6 else "")
+    return short(value) if not isinstance(value, str) else reader_name(value[:80])
 
 
 _BASIS_LABEL = {
@@ -378,7 +387,7 @@ def sentence(v: Verdict) -> str:
     """The verdict as a clause for the prose, generated from the claim, never typed: "S-8 holds: 0.20
     [0.10, 0.30], n = 1000 (needs > 0.01)". No closing period: the prose around it punctuates."""
     label = "is an error in the paper" if v.claim.kind == "erratum" and v.verdict == FAILS else _VERB[v.verdict]
-    text = f"{v.claim.id} {label}: {format_value(v.value)} (needs {v.condition})"
+    text = f"{v.claim.id} {label}: {format_value(v.value)} (needs {v.needs})"
     if not v.as_declared:
         text += f", although the chapter declares it {v.claim.expected}"
     if v.robustness_detail:
@@ -398,6 +407,12 @@ def _cell(text: str) -> str:
 def claim_anchor(claim_id: str) -> str:
     """The HTML id of a claim's row in its chapter's claims table: "S-T4.1/rates" -> "claim-s-t4-1-rates"."""
     return "claim-" + slug(claim_id).replace("_", "-")
+
+
+def claim_id_html(claim_id: str) -> str:
+    """A claim id as HTML that wraps before its "/" and after its hyphens, never inside a word ("G-6/sigma-monotone"):
+    its cell is at least as wide as its longest word (book.css, `book-claim`)."""
+    return f'<span class="book-claim">{html.escape(claim_id).replace("/", "<wbr>/")}</span>'
 
 
 def verdict_label(v: Verdict) -> str:
@@ -438,9 +453,9 @@ def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] |
     for v in verdicts(chapters, metrics):
         target = claim_anchor(v.claim.id)
         ident = (
-            f'<a href="{link}{v.chapter}.html#{target}">{html.escape(v.claim.id)}</a>'
+            f'<a href="{link}{v.chapter}.html#{target}">{claim_id_html(v.claim.id)}</a>'
             if link is not None
-            else f'<span id="{target}"></span>{html.escape(v.claim.id)}'
+            else f'<span id="{target}"></span>{claim_id_html(v.claim.id)}'
         )
         cells = (ident, verdict_label(v), format_value(v.value), f"`{v.claim.metric} {v.condition}`", _details(v))
         rows.append("| " + " | ".join(_cell(x) for x in cells) + " |")

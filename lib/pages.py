@@ -16,6 +16,7 @@ from lib.claims import (
     basis_text,
     changed_parameters,
     claim_anchor,
+    claim_id_html,
     foreign_metrics,
     format_value,
     read_metrics,
@@ -38,11 +39,11 @@ from lib.summary import (
     also_tested_sentence,
     claim_counts,
     gpu_pending_chapters,
-    needs_text,
     reader_notices,
     status_counts,
     summarise,
 )
+from lib.wording import plural
 
 
 def _chapters() -> list[Chapter]:
@@ -91,10 +92,6 @@ def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[Row
     return chapters, metrics, found, summarise(chapters, found, gpu_pending_chapters())
 
 
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
 _COUNTED = {ERRATUM: "with an error in the paper", NEEDS_GPU: "waiting for a GPU"}
 
 
@@ -105,14 +102,14 @@ def _counts_sentence(counts: Counter) -> str:
 def _claims_sentence(found: list[Verdict]) -> str:
     c = claim_counts(found)
     text = (
-        f"Of its {_plural(c['holds'] + c['does not hold'] + c['inconclusive'] + c['not computed'], 'primary claim')}"
+        f"Of its {plural(c['holds'] + c['does not hold'] + c['inconclusive'] + c['not computed'], 'primary claim')}"
         f" of the paper: {c['holds']} {'holds' if c['holds'] == 1 else 'hold'}, {c['does not hold']} "
         f"{'does' if c['does not hold'] == 1 else 'do'} not hold, {c['inconclusive']} "
         f"{'is' if c['inconclusive'] == 1 else 'are'} undecided"
     )
     if c["not computed"]:
         text += f", {c['not computed']} {'was' if c['not computed'] == 1 else 'were'} not computed"
-    text += f"; {_plural(c['errors in the paper'], 'error')} found in the paper"
+    text += f"; {plural(c['errors in the paper'], 'error')} found in the paper"
     also = also_tested_sentence(found)
     return text + (f". Counted apart, {also}." if also else ".")
 
@@ -196,7 +193,7 @@ def scorecard_page(runs_dir: Path) -> str:
         "(scorecard)=",
         "# Scorecard",
         "",
-        "Every claim of the two papers that the book reproduces, declared once in `lib/specs/ID.py` and "
+        "Every claim of the two papers that the book reproduces, declared once before it is computed and "
         "checked against the number the chapter computes at its default parameters (`python -m lib claims` "
         "prints the same table). A claim over seeds or draws carries its interval and n: it **holds** when "
         "the whole interval meets the condition, **does not hold** when none of it does, and is "
@@ -264,7 +261,7 @@ def sources_html(sources: Sources, link: str = "") -> str:
 
 def scorecard_table(mine: list[Verdict]) -> str:
     """A chapter's claims on the scorecard: claim (linked to its row in the chapter, with a link to the code
-    that computes it), verdict, value [interval] n, what the value needs (`needs_text`), and folded: the
+    that computes it), verdict, value [interval] n, what the value needs (`Verdict.needs`), and folded: the
     paper's statement, the condition on the metric, the reason, the functions and the evidence set behind
     it (lib.code_links)."""
     rows = [
@@ -280,19 +277,19 @@ def scorecard_table(mine: list[Verdict]) -> str:
             else ""
         )
         reason = reason_text(v)
-        body = (
-            f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}. "
-            f"Condition on the chapter's metric: {v.claim.metric} {v.condition}." + (f" {reason}" if reason else "")
+        body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
+            f" {reason}" if reason else ""
         )
         details = (
             f"<details><summary>{'why' if v.verdict != HOLDS or reason else 'paper'}</summary>"
-            f"{_html(body)}<br>{sources_html(sources)}</details>"
+            f"{_html(body)} The chapter records the value as <code>{_html(v.claim.metric)}</code>.<br>"
+            f"{sources_html(sources)}</details>"
         )
         cells = (
-            f'<a href="{target}">{_html(v.claim.id)}</a>{code}',
+            f'<a href="{target}">{claim_id_html(v.claim.id)}</a>{code}',
             verdict_label(v),
             _html(format_value(v.value)),
-            f'<span class="book-needs">{_html(needs_text(v))}</span>',
+            f'<span class="book-needs">{_html(v.needs)}</span>',
             details,
         )
         rows.append("| " + " | ".join(cells) + " |")

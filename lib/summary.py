@@ -27,8 +27,8 @@ NEEDS_GPU = "needs a GPU"
 STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, NEEDS_GPU)
 
 STATUS_RULE = (
-    "A row's status is derived from its *primary* claims, never typed: the claims each row names (in "
-    "`lib/specs/`) as the paper's own statement, read on the paper's own measure (its figure's quantity, "
+    "A row's status is derived from its *primary* claims, never typed: the claims each row names, "
+    "declared before they were computed, as the paper's own statement, read on the paper's own measure (its figure's quantity, "
     "its text's criterion) at the paper's setting, fixed in advance. Every other claim says what it is "
     "(a further statement of the paper; a book reading: a statistic, bar or threshold the paper does not "
     "set; an extension, derivation or finding beyond the paper; a consistency or method check), is shown "
@@ -113,17 +113,6 @@ def row_of(claim_id: str, rows: list[CatalogueRow]) -> CatalogueRow | None:
             if set(candidates) & set(row.ids):
                 return row
     return None
-
-
-def needs_text(v: Verdict) -> str:
-    """What a claim's value must be, for a reader: "< 0.001", "true", a named outcome, or the value of the
-    parameter the condition names ("< 0.05", not "< topo_visible_tol")."""
-    condition = v.claim.condition
-    if condition.startswith("==") and isinstance(v.threshold, (bool, str)):  # an outcome the paper reports
-        return str(v.threshold).lower() if isinstance(v.threshold, bool) else str(v.threshold)
-    if v.claim.parameter is not None:
-        return f"{condition.split()[0]} {format_value(v.threshold)}"
-    return condition
 
 
 # The status of one primary claim, and how a row combines them: the first of this order that a primary has.
@@ -233,7 +222,7 @@ def primary_text(v: Verdict) -> str:
     basis = "" if is_interval(v.value) else f", {BASES_SHORT[v.claim.basis]}"
     if isinstance(v.value, bool):  # a yes/no observation: the status column says whether it is the paper's
         return f"{'yes' if v.value else 'no'} ({basis.lstrip(', ')})"
-    return f"{format_value(v.value)} (needs {needs_text(v)}{basis})"
+    return f"{format_value(v.value)} (needs {v.needs}{basis})"
 
 
 def gpu_pending_chapters() -> set[str]:

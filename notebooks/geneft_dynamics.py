@@ -76,6 +76,7 @@ from lib.geneft import phases, repons, symbolic, wd_boundary
 from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
 from lib.numbers import format_number, interval_text, significant
+from lib.wording import reader_name
 from lib.paths import cache_dir
 from lib.comparisons import p_value_of, proportion_difference
 from lib.plotting import panel_grid
@@ -337,12 +338,12 @@ for name in ("phase_grid", "phase_grid_1e5", "weight_decay", "weight_decay_1e5",
 run.metric("evidence_complete", [name for name, ok in COMPLETE.items() if ok])
 # the sets declared before their evidence: nothing is read from one until every shard is stored
 NEW_SETS = ("phase_grid_1e5_fast", "phase_grid_rerun", "ratio_seeds_1e5_normal", "weight_decay_1e5_coupled")
-REGISTERED = {row["set"].split("/")[1]: f"registered before its evidence: not judged until the {row['shards']} "
-              f"shards of {row['set'].split('/')[1]} are stored"
+REGISTERED = {row["set"].split("/")[1]: f"registered before its evidence: not judged until its {row['shards']} "
+              "shards are stored"
               for row in evidence_status(",".join(f"geneft_dynamics/{name}" for name in NEW_SETS), read=False)
               if row["counts"].get("missing", 0) + row["counts"].get("incomplete", 0)}
 run.text("evidence_sizes_text", "; ".join(
-    f"{name}: {len(ev)} shards ({ev.variant}), {ev.config['steps']} steps, {ev.config['seeds']} seeds per cell"
+    f"{reader_name(name)}: {len(ev)} shards ({ev.variant}), {ev.config['steps']} steps, {ev.config['seeds']} seeds per cell"
     for name, ev in EV.items()))
 # phase_grid_1e5 only replaces rows of Fig. 5: while it computes, those rows are read at 1e4 steps (said below)
 pending = {name: f"evidence set {name} incomplete: smoke variant shown"
@@ -379,18 +380,17 @@ if ev5_long is not None:
                                           long5["embed"], n_test=n_test5, steps=ev_rows.config["steps"],
                                           threshold_fraction=P.grok_threshold_fraction))
     long_rows = ", ".join(f"{cfg5['log10_lr_enc'][r]:g}" for r in sorted({sh.key["row"] for e in long_sets for sh in e}))
-    run.metric("fig5_evidence", f"phase_grid ({cfg5['steps']} steps), log10 eta_enc {long_rows} at "
-               f"{ev5_long.config['steps']} steps")
-    run.text("fig5_long_text", f"The rows log10 η_enc = {long_rows} are read from the evidence sets "
-             f"{' and '.join(e.evidence_set.name for e in long_sets)}, "
+    run.metric("fig5_evidence", f"`phase_grid` ({cfg5['steps']} steps; encoder rows {long_rows} at "
+               f"{ev5_long.config['steps']} steps)")
+    run.text("fig5_long_text", f"The rows log10 η_enc = {long_rows} are read from the evidence sets of the same grid at 1e5 steps, "
              f"the same cells and seeds trained for the paper's {ev5_long.config['steps']:,} steps, each run classified "
              "at its own run length.")
 else:
-    run.metric("fig5_evidence", f"phase_grid (7 x 9 cells x 3 seeds, {cfg5['steps']} steps); the slow-encoder rows at "
-               f"the paper's 1e5 steps (phase_grid_1e5) are still computing"
+    run.metric("fig5_evidence", f"`phase_grid` (7 x 9 cells x 3 seeds, {cfg5['steps']} steps); the slow-encoder rows at "
+               f"the paper's 1e5 steps are still computing"
                + (f" ({MISSING['phase_grid_1e5']})" if MISSING["phase_grid_1e5"] else ""))
     run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's 100,000 steps (evidence set "
-             "phase_grid_1e5) are not complete in this checkout; every row is read at the steps above.")
+             "of the same grid at 1e5 steps) are not complete in this checkout; every row is read at the steps above.")
 run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
 x_ref = float(np.mean(np.log10(lr_enc)))
 run.metric("critical_ratio_reference_log10_lr_enc", x_ref)
@@ -651,7 +651,7 @@ run.text("collapse_text", " ".join(
 # set `phase_grid_to_end` trains the paper's Fig. 5 networks of the class relations again, same split, seeds, cells
 # and {glue:text}`collapse_end_steps` steps, without the early stop, so that generalizing runs are read at the
 # end of the run like the others ({glue:text}`collapse_end_setup_text`). Their phases are classified from their
-# own first crossings, as above; they are the phase_grid runs continued, and the runs given the same phase as
+# own first crossings, as above; they are the runs of the 1e4-step grid continued, and the runs given the same phase as
 # there number {glue:text}`collapse_end_agreement_text`.
 
 # %% tags=["remove-input"]
@@ -733,7 +733,7 @@ for s in scales6:
 needed6 = {s: float(repons.sigma_ratio_for_bound(*phase_grid.cell_counts(g6[s]), ratio6[s])) for s in scales6}
 for s in scales6:
     run.metric(f"sigma_ratio_for_bound_init_{s:g}", needed6[s])
-run.text("fig6_setup_text", f"{RELATION_TITLES[cfg6['relation']]}, eta_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
+run.text("fig6_setup_text", f"{RELATION_TITLES[cfg6['relation']]}, η_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
          f"point, {cfg6['steps']} steps, {ev6.variant} variant")
 shape6 = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6[s]), ratio6[s]) for s in scales6}
 for s in scales6:
@@ -861,7 +861,7 @@ run.metric("fig6_gd_sigma_monotone_difference", decide(
     proportion_difference(int(high6g[0].sum()), int(high6g[1].sum()), int(low6g[0].sum()), int(low6g[1].sum())),
     -1.0, 1.0, pending_gd or (len(scales6g) < 2 and "one init scale")))
 run.text("fig6_gd_sigma_span", format_number(sigma_gd[by_sigma_gd[-1]].value / sigma_gd[by_sigma_gd[0]].value))
-run.text("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, eta_dec = {cfg6g['lr_dec']:g} and eta_enc = eta_dec / ratio, ratios 10^"
+run.text("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, η_dec = {cfg6g['lr_dec']:g} and η_enc = η_dec / ratio, ratios 10^"
          f"{', 10^'.join(f'{r:g}' for r in cfg6g['log10_ratios'])}, init scales {', '.join(f'{s:g}' for s in scales6g)}, "
          f"{cfg6g['seeds']} seeds per point, {cfg6g['steps']} steps, {ev6g.variant} variant")
 run.text("fig6_gd_text", "; ".join(

@@ -72,6 +72,7 @@ from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 from lib.numbers import format_number, interval_text
+from lib.wording import reader_list, reader_name
 from lib.plotting import panel_grid, training_fraction_axis
 from lib import stats
 
@@ -136,10 +137,10 @@ for name, (equal_sizes, relabelling) in excess.items():
     run.metric(f"table2_excess_equal_sizes_bits_{name}", equal_sizes)
     run.metric(f"table2_excess_relabelling_bits_{name}", relabelling)
 run.text("table2_excess_text", "; ".join(
-    f"{name}: {e:.2f} of {e + r:.2f} bits ({e / (e + r):.0%}) from the class sizes, {r:.2f} from relabelling"
+    f"{reader_name(name)}: {e:.2f} of {e + r:.2f} bits ({e / (e + r):.0%}) from the class sizes, {r:.2f} from relabelling"
     for name, (e, r) in excess.items()))
 display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |\n|---|---|---|---|\n"
-                 + "\n".join(f"| {nm} | {format_number(b)} | {'–' if c is None else format_number(c)} | {format_number(t)} |" for nm, b, c, t in rows)))
+                 + "\n".join(f"| {reader_name(nm)} | {format_number(b)} | {'–' if c is None else format_number(c)} | {format_number(t)} |" for nm, b, c, t in rows)))
 
 # %% [markdown]
 # nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error` bits.
@@ -190,7 +191,7 @@ pc = {name: bounds.critical_fraction(description.description_length(mats.get(nam
                                      N, ALPHA) for name in P.relations}
 for name, value in pc.items():
     run.metric(f"p_c_alpha90_{name}", value)
-display(Markdown(" · ".join(f"{k}: $p_c$ = {v:.3f}" for k, v in pc.items())))
+display(Markdown(" · ".join(f"{reader_name(k)}: $p_c$ = {format_number(v)}" for k, v in pc.items())))
 
 # %% [markdown]
 # ## The Monte Carlo upper bound (the paper's Fig. 2)
@@ -312,7 +313,7 @@ for name, c in crossing.items():
     run.metric(f"p_c_vs_inferred_log2_{name}", statics.abs_log2_ratio(c["inferred"], c["p_c"].value, at_most=1.0))
     run.metric(f"p_c_vs_bound_log2_{name}", statics.abs_log2_ratio(c["bound"], c["p_c"].value, at_most=1.0))
 display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alpha$ | bound's accuracy reaches $\\alpha$ |\n"
-                 "|---|---|---|---|\n" + "\n".join(f"| {nm} | {format_number(c['p_c'].value)} | {interval_text(c['inferred'])} | "
+                 "|---|---|---|---|\n" + "\n".join(f"| {reader_name(nm)} | {format_number(c['p_c'].value)} | {interval_text(c['inferred'])} | "
                                                  f"{interval_text(c['bound'])} |" for nm, c in crossing.items())))
 
 # %% [markdown]
@@ -371,9 +372,9 @@ for ax, name in zip(axes[:, 0], P.net_relations):
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_networks", fig)
 # one row per decoder ('mode:hidden layers'), one column per relation: the table fits the column on any screen
-display(Markdown("| decoder | " + " | ".join(nm.replace("_", " ").replace("mod3", "mod 3") for nm in P.net_relations)
+display(Markdown("| decoder | " + " | ".join(reader_name(nm) for nm in P.net_relations)
                  + " |\n|---|" + "---|" * len(P.net_relations) + "\n"
-                 + "\n".join(f"| {a.replace('_', ' ')} | " + " | ".join(f"{gap[nm, a]:.3f}" for nm in P.net_relations) + " |"
+                 + "\n".join(f"| {reader_name(a)} | " + " | ".join(f"{gap[nm, a]:.3f}" for nm in P.net_relations) + " |"
                              for a in P.architectures)))
 
 # %% [markdown]
@@ -451,8 +452,8 @@ for rel in rel3:
 run.metric("best_depth_margin", statics.smallest(list(margin_depth.values())))
 run.text(
     "modes_setup_text",
-    f"{', '.join(rel3)}, {len(next(iter(curves3.values())))} seeds per fraction"
-    + (" (the five of decoder_modes_extra pooled)" if modes_extra.complete else "") + ", "
+    f"{reader_list(rel3)}, {len(next(iter(curves3.values())))} seeds per fraction"
+    + (" (five more seeds of the same design pooled)" if modes_extra.complete else "") + ", "
     f"{modes_ev.config['steps']} AdamW steps without a plateau stop, n = {modes_ev.config['n']} "
     f"({modes_ev.variant} variant)",
 )
@@ -478,7 +479,7 @@ display(
     Markdown(
         "| relation | best decoder (evidence) | margin of the paper's mode | margin of depth 0 |\n|---|---|---|---|\n"
         + "\n".join(
-            f"| {rel} | {max((a.mean(), arch) for (r, arch), a in area3.items() if r == rel)[1]} | "
+            f"| {reader_name(rel)} | {reader_name(max((a.mean(), arch) for (r, arch), a in area3.items() if r == rel)[1])} | "
             f"{interval_text(margin_mode[rel])} | {interval_text(margin_depth[rel])} |"
             for rel in rel3
         )
@@ -571,7 +572,7 @@ for ax, name in zip(axes[:, 0], ev_relations):
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data, never over it
 run.figure("fig_sweep", fig)
 display(Markdown("| relation | decoder | largest excess over the bound |\n|---|---|---|\n" + "\n".join(
-    f"| {nm} | {label} | {e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}] |" for (nm, label), e in sorted(excess.items()))))
+    f"| {reader_name(nm)} | {reader_name(label)} | {e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}] |" for (nm, label), e in sorted(excess.items()))))
 
 # %% [markdown]
 # ```{glue:figure} fig_sweep

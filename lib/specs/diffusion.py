@@ -95,7 +95,7 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
                 f"S-6c/decay-{key}",
                 statement=f"consistency check: at contrast {c:g}, an exponential fits the distance to (blue, small) "
                 "from its peak (R^2 of the fit, bootstrap over seeds)",
-                paper_value="broadly exponential (Fig. 6c)",
+                paper_value="broadly exponential (the paper's Fig. 6c)",
                 metric=f"speed_decay_r2_{key}",
                 condition=">= 0.8",
                 basis="consistency",
@@ -115,7 +115,7 @@ def _bend(c: float, key: str, long: bool) -> Claim:
         f"S-6a/bend-{key}",
         statement=f"at contrast {c:g}, the unseen prompt's trajectory swings toward the training corner of the "
         f"concept with the stronger signal while in transit (mean offset, t over seeds, {where})",
-        paper_value="qualitative (Fig. 6a)",
+        paper_value="qualitative (the paper's Fig. 6a)",
         metric=f"long_bend_toward_stronger_{key}" if long else f"bend_toward_stronger_{key}",
         condition="> 0",
         basis="evidence",
@@ -190,7 +190,7 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
                 min(contrasts),
                 "size is learned before colour",
                 "< 0",
-                "order set by the concept signal (Fig. 6a)",
+                "order set by the concept signal (the paper's Fig. 6a)",
             ),
             (
                 "colour-first-high",
@@ -198,7 +198,7 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
                 max(contrasts),
                 "colour is learned first",
                 "> 0",
-                "order reverses with the contrast (Fig. 6a)",
+                "order reverses with the contrast (the paper's Fig. 6a)",
             ),
         )
     )
@@ -211,7 +211,7 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
                 f"S-6c/decay-long-{key}",
                 statement=f"consistency check: carried on to {CPU_LONG['steps']} steps, at contrast {c:g} an "
                 "exponential fits the distance to (blue, small) from its peak (R^2 of the fit, bootstrap over seeds)",
-                paper_value="broadly exponential (Fig. 6c)",
+                paper_value="broadly exponential (the paper's Fig. 6c)",
                 metric=f"long_speed_decay_r2_{key}",
                 condition=">= 0.8",
                 basis="consistency",
@@ -225,7 +225,7 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
         statement=f"the order of learning moves toward colour as the colour contrast grows: the colour lead is "
         f"larger at contrast {max(contrasts):g} than at {min(contrasts):g} (Hodges-Lehmann shift, Mann-Whitney "
         f"interval, on the {CPU_LONG['steps']}-step runs)",
-        paper_value="order reverses with the contrast (Fig. 6a)",
+        paper_value="order reverses with the contrast (the paper's Fig. 6a)",
         metric="long_colour_lead_shift_0_7_minus_0_2",
         condition="> 0",
         basis="evidence",
@@ -307,7 +307,7 @@ def _registered_claims(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
                 "of the concept with the stronger signal before it turns to (blue, small): its mean offset toward that "
                 "corner over the checkpoints in transit (progress between 0.45 and 0.85) is positive (t over the 20 "
                 "seeds read out every 100 steps)",
-                paper_value="qualitative (Fig. 6a)",
+                paper_value="qualitative (the paper's Fig. 6a)",
                 metric=f"registered_bend_{key}",
                 condition="> 0",
                 basis="evidence",
@@ -321,7 +321,7 @@ def _registered_claims(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
                 "bend: from the checkpoint of the smallest offset toward the stronger corner to that of the "
                 "largest (both in transit, found on each seed's own trajectory), the MSE goes up (mean over the 20 "
                 "seeds read out every 100 steps, t interval)",
-                paper_value="double-descent-like (Fig. 6b)",
+                paper_value="double-descent-like (the paper's Fig. 6b)",
                 metric=f"registered_rise_in_bend_{key}",
                 condition="> 0",
                 basis="evidence",
@@ -337,7 +337,7 @@ def _registered_claims(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
         f"(the step at which size reaches 0.75 minus the step at which colour does) is larger at contrast {high:g} "
         f"than at {low:g} (Hodges-Lehmann shift with the exact Mann-Whitney interval, 30 + 30 seeds, read on the "
         f"{REGISTERED_COMMON_EVERY}-step grid all seeds share)",
-        paper_value="order set by the concept signal (Fig. 6a)",
+        paper_value="order set by the concept signal (the paper's Fig. 6a)",
         metric="registered_colour_lead_shift",
         condition="> 0",
         basis="evidence",

@@ -176,7 +176,7 @@ CHAPTER = Chapter(
     claims=(
         Claim(
             "G-Th2/conserved",
-            statement="Eq. (11) C = a_2^2/(2 eta_A) - c^2/eta_x is conserved by the reduced flow (10), derived from eq. (8) of Appendix C",
+            statement="Eq. (11) $C = a_2^2/(2\\eta_A) - c^2/\\eta_x$ is conserved by the reduced flow (10), derived from eq. (8) of Appendix C",
             paper_value="exact",
             metric="conserved_quantity_exact",
             condition="== true",
@@ -185,7 +185,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th2/portrait",
-            statement="Fig. 4: starts with |c/a_2| < sqrt(eta_x/(2 eta_A)) collide, the others do not",
+            statement="Fig. 4: starts with $\\vert c/a_2\\vert \\lt \\sqrt{\\eta_x/(2\\eta_A)}$ collide, the others do not",
             paper_value="exact",
             metric="portrait_agreement",
             condition="== 1.0",
@@ -194,7 +194,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th3/arctan",
-            statement="Eq. (12): P(collision) = (2/pi) arctan((sigma_a/sigma_c) sqrt(eta_x/(2 eta_A)))",
+            statement="Eq. (12): $P(\\text{collision}) = \\frac{2}{\\pi}\\arctan\\left(\\frac{\\sigma_a}{\\sigma_c}\\sqrt{\\frac{\\eta_x}{2\\eta_A}}\\right)$",
             paper_value="exact",
             metric="arctan_vs_mc_max_abs_error",
             condition="< 0.02",
@@ -204,7 +204,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th3/n-repons",
-            statement="Eq. (13): one repon and N clustered ones collide with probability (2/pi) arctan((sigma_a/sigma_c) sqrt(eta_x (1 + 1/N) / (4 eta_A)))",
+            statement="Eq. (13): one repon and N clustered ones collide with probability $\\frac{2}{\\pi}\\arctan\\left(\\frac{\\sigma_a}{\\sigma_c}\\sqrt{\\frac{\\eta_x(1 + 1/N)}{4\\eta_A}}\\right)$",
             paper_value="exact",
             metric="n_repon_vs_sim_max_abs_error",
             condition="< 0.02",
@@ -213,7 +213,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th3/matrix-iff",
-            statement="Beyond the paper: under eq. (8) with any decoder matrix the repons collide iff M = A^T A/(2 eta_A) - r r^T/eta_x is positive semi-definite (agreement over random draws)",
+            statement="Beyond the paper: under eq. (8) with any decoder matrix the repons collide iff $M = A^T A/(2\\eta_A) - r r^T/\\eta_x$ is positive semi-definite (agreement over random draws)",
             paper_value="not stated (the matrix form of eq. 11)",
             metric="collision_iff_m_psd_agreement",
             condition="> 0.98",
@@ -237,7 +237,7 @@ CHAPTER = Chapter(
         Claim(
             "G-Th3/matrix-2x2",
             statement="Extension: the arctan law gives the collision probability with a 2 x 2 decoder whose entries are "
-            "drawn N(0, sigma_a^2) each, as the scalar a (no 1/sqrt(m) or 1/sqrt(d) scaling; distance from the law)",
+            "drawn $N(0, \\sigma_a^2)$ each, as the scalar a (no 1/sqrt(m) or 1/sqrt(d) scaling; distance from the law)",
             paper_value="eq. (12) (no normalisation of a matrix A given)",
             metric="collision_matrix_2x2_vs_law",
             condition="< 0.05",
@@ -246,13 +246,13 @@ CHAPTER = Chapter(
             expected="does not hold",
             note="a fraction {collision_probability_matrix_2x2} of the integrated draws collide, against "
             "{arctan_law_unit} from the arctan law at unit ratios; the value depends on how A is normalised, which "
-            "the paper does not state (rescaling A rescales sigma_a / sigma_c in eq. 12)",
+            "the paper does not state (rescaling A rescales $\\sigma_a/\\sigma_c$ in eq. 12)",
         ),
         *(
             Claim(
                 f"G-5/slope-one-{suffix}",
                 statement=f"Fig. 5 ({title}): the generalization/memorization boundary is a line of constant "
-                "eta_dec/eta_enc, slope +1 on increasing log axes: the test of slope = 1 on the logistic boundary's "
+                "$\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$, slope +1 on increasing log axes: the test of slope = 1 on the logistic boundary's "
                 "slope does not reject it at 5%",
                 paper_value="slope -1 (axis orientation, see errata)",
                 metric=f"boundary_slope_test_{rel}",
@@ -262,7 +262,7 @@ CHAPTER = Chapter(
                 expected="does not hold",
                 note=f"evidence {{fig5_evidence}}; confusion runs left out of the fit: logistic slope "
                 f"{{boundary_slope_{rel}}} (95%), per-row crossings {{boundary_slope_per_row_{rel}}}; the boundary "
-                "is steeper than 1, so the critical ratio eta_dec*/eta_enc is not one number: per row (log10 eta_enc "
+                "is steeper than 1, so the critical ratio $\\eta^*_\\mathrm{dec}/\\eta_\\mathrm{enc}$ is not one number: per row ($\\log_{10}\\eta_\\mathrm{enc}$ "
                 f"{{critical_ratio_rows_log10_lr_enc_{rel}}}) its log10 is {{critical_ratio_log10_per_row_{rel}}}",
             )
             for rel, suffix, title in (
@@ -273,7 +273,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-5/slope-mod3",
-            statement="Fig. 5 (mod 3): the generalization/memorization boundary is a line of constant eta_dec/eta_enc, slope +1 on increasing log axes (equivalence test: slope within 0.5 of 1)",
+            statement="Fig. 5 (mod 3): the generalization/memorization boundary is a line of constant $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$, slope +1 on increasing log axes (equivalence test: slope within 0.5 of 1)",
             paper_value="slope -1 (axis orientation, see errata)",
             metric="boundary_slope_equivalence_mod3",
             condition="< 0.5",
@@ -313,7 +313,7 @@ CHAPTER = Chapter(
             basis="evidence",
             role="reading",
             expected="inconclusive",
-            note="evidence {fig5_evidence}; confusion runs left out of the fit: log10 critical ratios at eta_enc = 10^{critical_ratio_reference_log10_lr_enc} are "
+            note="evidence {fig5_evidence}; confusion runs left out of the fit: log10 critical ratios at $\\eta_\\mathrm{enc}$ = 10^{critical_ratio_reference_log10_lr_enc} are "
             "{critical_ratio_log10_per_relation_mod3} (mod 3), {critical_ratio_log10_per_relation_greater_than} "
             "(greater-than), {critical_ratio_log10_per_relation_bipartite} (bipartite); Cochran's Q test of one common "
             "intercept gives p = {boundary_intercept_homogeneity_p}, between-relation variance tau^2 = "
@@ -321,7 +321,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-5/ratio-10",
-            statement="Generalization needs eta_dec/eta_enc below about 10 (log10 critical ratio, pooled over the relations "
+            statement="Generalization needs $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ below about 10 (log10 critical ratio, pooled over the relations "
             "with random effects, within 0.5 of 1)",
             paper_value="about 10",
             metric="critical_lr_ratio_log10_error_random",
@@ -330,13 +330,13 @@ CHAPTER = Chapter(
             role="reading",
             expected="inconclusive",
             note="evidence {fig5_evidence}; confusion runs left out of the fit: the relations need not share one ratio (Q test of one ratio: p = "
-            "{boundary_intercept_homogeneity_p}), so they are pooled with random effects (DerSimonian-Laird): log10 ratio {critical_ratio_log10_random} at eta_enc = "
+            "{boundary_intercept_homogeneity_p}), so they are pooled with random effects (DerSimonian-Laird): log10 ratio {critical_ratio_log10_random} at $\\eta_\\mathrm{enc}$ = "
             "10^{critical_ratio_reference_log10_lr_enc} (Hartung-Knapp: {critical_ratio_log10_random_hksj}); per "
             "relation {critical_ratio_log10_per_relation_mod3} (mod 3), "
             "{critical_ratio_log10_per_relation_greater_than} (greater-than), "
             "{critical_ratio_log10_per_relation_bipartite} (bipartite). Fixed effects, one common ratio, "
             "would give {boundary_intercept_pooled}. The slopes are not 1 (G-5/slope-one-*), so the ratio depends on the "
-            "reference eta_enc and one pooled number is the book's reading: per row of the grid (log10 eta_enc "
+            "reference $\\eta_\\mathrm{enc}$ and one pooled number is the book's reading: per row of the grid ($\\log_{10}\\eta_\\mathrm{enc}$ "
             "{critical_ratio_rows_log10_lr_enc_mod3}) the log10 ratios are {critical_ratio_log10_per_row_mod3} (mod 3), "
             "{critical_ratio_log10_per_row_greater_than} (greater-than), {critical_ratio_log10_per_row_bipartite} "
             "(bipartite). What would decide it: the interval is set by the variance between the three relations "
@@ -358,7 +358,8 @@ CHAPTER = Chapter(
         Claim(
             "G-5/rerun-agreement",
             statement="The stored Fig. 5 runs reproduce on another processor: a sample fixed before computing (the rows "
-            "eta_enc = 10^-3.5 and 10^-3 of every relation) recomputed with the same code, configuration and seeds "
+            "$\\eta_\\mathrm{enc} = 10^{-3.5}$ and $10^{-3}$ of every relation) recomputed with the same code, "
+            "configuration and seeds "
             "gives the same Table 4 phase as the stored run in at least 90% of its runs",
             paper_value="(reproducibility of the stored runs)",
             metric="rerun_phase_agreement",
@@ -369,7 +370,7 @@ CHAPTER = Chapter(
             role="reading",
             expected="inconclusive",
             note="registered when 1 of its 6 shards was stored (computed the day before, never compared): not judged "
-            "until the 6 shards of phase_grid_rerun are stored; the bar "
+            "until the 6 shards of `phase_grid_rerun` are stored; the bar "
             "of 90% was set after an earlier, unregistered rerun of 378 runs found 363 in the same phase (96%)",
         ),
         Claim(
@@ -381,21 +382,21 @@ CHAPTER = Chapter(
             metric="repon_collapse_auc_end_mod3",
             condition="> 0.8",
             basis="evidence",
-            note="evidence phase_grid_to_end (every run read at 1e4 steps; {repon_generalized_runs_end_mod3} of "
-            "{repon_runs_end_mod3} runs generalize). With the fixed cut-off collapse_threshold, "
+            note="evidence `phase_grid_to_end` (every run read at 1e4 steps; {repon_generalized_runs_end_mod3} of "
+            "{repon_runs_end_mod3} runs generalize). With the fixed cut-off, "
             "{repon_collapsed_if_generalized_end_mod3} of the generalizing runs and {repon_collapsed_if_not_end_mod3} "
             "of the others are under it: the generalizing runs' repons are far more clustered by class than the "
             "others', but most have not collapsed to a point by 1e4 steps",
             free_choices=(
                 FreeChoice(
                     "read-out step",
-                    "the end of the run (1e4 steps) for every run, evidence phase_grid_to_end",
-                    {"at the early stop (phase_grid)": "repon_collapse_auc_mod3"},
+                    "the end of the run (1e4 steps) for every run",
+                    {"at the early stop": "repon_collapse_auc_mod3"},
                 ),
                 FreeChoice(
                     "separation measure",
                     "AUC (threshold-free)",
-                    {"agreement with the cut-off collapse_threshold": "repon_collapse_agreement_end_mod3"},
+                    {"agreement with the fixed cut-off": "repon_collapse_agreement_end_mod3"},
                 ),
             ),
         ),
@@ -406,25 +407,25 @@ CHAPTER = Chapter(
             metric="repon_collapse_auc_end_bipartite",
             condition="> 0.8",
             basis="evidence",
-            note="evidence phase_grid_to_end ({repon_generalized_runs_end_bipartite} of {repon_runs_end_bipartite} runs "
+            note="evidence `phase_grid_to_end` ({repon_generalized_runs_end_bipartite} of {repon_runs_end_bipartite} runs "
             "generalize); with the fixed cut-off, {repon_collapsed_if_generalized_end_bipartite} of the generalizing "
             "runs and {repon_collapsed_if_not_end_bipartite} of the others are under it",
             free_choices=(
                 FreeChoice(
                     "read-out step",
-                    "the end of the run (1e4 steps) for every run, evidence phase_grid_to_end",
-                    {"at the early stop (phase_grid)": "repon_collapse_auc_bipartite"},
+                    "the end of the run (1e4 steps) for every run",
+                    {"at the early stop": "repon_collapse_auc_bipartite"},
                 ),
                 FreeChoice(
                     "separation measure",
                     "AUC (threshold-free)",
-                    {"agreement with the cut-off collapse_threshold": "repon_collapse_agreement_end_bipartite"},
+                    {"agreement with the fixed cut-off": "repon_collapse_agreement_end_bipartite"},
                 ),
             ),
         ),
         Claim(
             "G-6",
-            statement="Fig. 6: the probability of generalization lies under eq. (12) at sigma_a/sigma_c measured from the networks' initialisation (fraction of points not above the band)",
+            statement="Fig. 6: the probability of generalization lies under eq. (12) at $\\sigma_a/\\sigma_c$ measured from the networks' initialisation (fraction of points not above the band)",
             paper_value="all points under the bound",
             metric="fig6_fraction_under_bound",
             condition="> 0.5",
@@ -432,60 +433,60 @@ CHAPTER = Chapter(
             role="paper",
             expected="does not hold",
             note="not the paper's setting (the 1e4 steps and PyTorch's default decoder initialisation of the stored "
-            "runs; the paper's setting is G-6/paper-init-1e5, which decides the row): evidence ratio_seeds (mod 3, eta_enc = 1e-3, 1e4 steps, 30 seeds at each of 4 ratios x 2 init scales): "
-            "every point lies above eq. (12) at the measured sigma_a/sigma_c ({sigma_ratio_init_0.5} at scale 0.5, "
+            "runs; the paper's setting is G-6/paper-init-1e5, which decides the row): evidence `ratio_seeds` (mod 3, $\\eta_\\mathrm{enc}$ = 1e-3, 1e4 steps, 30 seeds at each of 4 ratios x 2 init scales): "
+            "every point lies above eq. (12) at the measured $\\sigma_a/\\sigma_c$ ({sigma_ratio_init_0.5} at scale 0.5, "
             "{sigma_ratio_init_1} at scale 1), where the law allows a few percent; the law would bound every point only "
-            "from sigma_a/sigma_c = {sigma_ratio_for_bound_init_0.5} (scale 0.5) and {sigma_ratio_for_bound_init_1} "
+            "from $\\sigma_a/\\sigma_c$ = {sigma_ratio_for_bound_init_0.5} (scale 0.5) and {sigma_ratio_for_bound_init_1} "
             "(scale 1); the probability does fall as the ratio grows",
         ),
         Claim(
             "G-6/arctan-shape",
             statement="Fig. 6 without a measured sigma: eq. (12)'s arctan shape fits the probability of generalization "
-            "over the four ratios at some sigma_a/sigma_c (init scale 1; likelihood-ratio goodness of fit, p > 0.05)",
+            "over the four ratios at some $\\sigma_a/\\sigma_c$ (init scale 1; likelihood-ratio goodness of fit, p > 0.05)",
             paper_value="eq. (12) (the shape of the bound)",
             metric="fig6_arctan_shape_p_init_1",
             condition="> 0.05",
             basis="evidence",
             expected="does not hold",
-            note="evidence ratio_seeds: the best sigma_a/sigma_c is {fig6_arctan_best_sigma_init_1} and the fractions "
+            note="evidence `ratio_seeds`: the best $\\sigma_a/\\sigma_c$ is {fig6_arctan_best_sigma_init_1} and the fractions "
             "fall faster with the ratio than any arctan allows; at init scale 0.5 the fit is not rejected at 5% "
-            "(p = {fig6_arctan_shape_p_init_0.5}, best sigma_a/sigma_c {fig6_arctan_best_sigma_init_0.5})",
+            "(p = {fig6_arctan_shape_p_init_0.5}, best $\\sigma_a/\\sigma_c$ {fig6_arctan_best_sigma_init_0.5})",
         ),
         Claim(
             "G-6/sigma-monotone",
-            statement="Eq. (12) grows with sigma_a/sigma_c: the init scale with the larger measured sigma_a/sigma_c "
+            statement="Eq. (12) grows with $\\sigma_a/\\sigma_c$: the init scale with the larger measured $\\sigma_a/\\sigma_c$ "
             "generalizes at least as often, pooled over Fig. 6's ratios (difference of the fractions >= 0)",
-            paper_value="P increases with sigma_a/sigma_c",
+            paper_value="P increases with $\\sigma_a/\\sigma_c$",
             metric="fig6_sigma_monotone_difference",
             condition=">= 0",
             basis="evidence",
             scope="extension",
             expected="does not hold",
-            note="evidence ratio_seeds: init scale 1 has {fig6_sigma_ratio_largest_over_smallest} times the "
-            "sigma_a/sigma_c of scale 0.5 ({sigma_ratio_init_1} against {sigma_ratio_init_0.5}) and generalizes less "
+            note="evidence `ratio_seeds`: init scale 1 has {fig6_sigma_ratio_largest_over_smallest} times the "
+            "$\\sigma_a/\\sigma_c$ of scale 0.5 ({sigma_ratio_init_1} against {sigma_ratio_init_0.5}) and generalizes less "
             "often, the opposite of eq. (12), whatever the level of sigma",
         ),
         Claim(
             "G-6/gd",
             statement="Fig. 6 under plain gradient descent, the dynamics eq. (12) is derived for: the probability of "
-            "generalization lies under eq. (12) at the measured sigma_a/sigma_c (fraction of points not above the "
-            "band; evidence ratio_seeds_gd, three init scales)",
+            "generalization lies under eq. (12) at the measured $\\sigma_a/\\sigma_c$ (fraction of points not above the "
+            "band; evidence `ratio_seeds_gd`, three init scales)",
             paper_value="all points under the bound",
             metric="fig6_gd_fraction_under_bound",
             condition="> 0.5",
             basis="evidence",
             expected="does not hold",
-            note="evidence ratio_seeds_gd (mod 3, eta_dec = 1, eta_enc = eta_dec / ratio, 20 seeds per point, 1e4 "
+            note="evidence `ratio_seeds_gd` (mod 3, $\\eta_\\mathrm{dec}$ = 1, $\\eta_\\mathrm{enc} = \\eta_\\mathrm{dec}/\\text{ratio}$, 20 seeds per point, 1e4 "
             "steps, no run in confusion): pooled over the ratios, {fig6_gd_generalized_pooled_init_0.5} of the runs "
             "generalize at init scale 0.5, {fig6_gd_generalized_pooled_init_1} at 1 and "
-            "{fig6_gd_generalized_pooled_init_2} at 2, where eq. (12) at the measured sigma_a/sigma_c "
+            "{fig6_gd_generalized_pooled_init_2} at 2, where eq. (12) at the measured $\\sigma_a/\\sigma_c$ "
             "({sigma_ratio_gd_init_0.5}, {sigma_ratio_gd_init_1}, {sigma_ratio_gd_init_2}) allows a few percent: "
             "the optimiser is not why the AdamW networks lie above the law",
         ),
         Claim(
             "G-6/gd-arctan-shape",
             statement="Under plain gradient descent, eq. (12)'s arctan shape fits the probability of generalization "
-            "over the four ratios at some sigma_a/sigma_c (init scale 1; likelihood-ratio goodness of fit, p > 0.05)",
+            "over the four ratios at some $\\sigma_a/\\sigma_c$ (init scale 1; likelihood-ratio goodness of fit, p > 0.05)",
             paper_value="eq. (12) (the shape of the bound)",
             metric="fig6_gd_arctan_shape_p_init_1",
             condition="> 0.05",
@@ -501,23 +502,23 @@ CHAPTER = Chapter(
                     },
                 ),
             ),
-            note="evidence ratio_seeds_gd: at init scale 1 the best sigma_a/sigma_c is {fig6_gd_arctan_best_sigma_init_1} "
+            note="evidence `ratio_seeds_gd`: at init scale 1 the best $\\sigma_a/\\sigma_c$ is {fig6_gd_arctan_best_sigma_init_1} "
             "and the probability falls at the largest ratio faster than an arctan allows; at init scale 2 the shape is "
             "rejected more clearly (p = {fig6_gd_arctan_shape_p_init_2}), at 0.5 every run generalizes and any large "
             "sigma fits (p = {fig6_gd_arctan_shape_p_init_0.5})",
         ),
         Claim(
             "G-6/gd-sigma-monotone",
-            statement="Under plain gradient descent, the init scale with the largest measured sigma_a/sigma_c "
+            statement="Under plain gradient descent, the init scale with the largest measured $\\sigma_a/\\sigma_c$ "
             "generalizes at least as often as the one with the smallest, pooled over the ratios (difference of the "
             "fractions >= 0)",
-            paper_value="P increases with sigma_a/sigma_c",
+            paper_value="P increases with $\\sigma_a/\\sigma_c$",
             metric="fig6_gd_sigma_monotone_difference",
             condition=">= 0",
             basis="evidence",
             scope="extension",
             expected="does not hold",
-            note="evidence ratio_seeds_gd: sigma_a/sigma_c grows with the init scale ({sigma_ratio_gd_init_0.5} at 0.5, "
+            note="evidence `ratio_seeds_gd`: $\\sigma_a/\\sigma_c$ grows with the init scale ({sigma_ratio_gd_init_0.5} at 0.5, "
             "{sigma_ratio_gd_init_2} at 2) and the probability of generalization falls with it "
             "({fig6_gd_generalized_pooled_init_0.5} against {fig6_gd_generalized_pooled_init_2}, pooled over the "
             "ratios): under plain gradient descent as under AdamW (G-6/sigma-monotone), the opposite of eq. (12)",
@@ -525,7 +526,7 @@ CHAPTER = Chapter(
         Claim(
             "G-8",
             statement="Fig. 8 / Appendix F: the memorization-generalization boundary is independent of the decoder "
-            "weight decay: at eta_enc = 1e-5 over 1e5 steps (mod 3), the rows' boundaries (the first eta_dec at which "
+            "weight decay: at $\\eta_\\mathrm{enc}$ = 1e-5 over 1e5 steps (mod 3), the rows' boundaries (the first $\\eta_\\mathrm{dec}$ at which "
             "fewer than half the runs generalize), wd = 0 included, differ by less than the grid's half-decade step",
             paper_value="independent",
             metric="wd_boundary_spread_mod3_1e5",
@@ -533,16 +534,16 @@ CHAPTER = Chapter(
             basis="evidence",
             role="primary",
             expected="does not hold",
-            note="evidence weight_decay_1e5 (mod 3, eta_enc = 1e-5, 1e5 steps, 4 weight decays x 9 decoder rates x 3 "
-            "seeds; confusion left out): the rows' boundaries are at log10 eta_dec = "
+            note="evidence `weight_decay_1e5` (mod 3, $\\eta_\\mathrm{enc}$ = 1e-5, 1e5 steps, 4 weight decays x 9 decoder rates x 3 "
+            "seeds; confusion left out): the rows' boundaries are at $\\log_{10}\\eta_\\mathrm{dec}$ = "
             "{wd_boundary_log10_lr_dec_mod3_1e5_0} (wd = 0), {wd_boundary_log10_lr_dec_mod3_1e5_0.01} (0.01) and "
             "{wd_boundary_log10_lr_dec_mod3_1e5_0.1} (0.1), and {wd_boundary_log10_lr_dec_mod3_1e5_1} the grid at "
-            "wd = 1, where the runs generalize, mostly by grokking, up to eta_dec = 1e-2. Of the 27 equally "
+            "wd = 1, where the runs generalize, mostly by grokking, up to $\\eta_\\mathrm{dec}$ = 1e-2. Of the 27 equally "
             "likely resamples of the seeds, none gives a spread under the margin: 0.5 in the 4 that draw seed 1 twice "
             "or more (its boundary at wd = 1 is inside the grid), 0.625 to 1 in 10, and 2.75 or more in 13. The verdict "
             "rests on wd = 1: up to wd = 0.1 the boundaries differ by {wd_boundary_spread_upto_0_1_mod3_1e5} decades, "
-            "as the paper says, at a ratio eta_dec / eta_enc near 1 rather than its 10. Fig. 5's mod-3 line, fitted to "
-            "all its encoder rates and read at eta_enc = 1e-5, passes there too (log10 eta_dec = "
+            "as the paper says, at a ratio $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ near 1 rather than its 10. Fig. 5's mod-3 line, fitted to "
+            "all its encoder rates and read at $\\eta_\\mathrm{enc}$ = 1e-5, passes there too ($\\log_{10}\\eta_\\mathrm{dec}$ = "
             "{fig5_boundary_log10_lr_dec_mod3_1e5}; the cells the two grids share are the same runs): its slope above "
             "1 (G-5/slope-mod3) lowers the critical ratio at slow encoder rates",
             free_choices=_fig8_choices("mod3_1e5"),
@@ -558,12 +559,12 @@ CHAPTER = Chapter(
                 basis="evidence",
                 role="primary",
                 expected=expected,
-                note=f"evidence weight_decay_1e5_relations ({title}, eta_enc = 1e-5, 1e5 steps, 4 weight decays x 9 "
-                "decoder rates x 3 seeds; confusion left out): the rows' boundaries (log10 eta_dec, or the side of the "
+                note=f"evidence `weight_decay_1e5_relations` ({title}, $\\eta_\\mathrm{{enc}}$ = 1e-5, 1e5 steps, 4 weight decays x 9 "
+                "decoder rates x 3 seeds; confusion left out): the rows' boundaries ($\\log_{10}\\eta_\\mathrm{dec}$, or the side of the "
                 f"grid they lie beyond) are wd = 0: {{wd_boundary_log10_lr_dec_{rel}_1e5_0}}, 0.01: "
                 f"{{wd_boundary_log10_lr_dec_{rel}_1e5_0.01}}, 0.1: {{wd_boundary_log10_lr_dec_{rel}_1e5_0.1}}, 1: "
                 f"{{wd_boundary_log10_lr_dec_{rel}_1e5_1}}, as on mod 3 (G-8). Fig. 5's line for the same relation, "
-                f"read at eta_enc = 1e-5, passes at {{fig5_boundary_log10_lr_dec_{rel}_1e5}} (the cells the two grids "
+                f"read at $\\eta_\\mathrm{{enc}}$ = 1e-5, passes at {{fig5_boundary_log10_lr_dec_{rel}_1e5}} (the cells the two grids "
                 "share are the same runs); up to wd = 0.1 the rows' boundaries differ by "
                 f"{{wd_boundary_spread_upto_0_1_{rel}_1e5}} decades",
                 free_choices=_fig8_choices(f"{rel}_1e5"),
@@ -575,20 +576,20 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-8/slope",
-            statement="Fig. 8 read as a logistic boundary in (log wd, log eta_dec) over the positive weight decays: "
-            "it does not move with the weight decay (|decades of eta_dec* per decade of wd| < 0.25)",
+            statement="Fig. 8 read as a logistic boundary in (log wd, $\\log \\eta_\\mathrm{dec}$) over the positive weight decays: "
+            "it does not move with the weight decay (decades of $\\eta^*_\\mathrm{dec}$ per decade of wd| < 0.25)",
             paper_value="independent",
             metric="wd_coefficient_abs_mod3_1e5",
             condition="< 0.25",
             basis="evidence",
             expected="does not hold",
-            note="evidence weight_decay_1e5 (wd 0.01, 0.1, 1; confusion left out): the logistic boundary rises by "
-            "{wd_coefficient_mod3_1e5} decades of eta_dec* per decade of weight decay (95%): G-8 read through a "
+            note="evidence `weight_decay_1e5` (wd 0.01, 0.1, 1; confusion left out): the logistic boundary rises by "
+            "{wd_coefficient_mod3_1e5} decades of $\\eta^*_\\mathrm{dec}$ per decade of weight decay (95%): G-8 read through a "
             "model that cannot use wd = 0",
         ),
         Claim(
             "G-8/wd-independent",
-            statement="Fig. 8 read directly: at eta_enc = 1e-5 over 1e5 steps the probability of generalization, "
+            statement="Fig. 8 read directly: at $\\eta_\\mathrm{enc}$ = 1e-5 over 1e5 steps the probability of generalization, "
             "pooled over the decoder rates, does not depend on the decoder weight decay (largest difference "
             "between the positive weight decays < 0.2)",
             paper_value="independent",
@@ -596,7 +597,7 @@ CHAPTER = Chapter(
             condition="< 0.2",
             basis="evidence",
             expected="does not hold",
-            note="evidence weight_decay_1e5 (9 decoder rates x 3 seeds per weight decay): the fraction that "
+            note="evidence `weight_decay_1e5` (9 decoder rates x 3 seeds per weight decay): the fraction that "
             "generalizes is {wd_generalized_mod3_1e5_0} at wd = 0, {wd_generalized_mod3_1e5_0.01} at 0.01, "
             "{wd_generalized_mod3_1e5_0.1} at 0.1 and {wd_generalized_mod3_1e5_1} at 1: weight decay turns "
             "memorization into grokking at large decoder rates, at the paper's steps as at a tenth of them "
@@ -605,14 +606,14 @@ CHAPTER = Chapter(
         Claim(
             "G-8/wd-independent-1e4",
             statement="G-8/wd-independent at a tenth of the paper's steps and ten times its encoder rate "
-            "(eta_enc = 1e-4, 1e4 steps)",
+            "($\\eta_\\mathrm{enc}$ = 1e-4, 1e4 steps)",
             paper_value="independent",
             metric="wd_generalization_spread_mod3_1e4",
             condition="< 0.2",
             basis="evidence",
             expected="does not hold",
             scope="extension",
-            note="evidence weight_decay (mod 3, eta_enc = 1e-4, 1e4 steps, 7 decoder rates x 3 seeds per weight decay): "
+            note="evidence `weight_decay` (mod 3, $\\eta_\\mathrm{enc}$ = 1e-4, 1e4 steps, 7 decoder rates x 3 seeds per weight decay): "
             "the fraction that generalizes is {wd_generalized_mod3_1e4_1} at wd = 1 (all by grokking), "
             "{wd_generalized_mod3_1e4_0.1} at wd = 0.1, {wd_generalized_mod3_1e4_10} at wd = 10 (the others never reach 0.9 "
             "train accuracy: confusion) and {wd_generalized_mod3_1e4_0} at wd = 0. At a tenth of the paper's steps the "
@@ -632,7 +633,7 @@ CHAPTER = Chapter(
             "G-6/paper-init-1e5",
             statement="Fig. 6 at the paper's stated setting (Table 4's 1e5 AdamW steps; decoder weights and biases "
             "drawn from a standard normal scaled by the init factor, as Fig. 6's caption says): the probability of "
-            "generalization lies under eq. (12) at sigma_a/sigma_c measured from that initialisation, for each init "
+            "generalization lies under eq. (12) at $\\sigma_a/\\sigma_c$ measured from that initialisation, for each init "
             "scale (fraction of points not above the band, the statistic of G-6)",
             paper_value="all points under the bound",
             metric="fig6_fraction_under_bound_1e5_normal",
@@ -640,14 +641,14 @@ CHAPTER = Chapter(
             basis="evidence",
             role="primary",
             expected="inconclusive",
-            note="registered before its evidence: not judged until the 16 shards of ratio_seeds_1e5_normal are stored "
-            "(mod 3, eta_enc = 1e-3, ratios 1 to 10^1.5, init scales 0.5 and 1, 30 seeds per point)",
+            note="registered before its evidence: not judged until the 16 shards of `ratio_seeds_1e5_normal` are stored "
+            "(mod 3, $\\eta_\\mathrm{enc}$ = 1e-3, ratios 1 to 10^1.5, init scales 0.5 and 1, 30 seeds per point)",
         ),
         Claim(
             "G-8/coupled-l2",
             statement="Fig. 8a / Appendix F with the decay as L2 in the loss (the free choice 'decay form': the paper "
-            "states neither AdamW's decoupled decay, G-8's, nor this): at eta_enc = 1e-5 over 1e5 steps (mod 3), the "
-            "rows' boundaries (the first eta_dec at which fewer than half the runs generalize), wd = 0 included, "
+            "states neither AdamW's decoupled decay, G-8's, nor this): at $\\eta_\\mathrm{enc}$ = 1e-5 over 1e5 steps (mod 3), the "
+            "rows' boundaries (the first $\\eta_\\mathrm{dec}$ at which fewer than half the runs generalize), wd = 0 included, "
             "differ by less than the grid's half-decade step",
             paper_value="independent",
             metric="wd_boundary_spread_mod3_1e5_coupled",
@@ -655,8 +656,8 @@ CHAPTER = Chapter(
             basis="evidence",
             expected="inconclusive",
             scope="extension",
-            note="registered before its evidence: not judged until the 12 shards of weight_decay_1e5_coupled are "
-            "stored (the grid and seeds of weight_decay_1e5; the robustness reading of G-8 for its decay form)",
+            note="registered before its evidence: not judged until the 12 shards of `weight_decay_1e5_coupled` are "
+            "stored (the grid and seeds of `weight_decay_1e5`; the robustness reading of G-8 for its decay form)",
         ),
     ),
     smoke={

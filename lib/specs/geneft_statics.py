@@ -260,8 +260,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-1..5/p_c-inferable",
-            statement="Eq. (4)'s p_c is where the inferable fraction reaches alpha (mod 3; within a factor 2: |log2(crossing / p_c)| < 1)",
-            paper_value="f(N p_c) = alpha",
+            statement="Eq. (4)'s $p_c$ is where the inferable fraction reaches alpha (mod 3; within a factor 2: |log2(crossing / $p_c$)| < 1)",
+            paper_value="f(N $p_c$) = alpha",
             metric="p_c_vs_inferred_log2_mod3",
             condition="< 1",
             basis="seeds",
@@ -269,8 +269,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-1..5/p_c-bound",
-            statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s p_c (mod 3; within a factor 2)",
-            paper_value="p_c: critical fraction at accuracy alpha",
+            statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s $p_c$ (mod 3; within a factor 2)",
+            paper_value="$p_c$: critical fraction at accuracy alpha",
             metric="p_c_vs_bound_log2_mod3",
             condition="< 1",
             basis="seeds",
@@ -278,35 +278,35 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-1..5/p_c-bound-greater-than",
-            statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s p_c (greater-than; within a factor 2)",
-            paper_value="p_c: critical fraction at accuracy alpha",
+            statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s $p_c$ (greater-than; within a factor 2)",
+            paper_value="$p_c$: critical fraction at accuracy alpha",
             metric="p_c_vs_bound_log2_greater_than",
             condition="< 1",
             basis="seeds",
             expected="does not hold",
-            note="p_c = {p_c_alpha90_greater_than} (b = log2 30!), and the bound reaches 0.9 at "
+            note="$p_c$ = {p_c_alpha90_greater_than} (b = log2 30!), and the bound reaches 0.9 at "
             "{fraction_at_90_accuracy_greater_than_bound}: guessing the open pairs of an order is right far more often "
             "than 1/2, which eq. (4) ignores; its inferable fraction reaches 0.9 at {fraction_at_90_inferred_greater_than}, "
             "as eq. (4) says",
         ),
         Claim(
             "G-1..5/p_c-networks",
-            statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s p_c (mod 3; within a factor 2)",
-            paper_value="p_c: critical fraction at accuracy alpha",
+            statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s $p_c$ (mod 3; within a factor 2)",
+            paper_value="$p_c$: critical fraction at accuracy alpha",
             metric="p_c_vs_networks_log2_mod3",
             condition="< 1",
             basis="evidence",
             scope="finding",
             expected="does not hold",
             note="Table 3's networks reach 0.9 over all pairs at {fraction_at_90_accuracy_mod3_networks} seeds, against "
-            "p_c = {p_c_networks_mod3}: eq. (4) counts the bits of the relation, and the networks need 2^|log2| (the "
+            "$p_c$ = {p_c_networks_mod3}: eq. (4) counts the bits of the relation, and the networks need 2^|log2| (the "
             "claim's value) times as much data; the Monte Carlo bound reaches 0.9 at {fraction_at_90_accuracy_mod3_bound}, "
             "so the gap is the inductive gap of a decoder without the right bias",
         ),
         Claim(
             "G-1..5/p_c-networks-greater-than",
-            statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s p_c (greater-than; within a factor 2)",
-            paper_value="p_c: critical fraction at accuracy alpha",
+            statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s $p_c$ (greater-than; within a factor 2)",
+            paper_value="$p_c$: critical fraction at accuracy alpha",
             metric="p_c_vs_networks_log2_greater_than",
             condition="< 1",
             basis="evidence",
@@ -315,8 +315,8 @@ CHAPTER = Chapter(
             "G-3/best-mode-mod3",
             statement="the smallest inductive gap on mod 3 is for mode 3 (squared difference): the best squared-difference "
             "decoder's gap is smaller than the best of the other modes' (margin in gap > 0; Table 3's width and learning "
-            "rate, evidence decoder_modes)",
-            paper_value="squared_difference",
+            "rate, evidence `decoder_modes`)",
+            paper_value="squared difference",
             metric="best_mode_margin_mod3",
             condition="> 0",
             basis="evidence",
@@ -325,7 +325,7 @@ CHAPTER = Chapter(
         Claim(
             "G-3/best-mode-greater-than",
             statement="the smallest inductive gap on greater-than is for mode 2 (difference): the best difference "
-            "decoder's gap is smaller than the best of the other modes' (margin in gap > 0; evidence decoder_modes)",
+            "decoder's gap is smaller than the best of the other modes' (margin in gap > 0; evidence `decoder_modes`)",
             paper_value="difference",
             metric="best_mode_margin_greater_than",
             condition="> 0",
@@ -336,18 +336,18 @@ CHAPTER = Chapter(
             "G-3/best-depth",
             statement="the architecture with the smallest gap has 0 hidden layers: on both relations the best decoder "
             "without hidden layers has a smaller gap than the best with one (smaller margin of the two > 0; evidence "
-            "decoder_modes)",
+            "`decoder_modes`)",
             paper_value="0",
             metric="best_depth_margin",
             condition="> 0",
             basis="evidence",
             expected="does not hold",
-            note="evidence decoder_modes (5 seeds, Table 3's width and lr, 1e4 steps; decoder_modes_extra's five more "
-            "seeds, 5 to 9, are pooled once all its shards are stored, and this verdict is then re-declared with them): "
-            "on mod 3 the smallest gap is "
+            note="evidence `decoder_modes` (5 seeds, Table 3's width and lr, 1e4 steps; the five more seeds 5 to 9 of "
+            "`decoder_modes_extra` are pooled once all its shards are stored, and this verdict is then re-declared "
+            "with them): on mod 3 the smallest gap is "
             "{best_decoder_evidence_mod3}, and the best decoder without hidden layers loses to the best with one by "
-            "{best_depth_margin_mod3} (in gap; one seed of squared_difference:0 stays near 0.6 at every fraction, and "
-            "squared_difference:1 is ahead at 4 of 5 seeds); on greater-than the two depths are not separated "
+            "{best_depth_margin_mod3} (in gap; one seed of squared difference without hidden layer stays near 0.6 at every fraction, and "
+            "squared difference with one hidden layer is ahead at 4 of 5 seeds); on greater-than the two depths are not separated "
             "({best_depth_margin_greater_than}). The paper's mode choice holds on both relations (G-3/best-mode-*), "
             "its 'no hidden layer' does not on mod 3",
         ),
@@ -378,7 +378,7 @@ CHAPTER = Chapter(
         Claim(
             "G-7/goldilocks-interior",
             statement="test accuracy peaks at an intermediate decoder depth (Goldilocks zone): the best interior depth's "
-            "mean test accuracy exceeds both ends' (margin > 0; evidence goldilocks_depths, depths 0-10)",
+            "mean test accuracy exceeds both ends' (margin > 0; evidence `goldilocks_depths`, depths 0-10)",
             paper_value="interior peak",
             metric="goldilocks_interior_margin",
             condition="> 0",
@@ -399,7 +399,7 @@ CHAPTER = Chapter(
         Claim(
             "G-7/deep-memorizes",
             statement="too deep a decoder memorizes: the deepest decoder's test accuracy lies more than 0.05 under the "
-            "best depth's (evidence goldilocks_depths)",
+            "best depth's (evidence `goldilocks_depths`)",
             paper_value="memorization",
             metric="goldilocks_deep_deficit",
             condition="> 0.05",
@@ -408,13 +408,13 @@ CHAPTER = Chapter(
         Claim(
             "G-7/deep-fits",
             statement="the deepest decoder of the Goldilocks sweep fits its training pairs (mean train accuracy above "
-            "0.9; evidence goldilocks_depths)",
+            "0.9; evidence `goldilocks_depths`)",
             paper_value="high training accuracy",
             metric="goldilocks_deep_train_acc",
             condition="> 0.9",
             basis="evidence",
             expected="inconclusive",
-            note="evidence goldilocks_depths (10 seeds): the deepest decoder (depth {goldilocks_deepest_depth_evidence}) "
+            note="evidence `goldilocks_depths` (10 seeds): the deepest decoder (depth {goldilocks_deepest_depth_evidence}) "
             "reaches a mean train accuracy of {goldilocks_deep_train_acc} in 1e4 steps at lr 1e-3, so its low test "
             "accuracy (G-7/deep-memorizes) is part memorization, part a deep tanh decoder still training; the depths "
             "a few layers shallower fit their training pairs and still lose test accuracy (figure). 1e5 steps would "

@@ -164,7 +164,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-T4.1/discrete",
-            statement="GD on the sample follows the discrete solution (1 - lr a_k)^k",
+            statement="GD on the sample follows the discrete solution $(1 - \\eta a_k)^k$ ($\\eta$ the learning rate)",
             paper_value="n -> infinity",
             metric="closed_form_max_abs_error_discrete",
             condition="< 0.01",
@@ -180,15 +180,15 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-T4.1/rates",
-            statement="Coordinate k converges at rate a_k under the gradient flow: rates fitted to GD at lr/1, 2, 4, 8, extrapolated to lr -> 0",
-            paper_value="rate a_k",
+            statement="Coordinate k converges at rate $a_k$ under the gradient flow: rates fitted to GD at learning rates $\\eta/1, \\eta/2, \\eta/4, \\eta/8$, extrapolated to $\\eta \\to 0$",
+            paper_value="rate $a_k$",
             metric="flow_limit_rate_rel_error",
             condition="< 0.05",
             basis="single run",
         ),
         Claim(
             "S-T4.1/rates-discrete",
-            statement="At a finite step, SGD output converges at the discrete rate -ln(1 - lr a_k)/lr",
+            statement="At a finite step, SGD output converges at the discrete rate $-\\ln(1 - \\eta a_k)/\\eta$ ($\\eta$ the learning rate)",
             paper_value="(not in the paper: the finite-step rate)",
             metric="fitted_rate_max_rel_error_discrete",
             condition="< 0.05",
@@ -196,8 +196,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-T4.1/order",
-            statement="The concept with the larger a_k = sigma_k^2 + mu_k^2/s is learned first",
-            paper_value="flip at a_1 = a_2",
+            statement="The concept with the larger $a_k = \\sigma_k^2 + \\mu_k^2/s$ is learned first",
+            paper_value="flip at $a_1 = a_2$",
             metric="order_flip_matches_a",
             condition="== true",
             basis="single run",

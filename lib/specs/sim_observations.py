@@ -212,8 +212,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-2a",
-            statement="1-layer linear: the concept with the stronger signal mu_i is learned first",
-            paper_value="qualitative (Fig. 2a)",
+            statement=r"1-layer linear: the concept with the stronger signal $\mu_i$ is learned first",
+            paper_value="qualitative (the paper's Fig. 2a)",
             metric="stronger_signal_first",
             condition="== true",
             basis="single run",
@@ -221,8 +221,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-2b",
-            statement="1-layer linear: the more diverse concept (large sigma_1) is learned first",
-            paper_value="qualitative (Fig. 2b)",
+            statement=r"1-layer linear: the more diverse concept (large $\sigma_1$) is learned first",
+            paper_value="qualitative (the paper's Fig. 2b)",
             metric="more_diverse_first",
             condition="== true",
             basis="single run",
@@ -241,9 +241,9 @@ CHAPTER = Chapter(
         Claim(
             "S-3/rise-low-vs-high",
             statement="Fig. 3 and Sec. 3.3: the OOD loss is non-monotonic in low dimension and not in high "
-            "dimension: the fraction of seeds whose loss rises (by more than rise_tol of its start) is larger at "
+            "dimension: the fraction of seeds whose loss rises (by more than the rise tolerance, a fraction of its start) is larger at "
             "d = 2 than at d = 64, on the authors' two protocols",
-            paper_value="non-monotonic at d = 2, monotonic at d = 64 (Fig. 3)",
+            paper_value="non-monotonic at d = 2, monotonic at d = 64 (the paper's Fig. 3)",
             metric="rise_fraction_difference_low_high",
             condition="> 0",
             basis="evidence",
@@ -265,15 +265,15 @@ CHAPTER = Chapter(
         Claim(
             "S-2c/turn-back",
             statement="the Swing-by turn-back (the weaker concept's coordinate retreating from its running maximum, in "
-            "units of mu_k) is larger in low (d = 2) than in high (d = 64) dimension",
-            paper_value="qualitative (Fig. 2c)",
+            r"units of $\mu_k$) is larger in low (d = 2) than in high (d = 64) dimension",
+            paper_value="qualitative (the paper's Fig. 2c)",
             metric="reversal_ratio_low_high_weak",
             condition="> 1",
             basis="evidence",
             expected="does not hold",
             note="ratio of median turn-backs, d = 2 over d = 64, on 240 seeds per dimension (a number fixed from the "
             "power of the first 60, a second look): the weaker coordinate's median turn-back is smaller at d = 2 than "
-            "at d = 64; with the larger of the two coordinates (both: a median {highdim_turn_back} of mu_k at d = 64 "
+            r"at d = 64; with the larger of the two coordinates (both: a median {highdim_turn_back} of $\mu_k$ at d = 64 "
             "against {lowdim_turn_back} at d = 2, with a far larger spread) the interval still contains 1. The d = 2 "
             "sample is bimodal, so the statistic decides: the ratio of means is {reversal_ratio_low_high_weak_mean}, of "
             "90th percentiles {reversal_ratio_low_high_weak_q90}. The paper reads Fig. 2c by eye and sets no "
@@ -294,7 +294,7 @@ CHAPTER = Chapter(
             "S-2c/turn-back-same-width",
             statement="the same with only the dimension changed: the d = 2 model trained with the d = 64 protocol's "
             "hidden width (64) and learning rate (0.1)",
-            paper_value="qualitative (Fig. 2c)",
+            paper_value="qualitative (the paper's Fig. 2c)",
             metric="reversal_ratio_same_width_weak",
             condition="> 1",
             basis="evidence",
@@ -318,11 +318,11 @@ CHAPTER = Chapter(
         Claim(
             "S-2c/bulge",
             statement="secondary: the bulge away from the straight path is larger in low than in high dimension",
-            paper_value="qualitative (Fig. 2c)",
+            paper_value="qualitative (the paper's Fig. 2c)",
             metric="bulge_ratio_low_high",
             condition="> 1",
             basis="evidence",
-            note="the median bulge is {lowdim_bulge} ||x_hat|| at d = 2, "
+            note="the median bulge is {lowdim_bulge} $\\Vert\\hat x\\Vert$ at d = 2, "
             "{highdim_bulge} at d = 64, and {onelayer_detour} for the one-layer model, which cannot swing",
         ),
         Claim(
@@ -332,8 +332,8 @@ CHAPTER = Chapter(
             metric="lowdim_turn_back_small_minus_default",
             condition="> 0",
             basis="evidence",
-            note="init_scale evidence, trained until learned (median final distance {lowdim_final_distance_init_smallest} "
-            "||x_hat|| at the smallest scale): median turn-back {lowdim_turn_back_init_0_25} at scale 0.25 against "
+            note="evidence on the initial scale, trained until learned (median final distance {lowdim_final_distance_init_smallest} "
+            "$\\Vert\\hat x\\Vert$ at the smallest scale): median turn-back {lowdim_turn_back_init_0_25} at scale 0.25 against "
             "{lowdim_turn_back_init_1} at scale 1 (d = 2), {highdim_turn_back_init_0_25} against "
             "{highdim_turn_back_init_1} (d = 64)",
         ),
@@ -341,20 +341,20 @@ CHAPTER = Chapter(
             "S-3/low-dim",
             statement="low dimension: the OOD loss rises transiently (double-descent-like) in most seeds (the book's "
             "bar: the paper shows one run and sets no fraction)",
-            paper_value="non-monotonic (Fig. 3)",
+            paper_value="non-monotonic (the paper's Fig. 3)",
             metric="lowdim_rise_fraction",
             condition="> 0.5",
             basis="evidence",
             role="reading",
             expected="does not hold",
-            note="the loss rises by more than rise_tol in {lowdim_rise_fraction} of the seeds at the default init, "
+            note="the loss rises by more than the rise tolerance in {lowdim_rise_fraction} of the seeds at the default init, "
             "fewer than half (240 seeds; {lowdim_rise_fraction_init_0_25} and {lowdim_rise_fraction_init_0_5} of 60 at "
             "init scales 0.25 and 0.5); the swing exists in single seeds, it is not the typical outcome",
         ),
         Claim(
             "S-3/low-dim-same-width",
             statement="the same with the d = 64 protocol's hidden width and learning rate at d = 2",
-            paper_value="non-monotonic (Fig. 3)",
+            paper_value="non-monotonic (the paper's Fig. 3)",
             metric="lowdim_same_width_rise_fraction",
             condition="> 0.5",
             basis="evidence",
@@ -373,13 +373,13 @@ CHAPTER = Chapter(
             basis="evidence",
             role="reading",
             note="at the default init; started smaller, as the theory assumes, the d = 64 loss rises in "
-            "{highdim_rise_fraction_init_0_25} of the seeds at init scale 0.25 (init_scale evidence)",
+            "{highdim_rise_fraction_init_0_25} of the seeds at init scale 0.25 (evidence on the initial scale)",
         ),
         Claim(
             "S-7/std",
             statement="eq. (B.2) at Fig. 7's epochs on the paper's data (sigma a standard deviation, no training "
             "cluster at the origin), at all 2^s combination points: the median seed's largest violation is below "
-            "what the figure can show (topo_visible_tol of its colour scale)",
+            "what the figure can show (the visibility tolerance, a fraction of its colour scale)",
             paper_value="0 violations",
             metric="topo_std_no_origin_cluster_snapshot_violation",
             condition="< topo_visible_tol",
@@ -493,7 +493,7 @@ CHAPTER = Chapter(
         Claim(
             "S-13, S-14/fraction",
             statement="3-layer, 3 hidden units, d = 3: the OOD loss rises in most seeds (both mu settings pooled)",
-            paper_value="significant (Fig. 14)",
+            paper_value="significant (the paper's Fig. 14)",
             metric="tiny_rise_fraction",
             condition="> 0.5",
             basis="evidence",
@@ -506,8 +506,8 @@ CHAPTER = Chapter(
         Claim(
             "S-13, S-14/exists",
             statement="3-layer, 3 hidden units, d = 3: the OOD loss can rise significantly (some seeds swing: the "
-            "loss rises by more than rise_tol of its start in at least one seed)",
-            paper_value="significant (Fig. 14)",
+            "loss rises by more than the rise tolerance of its start in at least one seed)",
+            paper_value="significant (the paper's Fig. 14)",
             metric="tiny_rise_count",
             condition=">= 1",
             basis="evidence",
@@ -517,20 +517,20 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-13, S-14/median",
-            statement="3-layer, 3 hidden units, d = 3: the median seed's OOD loss rises by more than rise_tol (1%) of its initial value (significant)",
-            paper_value="significant (Fig. 14)",
+            statement="3-layer, 3 hidden units, d = 3: the median seed's OOD loss rises by more than the rise tolerance (1%) of its initial value (significant)",
+            paper_value="significant (the paper's Fig. 14)",
             metric="tiny_loss_rise",
             condition="> rise_tol",
             basis="evidence",
             role="reading",
             expected="does not hold",
-            note="the swing of Fig. 14 is not typical: the median seed's rise stays well below rise_tol",
+            note="the swing of Fig. 14 is not typical: the median seed's rise stays well below the rise tolerance",
             free_choices=(_trained_for("loss_rise"),),
         ),
         Claim(
             "S-15",
             statement="no training point is close to the test point",
-            paper_value="none drawn near x_hat",
+            paper_value="none drawn near $\\hat x$",
             metric="train_fraction_near_test",
             condition="< 0.05",
             basis="single run",
@@ -538,8 +538,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-16/radius",
-            statement="truncating the training distribution at the paper's radius barely changes the dynamics (median largest twin distance < 0.1 ||x_hat||)",
-            paper_value="little impact (Fig. 16)",
+            statement="truncating the training distribution at the paper's radius barely changes the dynamics (median largest twin distance < 0.1 $\\Vert\\hat x\\Vert$)",
+            paper_value="little impact (the paper's Fig. 16)",
             metric="radius_max_deviation",
             condition="< 0.1",
             basis="consistency",
@@ -549,18 +549,18 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-16/orthant",
-            statement="the reviewers' stronger truncation (no training point in the orthant of x_hat) barely changes "
+            statement="the reviewers' stronger truncation (no training point in the orthant of $\\hat x$) barely changes "
             "the dynamics either: the twins' outputs differ by less than the swing of the full runs, the effect the "
-            "training points near x_hat are suspected of causing (ratio of the medians of the largest twin distance "
+            "training points near $\\hat x$ are suspected of causing (ratio of the medians of the largest twin distance "
             "and of the full runs' turn-back < 1)",
             paper_value="not in the paper",
             metric="orthant_deviation_over_swing",
             condition="< 1",
             basis="evidence",
             scope="extension",
-            note="the median largest twin distance is {orthant_max_deviation} ||x_hat||, the full runs' median "
+            note="the median largest twin distance is {orthant_max_deviation} $\\Vert\\hat x\\Vert$, the full runs' median "
             "turn-back {orthant_full_turn_back}; the turn-back itself "
-            "changes by {orthant_turn_back_change} (paired). The book's earlier bar, a distance under 0.1 ||x_hat||, "
+            "changes by {orthant_turn_back_change} (paired). The book's earlier bar, a distance under 0.1 $\\Vert\\hat x\\Vert$, "
             "sat at the value",
         ),
     ),

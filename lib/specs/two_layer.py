@@ -284,18 +284,18 @@ CHAPTER = Chapter(
         Claim(
             "S-5/stage-alignment-floor",
             statement="the same, counting a minor entry's suppression window only when the entry ever exceeds a floor "
-            "(the book's reading: E w_ii(0) = d' tau^2, the size the init gives an entry, eq. E.1)",
+            "(the book's reading: $E\\,w_{ii}(0) = d^\\prime \\tau^2$, the size the init gives an entry, eq. E.1)",
             paper_value="exact correspondence",
             metric="stage_alignment_fraction",
             condition="> 0.9",
             basis="seeds",
             role="reading",
-            note="with the floor at E w_ii(0) = {minor_floor}; with a fixed floor of 0.05 the minor entries that peak "
+            note="with the floor at $E\\,w_{ii}(0) =$ {minor_floor}; with a fixed floor of 0.05 the minor entries that peak "
             "below it lose their window, and so do the rises they cause ({stage_alignment_fraction_floor_0_05})",
             free_choices=(
                 FreeChoice(
                     "minor floor",
-                    "E w_ii(0) = d' tau^2",
+                    "the expected initial diagonal entry (eq. E.1)",
                     {"0.05": "stage_alignment_fraction_floor_0_05", "0.01": "stage_alignment_fraction_floor_0_01"},
                 ),
             ),
@@ -466,8 +466,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-10",
-            statement="failure mode: w_11 suppressed early, loss stalls above 0",
-            paper_value="plateau at about mu_1^2/2",
+            statement="failure mode: $w_{11}$ suppressed early, loss stalls above 0",
+            paper_value="plateau at about $\\mu_1^2/2$",
             metric="failure_plateau_loss",
             condition="> 0.1",
             basis="single run",
@@ -475,7 +475,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-10/permanence",
-            statement="the failure is permanent: w_11 never grows",
+            statement="the failure is permanent: $w_{11}$ never grows",
             paper_value="never grows",
             metric="failure_permanent_fraction",
             condition="> 0.5",
@@ -510,7 +510,7 @@ CHAPTER = Chapter(
             basis="single run",
             role="primary",
             expected="does not hold",
-            note="the printed bound misses a factor P; with P^2 it holds (corollary_d1_p2_violations)",
+            note="the printed bound misses a factor P; with $P^2$ it holds",
             kind="erratum",
         ),
         Claim(
@@ -547,24 +547,24 @@ CHAPTER = Chapter(
             basis="single run",
             role="primary",
             expected="does not hold",
-            note="a rank-one W(0) meeting every assumption has det W(1) < 0 (exact arithmetic); its w_11 then turns negative",
+            note="a rank-one W(0) meeting every assumption has det W(1) < 0 (exact arithmetic); its $w_{11}$ then turns negative",
             kind="erratum",
         ),
         Claim(
             "S-D/high-d",
-            statement="Assumption D.1 (alpha <= a_k, alpha > 0) admits d > s",
+            statement="Assumption D.1 ($\\alpha \\le a_k$, $\\alpha \\gt 0$) admits d > s",
             paper_value="used for high d (Sec. 4.2.2)",
             metric="d1_largest_alpha_high_d",
             condition="> 0",
             basis="exact",
             role="primary",
             expected="does not hold",
-            note="a_k = 0 for every irrelevant direction k > s (C.13)",
+            note="$a_k = 0$ for every irrelevant direction $k \\gt s$ (C.13)",
             kind="erratum",
         ),
         Claim(
             "S-D/fig8",
-            statement="the Fig. 8 setting meets a_i >= 3 a_j of Assumption D.5",
+            statement="the Fig. 8 setting meets $a_i \\ge 3 a_j$ of Assumption D.5",
             paper_value="App. E.1 explains it by App. D",
             metric="fig8_min_strength_ratio",
             condition=">= 3",
@@ -576,7 +576,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-D/fig9",
-            statement="the Fig. 9 setting meets a_i >= 3 a_j of Assumption D.5",
+            statement="the Fig. 9 setting meets $a_i \\ge 3 a_j$ of Assumption D.5",
             paper_value="App. E.1 explains it by App. D",
             metric="fig9_min_strength_ratio",
             condition=">= 3",
@@ -600,7 +600,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-E.2",
-            statement="Gaussian init: E w_ii = d' tau^2, E w_ij = 0 off the diagonal",
+            statement="Gaussian init: $E\\,w_{ii} = d^\\prime \\tau^2$, $E\\,w_{ij} = 0$ off the diagonal",
             paper_value="(E.1)",
             metric="e2_max_error",
             condition="< 0.05",

@@ -26,9 +26,8 @@ Other tests: the layout at a desk's and a phone's window, 1280 x 900 and 390 x 8
 served by the test loads the page in an iframe of that size and measures it): no table wider than its
 column, no page wider than the window, no formula cut off (it must fit or scroll inside its own box),
 no table cell narrower than one of its words, no code block scrolling sideways. Two checks of the
-reader text, expected to fail until issue 35 point 2 lands (xfail, not strict): no interval whose ends
-equal its value ("3 [3, 3]") and no code identifier (a snake_case name) outside code, math and the
-appendices of parameters and code. The landing page names every catalogue row with a status, and
+reader text (issue 35): no interval whose ends equal its value ("3 [3, 3]") and no code identifier (a
+snake_case name) outside code, math and the appendices of parameters and code. The landing page names every catalogue row with a status, and
 screenshots of the landing page, the scorecard, the notes and every chapter at both widths go to
 ``_build/screenshots/``.
 
@@ -843,8 +842,6 @@ def test_layout(page, width, request):
     """At 1280 px and on a phone (390 px): no table wider than its column, no page wider than the window,
     no formula cut off, no table cell narrower than a word, no code block that scrolls sideways."""
     _fail_if_not_built()
-    if page == "book/generated/scorecard.html" and width == 1280:  # known, issue 35: long claim ids, narrow column
-        request.applymarker(pytest.mark.xfail(strict=False, reason="scorecard id column at 1280 px (issue 35)"))
     if page == MISSING or _is_redirect(page):
         return
     problems = request.getfixturevalue("layouts")[page, width].result()
@@ -863,11 +860,6 @@ DEGENERATE_INTERVAL = re.compile(rf"(?<![\w.])({_NUMBER})\s*\[\s*({_NUMBER})\s*,
 CODE_IDENTIFIER = re.compile(r"(?<![\w./\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?!\w|\.\w|/|\()")
 # The appendices that document the code's names: parameters and the code behind the results.
 NAMES_ALLOWED_ON = {"book/parameters.html", "book/generated/parameters.html", "book/generated/code.html"}
-CONTENT_XFAIL = pytest.mark.xfail(
-    strict=False,
-    reason="issue 32/35 point 2: verdict sentences and the scorecard still print degenerate intervals and "
-    "code identifiers; another branch replaces them with one sentence formatter",
-)
 
 
 def check_degenerate_intervals(soup: BeautifulSoup, limit: int = 10) -> list[str]:
@@ -908,7 +900,6 @@ def _content(page: str, request) -> BeautifulSoup | None:
     return soup
 
 
-@CONTENT_XFAIL
 @pytest.mark.parametrize("page", PAGES)
 def test_no_interval_whose_ends_equal_its_value(page, request):
     soup = _content(page, request)
@@ -916,7 +907,6 @@ def test_no_interval_whose_ends_equal_its_value(page, request):
     assert not problems, f"{page}: " + "\n  - ".join(problems)
 
 
-@CONTENT_XFAIL
 @pytest.mark.parametrize("page", PAGES)
 def test_no_code_identifiers_in_reader_text(page, request):
     soup = _content(page, request)

@@ -226,5 +226,5 @@ def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():
 
     assert status(1.0, 1.0).status == REPRODUCED  # robust
     flipped = status(1.0, 0.0)
-    assert flipped.status == CAVEATS and "depends on floor" in flipped.reason()
+    assert flipped.status == CAVEATS and "depends on the floor" in flipped.reason()
     assert status(0.0, 1.0).status == UNDECIDED

@@ -1,0 +1,53 @@
+"""The sentence formatter (lib.wording): names of the code as words, conditions with values, robustness."""
+
+from lib.wording import condition_text, plural, reader_list, reader_name, robustness_sentence
+
+
+def test_names_of_the_code_read_as_words():
+    assert reader_name("greater_than") == "greater than" and reader_name("mod3") == "mod 3"
+    assert reader_name("squared_difference:1") == "squared difference, 1 hidden layer"
+    assert reader_name("concat:0") == "concatenation, 0 hidden layers"
+    assert reader_name("a sentence, not a name") == "a sentence, not a name"
+    assert reader_list(["mod3", "greater_than", "bipartite"]) == "mod 3, greater than and bipartite"
+    assert reader_list([]) == "none" and reader_list(["mod5"]) == "mod 5"
+
+
+def test_plurals():
+    assert plural(1, "claim") == "1 claim" and plural(0, "claim") == "0 claims"
+    assert plural(2, "child", "children") == "2 children"
+
+
+def test_a_condition_reads_its_value_never_a_parameter_name():
+    assert condition_text("< topo_visible_tol", 0.05, "topo_visible_tol") == "< 0.05"
+    assert condition_text("== true", True) == "true"
+    assert condition_text("== 'squared_difference'", "squared_difference") == "squared difference"
+    assert condition_text(">= 0.8", 0.8) == ">= 0.8"
+
+
+def test_robustness_names_each_choice_once():
+    one = robustness_sentence("holds", [("read-out", "segmentation", [("classifier", "inconclusive")])])
+    assert one == "depends on the read-out: holds with segmentation (declared), inconclusive with classifier"
+    two = robustness_sentence("holds", [("level", "0.75", [("0.6", "holds")]), ("floor", "0", [("1", "holds")])])
+    assert (
+        two
+        == "robust; for the level, holds with 0.75 (declared), holds with 0.6; for the floor, holds with 0 (declared), holds with 1"
+    )
+    assert robustness_sentence("holds", [("x", "a", [("b", "not computed")])]).startswith("alternatives not computed")
+
+
+def test_the_mathematics_of_claim_texts_survives_a_table_cell():
+    """A claim's statement, paper value and note are shown in table cells, HTML-escaped: their formulas use
+    \\vert, \\Vert, \\lt, \\gt and \\prime, never a character that a cell or HTML escaping would change."""
+    import re
+
+    from lib.specs import chapter_ids, load
+
+    unsafe = [
+        (claim.id, formula)
+        for chapter in map(load, chapter_ids())
+        for claim in chapter.claims
+        for text in (claim.statement, claim.paper_value, claim.note)
+        for formula in re.findall(r"\$[^$]*\$", text)
+        if re.search(r"[|'<>&#]", formula)
+    ]
+    assert not unsafe, unsafe
