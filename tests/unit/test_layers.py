@@ -19,7 +19,7 @@ LAYERS = (
     ("evidence store", ("lib.evidence",)),
     ("science", ("lib.sim", "lib.theory", "lib.geneft", "lib.diffusion")),
     ("utilities, statistics and provenance", ("lib", "lib.stats", "lib.comparisons", "lib.numbers", "lib.io",
-                                              "lib.paths", "lib.plotting", "lib.progress", "lib.runtime",
+                                              "lib.paths", "lib.plotting", "lib.progress", "lib.runtime", "lib.wording",
                                               "lib.fingerprint", "lib.deps", "lib.repository")),
 )  # fmt: skip
 SCIENCE = LAYERS.index(next(layer for layer in LAYERS if layer[0] == "science"))

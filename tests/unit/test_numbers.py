@@ -112,5 +112,5 @@ def test_a_mapping_is_shown_as_a_formatted_table():
 
 
 def test_lists_and_parameters_are_glued_as_formatted_text():
-    assert glued_metric("by_d", [0.09118281056631164, 0.12123135384598152]) == {"by_d": "[0.09118, 0.1212]"}
+    assert glued_metric("by_d", [0.09118281056631164, 0.12123135384598152]) == {"by_d": "0.09118, 0.1212"}
     assert glued_metric("steps", 100000.0) == {"steps": "1e+05"}
