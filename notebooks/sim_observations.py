@@ -127,7 +127,7 @@ plot_task(axes[0], base, P.origin_cluster, points=1500)
 plot_task(axes[1], wide, P.origin_cluster)
 axes[0].set_title(rf"$\mu$ = {P.mu}, $\sigma$ = {P.sigma}")
 axes[1].set_title(rf"$\sigma_1$ = {max(P.sigma1_values)} (the widest of the paper's Fig. 2b)")
-axes[0].legend(fontsize=8, loc="lower right")
+axes[0].legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2)  # below the axes, off the density
 run.figure("fig_sim_task", fig)
 
 # %% [markdown]
@@ -510,7 +510,7 @@ twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 fig, axes = plt.subplots(2, 1, figsize=(5.6, 8.8), layout="constrained")
 plot_task(axes[0], high[0], P.origin_cluster, points=1500)
 axes[0].plot(y_h[:, 0, 0, 0], y_h[:, 0, 0, 1], color="tab:orange", label="output trajectory")
-axes[0].legend(fontsize=8, loc="lower right")
+axes[0].legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2)  # below the axes, off the density
 plot_trajectories(axes[1], [twin["outputs"][:, 0], twin["cut_outputs"][:, 0]],
                   ["full", "orthant removed"], [np.asarray(P.mu)] * 2)
 run.figure("fig_truncation", fig)
