@@ -38,6 +38,22 @@ def use_book_style() -> None:
 COLUMN_INCHES = 7.5
 
 
+def small_text(fig, smallest: float = 8.0) -> list[str]:
+    """The texts of `fig` shown under `smallest` pt in the book's column, where a figure wider than
+    `COLUMN_INCHES` is scaled down to it (issue 35), with the width itself when it is over: "" entries
+    never; an empty list when the figure is readable."""
+    from matplotlib.text import Text
+
+    width = fig.get_figwidth()
+    problems = [f"figure {width:g} in wide, over the column's {COLUMN_INCHES:g} in"] if width > COLUMN_INCHES else []
+    scale = min(1.0, COLUMN_INCHES / width)
+    fig.canvas.draw()  # creates the tick labels
+    for text in fig.findobj(Text):
+        if text.get_visible() and text.get_text().strip() and text.get_fontsize() * scale < smallest:
+            problems.append(f"{text.get_text()!r} at {text.get_fontsize() * scale:.1f} pt")
+    return problems
+
+
 def panel_grid(n: int, panel: tuple[float, float], max_columns: int = 3, **kwargs):
     """A figure of `n` panels of size `panel` (inches), in rows of at most `max_columns` so that the
     figure fits the book's column instead of shrinking its text (`COLUMN_INCHES`); panels left over in
@@ -69,3 +85,13 @@ def shade_stages(ax, stages) -> None:
     """Shade each stage `(kind, label, t0, t1)` of a time axis: growth green, any other kind red."""
     for kind, _label, t0, t1 in stages:
         ax.axvspan(t0, t1, color="tab:green" if kind == "growth" else "tab:red", alpha=0.12)
+
+
+def stage_handles() -> list:
+    """Legend entries for the bands of `shade_stages`: growth (green) and suppression (red)."""
+    from matplotlib.patches import Patch
+
+    return [
+        Patch(color="tab:green", alpha=0.12, label="growth stage"),
+        Patch(color="tab:red", alpha=0.12, label="suppression stage"),
+    ]

@@ -216,7 +216,7 @@ law_n = repons.arctan_law(1.0, ratios[None, :], ns[:, None])
 run.metric("n_repon_vs_sim_max_abs_error", float(np.abs(sim - law_n).max()))
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.5), sharey=True, layout="constrained")
 fine = np.logspace(np.log10(ratios.min()) - 0.3, np.log10(ratios.max()) + 0.3, 200)
 for s, row in zip(sig, mc):
     line, = axes[0].plot(fine, repons.arctan_law(s, fine), lw=1)
@@ -225,7 +225,8 @@ for m, row in zip(ns, sim):
     line, = axes[1].plot(fine, repons.arctan_law(1.0, fine, m), lw=1)
     axes[1].plot(ratios, row, "s", color=line.get_color(), label=f"N = {m}")
 for ax, title in zip(axes, ["eq. (12) vs Monte Carlo of eq. (10)", r"eq. (13) vs $(N{+}1)$-repon flow"]):
-    ax.set(xscale="log", xlabel=r"$\eta_x / \eta_A$", title=title)
+    ax.set(xscale="log", xlabel=r"$\eta_x / \eta_A$")
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)
 axes[0].set_ylabel("collision probability")
 run.figure("fig_arctan", fig)
@@ -1031,7 +1032,7 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     GRIDS8[tag] = (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8)
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(2, 2, figsize=(8.0, 7.4), layout="constrained")
+fig, axes = plt.subplots(2, 2, figsize=(7.5, 7.2), layout="constrained")
 for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8) in zip(axes.ravel(), GRIDS8.values()):
     wd_axis = np.where(wd8 > 0, wd8, wd8[wd8 > 0].min() / 10 if (wd8 > 0).any() else 1e-3)
     phases.draw_phase_diagram(ax, phase_grid.majority_phase(g8).T, wd_axis, 10.0 ** log_dec8)

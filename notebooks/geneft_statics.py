@@ -631,12 +631,12 @@ run.metric("goldilocks_interior", bool(depths.min() < best_depth < depths.max())
 run.metric("goldilocks_shallow_train_acc", train[np.argmin(depths)])
 deep = np.argmax(depths)
 run.metric("goldilocks_deep_memorizes", bool(train[deep] > 0.9 and test[deep] < test.max() - 0.05))
-fig, ax = plt.subplots(figsize=(5, 3.4))
+fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
 ax.plot(depths, test, "o-", label="test")
 ax.plot(depths, train, "s--", label="train")
 ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title=f"{P.goldilocks_relation.replace('_', ' ')}, fraction "
        f"{P.goldilocks_fraction}, width {P.goldilocks_width}")
-ax.legend()
+ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data, never over it
 run.figure("fig_goldilocks", fig)
 
 # %% [markdown]
@@ -685,7 +685,7 @@ run.text(
 )
 
 # %% tags=["remove-input"]
-fig, ax = plt.subplots(figsize=(5, 3.4))
+fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
 for values, style, label in ((test7, "o-", "test"), (train7, "s--", "train")):
     ax.errorbar(
         depths7,
@@ -696,7 +696,7 @@ for values, style, label in ((test7, "o-", "test"), (train7, "s--", "train")):
         label=label,
     )
 ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title="mod 3 (stored evidence)")
-ax.legend()
+ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data, never over it
 run.figure("fig_goldilocks_evidence", fig)
 
 # %% [markdown]

@@ -276,7 +276,7 @@ run.metric("conv_same_first", int(np.sum(paper_view.first == code_view.first)))
 run.metric("conv_settings", len(paper_view.first))
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained", sharex=True, sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.9), layout="constrained", sharex=True, sharey=True)
 for ax, view in zip(axes, views):
     horizon = 4 * view.half_steps[n2a:].max()
     steps_grid = np.linspace(0, horizon, 400)
@@ -288,8 +288,8 @@ for ax, view in zip(axes, views):
         half = int(np.argmin(np.abs(steps_grid - view.half_steps[b].max())))
         ax.plot(*out[half, :2], "o", color=line.get_color(), ms=4)
     ax.plot(*P.mu[:2], "k*", ms=10)
-    ax.set(title=f"{view.convention.name}: $\\eta_{{eff}}$ = {view.eta:.3g}", xlabel="output, concept 1",
-           ylabel="output, concept 2")
+    ax.set(xlabel="output, concept 1", ylabel="output, concept 2")
+    ax.set_title(f"{view.convention.name}: $\\eta_{{eff}}$ = {view.eta:.3g}", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
 run.figure("fig_conventions", fig)
 
@@ -350,7 +350,7 @@ run.metric("gd_error_order_in_lr", np.polyfit(np.log(lrs), np.log(lr_errors), 1)
 run.metric("a_hat_max_rel_error", np.abs(c.a_hat[0] - np.diag(c.a[0])).max() / c.a[0].max());
 
 # %% tags=["remove-input"]
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7.5, 3.4), layout="constrained")
 for name, label in [("theory", "Theorem 4.1 vs GD"), ("discrete", "discrete solution vs GD"),
                     ("sgd", "Theorem 4.1 vs SGD")]:
     ax1.semilogy(c.t, err[name] + 1e-16, label=label)
@@ -426,7 +426,7 @@ for name, values in [("fitted_rates_text", fitted), ("fitted_rates_gd_text", fit
     run.text(name, ", ".join(f"{v:.3f}" for v in values))
 
 # %% tags=["remove-input"]
-fig, (ax, ax_r) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
+fig, (ax, ax_r) = plt.subplots(2, 1, figsize=(6.4, 7.0), layout="constrained")
 for k in range(s):
     residual = np.abs(c.z[0, k] - c.sgd[:, 0, k])
     line, = ax.semilogy(c.t, residual, lw=1.5, label=f"concept {k + 1}: SGD")

@@ -122,20 +122,20 @@ radius = P.truncate_fraction * min(P.mu)
 run.metric("train_fraction_near_test", M.fraction_near_test(base, radius))
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
+fig, axes = plt.subplots(2, 1, figsize=(5.6, 8.8), layout="constrained")
 plot_task(axes[0], base, P.origin_cluster, points=1500)
 plot_task(axes[1], wide, P.origin_cluster)
 axes[0].set_title(rf"$\mu$ = {P.mu}, $\sigma$ = {P.sigma}")
 axes[1].set_title(rf"$\sigma_1$ = {max(P.sigma1_values)} (the widest of the paper's Fig. 2b)")
-axes[0].legend(fontsize=8, loc="lower right")
+axes[0].legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2)  # below the axes, off the density
 run.figure("fig_sim_task", fig)
 
 # %% [markdown]
 # ```{glue:figure} fig_sim_task
 # :name: fig-sim-task
 # The SIM task with $s=2$ in the concept plane: training density (log scale), cluster means
-# (circles) and the OOD test point (star). Left: the setting of the paper's Fig. 2c, with training points
-# drawn (the paper's Fig. 15). Right: the widest cluster of the paper's Fig. 2b.
+# (circles) and the OOD test point (star). Top: the setting of the paper's Fig. 2c, with training points
+# drawn (the paper's Fig. 15). Bottom: the widest cluster of the paper's Fig. 2b.
 #
 # Code: {py:func}`lib.sim.observations.sim_datasets`, {py:func}`lib.sim.plots.plot_task` · evidence: none,
 # computed live by the chapter.
@@ -187,7 +187,7 @@ for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the mod
 
 # %% tags=["remove-input"]
 for model, (traj, y, data) in order.items():
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
+    fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.4), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
     plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [rf"$\mu$ = {ds.mu.tolist()}" for ds in data[:n2a]],
                       [concept_test_point(ds) for ds in data[:n2a]])
@@ -202,8 +202,8 @@ for model, (traj, y, data) in order.items():
 # ```{glue:figure} fig_order_1_linear
 # :name: fig-order-1-linear
 # The paper's Fig. 2a/2b: output trajectories of one-layer linear models in the concept plane, markers at
-# equal time intervals, stars at the test points. Left: $\mu_1$ varied, $\sigma$ small.
-# Right: $\mu = (1,2)$, $\sigma_1$ varied. Conventions of the authors' code (this chapter's
+# equal time intervals, stars at the test points. Top: $\mu_1$ varied, $\sigma$ small.
+# Bottom: $\mu = (1,2)$, $\sigma_1$ varied. Conventions of the authors' code (this chapter's
 # defaults): $\sigma$ read as a variance, PyTorch's `MSELoss` (a step of $2\eta/d$ on the paper's eq. 2.1),
 # a training cluster at the origin. The chapter {ref}`chapter-one-layer` draws the same panels
 # with the paper's conventions ($\sigma$ a standard deviation, the paper's eq. 2.1, no origin cluster) beside
@@ -303,7 +303,7 @@ else:
         run.skip(name, "no 1-linear run at mu, sigma (order_models, mu1_values)")
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
+fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.0), layout="constrained")
 plot_trajectories(axes[0], [y_h[:, i, 0] for i in range(P.seeds)] + [y_l[:, i, 0] for i in range(P.seeds)],
                   [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
                   [concept_test_point(ds) for ds in high + low])
@@ -316,7 +316,7 @@ run.figure("fig_deep", fig)
 # %% [markdown]
 # ```{glue:figure} fig_deep
 # :name: fig-deep
-# The paper's Figs. 2c and 3: output trajectories (left) and OOD loss (right) of the deep
+# The paper's Figs. 2c and 3: output trajectories (top) and OOD loss (bottom) of the deep
 # models in high and low dimension, this run's seeds (every seed the run has, none selected).
 # The epoch axis of the low-dimensional runs is that of the high-dimensional data set (same
 # number of points, same steps per epoch).
@@ -444,7 +444,7 @@ for name, protocol, width, dim in (("lowdim", "low", P.lowdim_width, P.lowdim_d)
 run.metric("init_scale_smallest", scales[0])
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.6), layout="constrained")
 for name, style in (("lowdim", "o-"), ("highdim", "s--")):
     rms, ests = by_scale[name]
     label = f"d = {P.lowdim_d if name == 'lowdim' else P.d}"
@@ -507,10 +507,10 @@ run.text("truncation_seeds_text", str(len(full["turn_back"])))
 twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
+fig, axes = plt.subplots(2, 1, figsize=(5.6, 8.8), layout="constrained")
 plot_task(axes[0], high[0], P.origin_cluster, points=1500)
 axes[0].plot(y_h[:, 0, 0, 0], y_h[:, 0, 0, 1], color="tab:orange", label="output trajectory")
-axes[0].legend(fontsize=8, loc="lower right")
+axes[0].legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2)  # below the axes, off the density
 plot_trajectories(axes[1], [twin["outputs"][:, 0], twin["cut_outputs"][:, 0]],
                   ["full", "orthant removed"], [np.asarray(P.mu)] * 2)
 run.figure("fig_truncation", fig)
@@ -518,12 +518,12 @@ run.figure("fig_truncation", fig)
 # %% [markdown]
 # ```{glue:figure} fig_truncation
 # :name: fig-truncation
-# Left, the paper's Fig. 15: the high-dimensional trajectory of the first seed over its training points
-# (concept plane). Right: the first seed of the evidence set trained on the full data and, as its
+# Top, the paper's Fig. 15: the high-dimensional trajectory of the first seed over its training points
+# (concept plane). Bottom: the first seed of the evidence set trained on the full data and, as its
 # twin, on the data without the orthant of $\hat x$.
 #
 # Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_task`,
-# {py:func}`lib.sim.plots.plot_trajectories` · evidence: left computed live by the chapter; right
+# {py:func}`lib.sim.plots.plot_trajectories` · evidence: top computed live by the chapter; bottom
 # {ref}`sim_observations/swing <evidence-sim-observations-swing>`.
 # ```
 #
@@ -558,7 +558,7 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
     run.metric(f"tiny{trained}_rise_count", count(tiny_pool["loss_rise"] > P.rise_tol))
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
+fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.0), layout="constrained")
 labels = [rf"$\mu$ = {ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
 plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
 plot_curves(axes[1], [M.ood_loss(y_t[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(tiny)], labels,
@@ -568,7 +568,7 @@ run.figure("fig_tiny", fig)
 # %% [markdown]
 # ```{glue:figure} fig_tiny
 # :name: fig-tiny
-# The paper's Fig. 13 (left) and the paper's Fig. 14 (right): three-layer linear models with three hidden units in $d=3$.
+# The paper's Fig. 13 (top) and the paper's Fig. 14 (bottom): three-layer linear models with three hidden units in $d=3$.
 #
 # Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
 # {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed

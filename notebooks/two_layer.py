@@ -96,7 +96,7 @@ from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
 from lib.theory.flow_vs_training import flow_vs_training
 from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
-from lib.plotting import shade_stages
+from lib.plotting import shade_stages, stage_handles
 
 s = len(P.mu)
 run.text("s_text", str(s))
@@ -272,7 +272,7 @@ for i in range(P.d):
         kind = "major" if i == j < s else "minor" if i < s else "irrelevant"
         ax1.plot(times[1:], w1[1:, i, j], ls={"major": "-", "minor": "--", "irrelevant": ":"}[kind],
                  label=f"$w_{{{i+1}{j+1}}}$ ({kind})")
-ax0.set(ylabel="loss", xscale="log"); ax0.legend()
+ax0.set(ylabel="loss", xscale="log"); ax0.legend(handles=ax0.get_legend_handles_labels()[0] + stage_handles())
 ax1.set(xlabel=r"paper time $\tau$", ylabel="Jacobian entry"); ax1.legend(fontsize=8)
 run.figure("fig_stages", fig)
 
@@ -440,16 +440,18 @@ run.metric("nonmonotone_drop_with_d_fixed_width", tl.fraction_difference(fixed_f
 run.text("fixed_width_d_text", f"{fixed_d[0]} to {fixed_d[-1]}")
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 4, figsize=(10, 3), sharey=True)
+fig, axes = plt.subplots(2, 2, figsize=(7.2, 5.6), sharey=True, layout="constrained")
+axes = axes.ravel()
 labels = ["input dimension $d = d'$", f"width $d'$ ($d$ = {P.d}, $d'\\tau^2$ fixed)", r"init scale $\tau$", r"$\mu_1$"]
 for ax, xs, ys, est, label in zip(axes, [P.sweep_d, P.sweep_width, P.sweep_scale, P.sweep_mu1],
                                   [by_d, by_width, by_scale, by_mu1], sweep.values(), labels):
-    ax.plot(xs, ys, "o-")
-    ax.fill_between(xs, [e.low for e in est], [e.high for e in est], alpha=0.2)
+    ax.plot(xs, ys, "o-", label="non-monotone fraction")
+    ax.fill_between(xs, [e.low for e in est], [e.high for e in est], alpha=0.2, label="Wilson 95% interval")
     ax.set(xlabel=label)
 axes[1].set_xscale("log", base=2); axes[2].set_xscale("log")
 axes[1].set_xticks(P.sweep_width, [str(k) for k in P.sweep_width]); axes[1].minorticks_off()
-axes[0].set_ylabel("non-monotone fraction")
+axes[0].set_ylabel("non-monotone fraction"); axes[2].set_ylabel("non-monotone fraction")
+fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2)
 run.figure("fig_frequency", fig)
 
 # %% [markdown]
@@ -515,13 +517,14 @@ for integrator in sr.INTEGRATORS:
         run.metric(f"ev_script_diverged_{tag}_{integrator}", fraction(ev_ab.concat("diverged", **cell)))
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.3), sharey=True, layout="constrained")
 for ax, p in zip(axes, (1, 2)):
     r = sr.script_run(script, p, "flow", 40, seed=P.seed)
     for i in range(40):
         ax.plot(r["times"], r["loss"][:, i], color="C3" if r["bump"][i] > 0 else "0.6", lw=0.8)
-    ax.set(title=f"{'A (paper)' if p == 1 else 'A² (script)'}: {int((r['bump'] > 0).sum())} of 40 non-monotone",
-           xlabel=r"paper time $\tau$")
+    ax.set(xlabel=r"paper time $\tau$")
+    ax.set_title(f"{'A (paper)' if p == 1 else 'A² (script)'}: {int((r['bump'] > 0).sum())} of 40 non-monotone",
+                 fontsize=10)
 axes[0].set_ylabel("OOD loss")
 run.figure("fig_readings", fig)
 
@@ -578,16 +581,18 @@ for name, (m, sg, dd) in settings.items():
 run.text("multi_seeds_text", str(P.multi_seeds))
 
 # %% tags=["remove-input"]
-fig, axes = plt.subplots(2, 2, figsize=(9, 5.5), sharex="col")
+fig, axes = plt.subplots(2, 2, figsize=(7.5, 6.0), sharex="col", layout="constrained")
 for (name, p), b in best.items():
     ax = axes[p - 1, list(settings).index(name)]
     ax.plot(b["times"][1:], b["loss"][1:], "k")
     shade_stages(ax, b["stages"])
-    ax.set(title=f"{name}, {'A' if p == 1 else 'A²'}: {b['descents']} descents", xscale="log")
+    ax.set(xscale="log")
+    ax.set_title(f"{name}, {'A' if p == 1 else 'A²'}: {b['descents']} descents", fontsize=10)
 for ax in axes[:, 0]:
     ax.set_ylabel("OOD loss")
 for ax in axes[1]:
     ax.set_xlabel(r"paper time $\tau$")
+fig.legend(handles=stage_handles(), loc="outside lower center", ncols=2)
 run.figure("fig_multi", fig)
 
 # %% [markdown]
@@ -672,7 +677,7 @@ run.metric("sgd_escape_time_median", np.median(sgd["escape"]) if np.isfinite(np.
 run.metric("sgd_never_escaped", np.isinf(sgd["escape"]).mean())
 
 # %% tags=["remove-input"]
-fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(9, 3.4))
+fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(6.4, 6.4), layout="constrained")
 i = int(np.flatnonzero(plateau)[np.argmax(esc)]) if plateau.any() else 0
 for k in range(3):
     ax0.plot(fail["times"][1:], fail["w"][1:, i, k, k], label=f"$w_{{{k+1}{k+1}}}$")
@@ -688,8 +693,8 @@ run.figure("fig_failure", fig)
 # %% [markdown]
 # ```{glue:figure} fig_failure
 # :name: fig-failure
-# Left: the seed with the longest plateau; $w_{11}$ is suppressed early, the loss stalls, and
-# then $w_{11}$ grows after all. Right: the time at which $w_{11}$ passes 0.5, over all seeds, over
+# Top: the seed with the longest plateau; $w_{11}$ is suppressed early, the loss stalls, and
+# then $w_{11}$ grows after all. Bottom: the time at which $w_{11}$ passes 0.5, over all seeds, over
 # the seeds that reached the plateau, and under SGD.
 #
 # Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.failure_summary`,

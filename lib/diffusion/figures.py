@@ -21,7 +21,7 @@ def _colours(n: int):
 
 def data_grid(dgps: list[Circles], per_class: int = 2, seed: int = 0):
     """Rows: colour contrasts; columns: the four classes (the last never seen in training)."""
-    fig, axes = plt.subplots(len(dgps), 4 * per_class, figsize=(1.0 * 4 * per_class, 1.15 * len(dgps)), squeeze=False)
+    fig, axes = plt.subplots(len(dgps), 4 * per_class, figsize=(0.9 * 4 * per_class, 1.15 * len(dgps)), squeeze=False)
     for row, dgp in zip(axes, dgps):
         x, _ = sample_images(dgp, np.repeat(np.array(CLASSES), per_class, axis=0), np.random.default_rng(seed))
         for k, ax in enumerate(row):
@@ -40,7 +40,7 @@ def calibration(cal: dict[float, dict[str, np.ndarray]]):
     """The classifier on images of known concept value, per contrast: (a) P(blue) against the fraction
     of the way from red to blue, (b) P(small) against the fraction from big to small, (c) its three
     outputs on pure noise."""
-    fig, (a, b, c) = plt.subplots(1, 3, figsize=(11, 3.2))
+    fig, (a, b, c) = panel_grid(3, (3.7, 3.2), max_columns=2, layout="constrained")
     for (contrast, arr), col in zip(sorted(cal.items()), _colours(len(cal))):
         a.plot(arr["grid"], arr["colour_curve"], "-o", ms=3, color=col, label=f"$s_c$ = {contrast:g}")
         b.plot(arr["grid"], arr["size_curve"], "-o", ms=3, color=col)
@@ -52,7 +52,6 @@ def calibration(cal: dict[float, dict[str, np.ndarray]]):
     b.set(xlabel="radius: fraction of the way big → small", ylabel="mean P(small)", title="(b) size")
     c.set(ylim=(-0.03, 1.03), title="(c) on pure-noise images, all contrasts")
     a.legend(fontsize=8)
-    fig.tight_layout()
     return fig
 
 
@@ -159,7 +158,7 @@ def seed_trajectories(results: dict[float, dict]):
 def training_curves(runs: dict[float, dict]):
     """(a) the diffusion term of the loss, (b) the reconstruction term, (c) the EMA schedule's gamma_0 and
     gamma_1, mean over seeds, per contrast."""
-    fig, (a, b, c) = plt.subplots(1, 3, figsize=(11, 3.0))
+    fig, (a, b, c) = panel_grid(3, (3.7, 3.0), max_columns=2, layout="constrained")
     for (contrast, r), col in zip(sorted(runs.items()), _colours(len(runs))):
         steps = r["eval_steps"]
         a.plot(steps[1:], r["loss_diffusion"][:, 1:].mean(0), color=col, label=f"$s_c$ = {contrast:g}")
@@ -170,7 +169,6 @@ def training_curves(runs: dict[float, dict]):
     b.set(xlabel="training step", ylabel="bits / dim", title="(b) reconstruction term")
     c.set(xlabel="training step", ylabel=r"$\gamma$", title=r"(c) $\gamma_0$ (solid), $\gamma_1$ (dashed)")
     a.legend(fontsize=8)
-    fig.tight_layout()
     return fig
 
 
