@@ -14,6 +14,7 @@ stored configuration differ (the live grid is compared with the evidence only wh
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -225,16 +226,13 @@ class RerunComparison:
 
     def changes(self) -> dict[tuple[str, str], int]:
         """Runs whose phase changed, counted by (stored phase, rerun phase) in words (Table 4's names)."""
-        pairs = zip(self.stored[~self.agree].tolist(), self.rerun[~self.agree].tolist())
-        counted: dict[tuple[str, str], int] = {}
-        for a, b in pairs:
-            counted[phases.PHASES[a], phases.PHASES[b]] = counted.get((phases.PHASES[a], phases.PHASES[b]), 0) + 1
-        return counted
+        changed = zip(self.stored[~self.agree].tolist(), self.rerun[~self.agree].tolist())
+        return dict(Counter((phases.PHASES[a], phases.PHASES[b]) for a, b in changed))
 
 
 def compare_rerun(stored, rerun, *, n_test: int, steps: int, threshold_fraction: float = 0.01) -> RerunComparison:
     """Each rerun shard's runs against the stored shard of the same key, both classified by Table 4
-    (`grid_from_runs`, the same threshold). Shards: objects with `.key`, `.provenance` and `[name]`
+    (`grid_from_runs`, the same threshold). Shards: objects with `.key` and `[name]`
     (as `lib.evidence.load` returns them), computed by the same function, configuration and seeds.
     KeyError when a rerun shard has no stored twin; ValueError when their runs differ in shape."""
     by_key = {tuple(sorted(sh.key.items())): sh for sh in stored}
