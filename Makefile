@@ -82,7 +82,7 @@ $(RUNS)/%.ipynb $(RUNS)/%.metrics.json: notebooks/%.py $(ENV_STAMP) $$(call EVID
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
-book/generated/scorecard.md: $(EXECUTED) $(METRICS) $(wildcard lib/specs/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md $(wildcard book/releases/*.json) _config.yml pyproject.toml lib/pages.py lib/changelog.py lib/repository.py lib/claims.py lib/summary.py lib/numbers.py lib/code_links.py
+book/generated/scorecard.md: $(EXECUTED) $(METRICS) $(wildcard lib/book/chapters/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md $(wildcard book/releases/*.json) _config.yml pyproject.toml lib/book/pages/generated.py lib/book/pages/changelog.py lib/util/repository.py lib/book/verdicts/claims.py lib/book/verdicts/summary.py lib/util/numbers.py lib/book/pages/code_links.py
 	$(PY) -m lib pages $(RUNS) book/generated
 
 $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES)
@@ -146,7 +146,7 @@ SNAKEMAKE_ARGS ?=
 .PHONY: evidence test-cluster clean-cache
 
 evidence: $(ENV_STAMP)  ## compute missing or stale evidence shards (SETS=, VARIANT=smoke, PROFILE=slurm|gpu)
-	stale="$$($(PY) -m lib.evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke) $(if $(findstring gpu,$(PROFILE)),--gpu))"; \
+	stale="$$($(PY) -m lib evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke) $(if $(findstring gpu,$(PROFILE)),--gpu))"; \
 	$(VENV)/bin/snakemake $(if $(PROFILE),--profile workflow/profiles/$(PROFILE)) \
 	  $${stale:+--forcerun $$stale} --config sets=$(SETS) variant=$(VARIANT) $(if $(findstring gpu,$(PROFILE)),gpu=true) \
 	  $(SNAKEMAKE_ARGS)

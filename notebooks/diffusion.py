@@ -36,12 +36,12 @@
 # ```
 
 # %% tags=["remove-cell"]
-from lib.book import guard_parameters, start_chapter
+from lib.book.run.notebook import guard_parameters, start_chapter
 
 guard_parameters("diffusion")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
 
 # %% tags=["parameters", "hide-input"]
-# Generated from lib/specs/diffusion.py by `python -m lib params` (do not edit here). Rerun with
+# Generated from lib/book/chapters/diffusion.py by `python -m lib params` (do not edit here). Rerun with
 # `python -m lib run diffusion -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
 evidence_variant = 'full'  # type: str  evidence variant the claims read: full (the CPU set) or smoke (test size)
 learned_level = 0.75  # type: float  a concept counts as learned when its coordinate first reaches this
@@ -55,9 +55,9 @@ run = start_chapter("diffusion", globals())  # names, values, joint rules and co
 P = run.params
 
 # %% tags=["remove-cell"]
-from lib.evidence import load, load_or_smoke, registry, status
-from lib.evidence.store import check_shard
-from lib.numbers import interval_text
+from lib.book.evidence import load, load_or_smoke, registry, status
+from lib.book.evidence.store import check_shard
+from lib.util.numbers import interval_text
 
 from lib.diffusion import analysis, evidence, figures
 from lib.diffusion.configs import REGISTERED_COMMON_EVERY, REGISTERED_CONTRASTS

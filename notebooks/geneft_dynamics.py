@@ -25,12 +25,12 @@
 # ```
 
 # %% tags=["remove-cell"]
-from lib.book import guard_parameters, start_chapter
+from lib.book.run.notebook import guard_parameters, start_chapter
 
 guard_parameters("geneft_dynamics")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
 
 # %% tags=["parameters", "hide-input"]
-# Generated from lib/specs/geneft_dynamics.py by `python -m lib params` (do not edit here). Rerun with
+# Generated from lib/book/chapters/geneft_dynamics.py by `python -m lib params` (do not edit here). Rerun with
 # `python -m lib run geneft_dynamics -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
 portrait_eta_ratio = 1.0  # type: float  eta_x / eta_A of the Fig. 4 phase portrait (eta_A ≡ 1)
 portrait_grid = 21  # type: int  starts per axis of the Fig. 4 grid of initial (a_2, c)
@@ -67,20 +67,20 @@ P = run.params
 import matplotlib.pyplot as plt
 import numpy as np
 
-from lib.book import mapping_table
-from lib.evidence import load, registry
-from lib.evidence import status as evidence_status
-from lib.fingerprint import code_fingerprint
+from lib.book.run.notebook import mapping_table
+from lib.book.evidence import load, registry
+from lib.book.evidence import status as evidence_status
+from lib.util.fingerprint import code_fingerprint
 from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic, wd_boundary
 from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
-from lib.numbers import format_number, interval_text, significant
-from lib.wording import reader_name
-from lib.paths import cache_dir
-from lib.comparisons import p_value_of, proportion_difference
-from lib.plotting import panel_grid
-from lib.stats import Estimate, decide, exact, fraction, undecided
+from lib.util.numbers import format_number, interval_text, significant
+from lib.util.wording import reader_name
+from lib.util.paths import cache_dir
+from lib.util.comparisons import p_value_of, proportion_difference
+from lib.util.plotting import panel_grid
+from lib.util.stats import Estimate, decide, exact, fraction, undecided
 
 CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) if P.checkpoint else None
 
@@ -814,7 +814,7 @@ run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at 
 # seeds outside the set, every init scale, ratios 1 and $10^{1.5}$) with a decoder rate up to 1 kept its loss at
 # or under its initial value and ended lower, every one with a larger decoder rate rose above it, whatever the
 # encoder rate; so the decoder rate, which sets the stable step, is fixed at 1 and the encoder rate is
-# $\eta_\mathrm{dec}$ divided by the ratio (the set's description in `lib/specs/geneft_dynamics.py`). The
+# $\eta_\mathrm{dec}$ divided by the ratio (the set's description in `lib/book/chapters/geneft_dynamics.py`). The
 # $\sigma_a/\sigma_c$ of each init scale is measured as above (it depends on the initialisation only), now
 # at three scales, so that the direction of the paper's eq. (12) is tested across a factor {glue:text}`fig6_gd_sigma_span` in
 # $\sigma_a/\sigma_c$.

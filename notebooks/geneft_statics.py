@@ -23,12 +23,12 @@
 # ```
 
 # %% tags=["remove-cell"]
-from lib.book import guard_parameters, start_chapter
+from lib.book.run.notebook import guard_parameters, start_chapter
 
 guard_parameters("geneft_statics")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
 
 # %% tags=["parameters", "hide-input"]
-# Generated from lib/specs/geneft_statics.py by `python -m lib params` (do not edit here). Rerun with
+# Generated from lib/book/chapters/geneft_statics.py by `python -m lib params` (do not edit here). Rerun with
 # `python -m lib run geneft_statics -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
 n = 30  # type: int  number of elements (paper: 30); the data set is all n^2 ordered pairs
 relations = ['mod3', 'mod5', 'greater_than', 'bipartite', 'random_graph']  # type: list[str]  relations whose description length b is computed (Table 2)
@@ -71,10 +71,10 @@ from IPython.display import Markdown, display
 from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
-from lib.numbers import format_number, interval_text
-from lib.wording import reader_list, reader_name
-from lib.plotting import panel_grid, training_fraction_axis
-from lib import stats
+from lib.util.numbers import format_number, interval_text
+from lib.util.wording import reader_list, reader_name
+from lib.util.plotting import panel_grid, training_fraction_axis
+from lib.util import stats
 
 N = P.n ** 2          # the data set: all ordered pairs (i, j)
 ALPHA = P.alpha       # "a testing accuracy alpha (say 90%)", Section III

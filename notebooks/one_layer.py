@@ -30,12 +30,12 @@
 # ```
 
 # %% tags=["remove-cell"]
-from lib.book import guard_parameters, start_chapter
+from lib.book.run.notebook import guard_parameters, start_chapter
 
 guard_parameters("one_layer")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
 
 # %% tags=["parameters", "hide-input"]
-# Generated from lib/specs/one_layer.py by `python -m lib params` (do not edit here). Rerun with
+# Generated from lib/book/chapters/one_layer.py by `python -m lib params` (do not edit here). Rerun with
 # `python -m lib run one_layer -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
 d = 64  # type: int  input dimension
 mu = [1.0, 2.0]  # type: list[float]  cluster means mu_p, one per concept (s ≡ len(mu) ≥ 2)
@@ -70,7 +70,7 @@ import numpy as np
 import sympy as sp
 from IPython.display import Math, display
 
-from lib.plotting import arrow_markers, panel_grid
+from lib.util.plotting import arrow_markers, panel_grid
 from lib.sim.data import cluster_stds, population_second_moment, sim_dataset
 from lib.theory import symbolic_one_layer as sym
 from lib.theory.one_layer import (
@@ -608,7 +608,7 @@ run.figure("fig_limit", fig)
 # certificate of {prf:ref}`prop-one-layer-monotone`.
 #
 # Code: {py:func}`lib.theory.one_layer.growth_and_noise`,
-# {py:func}`lib.theory.one_layer_compare.monotonicity_sweep`, {py:func}`lib.plotting.arrow_markers` ·
+# {py:func}`lib.theory.one_layer_compare.monotonicity_sweep`, {py:func}`lib.util.plotting.arrow_markers` ·
 # evidence: none, computed live by the chapter.
 # ```
 

@@ -25,12 +25,12 @@
 # ```
 
 # %% tags=["remove-cell"]
-from lib.book import guard_parameters, start_chapter
+from lib.book.run.notebook import guard_parameters, start_chapter
 
 guard_parameters("sim_observations")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
 
 # %% tags=["parameters", "hide-input"]
-# Generated from lib/specs/sim_observations.py by `python -m lib params` (do not edit here). Rerun with
+# Generated from lib/book/chapters/sim_observations.py by `python -m lib params` (do not edit here). Rerun with
 # `python -m lib run sim_observations -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
 d = 64  # type: int  input dimension of the high-dimensional runs (paper: 64)
 width = 64  # type: int  hidden width of the MLPs (paper: 64)
@@ -89,8 +89,8 @@ from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
 from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
 from lib.sim.train import train_datasets
-from lib.comparisons import count, location_ratio, proportion_difference
-from lib.stats import bootstrap_median, paired_difference
+from lib.util.comparisons import count, location_ratio, proportion_difference
+from lib.util.stats import bootstrap_median, paired_difference
 
 SEEDS = [P.seed + i for i in range(P.seeds)]
 SGD = dict(batch=P.batch, loss=P.loss, stop_tol=P.stop_tol)

@@ -26,12 +26,12 @@
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # small batched matrices: BLAS threads only spin
-from lib.book import guard_parameters, start_chapter
+from lib.book.run.notebook import guard_parameters, start_chapter
 
 guard_parameters("two_layer")  # papermill pastes -p names as code: refuse all but NAME = value of declared parameters
 
 # %% tags=["parameters", "hide-input"]
-# Generated from lib/specs/two_layer.py by `python -m lib params` (do not edit here). Rerun with
+# Generated from lib/book/chapters/two_layer.py by `python -m lib params` (do not edit here). Rerun with
 # `python -m lib run two_layer -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
 d = 2  # type: int  input dimension d (rows of U)
 width = 2  # type: int  hidden width d' of U (d' ≥ d)
@@ -85,8 +85,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown
 
-from lib.comparisons import count
-from lib.stats import bootstrap_median, fraction
+from lib.util.comparisons import count
+from lib.util.stats import bootstrap_median, fraction
 from lib.theory import appendix_d_gaps as gaps
 from lib.theory import assumptions_d as ad
 from lib.theory import lemmas as lm
@@ -96,7 +96,7 @@ from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
 from lib.theory.flow_vs_training import flow_vs_training
 from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
-from lib.plotting import shade_stages, stage_handles
+from lib.util.plotting import shade_stages, stage_handles
 
 s = len(P.mu)
 run.text("s_text", str(s))
@@ -285,7 +285,7 @@ run.figure("fig_stages", fig)
 # suppression stages of minor entries, both computed from the terms of {eq}`eq-terms`.
 #
 # Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.stages`,
-# {py:func}`lib.plotting.shade_stages` · evidence: none, computed live by the chapter.
+# {py:func}`lib.util.plotting.shade_stages` · evidence: none, computed live by the chapter.
 # ```
 #
 # The OOD loss of the seed in {numref}`fig-stages` has {glue:text}`descents` descents, with a
@@ -461,7 +461,7 @@ run.figure("fig_frequency", fig)
 # width $d'$ alone, $\tau$ and $\mu_1$ (the other parameters as in the main setting); bands are
 # Wilson 95% intervals.
 #
-# Code: {py:func}`lib.theory.two_layer_sweeps.nonmonotone_flags`, {py:func}`lib.stats.fraction` · evidence:
+# Code: {py:func}`lib.theory.two_layer_sweeps.nonmonotone_flags`, {py:func}`lib.util.stats.fraction` · evidence:
 # none, computed live by the chapter.
 # ```
 #
@@ -603,7 +603,7 @@ run.figure("fig_multi", fig)
 # suppression (red) stages computed from the terms.
 #
 # Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.stages`,
-# {py:func}`lib.plotting.shade_stages` · evidence: none, computed live by the chapter.
+# {py:func}`lib.util.plotting.shade_stages` · evidence: none, computed live by the chapter.
 # ```
 #
 # Fraction of seeds with at least three descents in the paper's Fig. 8 setting, and at least four in the

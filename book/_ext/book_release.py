@@ -2,7 +2,7 @@
 
 `{{ version }}` (pyproject.toml) and `{{ build_date }}` (UTC, or SOURCE_DATE_EPOCH) are available to
 every page (the landing page shows them). The repository button of the theme is shown exactly when
-`_config.yml` sets `repository.url` (`lib.repository`): the book builds and reads the same offline
+`_config.yml` sets `repository.url` (`lib.util.repository`): the book builds and reads the same offline
 with it unset, and no link points at a placeholder.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from lib.repository import build_date, repository, version
+from lib.util.repository import build_date, repository, version
 
 
 def configure(app: Sphinx, config) -> None:

@@ -7,7 +7,7 @@ Concept coordinates are the segmentation's (lib.diffusion.segment), in concept u
 -> blue 1, size big 0 -> small 1. Samples are paired across checkpoints (same sampling noise), and
 a sample without a disc stays in place, marked (`present` False), never dropped.
 
-Every summary over seeds or samples is a `lib.stats.Estimate` (value, interval, n, method).
+Every summary over seeds or samples is a `lib.util.stats.Estimate` (value, interval, n, method).
 """
 
 from __future__ import annotations
@@ -19,8 +19,16 @@ import numpy as np
 
 from lib.diffusion.data import CLASSES, UNSEEN, Circles, concept_signals
 from lib.diffusion.segment import concept_coordinates
-from lib.numbers import interval_text
-from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, bootstrap_mean, fraction, paired_difference, undecided
+from lib.util.numbers import interval_text
+from lib.util.stats import (
+    CONFIDENCE,
+    Estimate,
+    bootstrap_interval,
+    bootstrap_mean,
+    fraction,
+    paired_difference,
+    undecided,
+)
 
 UNSEEN_PROMPT = 3
 TARGET = np.array([1.0, 1.0])  # concept coordinates of (blue, small)
@@ -207,7 +215,7 @@ def generalisation(success: Estimate, training_success: Estimate, level: float =
     """The success rate a claim of convergence to the unseen class can be judged on. The paper's claim
     is about the end state of training: a run whose training prompts are not yet read as their own
     classes at least `level` of the time (the interval's low end) has not reached it, so its success
-    rate is `undecided` over [0, 1], however low, with that reason (lib.stats.undecided)."""
+    rate is `undecided` over [0, 1], however low, with that reason (lib.util.stats.undecided)."""
     if training_success.low > level:
         return success
     return undecided(
@@ -661,7 +669,7 @@ METRIC_RANGES = {
 def pending_metrics(metrics: dict, contrasts: list[float], reason: str) -> dict:
     """The S-6 metrics when the evidence cannot decide them (an incomplete set, read through its smoke
     variant): every metric of METRIC_RANGES, for every contrast of the full set, becomes
-    `lib.stats.undecided` over that range with `reason` in its method (n = 0 where the smoke variant
+    `lib.util.stats.undecided` over that range with `reason` in its method (n = 0 where the smoke variant
     lacks the contrast), so that every claim on it is inconclusive rather than decided by test-size runs."""
     names = (
         {"classifier_p_disc_on_noise"}
@@ -682,7 +690,7 @@ def pending_metrics(metrics: dict, contrasts: list[float], reason: str) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------
-# The registered design (lib.diffusion.configs.REGISTERED, declared in lib/specs/diffusion.py before
+# The registered design (lib.diffusion.configs.REGISTERED, declared in lib/book/chapters/diffusion.py before
 # any of its shards was computed): the four primary statistics of S-6
 # ----------------------------------------------------------------------------------------------
 

@@ -48,7 +48,7 @@ CPU_LONG_CONTRASTS = (0.2, 0.7)
 # Five more seeds of the same runs: the first five left the order of learning undecided at both ends.
 CPU_LONG_EXTRA = CPU_LONG | {"seeds": [5, 6, 7, 8, 9]}
 
-# The registered design of S-6 (declared in lib/specs/diffusion.py, committed before any of its shards):
+# The registered design of S-6 (declared in lib/book/chapters/diffusion.py, committed before any of its shards):
 # twenty more seeds (10 to 29) of the long runs at both ends of the contrast range, read out every 100
 # steps, so that with the ten stored seeds (0 to 9, read out every 400) each contrast has 30 seeds: about
 # 80 % power for a standardised shift of 0.8 in the order of learning (two-sided 5 %, rank test). Same

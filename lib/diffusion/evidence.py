@@ -21,7 +21,7 @@ import torch
 from lib.diffusion.classifier import ConceptClassifier, calibration, train_classifier
 from lib.diffusion.segment import segment
 from lib.diffusion.train import Run, RunConfig, run_seeds, train
-from lib.io import atomic_save
+from lib.util.io import atomic_save
 
 CLASSIFIER_STREAM = 2**31 - 1  # second word of the classifier's SeedSequence (seeds are smaller)
 KEEP_IMAGES = 4  # samples of the unseen prompt kept as images at every checkpoint

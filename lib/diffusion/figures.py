@@ -10,7 +10,7 @@ from matplotlib.patches import Patch
 
 from lib.diffusion.analysis import UNSEEN_PROMPT, decay_curve, distance_to_target, seed_band
 from lib.diffusion.data import CLASSES, Circles, sample_images
-from lib.plotting import panel_grid
+from lib.util.plotting import panel_grid
 
 NAMES = {(0, 0): "red, big", (0, 1): "red, small", (1, 0): "blue, big", (1, 1): "blue, small"}
 

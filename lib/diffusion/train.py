@@ -27,7 +27,7 @@ from torch.optim.swa_utils import AveragedModel
 from lib.diffusion.data import CLASSES, UNSEEN, Circles, make_dataset
 from lib.diffusion.unet import UNet
 from lib.diffusion.vdm import VDM
-from lib.io import atomic_save
+from lib.util.io import atomic_save
 
 # ----------------------------------------------------------------------------------------------
 # Configuration

@@ -30,7 +30,7 @@ import numpy as np
 import sympy as sp
 
 from lib.geneft.relations import class_labels, relation_matrix
-from lib.stats import CONFIDENCE, Estimate, bootstrap_interval
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
 
 # ----------------------------------------------------------------------------------------------
 # Eqs. (1)-(5)
@@ -388,7 +388,7 @@ def critical_fraction_vs_accuracy(
     crossing unless the bound's inference is weaker than the balls-in-buckets count.
     """
     from lib.geneft.description import description_length
-    from lib.stats import exact
+    from lib.util.stats import exact
 
     b = description_length(relation_matrix(name, n))
     mc = monte_carlo_bound(name, n, fractions, samplings, seed=seed, **mc_kwargs)

@@ -1,6 +1,6 @@
 """Evidence shards of the GenEFT chapters: grids of trained networks split across processes.
 
-Each function below is a shard function of the evidence tier (`lib.evidence`):
+Each function below is a shard function of the evidence tier (`lib.book.evidence`):
 `f(config, shard, checkpoint=None) -> dict[str, np.ndarray]`, deterministic given (config,
 shard), using the threads torch is given, resuming from `checkpoint` (the trainer's own atomic
 checkpoint, keyed by its inputs and code) when a long shard is interrupted. Arrays are compact:

@@ -143,7 +143,7 @@ def grid_from_runs(
 def stack_shards(shards, order: str, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
     """Arrays of evidence shards stacked along a new first axis, the shards sorted by their key `order`.
 
-    `shards`: objects with `.key` (a dict) and `[name]` (an array), as `lib.evidence.load` returns them."""
+    `shards`: objects with `.key` (a dict) and `[name]` (an array), as `lib.book.evidence.load` returns them."""
     shards = sorted(shards, key=lambda sh: sh.key[order])
     if not shards:
         raise ValueError(f"no shards to stack by {order!r}")
@@ -233,7 +233,7 @@ class RerunComparison:
 def compare_rerun(stored, rerun, *, n_test: int, steps: int, threshold_fraction: float = 0.01) -> RerunComparison:
     """Each rerun shard's runs against the stored shard of the same key, both classified by Table 4
     (`grid_from_runs`, the same threshold). Shards: objects with `.key` and `[name]`
-    (as `lib.evidence.load` returns them), computed by the same function, configuration and seeds.
+    (as `lib.book.evidence.load` returns them), computed by the same function, configuration and seeds.
     KeyError when a rerun shard has no stored twin; ValueError when their runs differ in shape."""
     by_key = {tuple(sorted(sh.key.items())): sh for sh in stored}
     twins = [(by_key[tuple(sorted(sh.key.items()))], sh) for sh in rerun]

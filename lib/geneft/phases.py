@@ -25,7 +25,7 @@ import numpy as np
 from scipy.stats import linregress
 
 from lib.geneft.wd_boundary import INSIDE, row_crossing
-from lib.stats import CONFIDENCE, Estimate
+from lib.util.stats import CONFIDENCE, Estimate
 
 PHASES = ("generalization", "grokking", "memorization", "confusion")
 GENERALIZATION, GROKKING, MEMORIZATION, CONFUSION = range(4)

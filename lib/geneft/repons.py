@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from lib.comparisons import auc
-from lib.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
+from lib.util.comparisons import auc
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
 
 # ----------------------------------------------------------------------------------------------
 # The flows: eq. (8), eq. (10), eq. (11)
@@ -480,7 +480,7 @@ def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, thresh
     Theorem 2 ties generalization to collision. Returns the agreement (collapsed == generalized) and
     P(collapsed | generalized), P(collapsed | not) as Wilson fractions, the per-model ratios, and
     the Mann-Whitney test (scipy) that the ratio is smaller for generalizing models with its AUC
-    (threshold-free; `auc_estimate`: with a bootstrap interval, lib.comparisons.auc). Caveat:
+    (threshold-free; `auc_estimate`: with a bootstrap interval, lib.util.comparisons.auc). Caveat:
     lib.geneft.train stops a model once its phase is decided, so a generalizing model's embeddings
     are those at its early stop, not at t -> infinity.
     """

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from lib.stats import CONFIDENCE, Estimate, bootstrap_interval
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
 
 # ----------------------------------------------------------------------------------------------
 # Networks against the bound

@@ -28,7 +28,7 @@ exactly and its accuracy over all pairs has not changed for k evaluations (the s
 whose outcome is the final accuracy). With `checkpoint`, the state is saved atomically every
 `checkpoint_every` steps and at the end (tensors only, loaded with `weights_only=True`); a later
 call with the same inputs resumes from it. The checkpoint's path is the caller's to key by the code
-(`lib.evidence.run` keys it by the shard's code fingerprint, the chapter's cache by its modules'), so
+(`lib.book.evidence.run` keys it by the shard's code fingerprint, the chapter's cache by its modules'), so
 that the trainer's results do not depend on the code that names its files.
 
 `train_models_gd` trains the same networks with plain full-batch gradient descent, the dynamics of
@@ -64,8 +64,8 @@ from lib.geneft.network import (
     init_stack,
     input_dim,
 )
-from lib.io import atomic_save
-from lib.progress import progress
+from lib.util.io import atomic_save
+from lib.util.progress import progress
 
 ACC_LEVEL = 0.9  # Table 4: "train acc > 0.9", "test acc > 0.9"
 BETAS, EPS = (0.9, 0.999), 1e-8  # torch.optim.AdamW defaults

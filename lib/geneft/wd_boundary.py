@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lib.stats import CONFIDENCE, Estimate, bootstrap_interval
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
 
 READINGS = ("first", "isotonic")  # the row as measured; the row made non-increasing first (phases.row_boundaries)
 INSIDE, BELOW, ABOVE, EMPTY = "inside", "below", "above", "empty"
@@ -82,7 +82,7 @@ def boundary_spread(
     is the same initialisation in every cell. A row whose boundary lies outside the grid at the point
     estimate is placed at the grid's edge, so the spread is then only a lower bound: the interval's upper
     end is widened to `widest` (the metric's range), and such a spread cannot be found small. Bounds are
-    NaN when some resample leaves fewer than two rows with runs that fit (`lib.stats.decide` then leaves
+    NaN when some resample leaves fewer than two rows with runs that fit (`lib.util.stats.decide` then leaves
     the claim undecided). n = the runs that fit their training pairs.
     """
     gen, fit = np.asarray(generalized, bool), np.asarray(fitted, bool)

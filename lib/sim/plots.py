@@ -6,8 +6,8 @@ import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
 
-from lib.plotting import arrow_markers
 from lib.sim.data import SIMData, gaussian_density
+from lib.util.plotting import arrow_markers
 
 # ----------------------------------------------------------------------------------------------
 # The task (Fig. 1c, 15)
@@ -103,7 +103,7 @@ def plot_hypercube(ax, losses: np.ndarray, combos: np.ndarray, vmax: float = 1.0
 
 
 def plot_estimates(ax, x, estimates, label: str, **style) -> None:
-    """Estimates (`lib.stats.Estimate` or its dict) at positions x, with their intervals as error bars."""
+    """Estimates (`lib.util.stats.Estimate` or its dict) at positions x, with their intervals as error bars."""
     get = [e if isinstance(e, dict) else e.as_dict() for e in estimates]
     value = np.array([e["value"] for e in get])
     err = np.array([[e["value"] - e["low"] for e in get], [e["high"] - e["value"] for e in get]])

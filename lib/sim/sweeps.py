@@ -4,7 +4,7 @@ A `Protocol` is one SIM setting with its MLP and SGD recipe (App. F.1); `swing_r
 model per seed as one batched computation and reads off, per seed, the Swing-by turn-back
 (`metrics.turn_back`), the rise of the OOD loss (`metrics.loss_rise`) and the bulge away from the
 straight path (`metrics.detour`). `topological_runs` does the same for the 2^s combination points
-of App. B (eq. B.2). The `*_estimates` functions turn per-seed numbers into `lib.stats.Estimate`s
+of App. B (eq. B.2). The `*_estimates` functions turn per-seed numbers into `lib.util.stats.Estimate`s
 (bootstrap medians, Wilson fractions). `swing_block` and `topological_block` are evidence shards.
 """
 
@@ -19,7 +19,7 @@ from lib.sim import metrics as M
 from lib.sim.data import SIMData, sim_dataset
 from lib.sim.models import MLPShape
 from lib.sim.train import train_datasets
-from lib.stats import Estimate, bootstrap_interval, bootstrap_median, fraction
+from lib.util.stats import Estimate, bootstrap_interval, bootstrap_median, fraction
 
 TRUNCATIONS = ("none", "radius", "orthant")
 
@@ -215,9 +215,9 @@ def truncation_effect(
 ) -> dict[str, Estimate]:
     """What a truncation does to the dynamics, over paired seeds (same init and minibatch order):
     mean change of the turn-back (largest over concepts) and of the loss rise, truncated minus full
-    (paired t interval, `lib.stats.paired_difference`), and the median largest distance between the
+    (paired t interval, `lib.util.stats.paired_difference`), and the median largest distance between the
     twins' outputs (/ ||x_hat||, bootstrap)."""
-    from lib.stats import paired_difference
+    from lib.util.stats import paired_difference
 
     turn = [np.asarray(t).reshape(len(full_rise), -1).max(axis=1) for t in (cut_turn, full_turn)]
     return {

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from lib.progress import progress
 from lib.sim.data import SIMData
 from lib.sim.models import MLPShape, forward, init_mlp
+from lib.util.progress import progress
 
 LOSSES = ("mse", "half_sum")
 _SHUFFLE_STREAM = 1  # numpy seed [seed, 1] shuffles model `seed`'s data; torch seed `seed` initialises it

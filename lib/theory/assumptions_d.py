@@ -1,7 +1,7 @@
 """Assumptions D.1-D.5 of the Swing-by paper (App. D.1): their constants, a choice that meets them, and
 the number of steps of (D.1) they imply.
 
-Numpy and the standard library only, so that a chapter's parameters can be costed (lib.specs.two_layer)
+Numpy and the standard library only, so that a chapter's parameters can be costed (lib.book.chapters.two_layer)
 without importing the simulation. Appendix D indexes directions in ascending signal strength; here
 every pair (i, j) with a_i > a_j is its "i > j", whatever the order of the input.
 """

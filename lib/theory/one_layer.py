@@ -20,8 +20,8 @@ import torch
 from scipy.integrate import solve_ivp
 from scipy.stats import linregress
 
-from lib.progress import progress
 from lib.theory.one_layer_settings import LOSS_SCALINGS, effective_lr  # noqa: F401 (re-exported)
+from lib.util.progress import progress
 
 # ----------------------------------------------------------------------------------------------
 # Initialisation

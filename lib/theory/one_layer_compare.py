@@ -336,7 +336,7 @@ def order_map(
 def plot_trajectories(ax, comparison, settings, labels, t: np.ndarray, every: int = 2) -> None:
     """Theorem 4.1 (lines, at times `t`) over the SGD outputs (markers at equal time steps) of the
     `settings` (indices into `comparison`), concepts 1 and 2; the target as a star."""
-    from lib.plotting import arrow_markers
+    from lib.util.plotting import arrow_markers
 
     c = comparison
     for b, label in zip(settings, labels):

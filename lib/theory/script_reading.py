@@ -101,8 +101,8 @@ def compare_readings(
     """For covariance_power 1 (A, the paper) and 2 (A^2, the script) and every integrator, from the same
     n inits: estimates (Wilson) of the non-monotone fraction, the fraction with two or more descents,
     the fraction whose W left the PSD cone; and the paired difference A^2 - A of the non-monotone
-    indicator (same seeds: lib.stats.paired_difference). Keys "A/flow", "A2/flow", ..., "A2-A/flow"."""
-    from lib.stats import fraction, paired_difference
+    indicator (same seeds: lib.util.stats.paired_difference). Keys "A/flow", "A2/flow", ..., "A2-A/flow"."""
+    from lib.util.stats import fraction, paired_difference
 
     out = {}
     for integrator in integrators:

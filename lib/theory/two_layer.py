@@ -306,7 +306,7 @@ def stage_alignment_all(
 def stage_alignment_fraction(alignment: np.ndarray, among: np.ndarray | None = None):
     """Estimate of the fraction of seeds (`among` a mask, default all with a counted swing) whose every
     descent overlaps a growth stage and every rise a suppression stage (alignment == 1), Wilson interval."""
-    from lib.stats import fraction
+    from lib.util.stats import fraction
 
     alignment = np.asarray(alignment, float)
     keep = np.isfinite(alignment) if among is None else np.asarray(among, bool) & np.isfinite(alignment)
@@ -426,7 +426,7 @@ def training_curves(
 def monotone_fraction(curves: np.ndarray, tol: float):
     """Estimate of the fraction of columns of `curves` (T, n) that never rise by more than `tol`
     between turning points (the zig-zag filter of `turning_points`), Wilson interval."""
-    from lib.stats import fraction
+    from lib.util.stats import fraction
 
     _, bump = descents_batch(curves, tol)
     return fraction(bump == 0)
@@ -481,7 +481,7 @@ def nonmonotone_fraction(
 ):
     """Estimate of the fraction of n seeds (width d' = d unless given) whose OOD loss rises by more than `tol`.
 
-    Wilson interval (lib.stats.fraction). `covariance_power` 2 is the authors' script (S = A^2).
+    Wilson interval (lib.util.stats.fraction). `covariance_power` 2 is the authors' script (S = A^2).
     """
     run = ensemble(mu, sigma, d, width or d, scale, kind, n, horizon, n_times, tol, covariance_power, seed)
     return swing_fractions(run["descents"], run["bump"])["nonmonotone"]
@@ -490,7 +490,7 @@ def nonmonotone_fraction(
 def swing_fractions(descents: np.ndarray, bump: np.ndarray) -> dict:
     """Over all seeds, with Wilson intervals: "nonmonotone" (some rise above the tolerance, i.e. bump > 0)
     and "two_descents" (at least two descents; a curve that only rises at the start has one)."""
-    from lib.stats import fraction
+    from lib.util.stats import fraction
 
     return {"nonmonotone": fraction(np.asarray(bump) > 0), "two_descents": fraction(np.asarray(descents) >= 2)}
 
@@ -500,7 +500,7 @@ def fraction_difference(a: np.ndarray, b: np.ndarray):
     statsmodels `confint_proportions_2indep`); n is the smaller sample."""
     from statsmodels.stats.proportion import confint_proportions_2indep
 
-    from lib.stats import Estimate
+    from lib.util.stats import Estimate
 
     a, b = np.asarray(a, bool).ravel(), np.asarray(b, bool).ravel()
     low, high = confint_proportions_2indep(int(a.sum()), a.size, int(b.sum()), b.size, method="newcomb")
@@ -509,7 +509,7 @@ def fraction_difference(a: np.ndarray, b: np.ndarray):
 
 def descent_fraction(descents: np.ndarray, k: int):
     """Estimate of the fraction of seeds with at least k descents (triple: k = 3, quadruple: k = 4)."""
-    from lib.stats import fraction
+    from lib.util.stats import fraction
 
     return fraction(np.asarray(descents) >= k)
 
@@ -556,11 +556,11 @@ def failure_summary(
 
 
 def escape_time_median(escape: np.ndarray, horizon: float, seed: int = 0):
-    """Median escape time of w_pp over the given seeds with a bootstrap interval (lib.stats).
+    """Median escape time of w_pp over the given seeds with a bootstrap interval (lib.util.stats).
 
     Seeds that never escape within `horizon` are censored at it: the median is exact while fewer
     than half are censored (the method says how many were)."""
-    from lib.stats import Estimate, bootstrap_median
+    from lib.util.stats import Estimate, bootstrap_median
 
     escape = np.asarray(escape, float)
     censored = int(np.isinf(escape).sum())

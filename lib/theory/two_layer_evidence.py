@@ -45,6 +45,6 @@ def swing_block(config: dict, shard: dict, checkpoint: Path | None = None) -> di
 
 def nonmonotone_by_d(descents_by_d: dict[int, np.ndarray]):
     """Fraction of seeds with two or more descents per d, each an Estimate (Wilson interval)."""
-    from lib.stats import fraction
+    from lib.util.stats import fraction
 
     return {d: fraction(int((desc >= 2).sum()), int(desc.size)) for d, desc in sorted(descents_by_d.items())}

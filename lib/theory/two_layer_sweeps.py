@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from lib.stats import Estimate, fraction
 from lib.theory.two_layer import ensemble
+from lib.util.stats import Estimate, fraction
 
 
 def nonmonotone_flags(

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from lib.claims import note_metrics, read_metrics
-from lib.paths import ROOT
-from lib.specs import chapter_ids, load
+from lib.book.chapters import chapter_ids, load
+from lib.book.verdicts.claims import note_metrics, read_metrics
+from lib.util.paths import ROOT
 
 RUNS = ROOT / "book" / "chapters"
 HTML = ROOT / "_build" / "html"

@@ -1,15 +1,15 @@
 """Every claim over seeds or evidence can be decided: its recorded test, at its recorded n, can reach both
-"holds" and "does not hold" (issue 32; lib/decidability.py, whose rules tests/unit/test_decidability.py checks).
+"holds" and "does not hold" (issue 32; lib/book/verdicts/decidability.py, whose rules tests/unit/test_decidability.py checks).
 
 Runs after `make book` (see `make test`): the test and n of a claim are what its chapter recorded.
 """
 
 import pytest
 
-from lib.claims import RUN_KEY, read_metrics
-from lib.decidability import decidable
-from lib.paths import ROOT
-from lib.specs import chapter_ids, load
+from lib.book.chapters import chapter_ids, load
+from lib.book.verdicts.claims import RUN_KEY, read_metrics
+from lib.book.verdicts.decidability import decidable
+from lib.util.paths import ROOT
 
 RUNS = ROOT / "book" / "chapters"
 

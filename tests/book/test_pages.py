@@ -1,8 +1,8 @@
 """The generated pages and the README against the built chapters (runs after `make book`)."""
 
-from lib.pages import readme_results, readme_results_block
-from lib.paths import ROOT
-from lib.summary import STATUSES, catalogue_rows
+from lib.book.pages.generated import readme_results, readme_results_block
+from lib.book.verdicts.summary import STATUSES, catalogue_rows
+from lib.util.paths import ROOT
 
 RUNS = ROOT / "book" / "chapters"
 HTML = ROOT / "_build" / "html"

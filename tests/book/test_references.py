@@ -4,8 +4,8 @@ import jupytext
 import nbformat
 import pytest
 
-from lib.runner import REFERENCES
-from lib.specs import chapter_ids, load
+from lib.book.chapters import chapter_ids, load
+from lib.book.run.runner import REFERENCES
 
 
 def _code(nb) -> list[str]:

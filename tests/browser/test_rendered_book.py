@@ -916,7 +916,7 @@ def test_no_code_identifiers_in_reader_text(page, request):
 
 def test_landing_page_names_every_catalogue_row_with_a_status(request):
     """The first page's reproducibility summary has a row per catalogue artifact, each with a status."""
-    from lib.summary import STATUSES, catalogue_rows
+    from lib.book.verdicts.summary import STATUSES, catalogue_rows
 
     _fail_if_not_built()
     landing = BOOK_HTML / "book" / "intro.html"

@@ -77,6 +77,6 @@ cd "$WORK"                                   # snakemake's .snakemake/ lands her
     --config "sets=$SET" variant=smoke "root=$OUT" --jobs 4
 squeue --all
 cd "$ROOT"
-"$PY" -m lib.evidence compare "${SET%%/*}" "${SET#*/}" --smoke --root "$OUT"
+"$PY" -m lib evidence compare "${SET%%/*}" "${SET#*/}" --smoke --root "$OUT"
 grep -h '"host"\|"wall_seconds"' "$OUT"/*/*/smoke/*/provenance.json | sort | uniq -c
 echo "test-cluster: passed"

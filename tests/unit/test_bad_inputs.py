@@ -14,16 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import lib.chapter
-import lib.outputs
-from lib.__main__ import ForeignValue, parse_overrides, parse_value
-from lib.chapter import Chapter, Cost, ParameterError, Parameters, check_cost, param, same_key
-from lib.claims import MetricsError, read_metrics
-from lib.outputs import SOURCE_FOLDERS, publish, usable_output_dir
-from lib.papermill_route import look_alike_numbers
-from lib.paths import ROOT
-from lib.specs import chapter_ids, load
-from lib.specs.geneft_dynamics import monte_carlo_point_seconds
+import lib.book.chapters.declaration
+import lib.book.run.outputs
+from lib.book.chapters import chapter_ids, load
+from lib.book.chapters.declaration import Chapter, Cost, ParameterError, Parameters, check_cost, param, same_key
+from lib.book.chapters.geneft_dynamics import monte_carlo_point_seconds
+from lib.book.commands.main import ForeignValue, parse_overrides, parse_value
+from lib.book.run.outputs import SOURCE_FOLDERS, publish, usable_output_dir
+from lib.book.run.papermill_route import look_alike_numbers
+from lib.book.verdicts.claims import MetricsError, read_metrics
+from lib.util.paths import ROOT
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -99,9 +99,12 @@ HEAVY = Chapter(id="heavy", title="heavy", params=Heavy)
 @given(n=st.integers(1, 2**40), extra=st.integers(0, 5), label=st.text(alphabet="bcd", min_size=1, max_size=3))
 def test_refusals_name_their_drivers_and_never_offer_the_flag_for_the_impossible(n, extra, label):
     params = HEAVY.validate({"n": n, "sizes": list(range(1, extra + 2)), "label": label})
-    cost, memory = params.cost(), lib.chapter.physical_memory_gb()
-    impossible = cost.seconds > lib.chapter.IMPOSSIBLE_SECONDS or cost.gigabytes > 100 * memory
-    expensive = cost.seconds > lib.chapter.MAX_SECONDS or cost.gigabytes > lib.chapter.MEMORY_FRACTION * memory
+    cost, memory = params.cost(), lib.book.chapters.declaration.physical_memory_gb()
+    impossible = cost.seconds > lib.book.chapters.declaration.IMPOSSIBLE_SECONDS or cost.gigabytes > 100 * memory
+    expensive = (
+        cost.seconds > lib.book.chapters.declaration.MAX_SECONDS
+        or cost.gigabytes > lib.book.chapters.declaration.MEMORY_FRACTION * memory
+    )
     if not expensive:
         check_cost(HEAVY, params)
         return
@@ -181,8 +184,8 @@ def test_the_repository_root_is_refused():
 
 
 def test_book_chapters_is_where_the_book_runs():
-    assert lib.outputs._source_folder(ROOT / "book" / "chapters") is None
-    assert lib.outputs._source_folder(ROOT / "runs" / "x") is None
+    assert lib.book.run.outputs._source_folder(ROOT / "book" / "chapters") is None
+    assert lib.book.run.outputs._source_folder(ROOT / "runs" / "x") is None
 
 
 @FAST
@@ -236,7 +239,7 @@ def test_publishing_is_all_or_nothing(tmp_path_factory, existing, failing):
         return replace(source, target)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lib.outputs.os, "replace", flaky)
+        patch.setattr(lib.book.run.outputs.os, "replace", flaky)
         if failing < len(moves):
             with pytest.raises(OSError):
                 publish(moves)
@@ -321,12 +324,12 @@ def test_metrics_that_are_not_regular_files_are_refused_at_once(tmp_path, kind):
 
 
 def test_metrics_reads_are_bounded(tmp_path, monkeypatch):
-    monkeypatch.setattr(lib.claims, "MAX_METRICS_BYTES", 100)
+    monkeypatch.setattr(lib.book.verdicts.claims, "MAX_METRICS_BYTES", 100)
     (tmp_path / "one_layer.metrics.json").write_text("{" + " " * 200 + "}")
     with pytest.raises(MetricsError, match="larger than"):
         read_metrics(tmp_path, "one_layer")
     (tmp_path / "one_layer.metrics.json").write_text("[" * 100 + "]" * 100)
-    monkeypatch.setattr(lib.claims, "MAX_METRICS_BYTES", 10**6)
+    monkeypatch.setattr(lib.book.verdicts.claims, "MAX_METRICS_BYTES", 10**6)
     (tmp_path / "one_layer.metrics.json").write_text("[" * 200_000)
     with pytest.raises(MetricsError):
         read_metrics(tmp_path, "one_layer")
@@ -351,7 +354,7 @@ def test_finite_costs_everywhere():
     ],
 )
 def test_the_command_line_refuses_each_class_in_one_line_before_anything_is_written(tmp_path, capsys, args, message):
-    from lib.__main__ import main
+    from lib.book.commands.main import main
 
     out = tmp_path / "out"
     assert main(["run", "one_layer", *args, "--output-dir", str(out), "--allow-expensive"]) == 2

@@ -2,9 +2,9 @@
 
 import pytest
 
-from lib.book import ChapterRun, evidence_notices, headline_text
-from lib.chapter import meets
-from lib.specs import load
+from lib.book.chapters import load
+from lib.book.chapters.declaration import meets
+from lib.book.run.notebook import ChapterRun, evidence_notices, headline_text
 
 
 @pytest.fixture

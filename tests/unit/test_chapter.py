@@ -1,10 +1,11 @@
-"""lib/chapter.py: parameters declared once as a dataclass, claims with three-valued verdicts."""
+"""lib/book/chapters/declaration.py: parameters declared once as a dataclass, claims with three-valued verdicts."""
 
 from dataclasses import dataclass
 
 import pytest
 
-from lib.chapter import (
+from lib.book.chapters import chapter_ids, load
+from lib.book.chapters.declaration import (
     FAILS,
     HOLDS,
     INCONCLUSIVE,
@@ -16,7 +17,6 @@ from lib.chapter import (
     Parameters,
     param,
 )
-from lib.specs import chapter_ids, load
 
 
 @dataclass(frozen=True)

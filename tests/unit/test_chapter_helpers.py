@@ -7,9 +7,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lib.geneft.statics import decoder_label
-from lib.plotting import shade_stages, training_fraction_axis
 from lib.sim.observations import SWING_ARRAYS, concept_test_point, mlp_shape, sim_datasets, swing_cell
 from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
+from lib.util.plotting import shade_stages, training_fraction_axis
 
 
 class FakeEvidence:

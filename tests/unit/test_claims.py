@@ -1,12 +1,12 @@
-"""lib/claims.py: verdicts as declared, exit codes, unusable metrics files, the Markdown table."""
+"""lib/book/verdicts/claims.py: verdicts as declared, exit codes, unusable metrics files, the Markdown table."""
 
 import json
 from dataclasses import dataclass
 
 import pytest
 
-from lib.chapter import Chapter, Claim, FreeChoice, Parameters, param
-from lib.claims import (
+from lib.book.chapters.declaration import Chapter, Claim, FreeChoice, Parameters, param
+from lib.book.verdicts.claims import (
     RUN_KEY,
     MetricsError,
     claims_markdown,
@@ -57,7 +57,7 @@ TOY_RUN = {"chapter": "toy", "parameters": {}, "code_fingerprint": "current-code
 @pytest.fixture(autouse=True)
 def _toy_fingerprint(monkeypatch):
     """The toy chapter has no notebook: its code fingerprint is a fixed string."""
-    monkeypatch.setattr("lib.claims.chapter_fingerprint", lambda chapter_id: "current-code")
+    monkeypatch.setattr("lib.book.verdicts.claims.chapter_fingerprint", lambda chapter_id: "current-code")
 
 
 def _write(tmp_path, metrics, run=TOY_RUN):
@@ -80,7 +80,7 @@ def test_foreign_metrics_are_refused(tmp_path, run, message):
 
 
 def test_book_is_built_from_default_runs_only(tmp_path, monkeypatch):
-    from lib import pages
+    from lib.book.pages import generated as pages
 
     chapter = Chapter("toy", "t", Tolerance, claims=(Claim("S-7", "s", "p", "m", "< tol", basis="seeds"),))
     _write(tmp_path, {"m": _est(0.01, 0.0, 0.02)}, run={**TOY_RUN, "parameters": {"tol": 0.05}})
@@ -163,7 +163,7 @@ def test_notes_quote_metrics_through_placeholders():
 
 
 def test_interval_ends_within_rounding_of_the_estimate_print_as_it():
-    from lib.claims import format_value
+    from lib.book.verdicts.claims import format_value
 
     wilson_zero = {"value": 0.0, "low": 2.1e-19, "high": 0.06, "n": 60, "method": "wilson 95%"}
     assert format_value(wilson_zero) == "0 [0, 0.060], n = 60"
@@ -219,7 +219,7 @@ def test_free_choices_are_declared_cleanly():
 
 
 def test_a_skipped_metric_is_not_computed_with_its_reason():
-    from lib.claims import format_value
+    from lib.book.verdicts.claims import format_value
 
     skipped = {"not_computed": "2-linear not in order_models"}
     claim = Claim("S-11", "s", "p", "m", "== true")
@@ -242,8 +242,8 @@ def test_a_claim_beyond_the_paper_says_so_and_an_unknown_scope_is_refused():
 
 
 def test_a_point_prints_without_brackets_and_a_widened_interval_says_it_does_not_judge():
-    from lib.claims import format_value
-    from lib.stats import Estimate, undecided
+    from lib.book.verdicts.claims import format_value
+    from lib.util.stats import Estimate, undecided
 
     p = {"value": 1.841e-08, "low": 1.841e-08, "high": 1.841e-08, "n": 120, "method": "exact"}
     assert format_value(p) == "1.841e-08, n = 120"

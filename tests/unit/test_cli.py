@@ -4,8 +4,8 @@ import os
 import subprocess
 import sys
 
-from lib.paths import ROOT
-from lib.specs import chapter_ids
+from lib.book.chapters import chapter_ids
+from lib.util.paths import ROOT
 
 
 def _cli(*args):
@@ -52,8 +52,8 @@ def test_a_failing_cell_is_one_line_naming_its_error(monkeypatch, tmp_path, caps
     """A chapter that stops (a corrupt shard, say) reports the cell's error in one line, exit 1."""
     from papermill.exceptions import PapermillExecutionError
 
-    from lib import __main__ as cli
-    from lib import runner
+    from lib.book.commands import main as cli
+    from lib.book.run import runner
 
     def stop(*args, **kwargs):
         raise PapermillExecutionError(19, 19, "ev = load(...)", "EvidenceError", "shard x (corrupt)", [])

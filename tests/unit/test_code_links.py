@@ -1,4 +1,4 @@
-"""lib/code_links.py: every scorecard row and every figure caption names the lib code and the evidence behind it."""
+"""lib/book/pages/code_links.py: every scorecard row and every figure caption names the lib code and the evidence behind it."""
 
 import ast
 import re
@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from lib.code_links import (
+from lib.book.chapters import chapter_ids, load
+from lib.book.pages.code_links import (
     Sources,
     _Notebook,
     figure_captions,
@@ -15,12 +16,11 @@ from lib.code_links import (
     metric_sources,
     name_pattern,
 )
-from lib.paths import ROOT
-from lib.specs import chapter_ids, load
+from lib.util.paths import ROOT
 
 
 def _declared_sets() -> set[str]:
-    from lib.evidence.registry import all_sets
+    from lib.book.evidence.registry import all_sets
 
     return {s.key for s in all_sets()}
 
@@ -124,11 +124,11 @@ def test_lib_function_follows_reexports_and_refuses_modules_and_non_lib_names():
     assert lib_function("lib.sim.metrics") is None
     assert lib_function("numpy.mean") is None
     assert lib_function("lib.sim.metrics.no_such_function") is None
-    assert not is_named("lib.book.start_chapter") and is_named("lib.stats.fraction")
+    assert not is_named("lib.book.run.notebook.start_chapter") and is_named("lib.util.stats.fraction")
 
 
 def test_the_scorecard_links_every_claim_to_its_code(tmp_path):
-    from lib.pages import code_page, scorecard_page
+    from lib.book.pages.generated import code_page, scorecard_page
 
     page = scorecard_page(tmp_path)  # no runs: every claim not computed, still one row each
     rows = [line for line in page.splitlines() if line.startswith("| <a href=")]

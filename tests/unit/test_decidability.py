@@ -1,9 +1,9 @@
-"""lib/decidability.py: a claim's test at its n can reach both verdicts, or says why not (issue 32)."""
+"""lib/book/verdicts/decidability.py: a claim's test at its n can reach both verdicts, or says why not (issue 32)."""
 
-from lib.chapter import FAILS, HOLDS, INCONCLUSIVE, Claim
-from lib.comparisons import count, p_value_of
-from lib.decidability import decidable, reachable
-from lib.stats import Estimate, fraction, undecided
+from lib.book.chapters.declaration import FAILS, HOLDS, INCONCLUSIVE, Claim
+from lib.book.verdicts.decidability import decidable, reachable
+from lib.util.comparisons import count, p_value_of
+from lib.util.stats import Estimate, fraction, undecided
 
 
 def _claim(condition, basis="seeds"):
@@ -52,9 +52,9 @@ def test_the_wald_p_value_rejects_exactly_when_the_interval_excludes_the_value()
 
 
 def test_a_claim_whose_evidence_is_still_computing_is_not_undecidable_by_design():
-    from lib.chapter import Claim
-    from lib.decidability import decidable, pending
-    from lib.stats import undecided
+    from lib.book.chapters.declaration import Claim
+    from lib.book.verdicts.decidability import decidable, pending
+    from lib.util.stats import undecided
 
     claim = Claim("S-X/a", "s", "p", "m", "> 0", basis="evidence", expected="inconclusive", note="registered")
     waiting = undecided(None, -1.0, 1.0, "registered set incomplete").as_dict()

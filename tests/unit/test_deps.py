@@ -1,19 +1,19 @@
-"""lib/deps.py: a chapter depends on its notebook, its declaration and the lib modules it imports."""
+"""lib/util/deps.py: a chapter depends on its notebook, its declaration and the lib modules it imports."""
 
-from lib.deps import chapter_dependencies, make_rule
-from lib.paths import ROOT
-from lib.specs import chapter_ids
+from lib.book.chapters import chapter_ids
+from lib.util.deps import chapter_dependencies, make_rule
+from lib.util.paths import ROOT
 
 
 def test_dependencies_are_the_import_closure():
     for chapter_id in chapter_ids():
         deps = {p.relative_to(ROOT).as_posix() for p in chapter_dependencies(chapter_id)}
         assert f"notebooks/{chapter_id}.py" in deps
-        assert f"lib/specs/{chapter_id}.py" in deps
-        assert {"lib/book.py", "lib/chapter.py", "lib/runner.py"} <= deps
-        others = {f"lib/specs/{c}.py" for c in chapter_ids() if c != chapter_id}
+        assert f"lib/book/chapters/{chapter_id}.py" in deps
+        assert {"lib/book/run/notebook.py", "lib/book/chapters/declaration.py", "lib/book/run/runner.py"} <= deps
+        others = {f"lib/book/chapters/{c}.py" for c in chapter_ids() if c != chapter_id}
         assert not deps & others, f"{chapter_id} depends on another chapter's declaration"
-        assert "lib/bench.py" not in deps
+        assert "lib/book/commands/bench.py" not in deps
 
 
 def test_make_rule_format():

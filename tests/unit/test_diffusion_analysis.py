@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from lib.diffusion import analysis as an
-from lib.stats import Estimate
+from lib.util.stats import Estimate
 
 
 def test_blank_samples_stay_paired_with_the_largest_error():
@@ -125,7 +125,7 @@ def test_pending_metrics_are_undecided_over_their_range():
 
 
 def test_analyse_set_on_the_stored_smoke_variant():
-    from lib.evidence import load
+    from lib.book.evidence import load
 
     ev = load("diffusion", "cpu", "smoke")
     contrasts = sorted({s.key["contrast"] for s in ev})
@@ -284,7 +284,7 @@ def test_rise_in_bend_can_be_negative_and_is_nan_without_transit():
 
 
 def test_registered_pending_covers_every_metric_the_registered_claims_read():
-    from lib.specs.diffusion import CHAPTER
+    from lib.book.chapters.diffusion import CHAPTER
 
     pending = an.registered_pending((0.2, 0.7), "incomplete")
     read = {m for c in CHAPTER.claims if "registered" in c.id for m in (c.metric, *c.alternative_metrics)}
@@ -293,7 +293,7 @@ def test_registered_pending_covers_every_metric_the_registered_claims_read():
 
 
 def test_read_registered_on_the_stored_smoke_variant():
-    from lib.evidence import load
+    from lib.book.evidence import load
 
     ev = load("diffusion", "cpu", "smoke")
     by_contrast = {c: [s.arrays for s in ev.where(contrast=c)] for c in (0.2, 0.7)}

@@ -1,10 +1,10 @@
-"""The chapter's declaration (lib/specs/diffusion.py): parameters, claims per contrast, evidence sets."""
+"""The chapter's declaration (lib/book/chapters/diffusion.py): parameters, claims per contrast, evidence sets."""
 
 import pytest
 
-from lib.chapter import ParameterError
+from lib.book.chapters.declaration import ParameterError
+from lib.book.chapters.diffusion import CHAPTER, EVIDENCE
 from lib.diffusion.configs import CPU, PAPER
-from lib.specs.diffusion import CHAPTER, EVIDENCE
 
 
 def test_defaults_and_smoke_are_valid():

@@ -2,7 +2,7 @@
 
 import yaml
 
-from lib.paths import ROOT
+from lib.util.paths import ROOT
 
 
 def _requirements() -> set[str]:

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from lib.evidence import (
+from lib.book.evidence import (
     EvidenceCommitWarning,
     EvidenceError,
     EvidenceSet,
@@ -19,9 +19,9 @@ from lib.evidence import (
     registry,
     shard_id,
 )
-from lib.evidence.run import run_shard
-from lib.evidence.status import stale_targets, status
-from lib.evidence.store import ARRAYS, PROVENANCE, shard_dir, write_shard
+from lib.book.evidence.run import run_shard
+from lib.book.evidence.status import stale_targets, status
+from lib.book.evidence.store import ARRAYS, PROVENANCE, shard_dir, write_shard
 
 TINY = EvidenceSet(
     chapter="two_layer",
@@ -78,7 +78,7 @@ def test_shard_ids_and_hashes():
 def test_every_declared_set_names_a_shard_function():
     import inspect
 
-    from lib.evidence.run import resolve
+    from lib.book.evidence.run import resolve
 
     for evidence_set in registry.all_sets():
         params = list(inspect.signature(resolve(evidence_set.function)).parameters)
@@ -250,7 +250,7 @@ def test_status_reads_the_arrays(tiny):
     """An npz whose recorded sha256 was updated along with it, but whose arrays differ, is corrupt."""
     directory = shard_dir(TINY, "d-2__block-0", root=tiny)
     np.savez(directory / ARRAYS, descents=np.zeros(3, dtype=np.int64))
-    from lib.evidence.store import file_sha256
+    from lib.book.evidence.store import file_sha256
 
     _edit_provenance(tiny, "d-2__block-0", arrays_sha256=file_sha256(directory / ARRAYS))
     row = status("two_layer/tiny_test_set", root=tiny)[0]

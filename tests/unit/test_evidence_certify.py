@@ -7,14 +7,14 @@ import shutil
 import numpy as np
 import pytest
 
-from lib import fingerprint
-from lib.evidence import certify, registry, status, store
-from lib.evidence import run as run_module
-from lib.evidence.__main__ import main
-from lib.evidence.certify import recertify, sample_ids
-from lib.evidence.run import run_shard
-from lib.evidence.store import PROVENANCE, shard_dir
-from lib.paths import EVIDENCE
+from lib.util import fingerprint
+from lib.book.commands.evidence import main
+from lib.book.evidence import certify, registry, status, store
+from lib.book.evidence import run as run_module
+from lib.book.evidence.certify import recertify, sample_ids
+from lib.book.evidence.run import run_shard
+from lib.book.evidence.store import PROVENANCE, shard_dir
+from lib.util.paths import EVIDENCE
 from tests.unit.test_evidence import TINY
 
 OLD = "0" * 16
@@ -153,7 +153,7 @@ def test_against_a_commit_compares_the_previous_code_with_the_current_one_here(t
 
 
 def test_the_recorded_function_follows_the_last_certification():
-    from lib.evidence.certify import recorded_function
+    from lib.book.evidence.certify import recorded_function
 
     computed = {"function": "lib.old:f"}
     assert recorded_function(computed, "lib.new:f") == "lib.old:f"

@@ -5,9 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lib.evidence import compare, registry
-from lib.evidence.store import PROVENANCE, shard_dir
-from lib.paths import ROOT
+from lib.book.evidence import compare, registry
+from lib.book.evidence.store import PROVENANCE, shard_dir
+from lib.util.paths import ROOT
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "workflow" / "Snakefile")]
 SMOKE_SET = ("two_layer", "swing_by_d")  # the set whose first smoke shard make test regenerates

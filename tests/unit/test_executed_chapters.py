@@ -5,7 +5,7 @@ import importlib.util
 import pytest
 from sphinx.errors import ConfigError
 
-from lib.paths import ROOT
+from lib.util.paths import ROOT
 
 spec = importlib.util.spec_from_file_location("executed_chapters", ROOT / "book" / "_ext" / "executed_chapters.py")
 executed_chapters = importlib.util.module_from_spec(spec)

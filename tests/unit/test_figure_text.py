@@ -1,5 +1,5 @@
 """Issue 35: every text of a figure at 8 pt or more as shown in the book's column (a figure wider than
-`lib.plotting.COLUMN_INCHES` is scaled down to it). The figure functions of `lib` are drawn on small
+`lib.util.plotting.COLUMN_INCHES` is scaled down to it). The figure functions of `lib` are drawn on small
 synthetic inputs; the notebooks' own figures are checked on their source (literal widths and font sizes)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from lib.plotting import COLUMN_INCHES, panel_grid, small_text, stage_handles, use_book_style  # noqa: E402
+from lib.util.plotting import COLUMN_INCHES, panel_grid, small_text, stage_handles, use_book_style  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "notebooks").glob("*.py")) + sorted((ROOT / "lib").rglob("*.py"))

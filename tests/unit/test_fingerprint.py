@@ -7,17 +7,17 @@ import textwrap
 
 import pytest
 
-from lib import fingerprint
-from lib.fingerprint import code_fingerprint, code_modules, reached_code
+from lib.util import fingerprint
+from lib.util.fingerprint import code_fingerprint, code_modules, reached_code
 
 
 def test_closure_contains_imports():
-    assert {"lib.geneft.train", "lib.geneft.network", "lib.io"} <= set(code_modules("lib.geneft.train"))
+    assert {"lib.geneft.train", "lib.geneft.network", "lib.util.io"} <= set(code_modules("lib.geneft.train"))
 
 
 def test_stable_and_distinct():
-    assert code_fingerprint("lib.io") == code_fingerprint("lib.io")
-    assert code_fingerprint("lib.io") != code_fingerprint("lib.geneft.train")
+    assert code_fingerprint("lib.util.io") == code_fingerprint("lib.util.io")
+    assert code_fingerprint("lib.util.io") != code_fingerprint("lib.geneft.train")
 
 
 def test_docstrings_and_comments_do_not_count():

@@ -110,7 +110,7 @@ def test_phase_row_seed_refuses_a_seed_outside_the_set():
 
 
 def test_phase_grid_1e5_is_phase_grid_at_the_papers_steps():
-    from lib.evidence import registry
+    from lib.book.evidence import registry
 
     short, long = registry.get("geneft_dynamics", "phase_grid"), registry.get("geneft_dynamics", "phase_grid_1e5")
     differ = {k for k in set(short.config) | set(long.config) if short.config.get(k) != long.config.get(k)}

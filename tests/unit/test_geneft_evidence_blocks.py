@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from geneft_tiny import TINY_NETWORK
 
-from lib.evidence import registry
+from lib.book.evidence import registry
 from lib.geneft import evidence as ev
 from lib.geneft import grid as phase_grid
 from lib.geneft.evidence import ratio_point_block
@@ -24,7 +24,7 @@ CONFIG = {
 
 
 class _Shard:
-    """A stored shard as `lib.evidence.load` gives it: `.key` and arrays by name."""
+    """A stored shard as `lib.book.evidence.load` gives it: `.key` and arrays by name."""
 
     def __init__(self, key, arrays):
         self.key, self.arrays = key, arrays

@@ -5,7 +5,7 @@ import pytest
 from geneft_tiny import TINY_NETWORK
 
 from lib.geneft import grid, phases
-from lib.stats import Estimate
+from lib.util.stats import Estimate
 
 NET = {
     **TINY_NETWORK,
@@ -35,7 +35,7 @@ def test_distance_from_an_interval():
 
 
 class _Shard:
-    """What lib.evidence.load yields: a key and arrays by name."""
+    """What lib.book.evidence.load yields: a key and arrays by name."""
 
     def __init__(self, key, arrays):
         self.key, self._arrays = key, arrays

@@ -121,7 +121,7 @@ def test_intercepts_compared_across_relations():
 
 
 def test_intercept_spread_from_the_intervals():
-    from lib.stats import Estimate
+    from lib.util.stats import Estimate
 
     def fit(value, low, high, outcome="boundary"):
         return ph.BoundaryFit(

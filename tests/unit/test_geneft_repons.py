@@ -135,7 +135,7 @@ def test_jacobian_moment_matches_finite_differences():
 
 
 def test_compare_with_arctan_flags_points_above_the_band():
-    from lib.stats import Estimate
+    from lib.util.stats import Estimate
 
     sigma = Estimate(1.0, 0.8, 1.2, 10, "test")
     res = repons.compare_with_arctan([30, 3], [30, 30], [10.0, 10.0], sigma)
@@ -145,7 +145,7 @@ def test_compare_with_arctan_flags_points_above_the_band():
 
 
 def test_sigma_ratio_for_bound_is_where_the_first_point_stops_being_above():
-    from lib.stats import Estimate
+    from lib.util.stats import Estimate
 
     successes, trials, ratio = [30, 20, 2], [30, 30, 30], [1.0, 10.0, 100.0]
     needed = repons.sigma_ratio_for_bound(successes, trials, ratio)

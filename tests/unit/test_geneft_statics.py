@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lib.geneft import statics
-from lib.stats import Estimate
+from lib.util.stats import Estimate
 
 
 def test_excess_over_bound_sign_and_interval():

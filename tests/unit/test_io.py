@@ -1,10 +1,10 @@
-"""lib/io.py: atomic writes leave either the old or the new file, never a partial one."""
+"""lib/util/io.py: atomic writes leave either the old or the new file, never a partial one."""
 
 import json
 
 import pytest
 
-from lib.io import atomic_save, atomic_write_json
+from lib.util.io import atomic_save, atomic_write_json
 
 
 def test_atomic_write_json_roundtrip(tmp_path):

@@ -6,32 +6,32 @@ from __future__ import annotations
 
 import pytest
 
-from lib.deps import _imported_modules, module_path
-from lib.paths import ROOT
+from lib.util.deps import _imported_modules, module_path
+from lib.util.paths import ROOT
 
-# top down; a module belongs to the layer of its longest matching prefix
+# top down, one folder each (lib/__init__.py draws them); a module belongs to the layer of its longest prefix
 LAYERS = (
-    ("command line and pages", ("lib.__main__", "lib.evidence.__main__", "lib.runner", "lib.pages", "lib.code_links",
-                                "lib.changelog", "lib.rerun_page", "lib.bench")),
-    ("notebook handle and claims", ("lib.book", "lib.papermill_route", "lib.claims", "lib.summary",
-                                    "lib.decidability", "lib.outputs")),
-    ("chapter declarations", ("lib.specs", "lib.chapter")),
-    ("evidence store", ("lib.evidence",)),
+    ("command line", ("lib.__main__", "lib.book.commands")),
+    ("reader pages", ("lib.book.pages",)),
+    ("running a chapter", ("lib.book.run",)),
+    ("verdicts", ("lib.book.verdicts",)),
+    ("chapter declarations", ("lib.book.chapters",)),
+    ("evidence store", ("lib.book.evidence",)),
     ("science", ("lib.sim", "lib.theory", "lib.geneft", "lib.diffusion")),
-    ("utilities, statistics and provenance", ("lib", "lib.stats", "lib.comparisons", "lib.numbers", "lib.io",
-                                              "lib.paths", "lib.plotting", "lib.progress", "lib.runtime", "lib.wording",
-                                              "lib.fingerprint", "lib.deps", "lib.repository")),
-)  # fmt: skip
+    ("utilities, statistics and provenance", ("lib", "lib.book", "lib.util")),
+)
+PACKAGES_ONLY = ("lib", "lib.book")  # these two prefixes place their package files only, not what is inside
 SCIENCE = LAYERS.index(next(layer for layer in LAYERS if layer[0] == "science"))
 
 
 def layer_of(module: str) -> int:
-    """Index in LAYERS of `module` (a dotted lib name); the bare package `lib` is a utility."""
+    """Index in LAYERS of `module` (a dotted lib name); the bare packages `lib` and `lib.book` (docstrings
+    only) are utilities."""
     matches = [
         (len(prefix), index)
         for index, (_, prefixes) in enumerate(LAYERS)
         for prefix in prefixes
-        if module == prefix or (prefix != "lib" and module.startswith(prefix + "."))
+        if module == prefix or (prefix not in PACKAGES_ONLY and module.startswith(prefix + "."))
     ]
     if not matches:
         raise LookupError(f"{module} is in no layer: add it to LAYERS (and to CONTRIBUTING's picture)")
@@ -69,14 +69,26 @@ def test_the_science_imports_nothing_of_the_book():
 
 def test_the_layer_rule_catches_an_upward_import(tmp_path):
     science = tmp_path / "model.py"
-    science.write_text("def f():\n    from lib.book import start_chapter\n    return start_chapter\n")
+    science.write_text("def f():\n    from lib.book.run.notebook import start_chapter\n    return start_chapter\n")
     imported = _imported_modules(science, "lib.geneft.model")
-    assert "lib.book" in imported and layer_of("lib.book") < layer_of("lib.geneft.model")
+    assert "lib.book.run.notebook" in imported and layer_of("lib.book.run.notebook") < layer_of("lib.geneft.model")
 
 
 @pytest.mark.parametrize("notebook", sorted((ROOT / "notebooks").glob("*.py")), ids=lambda p: p.stem)
 def test_a_notebook_does_not_import_its_declaration(notebook):
     declarations = sorted(
-        m for m in _imported_modules(notebook, None) if m == "lib.specs" or m.startswith("lib.specs.")
+        m for m in _imported_modules(notebook, None) if m == "lib.book.chapters" or m.startswith("lib.book.chapters.")
     )
     assert not declarations, f"{notebook.name} imports {declarations}: read parameters through the chapter handle"
+
+
+def test_the_folder_tree_is_the_layer_table():
+    """`ls lib` shows the layers: every folder of lib is a layer's prefix (or holds only layers)."""
+    prefixes = {prefix for _, group in LAYERS for prefix in group}
+    folders = {
+        ".".join(path.relative_to(ROOT).parts)
+        for path in (ROOT / "lib").rglob("*")
+        if path.is_dir() and (path / "__init__.py").exists()
+    }
+    assert folders <= prefixes | {f for f in folders if layer_of(f) == SCIENCE}, sorted(folders - prefixes)
+    assert not [m for m in lib_modules() if m.count(".") == 1 and m not in ("lib.__main__",) and m not in prefixes]

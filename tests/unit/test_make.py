@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from lib.paths import ROOT
+from lib.util.paths import ROOT
 
 MAKEFILE = (ROOT / "Makefile").read_text()
 

@@ -4,8 +4,8 @@ import ast
 
 import pytest
 
-from lib.paths import NOTEBOOKS
-from lib.specs import chapter_ids
+from lib.book.chapters import chapter_ids
+from lib.util.paths import NOTEBOOKS
 
 
 def _code(chapter_id: str) -> ast.Module:

@@ -1,4 +1,4 @@
-"""The book's one number formatter (lib/numbers.py): digits justified by the interval, at most 4 in prose."""
+"""The book's one number formatter (lib/util/numbers.py): digits justified by the interval, at most 4 in prose."""
 
 import math
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lib.book import glued_metric
-from lib.numbers import format_estimate, format_interval, format_number, interval_text, significant
-from lib.stats import Estimate
+from lib.book.run.notebook import glued_metric
+from lib.util.numbers import format_estimate, format_interval, format_number, interval_text, significant
+from lib.util.stats import Estimate
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_estimates_display_through_the_formatter():
 
 
 def test_headline_lines_are_rounded_and_formatted_never_a_dict():
-    from lib.book import headline_text
+    from lib.book.run.notebook import headline_text
 
     estimate = {"value": 0.2345, "low": 0.2198, "high": 0.2512, "n": 2000, "method": "wilson 95%"}
     assert headline_text(estimate, 3) == "0.234 [0.22, 0.251], n = 2000"
@@ -100,7 +100,7 @@ def test_headline_lines_are_rounded_and_formatted_never_a_dict():
 
 
 def test_a_mapping_is_shown_as_a_formatted_table():
-    from lib.book import mapping_table
+    from lib.book.run.notebook import mapping_table
 
     table = mapping_table({"eq11_conserved": True, "error": 1.2126873109228488e-29}, "identity", "holds")
     assert table.data.splitlines() == [

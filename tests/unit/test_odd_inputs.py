@@ -23,12 +23,12 @@ from hypothesis import strategies as st
 from papermill.cli import _resolve_type as papermill_value
 from papermill.iorw import NoDatesSafeLoader
 
-import lib.runner
-from lib.__main__ import main, parse_overrides, parse_value
-from lib.chapter import ParameterError, check_cost, is_not_computed
-from lib.claims import MetricsError, foreign_metrics, read_metrics
-from lib.papermill_route import repeated_names
-from lib.specs import chapter_ids, load
+import lib.book.run.runner
+from lib.book.chapters import chapter_ids, load
+from lib.book.chapters.declaration import ParameterError, check_cost, is_not_computed
+from lib.book.commands.main import main, parse_overrides, parse_value
+from lib.book.run.papermill_route import repeated_names
+from lib.book.verdicts.claims import MetricsError, foreign_metrics, read_metrics
 
 FAST = settings(max_examples=40, deadline=None)
 WITH_CAPSYS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -85,7 +85,7 @@ def test_y_mappings_are_papermills_own_reading(names, data):
 
 
 def test_the_y_reader_resolves_scalars_with_papermills_table():
-    from lib.__main__ import _StrictLoader
+    from lib.book.commands.main import _StrictLoader
 
     assert _StrictLoader.yaml_implicit_resolvers == NoDatesSafeLoader.yaml_implicit_resolvers
 
@@ -164,18 +164,18 @@ FINGERPRINT = "f" * 64  # the code fingerprint (hashing every module of a chapte
 
 
 def _record(chapter_id, parameters):
-    from lib.claims import RUN_KEY
+    from lib.book.verdicts.claims import RUN_KEY
 
     return {RUN_KEY: {"chapter": chapter_id, "parameters": parameters, "code_fingerprint": FINGERPRINT}}
 
 
 @pytest.fixture(scope="module")
 def same_code():
-    import lib.book
-    import lib.claims
+    import lib.book.run.notebook
+    import lib.book.verdicts.claims
 
     with pytest.MonkeyPatch.context() as patch:
-        for module in (lib.claims, lib.book):
+        for module in (lib.book.verdicts.claims, lib.book.run.notebook):
             patch.setattr(module, "chapter_fingerprint", lambda chapter_id: FINGERPRINT)
         yield
 
@@ -260,7 +260,7 @@ def _chapter_notebook(path):
 
 @pytest.mark.parametrize("target", ["lib/x.html", "README.html", "tests/notebooks/x.html", "/proc/x.html", "{dir}"])
 def test_page_output_has_the_checks_of_an_output_folder(tmp_path, capsys, target):
-    from lib.paths import ROOT
+    from lib.util.paths import ROOT
 
     _chapter_notebook(tmp_path / "one_layer.ipynb")
     output = target.format(dir=tmp_path) if target.startswith("{") else target
@@ -279,7 +279,7 @@ def test_page_output_has_the_checks_of_an_output_folder(tmp_path, capsys, target
 @pytest.fixture(scope="module")
 def shard(tmp_path_factory):
     """A sound shard of a tiny declared set, written by the store (function: a stand-in; only reading matters)."""
-    from lib.evidence.store import write_shard
+    from lib.book.evidence.store import write_shard
 
     folder = tmp_path_factory.mktemp("shard") / "s"
     arrays = {"a": np.arange(6.0).reshape(2, 3), "b": np.arange(4, dtype=np.int32)}
@@ -289,7 +289,7 @@ def shard(tmp_path_factory):
 
 
 def test_npz_headers_are_read_without_decompressing_and_checked(shard, tmp_path):
-    from lib.evidence.store import npz_headers
+    from lib.book.evidence.store import npz_headers
 
     folder, recorded = shard
     assert npz_headers(folder / "arrays.npz") == recorded
@@ -319,8 +319,8 @@ def _npy_header(shape):
     wall=st.sampled_from([math.inf, -1.0, math.nan, 1e400]),
 )
 def test_a_date_in_the_future_or_an_impossible_wall_time_is_refused(date, wall):
-    from lib.evidence.declare import config_hash
-    from lib.evidence.store import provenance_problem
+    from lib.book.evidence.declare import config_hash
+    from lib.book.evidence.store import provenance_problem
 
     sound = {
         "commit": "unknown",
@@ -338,8 +338,8 @@ def test_a_date_in_the_future_or_an_impossible_wall_time_is_refused(date, wall):
 
 
 def test_a_provenance_that_is_a_fifo_or_a_folder_is_corrupt_and_never_read(tmp_path, monkeypatch):
-    import lib.evidence.store as store
-    from lib.evidence import registry
+    import lib.book.evidence.store as store
+    from lib.book.evidence import registry
 
     evidence_set = registry.get("sim_observations", "swing")
     sid = evidence_set.shard_ids("smoke")[0]
@@ -359,7 +359,7 @@ def test_a_provenance_that_is_a_fifo_or_a_folder_is_corrupt_and_never_read(tmp_p
 
 @pytest.mark.parametrize("command", [["status"], ["stale"], ["list"]])
 def test_the_evidence_command_line_checks_the_environment(tmp_path, monkeypatch, capsys, command):
-    from lib.evidence.__main__ import main as evidence_main
+    from lib.book.commands.evidence import main as evidence_main
 
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("LIB_CACHE_DIR", str(tmp_path / "file"))
@@ -375,13 +375,13 @@ def test_the_evidence_command_line_checks_the_environment(tmp_path, monkeypatch,
 
 @pytest.fixture
 def toy(tmp_path, monkeypatch):
-    import lib.chapter
-    from lib.chapter import Chapter
+    import lib.book.chapters.declaration
+    from lib.book.chapters.declaration import Chapter
     from tests.unit.test_runner import TOY, ToyParameters
 
     (tmp_path / "toy.py").write_text(TOY)
-    monkeypatch.setattr(lib.chapter, "NOTEBOOKS", tmp_path)
-    monkeypatch.setattr(lib.runner, "load", lambda _id: Chapter(id="toy", title="toy", params=ToyParameters))
+    monkeypatch.setattr(lib.book.chapters.declaration, "NOTEBOOKS", tmp_path)
+    monkeypatch.setattr(lib.book.run.runner, "load", lambda _id: Chapter(id="toy", title="toy", params=ToyParameters))
     out = tmp_path / "out"
     out.mkdir()
     (out / "toy.ipynb").write_text("previous")
@@ -400,9 +400,9 @@ def test_a_full_disk_gives_one_line_and_leaves_the_output_folder_as_it_was(toy, 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(toy / "x"))
 
-    monkeypatch.setattr(lib.runner, "_execute" if where == "execute" else "publish", full)
+    monkeypatch.setattr(lib.book.run.runner, "_execute" if where == "execute" else "publish", full)
     if where == "publish":
-        monkeypatch.setattr(lib.runner, "_execute", lambda chapter, o, staging, *a: _staged(staging))
+        monkeypatch.setattr(lib.book.run.runner, "_execute", lambda chapter, o, staging, *a: _staged(staging))
     assert main(["run", "toy", "--output-dir", str(toy)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: chapter toy: No space left on device") and err.count("\n") == 1, err
@@ -421,7 +421,7 @@ def test_sigterm_is_handled_as_ctrl_c_with_its_own_exit_code(toy, monkeypatch, c
     def terminated(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(lib.runner, "_execute", terminated)
+    monkeypatch.setattr(lib.book.run.runner, "_execute", terminated)
     assert main(["run", "toy", "--output-dir", str(toy)]) == 143
     assert capsys.readouterr().err == "terminated; nothing was published\n"
     assert _listing(toy) == before
@@ -434,7 +434,7 @@ def test_sigterm_is_handled_as_ctrl_c_with_its_own_exit_code(toy, monkeypatch, c
 
 
 def test_a_notebook_without_its_metrics_stops_the_pages(tmp_path):
-    from lib.pages import book_metrics
+    from lib.book.pages.generated import book_metrics
 
     (tmp_path / "one_layer.ipynb").write_text("{}")
     with pytest.raises(MetricsError, match="one_layer.metrics.json: missing beside its executed notebook"):
@@ -442,7 +442,7 @@ def test_a_notebook_without_its_metrics_stops_the_pages(tmp_path):
 
 
 def test_make_rebuilds_a_chapter_whose_metrics_were_deleted():
-    from lib.paths import ROOT
+    from lib.util.paths import ROOT
 
     text = (ROOT / "Makefile").read_text()
     assert "$(RUNS)/%.ipynb $(RUNS)/%.metrics.json: notebooks/%.py" in text
@@ -459,7 +459,7 @@ def test_make_rebuilds_a_chapter_whose_metrics_were_deleted():
 def test_a_skipped_metric_is_printed_with_its_reason_in_a_checked_line(
     same_code, tmp_path_factory, capsys, reason, condition
 ):
-    from lib.book import ChapterRun
+    from lib.book.run.notebook import ChapterRun
 
     chapter = load("sim_observations")
     run = ChapterRun(chapter, chapter.validate({}), tmp_path_factory.mktemp("r"))
@@ -476,19 +476,19 @@ def test_a_skipped_metric_is_printed_with_its_reason_in_a_checked_line(
 
 
 def test_without_a_known_output_the_metrics_go_to_a_file_of_their_own(monkeypatch):
-    import lib.book
+    import lib.book.run.notebook
 
     monkeypatch.delenv("LIB_OUTPUT_DIR", raising=False)
-    monkeypatch.setattr(lib.book, "papermill_output_path", lambda injected=None: None)
-    assert lib.book.known_output_dir({}) is None
-    names = {lib.book.unique_metrics_name("one_layer") for _ in range(3)}
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_output_path", lambda injected=None: None)
+    assert lib.book.run.notebook.known_output_dir({}) is None
+    names = {lib.book.run.notebook.unique_metrics_name("one_layer") for _ in range(3)}
     assert all(n.startswith("one_layer.") and n.endswith(".metrics.json") and str(os.getpid()) in n for n in names)
 
 
 def test_the_readmes_example_paths_are_ignored_by_git():
     import subprocess
 
-    from lib.paths import ROOT
+    from lib.util.paths import ROOT
 
     ignored = subprocess.run(
         ["git", "-C", str(ROOT), "check-ignore", "nb.ipynb", "out/one_layer.ipynb"], capture_output=True, text=True

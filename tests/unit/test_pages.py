@@ -1,8 +1,14 @@
-"""lib/pages.py: the README's results block and the pages generated from the declarations."""
+"""lib/book/pages/generated.py: the README's results block and the pages generated from the declarations."""
 
 import pytest
 
-from lib.pages import README_END, README_START, parameters_page, readme_results_block, with_readme_results
+from lib.book.pages.generated import (
+    README_END,
+    README_START,
+    parameters_page,
+    readme_results_block,
+    with_readme_results,
+)
 
 
 def test_the_readme_block_is_replaced_between_its_markers_only():
@@ -25,8 +31,8 @@ def test_parameters_page_has_a_section_per_chapter_and_no_cite_in_headings():
 
 
 def test_the_status_page_lists_every_chapter_even_without_a_run(tmp_path):
-    from lib.pages import status_page
-    from lib.specs import chapter_ids
+    from lib.book.chapters import chapter_ids
+    from lib.book.pages.generated import status_page
 
     page = status_page(tmp_path)
     assert page.startswith("(build-status)=\n# Build status")
@@ -35,8 +41,8 @@ def test_the_status_page_lists_every_chapter_even_without_a_run(tmp_path):
 
 def test_write_pages_without_runs_writes_every_page(tmp_path):
     """Before any chapter ran, every generated page exists and the summary still names every row."""
-    from lib.pages import write_pages
-    from lib.summary import catalogue_rows
+    from lib.book.pages.generated import write_pages
+    from lib.book.verdicts.summary import catalogue_rows
 
     write_pages(tmp_path / "runs", tmp_path / "generated")
     names = {p.name for p in (tmp_path / "generated").iterdir()}

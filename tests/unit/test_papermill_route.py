@@ -1,4 +1,4 @@
-"""The papermill route (lib/papermill_route.py, lib.book.start_chapter): generated parameters cells,
+"""The papermill route (lib/book/run/papermill_route.py, lib.book.run.notebook.start_chapter): generated parameters cells,
 the guard on injected cells, the cost check in the notebook, and where a papermill run writes."""
 
 import ast
@@ -14,18 +14,18 @@ import nbformat
 import pytest
 from papermill.translators import PythonTranslator
 
-import lib.chapter
-from lib.book import start_chapter
-from lib.chapter import Chapter, ParameterError, Parameters, param
-from lib.papermill_route import (
+import lib.book.chapters.declaration
+from lib.book.chapters import chapter_ids, load
+from lib.book.chapters.declaration import Chapter, ParameterError, Parameters, param
+from lib.book.run.notebook import start_chapter
+from lib.book.run.papermill_route import (
     InjectedParametersGuard,
     injected_cell_problem,
     output_path_from_command,
     with_parameters_cell,
     write_parameters_cells,
 )
-from lib.paths import ROOT
-from lib.specs import chapter_ids, load
+from lib.util.paths import ROOT
 
 BIN = Path(sys.executable).parent
 
@@ -43,7 +43,7 @@ TOY = Chapter(id="toy", title="toy", params=Toy)
 
 def test_parameters_cells_match_their_declarations():
     stale = write_parameters_cells([load(c) for c in chapter_ids()], check=True)
-    assert not stale, f"parameters cells differ from lib/specs in {stale}: run `python -m lib params`"
+    assert not stale, f"parameters cells differ from lib/book/chapters in {stale}: run `python -m lib params`"
 
 
 @pytest.mark.parametrize("chapter_id", [*chapter_ids(), "toy"])
@@ -125,7 +125,7 @@ def test_start_chapter_validates_and_checks_the_cost(monkeypatch, tmp_path):
     monkeypatch.delenv("LIB_ALLOW_EXPENSIVE", raising=False)
     with pytest.raises(ParameterError, match="'steps' must be >= 3"):
         start_chapter("one_layer", {"steps": -5})
-    monkeypatch.setattr(lib.chapter, "MAX_SECONDS", 1e-9)
+    monkeypatch.setattr(lib.book.chapters.declaration, "MAX_SECONDS", 1e-9)
     with pytest.raises(ParameterError, match="one_layer: about .* driven by steps=500 .*LIB_ALLOW_EXPENSIVE=1"):
         start_chapter("one_layer", {"steps": 500})
     assert list(tmp_path.iterdir()) == []  # refused before any metrics
@@ -218,7 +218,7 @@ steps = 10
 
 # %%
 import json, os
-from lib.book import output_dir
+from lib.book.run.notebook import output_dir
 json.dump({"dir": str(output_dir(globals())), "steps": steps}, open(os.environ["PROBE"], "w"))
 """
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lib.chapter import ParameterError
-from lib.specs import chapter_ids, load
+from lib.book.chapters import chapter_ids, load
+from lib.book.chapters.declaration import ParameterError
 
 SCALARS = st.one_of(
     st.none(),
@@ -64,7 +64,7 @@ def test_numbers_near_and_beyond_the_declared_ranges(chapter_id, data):
 @given(text=st.text(max_size=300))
 def test_any_yaml_text_is_a_value_or_a_one_line_refusal(text):
     """-y and the YAML reading of -p: nothing but a value or a short ParameterError, whatever the text."""
-    from lib.__main__ import parse_overrides, parse_yaml
+    from lib.book.commands.main import parse_overrides, parse_yaml
 
     for parse in (parse_yaml, lambda t: parse_overrides([], [t])):
         try:
@@ -78,7 +78,7 @@ def test_any_yaml_text_is_a_value_or_a_one_line_refusal(text):
 @given(data=st.data())
 def test_any_command_line_value_is_a_run_or_a_clear_refusal(chapter_id, data):
     """`-p NAME VALUE` with VALUE any text (numbers, YAML lists, junk), read as papermill reads it."""
-    from lib.__main__ import parse_value
+    from lib.book.commands.main import parse_value
 
     chapter = load(chapter_id)
     name = data.draw(st.sampled_from(sorted(chapter.defaults())))

@@ -1,12 +1,12 @@
-"""The book's identity (lib.repository) and the changelog of its verdicts (lib.changelog)."""
+"""The book's identity (lib.util.repository) and the changelog of its verdicts (lib.book.pages.changelog)."""
 
 from __future__ import annotations
 
 import json
 from types import SimpleNamespace
 
-from lib.changelog import changelog_page, previous_release, write_snapshot
-from lib.repository import commit_markdown, repository, source_url, version
+from lib.book.pages.changelog import changelog_page, previous_release, write_snapshot
+from lib.util.repository import commit_markdown, repository, source_url, version
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 
@@ -21,7 +21,7 @@ def test_an_unset_repository_gives_plain_commits_and_no_source_links(tmp_path):
     config = _config(tmp_path, "")
     assert repository(config) is None
     assert commit_markdown(SHA, config) == "`0123456789`"
-    assert source_url("lib/stats.py", config) is None
+    assert source_url("lib/util/stats.py", config) is None
 
 
 def test_a_set_repository_links_commits_and_sources(tmp_path):
@@ -29,7 +29,7 @@ def test_a_set_repository_links_commits_and_sources(tmp_path):
     assert repository(config) == ("https://example.org/book", "trunk")
     assert commit_markdown(SHA, config) == f"[`0123456789`](https://example.org/book/commit/{SHA})"
     assert commit_markdown("unknown", config) == "`unknown`"
-    assert source_url("lib/stats.py", config) == "https://example.org/book/blob/trunk/lib/stats.py"
+    assert source_url("lib/util/stats.py", config) == "https://example.org/book/blob/trunk/lib/util/stats.py"
 
 
 def test_the_book_config_sets_no_placeholder_url():
@@ -42,11 +42,11 @@ def _verdict(claim_id, verdict, value, chapter="one_layer"):
 
 
 def test_the_changelog_lists_every_changed_verdict_with_both_values(tmp_path, monkeypatch):
-    monkeypatch.setattr("lib.changelog.version", lambda: "0.2.0")
+    monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.2.0")
     old = [_verdict("S-1/a", "holds", 0.5), _verdict("S-1/b", "holds", 2.0), _verdict("S-1/gone", "holds", 1.0)]
-    monkeypatch.setattr("lib.changelog.version", lambda: "0.1.0")
+    monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.1.0")
     write_snapshot(old, tmp_path)
-    monkeypatch.setattr("lib.changelog.version", lambda: "0.2.0")
+    monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.2.0")
     now = [_verdict("S-1/a", "holds", 0.6), _verdict("S-1/b", "inconclusive", 1.25), _verdict("S-1/new", "holds", 3)]
     page = changelog_page(now, tmp_path)
     assert "release 0.1.0" in page

@@ -1,12 +1,12 @@
-"""lib/rerun_page.py: an executed chapter as one standalone offline page."""
+"""lib/book/pages/rerun.py: an executed chapter as one standalone offline page."""
 
 import re
 
 import nbformat
 import pytest
 
-from lib.rerun_page import changed_parameters, chapter_of, render_page
-from lib.specs import load
+from lib.book.chapters import load
+from lib.book.pages.rerun import changed_parameters, chapter_of, render_page
 
 PROSE = """# A chapter
 

@@ -1,4 +1,4 @@
-"""lib/runner.py and the CLI: validation before compute, staging, atomic publication, bad inputs."""
+"""lib/book/run/runner.py and the CLI: validation before compute, staging, atomic publication, bad inputs."""
 
 import json
 import os
@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 import pytest
 
-import lib.chapter
-import lib.runner
-from lib.__main__ import parse_overrides, parse_value, split_parameters
-from lib.chapter import Chapter, Claim, ParameterError, Parameters, param
-from lib.paths import ROOT
+import lib.book.chapters.declaration
+import lib.book.run.runner
+from lib.book.chapters.declaration import Chapter, Claim, ParameterError, Parameters, param
+from lib.book.commands.main import parse_overrides, parse_value, split_parameters
+from lib.util.paths import ROOT
 
 TOY = """# ---
 # jupyter:
@@ -26,7 +26,7 @@ TOY = """# ---
 
 # %%
 import os
-from lib.io import atomic_write_json
+from lib.util.io import atomic_write_json
 atomic_write_json(os.path.join(os.environ["LIB_OUTPUT_DIR"], "toy.metrics.json"), {"k_squared": k ** 2})
 assert not fail, "failing on purpose"
 """
@@ -142,14 +142,14 @@ def test_negative_numbers_survive_the_argument_parser():
 def toy_chapter(tmp_path, monkeypatch):
     (tmp_path / "toy.py").write_text(TOY)
     chapter = Chapter(id="toy", title="toy", params=ToyParameters, claims=(Claim("S-C", "", "", "k_squared", "== 9"),))
-    monkeypatch.setattr(lib.chapter, "NOTEBOOKS", tmp_path)
-    monkeypatch.setattr(lib.runner, "load", lambda _id: chapter)
+    monkeypatch.setattr(lib.book.chapters.declaration, "NOTEBOOKS", tmp_path)
+    monkeypatch.setattr(lib.book.run.runner, "load", lambda _id: chapter)
     return chapter
 
 
 def test_run_publishes_notebook_and_metrics(tmp_path, toy_chapter):
     out = tmp_path / "out"
-    path = lib.runner.run_chapter("toy", {"k": 3}, out)
+    path = lib.book.run.runner.run_chapter("toy", {"k": 3}, out)
     assert path == out / "toy.ipynb"
     assert json.loads((out / "toy.metrics.json").read_text()) == {"k_squared": 9}
     assert sorted(p.name for p in out.iterdir()) == ["toy.ipynb", "toy.metrics.json"]  # no lock file left
@@ -157,16 +157,16 @@ def test_run_publishes_notebook_and_metrics(tmp_path, toy_chapter):
 
 def test_relative_output_dir_from_elsewhere(tmp_path, toy_chapter, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    lib.runner.run_chapter("toy", {}, "rel/out")
+    lib.book.run.runner.run_chapter("toy", {}, "rel/out")
     assert json.loads((tmp_path / "rel/out/toy.metrics.json").read_text()) == {"k_squared": 4}
 
 
 def test_failed_run_publishes_nothing_it_could_be_trusted_for(tmp_path, toy_chapter):
     out = tmp_path / "out"
-    lib.runner.run_chapter("toy", {"k": 3}, out)
+    lib.book.run.runner.run_chapter("toy", {"k": 3}, out)
     before = (out / "toy.ipynb").read_bytes()
     with pytest.raises(Exception, match="failing on purpose"):
-        lib.runner.run_chapter("toy", {"k": 4, "fail": True}, out)
+        lib.book.run.runner.run_chapter("toy", {"k": 4, "fail": True}, out)
     assert (out / "toy.ipynb").read_bytes() == before  # the last good run stays
     assert json.loads((out / "toy.metrics.json").read_text()) == {"k_squared": 9}
     assert (out / "toy.failed.ipynb").exists()
@@ -181,7 +181,7 @@ def test_stale_staging_of_a_killed_run_is_cleaned(tmp_path):
     alive = tmp_path / ".staging-toy-def"
     alive.mkdir()
     (alive / "pid").write_text(str(os.getpid()))
-    lib.runner.clean_stale_staging(tmp_path, "toy")
+    lib.book.run.runner.clean_stale_staging(tmp_path, "toy")
     assert not stale.exists() and alive.exists()
 
 
@@ -191,28 +191,28 @@ def test_cost_beyond_reason_is_refused(monkeypatch):
         n: int = param(1, "size", min=1)
 
         def cost(self):
-            return lib.chapter.Cost(seconds=self.n * 3600.0, gigabytes=self.n * 1e3)
+            return lib.book.chapters.declaration.Cost(seconds=self.n * 3600.0, gigabytes=self.n * 1e3)
 
     chapter = Chapter(id="heavy", title="h", params=Heavy)
     with pytest.raises(ParameterError, match="GB"):
-        lib.runner.check_cost(chapter, chapter.validate({"n": 10}))
+        lib.book.run.runner.check_cost(chapter, chapter.validate({"n": 10}))
 
 
 def test_a_successful_run_prints_no_kernel_noise(tmp_path, toy_chapter, capfd):
-    lib.runner.run_chapter("toy", {}, tmp_path / "out")
+    lib.book.run.runner.run_chapter("toy", {}, tmp_path / "out")
     assert "Kernel is running" not in capfd.readouterr().err
 
 
 INTERRUPTED_RUN = """
 import sys
 from pathlib import Path
-import lib.chapter, lib.runner
+import lib.book.chapters.declaration, lib.book.run.runner
 from tests.unit.test_runner import ToyParameters
-from lib.chapter import Chapter
-from lib.__main__ import main
+from lib.book.chapters.declaration import Chapter
+from lib.book.commands.main import main
 here = Path(sys.argv[1])
-lib.chapter.NOTEBOOKS = here
-lib.runner.load = lambda _id: Chapter(id="toy", title="toy", params=ToyParameters)
+lib.book.chapters.declaration.NOTEBOOKS = here
+lib.book.run.runner.load = lambda _id: Chapter(id="toy", title="toy", params=ToyParameters)
 sys.exit(main(["run", "toy", "--output-dir", str(here / "out")]))
 """
 SLOW_CELL = """
@@ -264,7 +264,7 @@ def test_published_notebooks_carry_no_machine_paths(tmp_path):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["papermill"] = {"input_path": str(tmp_path / ".staging-x/ch.source.ipynb"), "version": "2"}
     path.write_text(nbformat.writes(notebook))
-    lib.runner.without_machine_paths(path, "ch")
+    lib.book.run.runner.without_machine_paths(path, "ch")
     record = nbformat.read(path, as_version=4).metadata["papermill"]
     assert record == {"input_path": "notebooks/ch.py", "output_path": "ch.ipynb", "version": "2"}
     assert str(tmp_path) not in path.read_text()

@@ -2,10 +2,10 @@
 
 import pytest
 
-from lib import runtime
-from lib.book import DEFAULT_RUNS_DIR, output_dir
-from lib.paths import cache_dir
-from lib.runtime import SettingError, check_environment, current, folder_setting, threads_setting
+from lib.util import runtime
+from lib.book.run.notebook import DEFAULT_RUNS_DIR, output_dir
+from lib.util.paths import cache_dir
+from lib.util.runtime import SettingError, check_environment, current, folder_setting, threads_setting
 
 
 @pytest.mark.parametrize("value", ["", " ", "\t"])

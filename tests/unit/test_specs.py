@@ -2,8 +2,8 @@
 
 import re
 
-from lib.paths import NOTEBOOKS, ROOT
-from lib.specs import chapter_ids, load
+from lib.book.chapters import chapter_ids, load
+from lib.util.paths import NOTEBOOKS, ROOT
 
 CONTRACT_IDS = {"sim_observations", "one_layer", "two_layer", "diffusion", "geneft_statics", "geneft_dynamics"}
 
@@ -12,7 +12,7 @@ def test_every_chapter_has_notebook_and_declaration():
     ids = chapter_ids()
     assert set(ids) == CONTRACT_IDS
     assert {p.stem for p in NOTEBOOKS.glob("*.py")} == set(ids)
-    assert {p.stem for p in (ROOT / "lib" / "specs").glob("*.py")} - {"__init__"} == set(ids)
+    assert {p.stem for p in (ROOT / "lib" / "book" / "chapters").glob("*.py")} - {"__init__", "declaration"} == set(ids)
 
 
 def _catalogue_ids(text: str) -> set[str]:
@@ -51,7 +51,7 @@ def test_validation_does_not_wait_on_torch():
     import sys
 
     code = (
-        "import sys; from lib.specs import chapter_ids, load\n"
+        "import sys; from lib.book.chapters import chapter_ids, load\n"
         "for c in chapter_ids(): load(c).validate({})\n"
         "print('torch' in sys.modules)"
     )

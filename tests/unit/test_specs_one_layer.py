@@ -1,9 +1,9 @@
-"""lib/specs/one_layer.py: the declaration accepts its defaults and rejects invalid values before any compute."""
+"""lib/book/chapters/one_layer.py: the declaration accepts its defaults and rejects invalid values before any compute."""
 
 import pytest
 
-from lib.chapter import ParameterError
-from lib.specs.one_layer import CHAPTER
+from lib.book.chapters.declaration import ParameterError
+from lib.book.chapters.one_layer import CHAPTER
 
 
 def test_defaults_and_smoke_validate():

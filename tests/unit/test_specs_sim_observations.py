@@ -1,10 +1,10 @@
-"""lib/specs/sim_observations.py: learning rates beyond the sharpness limit, degenerate tolerances and runs
+"""lib/book/chapters/sim_observations.py: learning rates beyond the sharpness limit, degenerate tolerances and runs
 too short to train are refused before any compute."""
 
 import pytest
 
-from lib.chapter import ParameterError
-from lib.specs.sim_observations import CHAPTER
+from lib.book.chapters.declaration import ParameterError
+from lib.book.chapters.sim_observations import CHAPTER
 
 
 def test_defaults_and_smoke_validate():

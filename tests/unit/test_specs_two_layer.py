@@ -1,10 +1,10 @@
-"""lib/specs/two_layer.py: the cost estimate follows the flow's stiffness and the lemma checks' step count."""
+"""lib/book/chapters/two_layer.py: the cost estimate follows the flow's stiffness and the lemma checks' step count."""
 
 import pytest
 
-from lib.chapter import ParameterError
+from lib.book.chapters.declaration import ParameterError
+from lib.book.chapters.two_layer import CHAPTER, LEMMA_S3_SIGMA
 from lib.sim.data import population_second_moment
-from lib.specs.two_layer import CHAPTER, LEMMA_S3_SIGMA
 from lib.theory.assumptions_d import choose_constants, steps_to_converge
 
 

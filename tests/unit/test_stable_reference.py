@@ -1,8 +1,8 @@
-"""`lib refs ID` twice gives the same bytes: lib.runner.stable_reference strips what differs between runs."""
+"""`lib refs ID` twice gives the same bytes: lib.book.run.runner.stable_reference strips what differs between runs."""
 
 import nbformat
 
-from lib.runner import stable_reference
+from lib.book.run.runner import stable_reference
 
 
 def _run(stamp: str, staging: str, ids: tuple[str, str]) -> nbformat.NotebookNode:

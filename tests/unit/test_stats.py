@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from lib.comparisons import auc, proportion_difference
-from lib.stats import (
+from lib.util.comparisons import auc, proportion_difference
+from lib.util.stats import (
     Estimate,
     bootstrap_interval,
     bootstrap_mean,
@@ -118,7 +118,7 @@ def test_proportion_difference_newcombe():
 
 
 def test_location_ratios_of_a_bimodal_sample_differ_by_statistic():
-    from lib.comparisons import location_ratio
+    from lib.util.comparisons import location_ratio
 
     rng = np.random.default_rng(0)
     bimodal = np.concatenate([rng.normal(0.05, 0.01, 150), rng.normal(0.4, 0.05, 90)])

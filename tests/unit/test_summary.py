@@ -1,13 +1,13 @@
-"""lib/summary.py: one status per catalogue row, derived from its claims (issue 22's landing page)."""
+"""lib/book/verdicts/summary.py: one status per catalogue row, derived from its claims (issue 22's landing page)."""
 
 from dataclasses import dataclass
 
 import pytest
 
-from lib.chapter import Chapter, Claim, Parameters
-from lib.claims import verdicts
-from lib.specs import chapter_ids, load
-from lib.summary import (
+from lib.book.chapters import chapter_ids, load
+from lib.book.chapters.declaration import Chapter, Claim, Parameters
+from lib.book.verdicts.claims import verdicts
+from lib.book.verdicts.summary import (
     CAVEATS,
     ERRATUM,
     NEEDS_GPU,
@@ -115,7 +115,7 @@ def test_not_computed_needs_a_gpu_only_where_the_chapter_waits_for_one():
 
 
 def test_the_other_claims_are_counted_apart_by_what_they_are():
-    from lib.summary import also_tested_sentence
+    from lib.book.verdicts.summary import also_tested_sentence
 
     claims = [
         _claim("S-10/a", **P),
@@ -146,7 +146,7 @@ def test_an_unknown_kind_is_refused():
 
 
 def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
-    from lib.summary import chapter_summary_markdown
+    from lib.book.verdicts.summary import chapter_summary_markdown
 
     claims = [
         _claim("S-10/a", **P),
@@ -166,7 +166,7 @@ def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
 
 
 def test_evidence_notices_are_one_sentence_per_set():
-    from lib.summary import reader_notices
+    from lib.book.verdicts.summary import reader_notices
 
     notices = [
         "EvidenceCommitWarning: evidence d/cpu (full): 2 of 20 shards were computed at commit aaa, not at the current HEAD",
@@ -183,7 +183,7 @@ def test_a_chapter_run_keeps_warnings_as_notices_not_stderr(tmp_path, monkeypatc
     import json
     import warnings
 
-    from lib.book import OUTPUT_DIR_ENV, ChapterRun
+    from lib.book.run.notebook import OUTPUT_DIR_ENV, ChapterRun
 
     monkeypatch.setenv(OUTPUT_DIR_ENV, str(tmp_path))
     monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # restored after the test
@@ -201,10 +201,10 @@ def test_a_chapter_run_keeps_warnings_as_notices_not_stderr(tmp_path, monkeypatc
 
 
 def test_a_chapter_names_the_science_code_and_evidence_it_runs():
-    from lib.summary import chapter_sources, chapter_summary_markdown
+    from lib.book.verdicts.summary import chapter_sources, chapter_summary_markdown
 
     code, evidence = chapter_sources("two_layer")
-    assert "lib/theory/two_layer.py" in code and not any(c.startswith(("lib/book", "lib/claims")) for c in code)
+    assert "lib/theory/two_layer.py" in code and not any(c.startswith(("lib/book/", "lib/util/")) for c in code)
     assert "two_layer/a_or_a2" in evidence
     chapter = Chapter("toy", "t", NoParameters, claims=(_claim("S-10/a"),))
     found = verdicts([chapter], {"toy": {"S_10_a": 1.0}})
@@ -213,7 +213,7 @@ def test_a_chapter_names_the_science_code_and_evidence_it_runs():
 
 
 def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():
-    from lib.chapter import FreeChoice
+    from lib.book.chapters.declaration import FreeChoice
 
     floor = FreeChoice("floor", "from the init", {"0.05": "S_10_c0_floor"})
     claim = _claim("S-10/c0", free_choices=(floor,), **P)

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from lib.chapter import ParameterError
-from lib.specs import chapter_ids, load
+from lib.book.chapters import chapter_ids, load
+from lib.book.chapters.declaration import ParameterError
 
 
 def _value(info, smoke):
@@ -70,7 +70,7 @@ ORDER_CHOICES = next(i for i in ORDER_MODELS if i.name == "order_models").bounds
 @example(models=["2-linear"])  # no 1-linear: the metrics read by a checked line are skipped (issue 36)
 @given(models=st.lists(st.sampled_from(sorted(ORDER_CHOICES)), min_size=1, max_size=3, unique=True))
 def test_every_accepted_set_of_order_models_runs_the_whole_chapter(tmp_path_factory, models):
-    from lib.runner import run_chapter
+    from lib.book.run.runner import run_chapter
 
     chapter = load("sim_observations")
     values = {**chapter.smoke, "order_models": models}

@@ -1,6 +1,6 @@
-"""The sentence formatter (lib.wording): names of the code as words, conditions with values, robustness."""
+"""The sentence formatter (lib.util.wording): names of the code as words, conditions with values, robustness."""
 
-from lib.wording import condition_text, plural, reader_list, reader_name, robustness_sentence
+from lib.util.wording import condition_text, plural, reader_list, reader_name, robustness_sentence
 
 
 def test_names_of_the_code_read_as_words():
@@ -40,7 +40,7 @@ def test_the_mathematics_of_claim_texts_survives_a_table_cell():
     \\vert, \\Vert, \\lt, \\gt and \\prime, never a character that a cell or HTML escaping would change."""
     import re
 
-    from lib.specs import chapter_ids, load
+    from lib.book.chapters import chapter_ids, load
 
     unsafe = [
         (claim.id, formula)

@@ -2,9 +2,9 @@
 import re
 import shlex
 
-import lib.specs  # the chapter declarations register their evidence sets
-from lib.evidence import registry
-from lib.evidence.store import ARRAYS, PROVENANCE, shard_dir
+import lib.book.chapters  # the chapter declarations register their evidence sets
+from lib.book.evidence import registry
+from lib.book.evidence.store import ARRAYS, PROVENANCE, shard_dir
 
 VARIANT = config.get("variant", "full")
 OUT = Path(config.get("root") or ROOT / "data" / "evidence").resolve()
@@ -41,7 +41,7 @@ for _set in SETS:
             mem_mb=_set.mem_mb,
             **({"gpu": 1} if GPU and _set.gpu else {}),
         params:
-            command=shlex.join([PYTHON, "-m", "lib.evidence", "shard", _set.chapter, _set.name,
+            command=shlex.join([PYTHON, "-m", "lib", "evidence", "shard", _set.chapter, _set.name,
                                 "--root", str(OUT), *(["--smoke"] if VARIANT == "smoke" else []),
                                 *(["--gpu"] if GPU else [])]),
         shell:

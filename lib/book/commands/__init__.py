@@ -1,0 +1,1 @@
+"""The command line: `python -m lib` (`main`), its evidence commands (`evidence`) and `bench`."""

@@ -1,0 +1,129 @@
+"""Compute one shard: import the set's function, run it on the threads (and GPU) given, store arrays and provenance.
+
+The shard function gets a checkpoint folder under `lib.util.paths.cache_dir("evidence", ...)`, keyed by
+the configuration hash and the code fingerprint, so an interrupted long shard resumes and a shard
+of changed code never resumes from stale state; it is removed once the shard is stored.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import platform
+import re
+import shutil
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lib.book.evidence.declare import EvidenceSet, config_hash
+from lib.book.evidence.store import git_commit, set_code, shard_dir, write_shard
+from lib.util.fingerprint import package_versions
+from lib.util.paths import cache_dir
+
+
+def resolve(function: str):
+    """The callable named 'module:name'."""
+    module, _, name = function.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def choose_device(evidence_set: EvidenceSet, gpu: bool) -> str:
+    """'cuda' if the set benefits from a GPU, one was requested and one is present; else 'cpu'."""
+    if not (gpu and evidence_set.gpu):
+        return "cpu"
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+VECTOR_EXTENSION = re.compile(r"^(sse|ssse|avx|amx|fma|f16c|asimd|sve|neon)")
+
+
+def processor() -> dict[str, Any]:
+    """The processor a shard ran on: {"model", "vector_extensions", "torch_kernels"}.
+
+    Torch's floating-point results differ between instruction sets (AVX2, AVX-512, AMX) and with the
+    thread count, and training amplifies the difference: provenance records the CPU model (the "model
+    name" of /proc/cpuinfo, else what `platform` says), its vector extensions (the SIMD flags of
+    /proc/cpuinfo: sse*, avx*, amx*, fma, asimd, sve, ...) and the kernel family torch chose
+    (`torch.backends.cpu.get_cpu_capability()`), so that two shards that disagree in the last digits
+    can be told apart from a change of code.
+    """
+    import torch
+
+    fields: dict[str, str] = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
+    except OSError:
+        pass
+    flags = (fields.get("flags") or fields.get("Features") or "").split()
+    return {
+        "model": fields.get("model name") or platform.processor() or platform.machine(),
+        "vector_extensions": sorted(f for f in set(flags) if VECTOR_EXTENSION.match(f)),
+        "torch_kernels": torch.backends.cpu.get_cpu_capability(),
+    }
+
+
+def run_shard(
+    evidence_set: EvidenceSet,
+    sid: str,
+    variant: str = "full",
+    root: Path | None = None,
+    threads: int = 1,
+    gpu: bool = False,
+) -> Path:
+    """Compute shard `sid` of the set and store it under `root` (default data/evidence); returns its folder."""
+    import torch
+
+    torch.set_num_threads(threads)
+    shard = evidence_set.shard_by_id(sid, variant)
+    declared = evidence_set.variant_config(variant)
+    device = choose_device(evidence_set, gpu)
+    config = {**declared, "device": device} if evidence_set.gpu else declared
+    code = set_code(evidence_set)
+    chash = config_hash(declared)
+    checkpoint = cache_dir(
+        "evidence", evidence_set.chapter, evidence_set.name, variant, sid, f"{chash[:12]}-{code.fingerprint}"
+    )
+    commit, dirty = git_commit(tuple(sorted({where.partition(":")[0] for where in code.locations.values()})))
+    cpu = processor()
+
+    start = time.perf_counter()
+    arrays = resolve(evidence_set.function)(config, shard, checkpoint)
+    wall = time.perf_counter() - start
+
+    arrays = {name: np.asarray(value) for name, value in arrays.items()}
+    provenance = {
+        "chapter": evidence_set.chapter,
+        "set": evidence_set.name,
+        "variant": variant,
+        "shard": shard,
+        "shard_id": sid,
+        "function": evidence_set.function,
+        "config": declared,
+        "config_hash": chash,
+        "code_fingerprint": code.fingerprint,
+        "code_objects": code.objects,
+        "commit": commit,
+        "dirty": dirty,
+        "versions": package_versions(),
+        "device": device if device == "cpu" else f"cuda ({torch.cuda.get_device_name()})",
+        "machine": platform.machine(),
+        "processor": cpu,
+        "cpu": f"{cpu['model']}; torch {cpu['torch_kernels']}",
+        "threads": threads,
+        "wall_seconds": round(wall, 3),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "host": socket.gethostname(),
+        "arrays": {name: [str(a.dtype), list(a.shape)] for name, a in arrays.items()},
+    }
+    directory = shard_dir(evidence_set, sid, variant, root)
+    write_shard(directory, arrays, provenance)
+    shutil.rmtree(checkpoint, ignore_errors=True)
+    return directory

@@ -1,0 +1,109 @@
+"""Releases of the book's verdicts and the changelog page.
+
+A release stores a snapshot of every claim's verdict and value, `book/releases/VERSION.json`, written by
+`python -m lib release RUNS_DIR` from the chapters executed at that version (the default runs that
+`make book` writes to book/chapters). The changelog page compares the verdicts of this build with the
+newest snapshot of an earlier release (or, while the version is unchanged, with this version's own) and
+lists every claim whose verdict changed, with both verdicts and both values, and the claims added or
+withdrawn since.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from lib.book.verdicts.claims import Verdict, claim_anchor, format_value
+from lib.util.io import atomic_write_json
+from lib.util.paths import ROOT
+from lib.util.repository import build_date, version
+
+RELEASES = ROOT / "book" / "releases"
+
+
+def snapshot(found: list[Verdict], release: str | None = None) -> dict:
+    """The verdicts of a release: version, date and, per claim id, its chapter, verdict and value (as the
+    book's formatter writes it)."""
+    return {
+        "version": release or version(),
+        "date": build_date(),
+        "claims": {
+            v.claim.id: {"chapter": v.chapter, "verdict": v.verdict, "value": format_value(v.value)} for v in found
+        },
+    }
+
+
+def write_snapshot(found: list[Verdict], folder: Path = RELEASES) -> Path:
+    """Store the snapshot of this version's verdicts as `folder/VERSION.json` (atomic)."""
+    data = snapshot(found)
+    path = folder / f"{data['version']}.json"
+    atomic_write_json(path, data)
+    return path
+
+
+def _version_key(text: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in text.replace("-", ".").split("."))
+
+
+def previous_release(folder: Path = RELEASES, current: str | None = None) -> dict | None:
+    """The newest stored snapshot of a version before `current` (default: this version); failing that,
+    the snapshot of `current` itself; None when no release is stored."""
+    current = current or version()
+    stored = sorted(
+        (json.loads(p.read_text()) for p in folder.glob("*.json")), key=lambda s: _version_key(s["version"])
+    )
+    earlier = [s for s in stored if _version_key(s["version"]) < _version_key(current)]
+    same = [s for s in stored if s["version"] == current]
+    return (earlier or same or [None])[-1]
+
+
+def _cell(text: str) -> str:
+    return html.escape(text, quote=False).replace("|", "&#124;")
+
+
+def _link(claim_id: str, chapter: str) -> str:
+    return f'<a href="../chapters/{chapter}.html#{claim_anchor(claim_id)}">{html.escape(claim_id)}</a>'
+
+
+def changelog_page(found: list[Verdict], folder: Path = RELEASES) -> str:
+    """The changelog page (MyST): the verdicts that changed since the previous release, with both values."""
+    out = ["(changelog)=", "# Changelog of the verdicts", ""]
+    before = previous_release(folder)
+    if before is None:
+        return "\n".join(out + ["No release of the book's verdicts is stored yet (`python -m lib release`).", ""])
+    now = snapshot(found)["claims"]
+    then = before["claims"]
+    changed = [c for c in now if c in then and now[c]["verdict"] != then[c]["verdict"]]
+    added = [c for c in now if c not in then]
+    withdrawn = [c for c in then if c not in now]
+    since = (
+        f"release {before['version']} of {before['date']}"
+        if before["version"] != version()
+        else f"the verdicts recorded for this version, {before['version']}, on {before['date']}"
+    )
+    out += [
+        f"This is version {version()} of the book. Every claim whose verdict differs from {since} "
+        f"(`book/releases/{before['version']}.json`), with the verdict and the value then and now; the "
+        "scorecard has every claim. A release stores its verdicts with `python -m lib release book/chapters`.",
+        "",
+        f"{len(changed)} of the {len(now)} claims changed verdict, {len(added)} were added and "
+        f"{len(withdrawn)} withdrawn.",
+        "",
+    ]
+    if changed:
+        out += [
+            "| claim | then | value then | now | value now |",
+            "|---|---|---|---|---|",
+            *(
+                f"| {_link(c, now[c]['chapter'])} | {then[c]['verdict']} | {_cell(then[c]['value'])} "
+                f"| {now[c]['verdict']} | {_cell(now[c]['value'])} |"
+                for c in changed
+            ),
+            "",
+        ]
+    if added:
+        out += ["Added: " + ", ".join(f"{_link(c, now[c]['chapter'])} ({now[c]['verdict']})" for c in added) + ".", ""]
+    if withdrawn:
+        out += ["Withdrawn: " + ", ".join(f"{html.escape(c)} (was {then[c]['verdict']})" for c in withdrawn) + ".", ""]
+    return "\n".join(out)

@@ -1,0 +1,417 @@
+"""What a chapter notebook calls: validate its parameters, record metrics, glue numbers, figures and verdicts.
+
+A chapter starts with three cells:
+
+    guard_parameters("one_layer")                  # before the parameters cell: checks what papermill injects
+    d = 64  # type: int  input dimension ...       # the `parameters` cell, generated from lib/book/chapters/one_layer.py
+    run = start_chapter("one_layer", globals())    # validates values, joint rules and cost, as `lib run` does
+    P = run.params                                 # the chapter's frozen Parameters dataclass
+
+Every parameter is glued as `param_NAME`. Headline numbers go through `run.metric(name, value)`
+(written atomically to `ID.metrics.json` and glued as `name`, formatted by `lib.util.numbers`; an
+estimate is also glued as `name_ci`, its interval, and `name_n`), figures through
+`run.figure(name, fig)`, verdict clauses through `run.verdict(claim_id)` (glued as `verdict_SLUG`,
+generated from the claim, never typed), and the chapter ends with `run.claims_table()`, which also
+glues the chapter's summary box `chapter_summary`. Warnings raised in the kernel become notices of
+the run (its metrics record, the summary box, the build status page), not stderr in the page.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import time
+import warnings
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lib.book.chapters import load
+from lib.book.chapters.declaration import (
+    ALLOW_EXPENSIVE_ENV,
+    NOT_COMPUTED_KEY,
+    Chapter,
+    ParameterError,
+    Parameters,
+    check_cost,
+    is_estimate,
+    is_not_computed,
+    meets,
+)
+from lib.book.run.outputs import usable_output_dir
+from lib.book.run.papermill_route import (
+    InjectedParametersGuard,
+    look_alike_numbers,
+    papermill_command,
+    papermill_output_path,
+    repeated_names,
+)
+from lib.book.verdicts.claims import (
+    RUN_KEY,
+    chapter_fingerprint,
+    claims_markdown,
+    format_value,
+    is_interval,
+    not_judged,
+    sentence,
+    slug,
+    verdicts,
+)
+from lib.util.io import atomic_write_json
+from lib.util.numbers import format_estimate, format_number
+from lib.util.paths import ROOT
+from lib.util.runtime import folder_setting, setting
+from lib.util.wording import reader_name
+
+if TYPE_CHECKING:
+    from lib.book.evidence.load import Available
+
+OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
+DEFAULT_RUNS_DIR = ROOT / "runs"
+
+
+def known_output_dir(namespace: dict[str, Any] | None = None) -> Path | None:
+    """The folder a run writes into, when it can be known: LIB_OUTPUT_DIR (set by `lib run`), else the folder of
+    papermill's output notebook (its command line, or PAPERMILL_OUTPUT_PATH under `inject_paths`); else None
+    (papermill's Python API, nbclient, a notebook opened by hand)."""
+    if setting(OUTPUT_DIR_ENV) is not None:
+        return folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)
+    output = papermill_output_path((namespace or {}).get("PAPERMILL_OUTPUT_PATH"))
+    return output.parent if output is not None else None
+
+
+def output_dir(namespace: dict[str, Any] | None = None) -> Path:
+    """Where metrics go: the run's own folder (`known_output_dir`), else `runs/`, which git ignores."""
+    return known_output_dir(namespace) or DEFAULT_RUNS_DIR
+
+
+def unique_metrics_name(chapter_id: str) -> str:
+    """A metrics file name no other run takes (time to the second and process id), for a run whose folder is
+    not known: two such runs into `runs/` must not overwrite each other's metrics."""
+    return f"{chapter_id}.{datetime.now(UTC):%Y%m%dT%H%M%S}-{os.getpid()}.metrics.json"
+
+
+def to_jsonable(value: Any) -> Any:
+    """numpy / torch scalars and arrays and estimates to plain Python (NaN and inf become None)."""
+    if hasattr(value, "as_dict"):
+        value = value.as_dict()
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    raise TypeError(
+        f"metric value {value!r} of type {type(value).__name__} is not a number, bool, string, list or estimate"
+    )
+
+
+def glued_metric(name: str, value: Any) -> dict[str, Any]:
+    """What `ChapterRun.metric` glues for a metric: formatted text, keyed by glue name.
+
+    An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
+    to the same decimal place; one without an interval (a p-value, a count, an exact value) or one that
+    cannot judge its claim gives its text (`format_value` without n) and an empty `name_ci`; a float, a bool
+    or a list its formatted text; a name of the code its words (`lib.util.wording.reader_name`: "greater than", not
+    "greater_than"); anything else the value itself.
+    """
+    if is_estimate(value) and not is_interval(value):
+        reason = not_judged(value)
+        shown = f"not judged: {reason}" if reason is not None else format_number(value["value"])
+        return {name: shown, f"{name}_ci": "", f"{name}_n": value["n"]}
+    if is_estimate(value):
+        shown, low, high = format_estimate(value["value"], value["low"], value["high"])
+        return {name: shown, f"{name}_ci": f"[{low}, {high}]", f"{name}_n": value["n"]}
+    if isinstance(value, (bool, float)):
+        return {name: format_number(value)}
+    if isinstance(value, list):
+        return {name: format_value(value)}
+    if isinstance(value, str):
+        return {name: reader_name(value)}
+    return {name: value}
+
+
+def mapping_table(mapping: dict[str, Any], key: str = "name", value: str = "value"):
+    """A dict shown as a two-column Markdown table, its values through the book's formatter (never a repr)."""
+    from IPython.display import Markdown
+
+    rows = [f"| {key} | {value} |", "|---|---|"]
+    rows += [f"| `{name}` | {format_value(v)} |" for name, v in mapping.items()]
+    return Markdown("\n".join(rows) + "\n")
+
+
+def headline_text(value: Any, digits: int) -> str:
+    """A metric for an nbval-checked line: rounded to `digits` significant digits (machine-independent),
+    then through the book's formatter (an estimate as "value [low, high], n = N", never a dict; one without
+    an interval, or whose interval rounds onto its value, as "value, n = N")."""
+    if is_not_computed(value) or (is_estimate(value) and not_judged(value) is not None):
+        return format_value(value)
+    if is_estimate(value):
+        v, low, high = (format_number(_rounded(value[k], digits)) for k in ("value", "low", "high"))
+        return f"{v}, n = {value['n']}" if low == high == v else f"{v} [{low}, {high}], n = {value['n']}"
+    rounded = _rounded(value, digits)
+    if isinstance(rounded, list):
+        return "[" + ", ".join(format_number(x) for x in rounded) + "]"
+    return format_number(rounded)
+
+
+def _rounded(value: Any, digits: int) -> Any:
+    if isinstance(value, list):
+        return [_rounded(v, digits) for v in value]
+    if isinstance(value, float):
+        return float(f"{value:.{digits}g}")
+    return value
+
+
+def run_provenance() -> dict[str, Any]:
+    """When and at which commit a chapter runs (for the status page)."""
+    from lib.book.evidence.store import git_commit
+
+    commit, _ = git_commit()
+    return {"started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit}
+
+
+class ChapterRun:
+    """The notebook-side handle of one execution of a chapter."""
+
+    def __init__(
+        self, chapter: Chapter, params: Parameters, directory: Path | None = None, metrics_name: str | None = None
+    ):
+        self.chapter = chapter
+        self.params = params
+        self.metrics: dict[str, Any] = {}
+        self.record = {
+            "chapter": chapter.id,
+            "parameters": to_jsonable(params.as_dict()),
+            "code_fingerprint": chapter_fingerprint(chapter.id),
+            **run_provenance(),
+            "notices": [],
+        }
+        self._started = time.monotonic()
+        self.path = (directory or output_dir()) / (metrics_name or f"{chapter.id}.metrics.json")
+        self._write()
+        warnings.showwarning = self._notice
+        for name, value in params.as_dict().items():
+            self._glue(f"param_{name}", glued_metric(name, to_jsonable(value))[name])
+
+    def _with_record(self) -> dict[str, Any]:
+        return {**self.metrics, RUN_KEY: self.record}
+
+    def _write(self) -> None:
+        self.record["elapsed_seconds"] = round(time.monotonic() - self._started, 1)
+        self.record["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+        atomic_write_json(self.path, self._with_record())
+
+    def _notice(self, message, category, filename, lineno, file=None, line=None) -> None:
+        """`warnings.showwarning` of the chapter's kernel: a warning becomes a notice of the run (in the
+        metrics record, the chapter's summary box and the status page), never a stderr block in the page."""
+        text = f"{category.__name__}: {message}"
+        if text not in self.record["notices"]:
+            self.record["notices"].append(text)
+            self._write()
+
+    @staticmethod
+    def _glue(name: str, value: Any) -> None:
+        from myst_nb import glue
+
+        glue(name, value, display=False)
+
+    def metric(self, name: str, value: Any) -> None:
+        """Record a headline number or estimate: into `ID.metrics.json` (atomically) and glued as `name`.
+
+        What is glued is text from the book's one formatter (`lib.util.numbers`), never a raw float: an
+        estimate as `name` (its value, to the digits its interval justifies), `name_ci`
+        ("[low, high]") and `name_n`; a float to at most 4 significant digits. Returns nothing, so
+        that a cell ending with it shows no bare repr.
+        """
+        value = to_jsonable(value)
+        self.metrics[name] = value
+        self._write()
+        for key, text in glued_metric(name, value).items():
+            self._glue(key, text)
+
+    def evidence(self, set_name: str, variant: str = "full") -> Available:
+        """Load this chapter's evidence set `set_name` (README, Evidence), recorded in the metrics' `_run`.
+
+        While shards are still missing the set's smoke variant is returned with `pending` saying so
+        (the runner repeats it on the console, the status page shows it); a corrupt or stale shard
+        stops the chapter with EvidenceError. Shards from another commit with the same code are
+        recorded by commit here instead of a warning in the page.
+        """
+        from lib.book.evidence import EvidenceCommitWarning, load_or_smoke
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EvidenceCommitWarning)
+            available = load_or_smoke(self.chapter.id, set_name, variant)
+        data = available.data
+        self.record.setdefault("evidence", []).append(
+            {
+                "set": data.evidence_set.key,
+                "variant": data.variant,
+                "shards": len(data),
+                "pending": available.pending,
+                "commits": sorted({str(s.provenance.get("commit", ""))[:12] for s in data}),
+            }
+        )
+        self._write()
+        return available
+
+    def skip(self, name: str, reason: str) -> None:
+        """Record a metric that these parameters do not compute, with the reason: a claim on it reads
+        "not computed", the prose and a headline show the reason, and nothing downstream meets a missing key."""
+        self.metrics[name] = {NOT_COMPUTED_KEY: reason}
+        self._write()
+        self._glue(name, format_value(self.metrics[name]))
+
+    def text(self, name: str, value: str | float) -> None:
+        """Glue a piece of text for the prose (not a metric: a sentence that depends on the result); a number
+        goes through the book's formatter, like a metric."""
+        if not isinstance(value, str):
+            value = glued_metric(name, to_jsonable(value))[name]
+        self._glue(name, value)
+
+    def figure(self, name: str, fig) -> None:
+        """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it."""
+        import matplotlib.pyplot as plt
+
+        self._glue(name, fig)  # the kernel's inline backend gives the PNG that glue stores
+        plt.close(fig)
+
+    def verdict(self, claim_id: str) -> str:
+        """The verdict sentence of a declared claim on the metrics so far, glued as `verdict_SLUG`."""
+        found = [v for v in verdicts([self.chapter], {self.chapter.id: self._with_record()}) if v.claim.id == claim_id]
+        if not found:
+            raise KeyError(f"chapter {self.chapter.id} declares no claim {claim_id!r}")
+        text = sentence(found[0])
+        self._glue(f"verdict_{slug(claim_id)}", text)
+        return text
+
+    def headline(self, *names: str, digits: int = 3, checks: Mapping[str, str] | None = None) -> None:
+        """Print recorded metrics for an nbval-checked cell (`# NBVAL_CHECK_OUTPUT`), machine-independently.
+
+        `names` are metrics that are the same on every machine and thread count (exact results,
+        counts, booleans, values derived from stored evidence): printed rounded to `digits`
+        significant digits, estimates as "value [low, high], n = N". `checks` maps the metrics of
+        live floating-point computations to the condition their claim uses ("<= 1e-4", "> 1"):
+        printed as "name <= 1e-4" when it is met, with the value only when it is not, since the
+        digits of a live float vary with the CPU's kernels and the thread count (CONTRIBUTING).
+        """
+        for name in names:
+            print(f"{name} = {headline_text(self.metrics[name], digits)}")
+        for name, condition in (checks or {}).items():
+            value = self.metrics[name]
+            if is_not_computed(value):  # these parameters do not compute it (`skip`): the reason, no condition
+                print(f"{name} = {headline_text(value, digits)}")
+                continue
+            met = meets(value, condition)
+            print(f"{name} {condition}" if met else f"{name} = {headline_text(value, digits)}, fails {condition}")
+
+    def claims_table(self):
+        """This chapter's declared claims against the metrics recorded so far (a Markdown table).
+
+        Also glues every claim's verdict sentence, so the prose can cite any of them.
+        """
+        from IPython.display import Markdown
+
+        for claim in self.chapter.claims:
+            self.verdict(claim.id)
+        self.summary_box()
+        return Markdown(claims_markdown([self.chapter], {self.chapter.id: self._with_record()}))
+
+    def summary_box(self) -> str:
+        """The chapter's summary admonition (MyST), glued as `chapter_summary` for the chapter's first page:
+
+        ```{glue:md} chapter_summary
+        :format: myst
+        ```
+        """
+        from IPython.display import Markdown
+
+        from lib.book.verdicts.summary import chapter_sources, chapter_summary_markdown, gpu_pending_chapters
+
+        found = verdicts([self.chapter], {self.chapter.id: self._with_record()})
+        text = chapter_summary_markdown(
+            self.chapter, found, gpu_pending_chapters(), self.record["notices"], chapter_sources(self.chapter.id)
+        )
+        self._glue("chapter_summary", Markdown(text))
+        return text
+
+
+def evidence_notices(metrics: Mapping[str, Any]) -> list[str]:
+    """One line per evidence set a run showed through its smoke variant (from the metrics' `_run`)."""
+    used = metrics.get(RUN_KEY, {}).get("evidence", [])
+    return [
+        f"notice: {entry['set']}: {entry['pending']}; the chapter reads it as incomplete"
+        for entry in used
+        if entry["pending"]
+    ]
+
+
+def _installed_guards(shell) -> list:
+    return [t for t in shell.input_transformers_cleanup if isinstance(t, InjectedParametersGuard)]
+
+
+def guard_parameters(chapter_id: str) -> None:
+    """Have IPython check the cell papermill injects after the `parameters` cell before it runs.
+
+    A chapter's first cell calls it: papermill pastes parameter names verbatim as code, so a cell
+    that is not `NAME = literal` lines of declared parameters is refused, naming the offending text
+    (see `lib.book.run.papermill_route`). Outside IPython it does nothing.
+    """
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        return
+    for guard in _installed_guards(shell):
+        shell.input_transformers_cleanup.remove(guard)
+    shell.input_transformers_cleanup.append(InjectedParametersGuard(load(chapter_id)))
+
+
+def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
+    """Validate the parameters found in `namespace` (the notebook's globals) and start recording.
+
+    The same checks as `python -m lib run`, in the cell after the parameters (and after the cell
+    papermill injects): names, values, joint rules, the estimated cost (unless LIB_ALLOW_EXPENSIVE=1 and
+    the request is possible at all) and the output folder (`lib.book.run.outputs.usable_output_dir`).
+    Parameters missing from `namespace` take their declared defaults (a notebook opened by hand).
+    Raises `ParameterError`, one line in the notebook, before any computation.
+    """
+    from IPython import get_ipython
+
+    from lib.util import runtime
+    from lib.util.plotting import use_book_style
+
+    shell = get_ipython()
+    for guard in _installed_guards(shell) if shell is not None else []:
+        shell.input_transformers_cleanup.remove(guard)
+    chapter = load(chapter_id)
+    command = papermill_command()
+    for check in (look_alike_numbers, repeated_names) if command is not None else ():
+        if (problem := check(command)) is not None:
+            raise ParameterError(problem)
+    params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
+    check_cost(chapter, params, allow_expensive=os.environ.get(ALLOW_EXPENSIVE_ENV) == "1")
+    from_runner = setting(OUTPUT_DIR_ENV) is not None  # lib run's staging folder, checked by `lib run`
+    known = known_output_dir(namespace)
+    directory = usable_output_dir(
+        known or DEFAULT_RUNS_DIR,
+        chapter_id,
+        option=OUTPUT_DIR_ENV if from_runner else "the output folder",
+        source_ok=from_runner,
+    )
+    runtime.apply()
+    use_book_style()
+    run = ChapterRun(chapter, params, directory, None if known else unique_metrics_name(chapter_id))
+    if known is None:
+        print(
+            f"metrics: {run.path} (where this run writes its notebook is not known: set {OUTPUT_DIR_ENV}, or pass "
+            "papermill inject_paths=True, to write ID.metrics.json beside it)"
+        )
+    return run

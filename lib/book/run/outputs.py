@@ -1,0 +1,163 @@
+"""Where a run may write, checked before any compute, and publishing its files together.
+
+`lib run --output-dir DIR` writes `DIR/ID.ipynb` and `DIR/ID.metrics.json` (and `DIR/ID.html`);
+the papermill route writes the metrics beside papermill's output notebook. Both check the folder
+with `usable_output_dir` before a kernel computes anything: not empty, not inside the source tree
+(whose folders a run would pollute: `tests/`, `lib/`, `.git/`, ...; `book/chapters`, where `make
+book` runs the chapters, is the exception), names the file system can hold, and no folder (or
+other non-file) where a file goes. `publish` moves staged files into place all or nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from lib.book.chapters.declaration import ParameterError, short
+from lib.util.paths import ROOT
+
+# Folders of the repository a run must not write into, and the one inside them it may.
+SOURCE_FOLDERS = (".git", "lib", "tests", "notebooks", "data", "book", "workflow", "benchmarks", "config")
+RUNS_IN_SOURCE = (Path("book") / "chapters",)
+STAGING_PREFIX = ".staging-{id}-"
+STAGING_SUFFIX_LENGTH = 8  # tempfile.mkdtemp's random part
+
+
+def chapter_files(chapter_id: str, html: bool = False) -> list[str]:
+    """The names a run of `chapter_id` writes in its output folder (the staging folder's prefix too)."""
+    names = [f"{chapter_id}.ipynb", f"{chapter_id}.metrics.json", f"{chapter_id}.failed.ipynb"]
+    return names + ([f"{chapter_id}.html"] if html else [])
+
+
+def _refuse(option: str, path: object, why: str) -> ParameterError:
+    return ParameterError(f"{option} {short(str(path))}: {why}")
+
+
+def _source_folder(path: Path) -> str | None:
+    """The repository folder `path` lies in, when a run must not write there ('.' for the root), else None."""
+    try:
+        relative = Path(os.path.realpath(path)).relative_to(os.path.realpath(ROOT))
+    except ValueError:
+        return None
+    if relative == Path("."):
+        return "."
+    if any(relative == runs or runs in relative.parents for runs in RUNS_IN_SOURCE):
+        return None
+    return relative.parts[0] if relative.parts[0] in SOURCE_FOLDERS else None
+
+
+def _name_max(path: Path) -> int:
+    """The longest file name (bytes) the file system of `path`'s nearest existing ancestor holds."""
+    for folder in [path, *path.parents]:
+        try:
+            return os.pathconf(folder, "PC_NAME_MAX")
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:
+            break
+    return 255
+
+
+def usable_output_dir(
+    raw: str | os.PathLike,
+    chapter_id: str,
+    *,
+    html: bool = False,
+    option: str = "--output-dir",
+    source_ok: bool = False,
+) -> Path:
+    """The absolute output folder, created; ParameterError (one line naming `option`) when it cannot hold the run.
+
+    Refused: an empty path, a NUL character, a name longer than the file system holds, a folder of the
+    source tree (unless `source_ok`: the nbval references), an existing file, a folder that cannot be
+    created or written, and any of the run's files (`chapter_files`) that exists as something other
+    than a regular file (a folder where the notebook goes, a FIFO where the metrics go).
+    """
+    text = os.fspath(raw)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if not text.strip():
+        raise ParameterError(f"{option} is empty: name a folder (default: runs/)")
+    if "\x00" in text:
+        raise _refuse(option, text, "contains a NUL character")
+    path = Path(os.path.abspath(os.path.expanduser(text)))
+    limit = _name_max(path)
+    staging = STAGING_PREFIX.format(id=chapter_id) + "x" * STAGING_SUFFIX_LENGTH
+    for part in [*path.parts[1:], *chapter_files(chapter_id, html), staging]:
+        if len(os.fsencode(part)) > limit:
+            raise _refuse(option, path, f"the name {short(part)} is longer than this file system's {limit} bytes")
+    where = _source_folder(path)
+    if where is not None and not source_ok:
+        inside = "the repository's root" if where == "." else f"the source folder {where}/"
+        raise _refuse(option, path, f"lies in {inside}; write runs outside the source tree (runs/ or book/chapters/)")
+    try:
+        if path.exists() and not path.is_dir():
+            raise _refuse(option, path, "exists and is not a folder")
+        path.mkdir(parents=True, exist_ok=True)
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise _refuse(option, path, "is not writable")
+        try:  # os.access says yes to root everywhere (/proc, a read-only mount): try a nameless file (O_TMPFILE)
+            with tempfile.TemporaryFile(dir=path):
+                pass
+        except OSError as err:
+            raise _refuse(option, path, f"is not writable ({err.strerror or err})") from None
+        for name in chapter_files(chapter_id, html):
+            try:
+                mode = (path / name).lstat().st_mode
+            except FileNotFoundError:
+                continue
+            if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) and (path / name).is_file()):
+                kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+                raise _refuse(option, path, f"{name} there is {kind}; the run could not publish it")
+    except OSError as err:
+        raise _refuse(option, path, f"cannot be used ({err.strerror or err})") from None
+    return path
+
+
+def usable_output_file(raw: str | os.PathLike, chapter_id: str, *, option: str) -> Path:
+    """The absolute path of one file a command writes (`lib page -o`); ParameterError (one line naming `option`)
+    when its folder cannot hold a run's files (`usable_output_dir`: the source tree, unwritable, ...) or the
+    path itself is a folder or other non-file."""
+    text = os.fsdecode(os.fspath(raw))
+    if not text.strip() or text.endswith(os.sep):
+        raise ParameterError(f"{option} {short(text)}: name a file (such as runs/{chapter_id}.html)")
+    path = Path(os.path.abspath(os.path.expanduser(text)))
+    folder = usable_output_dir(path.parent, chapter_id, option=option)
+    if len(os.fsencode(path.name)) > _name_max(folder):
+        raise _refuse(option, path, "the name is longer than this file system holds")
+    if os.path.lexists(path) and not path.is_file():
+        raise _refuse(option, path, "exists and is not a regular file")
+    return folder / path.name
+
+
+def publish(moves: list[tuple[Path, Path]]) -> None:
+    """Move each staged file onto its target, all or nothing: when one move fails, the targets already
+    replaced get their previous files back (or are removed when there were none), and the error is raised.
+
+    The previous files are kept as hard links beside the staged ones until every move has succeeded.
+    """
+    kept: list[tuple[Path, Path | None]] = []
+    try:
+        for source, target in moves:
+            backup = source.with_name(source.name + ".previous")
+            try:
+                os.link(target, backup, follow_symlinks=False)
+            except FileNotFoundError:
+                backup = None
+            kept.append((target, backup))
+            os.replace(source, target)
+    except BaseException:
+        for target, backup in reversed(kept):
+            try:
+                if backup is None:
+                    target.unlink(missing_ok=True)
+                else:
+                    os.replace(backup, target)
+            except OSError:
+                pass
+        raise
+    for _, backup in kept:
+        if backup is not None:
+            backup.unlink(missing_ok=True)

@@ -1,0 +1,519 @@
+"""Claims against metrics: the scorecard page, `python -m lib claims`, and each chapter's closing table.
+
+A metrics file `ID.metrics.json` maps metric names to numbers, booleans, strings, lists or
+estimates `{"value", "low", "high", "n", "method"}`; the key `_run` records the parameters and
+the code fingerprint that produced it. Each declared claim gets a verdict (holds / does not
+hold / inconclusive / not computed) and is "as declared" when that verdict is its `expected`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lib.book.chapters.declaration import (
+    CATEGORIES,
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    NOT_COMPUTED,
+    NOT_COMPUTED_KEY,
+    Chapter,
+    Claim,
+    ParameterError,
+    is_estimate,
+    is_not_computed,
+    short,
+)
+from lib.util.numbers import format_interval, format_number, snapped
+from lib.util.wording import condition_text, dependence, reader_name, robustness_sentence
+
+RUN_KEY = "_run"
+
+
+class MetricsError(ValueError):
+    """A metrics file is missing, unreadable, truncated or not a JSON object (exit code 2)."""
+
+
+ROBUST = "robust"
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """The claim's condition evaluated under another value of one of its free choices."""
+
+    choice: str
+    label: str
+    metric: str
+    value: Any
+    verdict: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    chapter: str
+    claim: Claim
+    value: Any
+    verdict: str
+    why: str
+    threshold: Any = None
+    note: str = ""
+    alternatives: tuple[Alternative, ...] = ()
+
+    @property
+    def dependent_choices(self) -> list[str]:
+        """The free choices under one of whose alternatives the verdict changes."""
+        changed = [a.choice for a in self.alternatives if a.verdict not in (self.verdict, NOT_COMPUTED)]
+        return list(dict.fromkeys(changed))
+
+    @property
+    def robustness(self) -> str:
+        """ "" without declared free choices; "robust" when no computed alternative changes the verdict;
+        otherwise "depends on the X" (a verdict that may not be reported plainly)."""
+        if not self.alternatives:
+            return ""
+        if self.dependent_choices:
+            return dependence(self.dependent_choices)
+        if all(a.verdict == NOT_COMPUTED for a in self.alternatives):
+            return "alternatives not computed"
+        return ROBUST
+
+    @property
+    def robustness_detail(self) -> str:
+        """The robustness as a sentence with every alternative's verdict (`lib.util.wording.robustness_sentence`):
+        "depends on the learned level: holds with 0.75 (declared), inconclusive with 0.6"."""
+        if not self.alternatives:
+            return ""
+        return robustness_sentence(
+            self.verdict,
+            [
+                (c.name, c.fixed, [(a.label, a.verdict) for a in self.alternatives if a.choice == c.name])
+                for c in self.claim.free_choices
+            ],
+        )
+
+    @property
+    def needs(self) -> str:
+        """What the value must be, for a reader (`lib.util.wording.condition_text`): "< 0.05", "true", "concatenation"."""
+        return condition_text(self.claim.condition, self.threshold, self.claim.parameter)
+
+    @property
+    def as_declared(self) -> bool:
+        return self.verdict == self.claim.expected
+
+    @property
+    def condition(self) -> str:
+        """The claim's condition, with the value of the parameter it names ("< topo_visible_tol = 0.05")."""
+        if self.claim.parameter is None:
+            return self.claim.condition
+        return f"{self.claim.condition} = {short(self.threshold)}"
+
+    @property
+    def status(self) -> str:
+        if self.as_declared:
+            return self.verdict
+        return f"{self.verdict} (declared: {self.claim.expected})"
+
+    @property
+    def summary(self) -> str:
+        """The status with the robustness when a free choice is declared: "holds, robust", "holds, depends on X"."""
+        return f"{self.status}, {self.robustness}" if self.robustness else self.status
+
+
+MAX_METRICS_BYTES = 64 * 2**20  # a chapter's metrics are kilobytes; anything this large is not one
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of `path`, which must be a regular file of at most `limit` bytes; MetricsError otherwise.
+
+    Opened without blocking (a FIFO or a device would wait for a writer, or never end) and checked
+    on the open descriptor, so nothing swapped in between a check and the open is read; the read
+    stops at `limit` + 1 bytes whatever the file claims.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as err:
+        raise MetricsError(f"{path}: cannot be read ({err.strerror})") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise MetricsError(f"{path}: not a regular file (a folder, FIFO, socket or device); not read")
+    with os.fdopen(descriptor, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise MetricsError(f"{path}: larger than {limit // 2**20} MiB, not a metrics file")
+    return data
+
+
+def read_metrics(directory: Path, chapter_id: str) -> dict[str, Any] | None:
+    """The metrics of a chapter in `directory`, None when there is no file; MetricsError when unusable
+    (not a regular file, too large, not UTF-8 JSON, not an object)."""
+    path = Path(directory) / f"{chapter_id}.metrics.json"
+    if not os.path.lexists(path):
+        return None
+    try:
+        loaded = json.loads(
+            read_regular_file(path, MAX_METRICS_BYTES).decode("utf-8"),
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+        )
+    except MalformedMetrics as err:
+        raise MetricsError(f"{path}: malformed: {err}") from None
+    except UnicodeDecodeError as err:
+        raise MetricsError(f"{path}: not UTF-8 ({err.reason} at byte {err.start})") from None
+    except json.JSONDecodeError as err:
+        raise MetricsError(f"{path}: not valid JSON, truncated or edited ({err.msg}, line {err.lineno})") from None
+    except RecursionError:
+        raise MetricsError(f"{path}: JSON nested too deeply, not a metrics file") from None
+    if not isinstance(loaded, dict):
+        raise MetricsError(f"{path}: expected a JSON object of metric name -> value, got {type(loaded).__name__}")
+    for name, value in loaded.items():
+        if name != RUN_KEY and (problem := malformed_estimate(value)) is not None:
+            raise MetricsError(f"{path}: malformed: metric {short(name)}: {problem}")
+    return loaded
+
+
+class MalformedMetrics(ValueError):
+    """What a chapter run never writes: a repeated key, NaN or Infinity (a run records a non-finite value as null)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) < len(keys):
+        repeated = next(k for k in keys if keys.count(k) > 1)
+        raise MalformedMetrics(f"the key {short(repeated)} appears twice")
+    return dict(pairs)
+
+
+def _no_constant(text: str) -> Any:
+    raise MalformedMetrics(f"{text} is not a number a run records (it writes a non-finite value as null)")
+
+
+def malformed_estimate(value: Any) -> str | None:
+    """Why a recorded estimate cannot be one (an interval whose low end is above its high end, a negative or
+    fractional n, a value that is not a number), or None (also for anything that is not an estimate)."""
+    if not is_estimate(value):
+        return None
+    numbers = {k: value[k] for k in ("value", "low", "high")}
+    if any(v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))) for v in numbers.values()):
+        return f"an estimate's value, low and high must be numbers, got {short(numbers)}"
+    if numbers["low"] is not None and numbers["high"] is not None and numbers["low"] > numbers["high"]:
+        return f"an estimate whose low end {numbers['low']!r} is above its high end {numbers['high']!r}"
+    n = value["n"]
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+        return f"an estimate's n must be a whole number >= 0, got {short(n)}"
+    return None
+
+
+def chapter_fingerprint(chapter_id: str) -> str:
+    """Fingerprint of the code behind a chapter: its notebook's `lib` import closure and declaration."""
+    from lib.util.deps import chapter_dependencies
+    from lib.util.fingerprint import code_fingerprint
+    from lib.util.paths import ROOT
+
+    modules = [
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in chapter_dependencies(chapter_id)
+        if p.suffix == ".py" and p.is_relative_to(ROOT / "lib")
+    ]
+    return code_fingerprint(*modules)
+
+
+def foreign_metrics(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
+    """Why a metrics file cannot be taken as this chapter's run of the current code; None when it can.
+
+    Refused: no `_run` record, another chapter's record, parameters the chapter does not declare, does not
+    find all of, or refuses (its own validation: type, range, joint rules), and a code fingerprint other than the current code's (the metrics are stale: rerun).
+    """
+    record = metrics.get(RUN_KEY)
+    if not isinstance(record, dict):
+        return f"{chapter.id}.metrics.json has no {RUN_KEY} record (not written by `lib run` or a chapter run)"
+    if record.get("chapter") != chapter.id:
+        return f"{chapter.id}.metrics.json records chapter {str(record.get('chapter'))[:40]!r}"
+    parameters = record.get("parameters")
+    unknown = sorted(set(parameters or {}) - set(chapter.defaults())) if isinstance(parameters, dict) else None
+    if unknown is None or unknown:
+        return f"{chapter.id}.metrics.json records parameters the chapter does not declare: {unknown}"
+    if missing := [name for name in chapter.defaults() if name not in parameters]:
+        return f"{chapter.id}.metrics.json does not record the parameter(s) {', '.join(missing[:5])}"
+    try:
+        chapter.validate(parameters)
+    except ParameterError as err:
+        return f"{chapter.id}.metrics.json records parameters the chapter refuses: {err}"
+    if record.get("code_fingerprint") != chapter_fingerprint(chapter.id):
+        return (
+            f"{chapter.id}.metrics.json was computed by other code than the current one (fingerprint "
+            f"{str(record.get('code_fingerprint'))[:16]}, now {chapter_fingerprint(chapter.id)}): rerun the chapter"
+        )
+    return None
+
+
+def changed_parameters(chapter: Chapter, metrics: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of a run that differ from the chapter's defaults (empty for a default run)."""
+    parameters = (metrics.get(RUN_KEY) or {}).get("parameters") or {}
+    defaults = chapter.defaults()
+    return {k: v for k, v in parameters.items() if k in defaults and v != _jsonable_default(defaults[k])}
+
+
+def _jsonable_default(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def chapters_present(directory: Path, chapters: list[Chapter]) -> list[Chapter]:
+    """The chapters that have a metrics file in `directory`."""
+    return [c for c in chapters if os.path.lexists(Path(directory) / f"{c.id}.metrics.json")]
+
+
+# "{name}", not a TeX group of the note's mathematics ("$\eta_{enc}$", "$\mathrm{enc}$"); "10^{name}" is a placeholder.
+_PLACEHOLDER = re.compile(r"(?<![\w\\])\{([A-Za-z_][\w.]*)\}")
+
+
+def note_metrics(note: str) -> list[str]:
+    """The metric names a note quotes as `{name}`."""
+    return _PLACEHOLDER.findall(note)
+
+
+def fill_note(note: str, metrics: dict[str, Any]) -> str:
+    """A claim's note with each `{name}` replaced by that metric of the run (value [interval], n).
+
+    Notes quote the numbers behind a declared verdict through placeholders, never typed by hand,
+    so that a rerun with other parameters or other evidence cannot contradict its own note.
+    """
+    return _PLACEHOLDER.sub(lambda m: format_value(metrics.get(m.group(1))), note)
+
+
+def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> list[Verdict]:
+    out = []
+    for chapter in chapters:
+        found = metrics.get(chapter.id) or {}
+        parameters = (found.get(RUN_KEY) or {}).get("parameters")
+        for claim in chapter.claims:
+            value = found.get(claim.metric)
+            verdict, why = claim.evaluate(value, parameters)
+            note = fill_note(claim.note, found)
+            alternatives = tuple(
+                Alternative(
+                    choice.name, label, metric, found.get(metric), claim.evaluate(found.get(metric), parameters)[0]
+                )
+                for choice in claim.free_choices
+                for label, metric in choice.alternatives
+            )
+            out.append(Verdict(chapter.id, claim, value, verdict, why, claim.threshold(parameters), note, alternatives))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Formatting
+# ----------------------------------------------------------------------------------------------
+
+
+NOT_JUDGED = "undecided:"  # the method of an estimate widened to its metric's range (lib.util.stats.undecided)
+
+
+def not_judged(value: Any) -> str | None:
+    """Why an estimate cannot judge its claim (its data are incomplete, its control failed), None when it can:
+    such an estimate's interval is the metric's whole range, made to be inconclusive, not measured."""
+    if is_estimate(value) and str(value.get("method", "")).startswith(NOT_JUDGED):
+        return str(value["method"])[len(NOT_JUDGED) :].split(";")[0].strip()
+    return None
+
+
+def is_interval(value: Any) -> bool:
+    """An estimate with a measured interval: not a point (a p-value, a count, an exact value: low == high)
+    and not an interval made to be inconclusive (`not_judged`)."""
+    if not is_estimate(value) or not_judged(value) is not None:
+        return False
+    low, high = snapped(value["low"], value["value"]), snapped(value["high"], value["value"])
+    return low != high
+
+
+def format_value(value: Any) -> str:
+    """A metric as text, through the book's one formatter (`lib.util.numbers`).
+
+    An estimate with an interval reads "value [low, high], n = N" with the digits its interval justifies;
+    one without (a p-value, a count, an exact value) "value, n = N" (n only when above 1); one that cannot
+    judge its claim "not judged: why"; a float at most 4 significant digits; a list its first six entries, without
+    brackets; a name of the code as words (`lib.util.wording.reader_name`).
+    """
+    if value is None:
+        return "not computed"
+    if is_not_computed(value):
+        return f"not computed ({value[NOT_COMPUTED_KEY]})"
+    reason = not_judged(value)
+    if reason is not None:
+        return f"not judged: {reason}"
+    if is_estimate(value) and not is_interval(value):
+        n = value["n"]
+        return format_number(value["value"]) + (f", n = {n}" if isinstance(n, int) and n > 1 else "")
+    if is_estimate(value):
+        return f"{format_interval(value['value'], value['low'], value['high'])}, n = {value['n']}"
+    if isinstance(value, (bool, int, float)):
+        return format_number(value)
+    if isinstance(value, list):
+        return ", ".join(format_value(v) for v in value[:6]) + (", …" if len(value) > 6 else "")
+    return short(value) if not isinstance(value, str) else reader_name(value[:80])
+
+
+_BASIS_LABEL = {
+    "exact": "exact",
+    "consistency": "consistency check",
+    "single run": "single run",
+    "seeds": "seeds",
+    "evidence": "evidence tier",
+}
+
+
+def basis_text(v: Verdict) -> str:
+    """Strength of the evidence: exact / consistency check / single run / seeds / evidence tier, with n;
+    and what the claim is (`Claim.category`: the paper's claim, a book reading, an extension, ...)."""
+    n = f", n = {v.value['n']}" if is_estimate(v.value) else ""
+    return _BASIS_LABEL[v.claim.basis] + n + f"; {CATEGORIES[v.claim.category]}"
+
+
+def reason_text(v: Verdict) -> str:
+    """The declared reason (`Claim.note`), and for any verdict but "holds" why the interval decided it."""
+    return "; ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why, v.robustness_detail) if p)
+
+
+_VERB = {HOLDS: "holds", FAILS: "does not hold", INCONCLUSIVE: "is undecided", NOT_COMPUTED: "was not computed"}
+
+
+def sentence(v: Verdict) -> str:
+    """The verdict as a clause for the prose, generated from the claim, never typed: "S-8 holds: 0.20
+    [0.10, 0.30], n = 1000 (needs > 0.01)". No closing period: the prose around it punctuates."""
+    label = "is an error in the paper" if v.claim.kind == "erratum" and v.verdict == FAILS else _VERB[v.verdict]
+    text = f"{v.claim.id} {label}: {format_value(v.value)} (needs {v.needs})"
+    if not v.as_declared:
+        text += f", although the chapter declares it {v.claim.expected}"
+    if v.robustness_detail:
+        text += f"; {v.robustness_detail}"
+    return text
+
+
+def slug(claim_id: str) -> str:
+    """A glue-friendly key of a claim id: "S-T4.1/rates" -> "s_t4_1_rates"."""
+    return re.sub(r"[^a-z0-9]+", "_", claim_id.lower()).strip("_")
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def claim_anchor(claim_id: str) -> str:
+    """The HTML id of a claim's row in its chapter's claims table: "S-T4.1/rates" -> "claim-s-t4-1-rates"."""
+    return "claim-" + slug(claim_id).replace("_", "-")
+
+
+def claim_id_html(claim_id: str) -> str:
+    """A claim id as HTML that wraps before its "/" and after its hyphens, never inside a word ("G-6/sigma-monotone"):
+    its cell is at least as wide as its longest word (book.css, `book-claim`)."""
+    return f'<span class="book-claim">{html.escape(claim_id).replace("/", "<wbr>/")}</span>'
+
+
+def verdict_label(v: Verdict) -> str:
+    """The verdict as a reader should read it: an erratum that does not hold is an error in the paper,
+    a consistency or method check says so, a verdict that depends on a free choice of the analyst is
+    never shown plainly (bold only when it holds, as declared and robust), and a verdict that differs
+    from its declaration says that too."""
+    label = "error in the paper" if v.claim.kind == "erratum" and v.verdict == FAILS else v.verdict
+    if v.claim.basis == "consistency":
+        label += " (consistency check)"
+    elif v.claim.kind == "method":
+        label += " (method check)"
+    if v.robustness:
+        label += f", {v.robustness}"
+    if not v.as_declared:
+        label += f"; declared {v.claim.expected}"
+    tag = "strong" if v.verdict == HOLDS and v.as_declared and not v.dependent_choices else "span"
+    return f'<{tag} class="book-status">{html.escape(label)}</{tag}>'
+
+
+def _details(v: Verdict) -> str:
+    """The paper's statement, its value, the evidence and the reason, folded (raw HTML in a table cell)."""
+    reason = reason_text(v)
+    body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
+        f" {reason}" if reason else ""
+    )
+    summary = "why" if v.verdict != HOLDS or reason else "paper"
+    return f"<details><summary>{summary}</summary>{html.escape(body)}</details>"
+
+
+def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None], link: str | None = None) -> str:
+    """A compact Markdown table: claim, verdict, the book's value [interval] n, condition, folded details.
+
+    Without `link`, each row carries its claim's anchor (the chapter's own table); with `link`
+    (the relative folder of the chapter pages, e.g. "../chapters/"), each id links to that anchor.
+    """
+    rows = ["| claim | verdict | book value | condition | details |", "|---|---|---|---|---|"]
+    for v in verdicts(chapters, metrics):
+        target = claim_anchor(v.claim.id)
+        ident = (
+            f'<a href="{link}{v.chapter}.html#{target}">{claim_id_html(v.claim.id)}</a>'
+            if link is not None
+            else f'<span id="{target}"></span>{claim_id_html(v.claim.id)}'
+        )
+        cells = (ident, verdict_label(v), format_value(v.value), f"`{v.claim.metric} {v.condition}`", _details(v))
+        rows.append("| " + " | ".join(_cell(x) for x in cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool = False) -> tuple[str, int]:
+    """The terminal table of `python -m lib claims` and its exit code (`only_changed`: the `--check` form).
+
+    One row per claim: id, what it is (`Claim.category`: primary, erratum, paper, reading, extension,
+    derivation, finding, check), verdict, value [interval] n, the declared verdict, and "changed" when
+    they differ; a claim decided by stored evidence is marked "evidence: ignores -p" when the run's
+    parameters differ from the defaults. Exit code 1 when a verdict differs from its declaration;
+    MetricsError (exit 2) when a metrics file of a requested chapter is missing or unusable.
+    """
+    metrics = {}
+    for chapter in chapters:
+        metrics[chapter.id] = read_metrics(directory, chapter.id)
+        if metrics[chapter.id] is None:
+            raise MetricsError(
+                f"{Path(directory) / (chapter.id + '.metrics.json')}: no such file "
+                f"(run `python -m lib run {chapter.id} --output-dir {directory}`)"
+            )
+        problem = foreign_metrics(chapter, metrics[chapter.id])
+        if problem:
+            raise MetricsError(f"{directory}: {problem}")
+    rerun = {chapter.id for chapter in chapters if changed_parameters(chapter, metrics[chapter.id])}
+    rows, changed = [("claim", "kind", "verdict", "value [interval], n", "declared", "")], 0
+    found = verdicts(chapters, metrics)
+    for v in found:
+        marks = [] if v.as_declared else ["changed"]
+        if v.claim.basis == "evidence" and v.chapter in rerun:
+            marks.append("evidence: ignores -p")
+        if v.robustness:
+            marks.append(v.robustness)
+        changed += not v.as_declared
+        if only_changed and v.as_declared:
+            continue
+        rows.append(
+            (v.claim.id, v.claim.category, v.verdict, format_value(v.value), v.claim.expected, "; ".join(marks))
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    lines = ["  ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)) + "  " + r[5] for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    verdict_names = ("holds", "does not hold", "inconclusive", "not computed")
+    for label, group in (
+        ("the paper's primary claims", [v for v in found if v.claim.category == "primary"]),
+        ("errors in the paper (errata)", [v for v in found if v.claim.category == "erratum"]),
+        ("also tested", [v for v in found if v.claim.category not in ("primary", "erratum")]),
+    ):
+        counts = {k: sum(v.verdict == k for v in group) for k in verdict_names}
+        lines.append(f"{label}: {len(group)}" + "".join(f", {n} {k}" for k, n in counts.items() if n))
+    robust = sum(v.robustness == ROBUST for v in found)
+    dependent = sum(bool(v.dependent_choices) for v in found)
+    lines.append(
+        f"{len(found) - changed} of {len(found)} as declared"
+        + (f"; {robust} robust, {dependent} depending on a free choice" if robust or dependent else "")
+    )
+    if rerun:
+        lines.append(f"parameters differ from the defaults in: {', '.join(sorted(rerun))}")
+    return "\n".join(line.rstrip() for line in lines), int(changed > 0)

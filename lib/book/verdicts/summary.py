@@ -1,0 +1,429 @@
+"""The reproducibility summary: one status per catalogue row, derived from its claims' verdicts, never typed.
+
+Each catalogue row of `book/catalogue.md` ("S-2c, S-3", "G-Th3", ...) collects the claims whose id
+starts with one of its ids (the part before "/": "S-13, S-14/median" belongs to "S-13, S-14";
+a letter suffix belongs to its figure, "S-6a/..." to "S-6"). Its status follows `STATUS_RULE`,
+applied to the claims' kinds (lib.book.chapters.declaration.KINDS), bases and verdicts. The landing page, the
+scorecard, the chapters' summary boxes and the README results table all read it from here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lib.book.chapters.declaration import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
+from lib.book.verdicts.claims import Verdict, claim_anchor, format_value, is_interval
+from lib.util.paths import ROOT
+
+REPRODUCED = "reproduced"
+CAVEATS = "reproduced with caveats"
+NOT_REPRODUCED = "not reproduced"
+ERRATUM = "error in the paper"
+UNDECIDED = "undecided at this budget"
+NEEDS_GPU = "needs a GPU"
+STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, NEEDS_GPU)
+
+STATUS_RULE = (
+    "A row's status is derived from its *primary* claims, never typed: the claims each row names, "
+    "declared before they were computed, as the paper's own statement, read on the paper's own measure (its figure's quantity, "
+    "its text's criterion) at the paper's setting, fixed in advance. Every other claim says what it is "
+    "(a further statement of the paper; a book reading: a statistic, bar or threshold the paper does not "
+    "set; an extension, derivation or finding beyond the paper; a consistency or method check), is shown "
+    "under *also tested*, and never moves the row. When a primary claim **does not hold**, the row is "
+    "**not reproduced**; when its interval straddles the condition, **undecided at this budget**; when "
+    "it was not computed because its evidence is declared for a GPU that the build did not have, "
+    "**needs a GPU**. A primary claim whose verdict changes with a free choice of the analyst (a floor, "
+    "a level, a read-out: its robustness row in the scorecard) is never reported plainly: **reproduced "
+    "with caveats** when it holds under the choice fixed in advance, else **undecided at this budget**. "
+    "When every primary holds: **error in the paper** if a primary statement the book finds wrong in the "
+    "paper (an *erratum*, see the errata) does not hold, else **reproduced**."
+)
+
+CATALOGUE = ROOT / "book" / "catalogue.md"
+# What a point value (no interval) rests on, in a few words.
+BASES_SHORT = {
+    "exact": "exact",
+    "consistency": "by construction",
+    "single run": "one run",
+    "seeds": "over seeds",
+    "evidence": "stored evidence",
+}
+# Each paper's title and the one sentence of what it claims that opens its part of the summary.
+PAPERS = {
+    "S": (
+        "Swing-by dynamics",
+        "{cite:t}`yang2025swingby` claim that concepts are learned in an order set by signal strength and "
+        "diversity, that deeper models first swing by the strongest training cluster before generalizing, "
+        "and that a symmetric two-layer linear theory explains both.",
+    ),
+    "G": (
+        "GenEFT",
+        "{cite:t}`baek2024geneft` claim that generalization needs a critical data fraction set by the "
+        "relation's description length, and that embeddings interact like particles whose collision "
+        "decides between generalization and memorization.",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class CatalogueRow:
+    """One row of the catalogue: its ids ("S-2c", "S-3"), the paper letter and what it is."""
+
+    ids: tuple[str, ...]
+    artifact: str
+
+    @property
+    def key(self) -> str:
+        return ", ".join(self.ids)
+
+    @property
+    def paper(self) -> str:
+        return self.ids[0].split("-")[0]
+
+
+_ROW = re.compile(r"^\|\s*([SG]-[^|]+?)\s*\|\s*([^|]*?)\s*\|")
+
+
+def catalogue_rows(path: Path = CATALOGUE) -> list[CatalogueRow]:
+    """The rows of the catalogue's tables, in page order."""
+    rows = []
+    for line in Path(path).read_text().splitlines():
+        match = _ROW.match(line)
+        if match:
+            ids = tuple(part.strip() for part in match.group(1).split(","))
+            rows.append(CatalogueRow(ids, match.group(2)))
+    return rows
+
+
+def claim_row_ids(claim_id: str) -> tuple[str, ...]:
+    """The catalogue ids a claim id names: "S-13, S-14/median" -> ("S-13", "S-14")."""
+    return tuple(part.strip() for part in claim_id.split("/")[0].split(","))
+
+
+def row_of(claim_id: str, rows: list[CatalogueRow]) -> CatalogueRow | None:
+    """The catalogue row of a claim: the row that lists one of its ids, or its figure without a panel letter."""
+    for candidates in (
+        claim_row_ids(claim_id),
+        tuple(re.sub(r"(?<=\d)[a-z]$", "", i) for i in claim_row_ids(claim_id)),
+    ):
+        for row in rows:
+            if set(candidates) & set(row.ids):
+                return row
+    return None
+
+
+# The status of one primary claim, and how a row combines them: the first of this order that a primary has.
+_ORDER = (NOT_REPRODUCED, NEEDS_GPU, UNDECIDED, CAVEATS, ERRATUM, REPRODUCED)
+
+
+@dataclass
+class RowSummary:
+    """A catalogue row with its claims' verdicts and the status its primary claims give."""
+
+    row: CatalogueRow
+    verdicts: list[Verdict] = field(default_factory=list)
+    gpu_pending: bool = False
+
+    @property
+    def primaries(self) -> list[Verdict]:
+        """The claims that decide the row (`role="primary"`), in declaration order."""
+        return [v for v in self.verdicts if v.claim.role == "primary"]
+
+    @property
+    def also_tested(self) -> list[Verdict]:
+        """Every other claim of the row: shown, counted apart, never moving its status."""
+        return [v for v in self.verdicts if v.claim.role != "primary"]
+
+    @property
+    def decisive(self) -> Verdict | None:
+        """The primary claim that sets the row's status (the first with the row's status), None without one."""
+        found = [v for v in self.primaries if self.claim_status(v) == self.status]
+        return found[0] if found else (self.primaries[0] if self.primaries else None)
+
+    @property
+    def errata(self) -> list[Verdict]:
+        """Primary erratum claims that do not hold: errors the book finds in the paper."""
+        return [v for v in self.primaries if v.claim.kind == "erratum" and v.verdict == FAILS]
+
+    @property
+    def caveats(self) -> list[Verdict]:
+        """Primary claims whose verdict depends on a free choice of the analyst."""
+        return [v for v in self.primaries if v.dependent_choices]
+
+    def claim_status(self, v: Verdict) -> str:
+        """What one primary claim says of its row (see STATUS_RULE)."""
+        if v.claim.kind == "erratum":
+            return ERRATUM if v.verdict == FAILS else REPRODUCED
+        if v.dependent_choices:  # never reported plainly: its verdict moves with the analyst's choice
+            return CAVEATS if v.verdict == HOLDS else UNDECIDED
+        if v.verdict == FAILS:
+            return NOT_REPRODUCED
+        if v.verdict == NOT_COMPUTED:
+            return NEEDS_GPU if self.gpu_pending else UNDECIDED
+        if v.verdict == INCONCLUSIVE:
+            return UNDECIDED
+        return REPRODUCED
+
+    @property
+    def status(self) -> str:
+        found = {self.claim_status(v) for v in self.primaries}
+        return next((s for s in _ORDER if s in found), UNDECIDED)
+
+    @property
+    def linked(self) -> Verdict | None:
+        """The claim a link to the row lands on: its decisive primary, or its first claim while it has none."""
+        return self.decisive or (self.verdicts[0] if self.verdicts else None)
+
+    @property
+    def chapter(self) -> str | None:
+        return self.linked.chapter if self.linked else None
+
+    def decisive_text(self) -> str:
+        """Each primary claim's value (interval and n only where there is one) and what it must meet;
+        for an error in the paper, the erratum."""
+        shown = self.errata if self.status == ERRATUM else self.primaries
+        if not shown:
+            return "no primary claim declared"
+        return "; ".join(f"{v.claim.id}: {primary_text(v)}" for v in shown)
+
+    def reason(self) -> str:
+        """Why the row is not plainly reproduced: its primaries' notes and free choices, and its errata."""
+        if not self.primaries:
+            return "no primary claim is declared for this row"
+        parts = []
+        for v in self.primaries:
+            status = self.claim_status(v)
+            if status in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note:
+                parts.append(f"{v.claim.id}: {v.note}")
+            if v.dependent_choices:
+                parts.append(f"{v.claim.id} {v.robustness_detail}")
+        if self.status in (UNDECIDED, NEEDS_GPU) and self.gpu_pending:
+            parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
+        if self.errata:
+            parts.append("errors in the paper: " + ", ".join(e.claim.id for e in self.errata))
+        return "; ".join(parts)
+
+    def also_tested_text(self) -> str:
+        """The row's other claims, grouped by what they are: "book reading: S-2c/turn-back does not hold; ..."."""
+        groups: dict[str, list[str]] = {}
+        for v in self.also_tested:
+            groups.setdefault(v.claim.category, []).append(f"{v.claim.id} ({v.summary})")
+        return ". ".join(
+            f"{CATEGORIES[k][0].upper()}{CATEGORIES[k][1:]}: {'; '.join(groups[k])}" for k in CATEGORIES if k in groups
+        )
+
+
+def primary_text(v: Verdict) -> str:
+    """A claim's value and what it must meet: "0.42 [0.35, 0.48], n = 240 (needs > 0)"; a point value with
+    what it rests on ("3, one run"); a yes/no observation as yes or no."""
+    basis = "" if is_interval(v.value) else f", {BASES_SHORT[v.claim.basis]}"
+    if isinstance(v.value, bool):  # a yes/no observation: the status column says whether it is the paper's
+        return f"{'yes' if v.value else 'no'} ({basis.lstrip(', ')})"
+    return f"{format_value(v.value)} (needs {v.needs}{basis})"
+
+
+def gpu_pending_chapters() -> set[str]:
+    """Chapters with an evidence set declared for a GPU that has no stored shard."""
+    from lib.book.evidence.registry import all_sets
+    from lib.book.evidence.status import status
+
+    gpu_sets = [s.key for s in all_sets() if s.gpu]
+    if not gpu_sets:
+        return set()
+    return {row["set"].split("/")[0] for row in status(",".join(gpu_sets)) if not row["counts"].get("ok")}
+
+
+def summarise(chapters: list[Chapter], found: list[Verdict], gpu_pending: set[str] | None = None) -> list[RowSummary]:
+    """One RowSummary per catalogue row, in catalogue order; ValueError for a claim that names no row."""
+    rows = catalogue_rows()
+    summaries = {row.key: RowSummary(row) for row in rows}
+    orphans = []
+    for v in found:
+        row = row_of(v.claim.id, rows)
+        if row is None:
+            orphans.append(v.claim.id)
+        else:
+            summaries[row.key].verdicts.append(v)
+    if orphans:
+        raise ValueError(f"claims that name no catalogue row of {CATALOGUE.name}: {orphans}")
+    pending = gpu_pending or set()
+    for s in summaries.values():
+        s.gpu_pending = s.chapter in pending
+    return list(summaries.values())
+
+
+def status_counts(summaries: list[RowSummary]) -> Counter:
+    return Counter(s.status for s in summaries)
+
+
+def claim_counts(found: list[Verdict]) -> dict[str, int]:
+    """Verdicts of the paper's primary claims; errors found in the paper; the other claims, counted apart."""
+    primary = [v for v in found if v.claim.role == "primary" and v.claim.kind == "claim"]
+    return {
+        "holds": sum(v.verdict == HOLDS for v in primary),
+        "does not hold": sum(v.verdict == FAILS for v in primary),
+        "inconclusive": sum(v.verdict == INCONCLUSIVE for v in primary),
+        "not computed": sum(v.verdict == NOT_COMPUTED for v in primary),
+        "errors in the paper": sum(v.claim.kind == "erratum" and v.verdict == FAILS for v in found),
+        "also tested": sum(v.claim.category not in ("primary", "erratum") for v in found),
+    }
+
+
+def also_tested_counts(found: list[Verdict]) -> dict[str, Counter]:
+    """The claims that are not the paper's primary claims or errata, by what they are (CATEGORIES, in order),
+    each with its verdicts counted."""
+    groups: dict[str, Counter] = {}
+    for v in found:
+        if v.claim.category not in ("primary", "erratum"):
+            groups.setdefault(v.claim.category, Counter())[v.verdict] += 1
+    return {k: groups[k] for k in CATEGORIES if k in groups}
+
+
+def also_tested_sentence(found: list[Verdict]) -> str:
+    """ "also tested: 4 further statements of the paper (3 hold, 1 does not hold); 2 book readings (...)"."""
+    parts = []
+    for category, counts in also_tested_counts(found).items():
+        total = sum(counts.values())
+        label = CATEGORIES[category]
+        name = label if total == 1 else _PLURAL_CATEGORIES.get(category, label + "s")
+        verdicts = ", ".join(f"{n} {k if n == 1 else _PLURAL_VERDICTS[k]}" for k in _VERDICT_ORDER if (n := counts[k]))
+        parts.append(f"{total} {name} ({verdicts})")
+    return "also tested: " + "; ".join(parts) if parts else ""
+
+
+_VERDICT_ORDER = (HOLDS, FAILS, INCONCLUSIVE, NOT_COMPUTED)
+_PLURAL_VERDICTS = {HOLDS: "hold", FAILS: "do not hold", INCONCLUSIVE: "inconclusive", NOT_COMPUTED: "not computed"}
+_PLURAL_CATEGORIES = {
+    "paper": "further statements of the paper",
+    "check": "consistency or method checks",
+    "extension": "extensions beyond the paper",
+    "derivation": "derivations beyond the paper",
+    "finding": "findings beyond the paper",
+}
+
+
+_COMMIT_NOTICE = re.compile(
+    r"^EvidenceCommitWarning: evidence (?P<set>\S+ \(\w+\)): (?P<k>\d+) of (?P<n>\d+) shards were computed at commit"
+)
+
+
+def reader_notices(notices: list[str]) -> list[str]:
+    """A run's notices (caught warnings, "Category: message") worded for a reader: the evidence store's
+    one notice per earlier commit becomes one sentence per set; a library warning names its library's
+    category after its message."""
+    shards: dict[str, list[int]] = {}
+    out = []
+    for notice in notices:
+        match = _COMMIT_NOTICE.match(notice)
+        if match:
+            counts = shards.setdefault(match["set"], [0, int(match["n"]), 0])
+            counts[0] += int(match["k"])
+            counts[2] += 1
+            continue
+        category, _, message = notice.partition(": ")
+        out.append(f"a library warned: {message} ({category})" if message else notice)
+    for name, (k, n, commits) in shards.items():
+        earlier = "an earlier commit" if commits == 1 else f"{commits} earlier commits"
+        out.insert(
+            0, f"evidence {name}: {k} of {n} shards were computed at {earlier}, with the same code, and are used"
+        )
+    return out
+
+
+SCIENCE_PACKAGES = ("sim", "theory", "geneft", "diffusion")
+
+
+def chapter_sources(chapter_id: str) -> tuple[list[str], list[str]]:
+    """The science modules a chapter runs (its notebook's `lib` import closure, book machinery left out),
+    as repository paths, and the evidence sets declared for it."""
+    from lib.book.evidence.registry import all_sets
+    from lib.util.deps import chapter_dependencies
+
+    code = [
+        p.relative_to(ROOT).as_posix()
+        for p in chapter_dependencies(chapter_id)
+        if p.suffix == ".py" and p.name != "__init__.py" and p.parent.name in SCIENCE_PACKAGES
+    ]
+    return code, [s.key for s in all_sets() if s.chapter == chapter_id]
+
+
+def _linked(v: Verdict) -> str:
+    """A claim's id linked to its row in its chapter's claims table."""
+    return f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>'
+
+
+def chapter_summary_markdown(
+    chapter: Chapter,
+    found: list[Verdict],
+    gpu_pending: set[str] | None = None,
+    notices: list[str] = (),
+    sources: tuple[list[str], list[str]] = ((), ()),
+) -> str:
+    """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status; the
+    paper's primary claims, what held first, then what did not hold and what is undecided, each with its
+    reason; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
+    mine = [v for v in found if v.chapter == chapter.id]
+    rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
+    c = claim_counts(mine)
+    reproduces = [f"- {s.row.key} ({s.row.artifact}): **{s.status}**" for s in rows]
+    n_primary = c["holds"] + c["does not hold"] + c["inconclusive"] + c["not computed"]
+    counts = (
+        f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} undecided"
+        + (f", {c['not computed']} not computed" if c["not computed"] else "")
+        + f"; {c['errors in the paper']} errors found in the paper"
+    )
+    also = also_tested_sentence(mine)
+    primary = [v for v in mine if v.claim.role == "primary" and v.claim.kind == "claim"]
+    lines = [
+        ":::{admonition} What this chapter reproduces",
+        ":class: tip",
+        "",
+        "**Catalogue rows:**",
+        "",
+        *reproduces,
+        "",
+        f"**The paper's claims that decide them ({n_primary}).** {counts}. Each claim links to its row in the "
+        "table at the end of the chapter.",
+        "",
+    ]
+    held = [v for v in primary if v.verdict == HOLDS]
+    if held:
+        lines += ["**Held:** " + ", ".join(_linked(v) for v in held) + ".", ""]
+    for verdict, title in ((FAILS, "Did not hold"), (INCONCLUSIVE, "Undecided"), (NOT_COMPUTED, "Not computed")):
+        group = [v for v in primary if v.verdict == verdict]
+        if group:
+            lines += [f"**{title}:**", "", *(f"- {_linked(v)}: {v.note or v.why}" for v in group), ""]
+    if also:
+        lines += [f"**Also tested, never moving a row:** {also[len('also tested: ') :]}.", ""]
+    errata = [v for v in mine if v.claim.kind == "erratum" and v.verdict == FAILS]
+    if errata:
+        ids = ", ".join(_linked(v) for v in errata)
+        lines += [f"**Errors in the paper** (see the errata): {ids}.", ""]
+    if notices:
+        lines.append("**Notices of this run** (also on the build status page):")
+        lines.append("")
+        lines += [f"- {notice}" for notice in reader_notices(notices)]
+        lines.append("")
+    code, evidence = sources
+    if code or evidence:
+        lines += [
+            "**Code and evidence.** "
+            + (f"Computed by {', '.join(f'`{c}`' for c in code)}" if code else "")
+            + ("; " if code and evidence else "")
+            + (
+                f"evidence sets {', '.join(f'`{e}`' for e in evidence)} (states and commits on the build status page)"
+                if evidence
+                else ""
+            )
+            + ".",
+            "",
+        ]
+    lines += [
+        f"**Rerun.** `python -m lib run {chapter.id} -p NAME VALUE --output-dir runs/` "
+        "(the parameters are listed in the Parameters appendix).",
+        ":::",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,72 @@
+"""Which files of `lib/` a chapter depends on, for make (like `gcc -MM`).
+
+A chapter depends on its notebook, its declaration `lib/book/chapters/ID.py`, and every `lib`
+module either of them imports, transitively (imports inside functions included).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from lib.util.paths import ROOT
+
+
+def module_path(module: str) -> Path | None:
+    """File of a dotted `lib...` module name (a package's `__init__.py`), or None."""
+    base = ROOT.joinpath(*module.split("."))
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py")
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    return None
+
+
+def _with_parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def _imported_modules(path: Path, module: str | None) -> set[str]:
+    """Dotted names of the `lib` modules that the source at `path` imports."""
+    found: set[str] = set()
+    package = module if module and path.name == "__init__.py" else (module.rpartition(".")[0] if module else "")
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {m for m in found if m.split(".")[0] == "lib" and module_path(m) is not None}
+
+
+def module_closure(modules: set[str]) -> set[str]:
+    """`modules` (dotted `lib` names) and every `lib` module they import, transitively, with parents."""
+    todo, seen = set(modules), set()
+    while todo:
+        module = todo.pop()
+        for name in _with_parents(module):
+            if name not in seen and module_path(name) is not None:
+                seen.add(name)
+                todo |= _imported_modules(module_path(name), name) - seen
+    return seen
+
+
+def chapter_dependencies(chapter_id: str) -> list[Path]:
+    """The notebook, the declaration and the transitive closure of `lib` imports, sorted."""
+    notebook = ROOT / "notebooks" / f"{chapter_id}.py"
+    seen = module_closure(
+        _imported_modules(notebook, None) | {f"lib.book.chapters.{chapter_id}", "lib.book.run.runner"}
+    )
+    return sorted({notebook} | {module_path(m) for m in seen})
+
+
+def make_rule(chapter_id: str, target: str) -> str:
+    """A make rule `target: deps`, plus an empty rule per dependency (a deleted file is no error)."""
+    deps = [str(p.relative_to(ROOT)) for p in chapter_dependencies(chapter_id)]
+    return f"{target}: {' '.join(deps)}\n" + "".join(f"{d}:\n" for d in deps)

@@ -1,0 +1,103 @@
+"""Runtime knobs, separate from the science parameters: threads, and the environment variables that set them.
+
+One place for thread settings and for reading the book's environment variables. The runner passes
+`--threads` to the kernel through the environment (`LIB_THREADS`); `apply()` sets torch's threads
+at the start of a chapter. The Makefile's default is one BLAS thread per process (chapters run in
+parallel on a shared 2-core machine, where threaded BLAS made small solves 15-30x slower).
+
+Every variable the book reads (`LIB_THREADS`, `LIB_OUTPUT_DIR`, `LIB_CACHE_DIR`) goes through
+`setting`: an empty or blank value counts as unset, and a value that cannot be used raises
+`SettingError`, one line naming the variable. Chapters compute on the CPU; GPU-sized work is
+evidence, run through the workflow's `gpu` profiles (README, Evidence).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+THREADS_ENV = "LIB_THREADS"
+BLAS_ENVS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+MAX_THREADS = 1024
+
+
+class SettingError(ValueError):
+    """An environment variable of the book holds a value it cannot use (exit code 2, one line)."""
+
+
+def setting(name: str) -> str | None:
+    """The value of environment variable `name`, stripped; None when unset, empty or blank."""
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def threads_setting(name: str, default: int) -> int:
+    """A thread count from variable `name` (ASCII digits, 1 to MAX_THREADS); `default` when unset."""
+    value = setting(name)
+    if value is None:
+        return default
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_THREADS:
+        raise SettingError(f"{name}={value[:40]!r}: expected a whole number of threads from 1 to {MAX_THREADS}")
+    return int(value)
+
+
+def folder_setting(name: str, default: Path) -> Path:
+    """A folder from variable `name` (need not exist yet); `default` when unset; refused when it is a file."""
+    value = setting(name)
+    if value is None:
+        return default
+    if "\x00" in value:
+        raise SettingError(f"{name}: contains a NUL character")
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
+        raise SettingError(f"{name}={value[:80]!r}: exists and is not a folder")
+    return path
+
+
+FOLDER_ENVS = ("LIB_OUTPUT_DIR", "LIB_CACHE_DIR")
+
+
+def check_environment() -> None:
+    """Validate every variable the book reads, before any compute; drop the blank ones (unset).
+
+    Called by the command line and at the start of every chapter, so that `lib.util.paths` reads only a
+    usable `LIB_CACHE_DIR` or none.
+    """
+    for name in (THREADS_ENV, *FOLDER_ENVS):
+        if name in os.environ and setting(name) is None:
+            del os.environ[name]
+    current()
+    for name in FOLDER_ENVS:
+        folder_setting(name, Path("."))
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """How a run computes (not what): threads of torch and BLAS."""
+
+    threads: int = 1
+
+    def environment(self) -> dict[str, str]:
+        """Variables that carry these settings into a kernel or a worker process."""
+        return {THREADS_ENV: str(self.threads), **{k: str(self.threads) for k in BLAS_ENVS}}
+
+
+def current() -> Runtime:
+    """The runtime of this process: `LIB_THREADS`, else a plain count in `OMP_NUM_THREADS`, else 1 thread.
+
+    `OMP_NUM_THREADS` belongs to OpenMP, which also takes lists ("4,2"); only a plain count is read.
+    """
+    omp = setting("OMP_NUM_THREADS") or ""
+    fallback = int(omp) if omp.isascii() and omp.isdigit() and 1 <= int(omp) <= MAX_THREADS else 1
+    return Runtime(threads_setting(THREADS_ENV, fallback))
+
+
+def apply(runtime: Runtime | None = None) -> Runtime:
+    """Set torch's intra-op threads from the runtime (imports torch)."""
+    import torch
+
+    check_environment()
+    runtime = runtime or current()
+    torch.set_num_threads(runtime.threads)
+    return runtime

@@ -1,0 +1,185 @@
+"""Estimates with intervals: what a claim over seeds, draws or checkpoints reports.
+
+An `Estimate` is a value with a two-sided interval, the number of independent units behind it and
+the method that made the interval. Every interval here comes from scipy.stats or statsmodels:
+
+- `fraction`: Wilson (default) or Clopper-Pearson ("beta") score interval of a binomial proportion;
+- `bootstrap_median`, `bootstrap_mean`: scipy's BCa bootstrap (percentile when BCa is degenerate);
+- `bootstrap_interval`: scipy's bootstrap of any vectorized statistic of one or more samples
+  (ratios of medians, pooled ratios, differences of means), the one call behind the others;
+- `paired_difference`: mean of paired differences with Student's t interval (samples that share
+  random numbers: seeds, noise draws), plus the z of the paired test;
+- `exact`: a value that is not an estimate (a sympy identity, a closed form), interval zero width;
+- `undecided`, `decide`: an estimate widened to its metric's whole range, for data that cannot
+  decide a claim (an incomplete evidence set read through its smoke variant).
+
+Science packages return `Estimate`s; the book stores `as_dict()` in `ID.metrics.json`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Sequence
+
+import numpy as np
+
+from lib.util.numbers import format_interval
+
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A value with its interval [low, high], from `n` independent units, by `method`."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+    method: str
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        return f"{format_interval(self.value, self.low, self.high)} (n = {self.n}, {self.method})"
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:  # IPython shows an estimate through the formatter
+        printer.text(str(self))
+
+
+def exact(value: float) -> Estimate:
+    """A number without sampling error (closed form, symbolic identity): a zero-width interval."""
+    return Estimate(float(value), float(value), float(value), 1, "exact")
+
+
+def fraction(
+    successes: int | np.ndarray, n: int | None = None, *, method: str = "wilson", confidence: float = CONFIDENCE
+) -> Estimate:
+    """Proportion with its binomial interval. Pass a count and `n`, or an array of booleans."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n is None:
+        flags = np.asarray(successes, dtype=bool).ravel()
+        successes, n = int(flags.sum()), int(flags.size)
+    if n <= 0:
+        raise ValueError("a fraction needs n >= 1")
+    low, high = proportion_confint(int(successes), n, alpha=1 - confidence, method=method)
+    return Estimate(successes / n, float(low), float(high), n, f"{method} {confidence:.0%}")
+
+
+def bootstrap_interval(
+    samples: tuple[np.ndarray, ...],
+    statistic,
+    *,
+    rng: np.random.Generator,
+    paired: bool = False,
+    vectorized: bool = True,
+    method: str = "percentile",
+    resamples: int = 4999,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float]:
+    """(low, high) of scipy.stats.bootstrap for `statistic(*samples, axis=-1)` (`vectorized`), or
+    `statistic(*samples)` of one resample at a time.
+
+    `paired` resamples the units of all samples together (one unit: a seed, a sampling, a model);
+    otherwise each sample is resampled on its own. Divisions by zero inside resamples are silent
+    (a ratio whose resample has a zero denominator is +-inf or NaN, as scipy then reports).
+    """
+    from scipy.stats import bootstrap
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ci = bootstrap(
+            samples,
+            statistic,
+            paired=paired,
+            vectorized=vectorized,
+            confidence_level=confidence,
+            method=method,
+            n_resamples=resamples,
+            random_state=rng,
+        ).confidence_interval
+    return float(ci.low), float(ci.high)
+
+
+def _bootstrap(samples: Sequence[float], statistic, name: str, seed: int, confidence: float) -> Estimate:
+    x = np.asarray(samples, dtype=float).ravel()
+    if x.size == 0 or not np.all(np.isfinite(x)):
+        raise ValueError(f"bootstrap {name} needs finite samples, got {x.size} with non-finite ones")
+    value = float(statistic(x))
+    if x.size < 2 or np.all(x == x[0]):
+        return Estimate(value, value, value, int(x.size), f"{name}, no spread")
+    rng = np.random.default_rng(seed)
+    for method in ("BCa", "percentile"):
+        with np.errstate(all="ignore"):
+            low, high = bootstrap_interval((x,), statistic, rng=rng, method=method, confidence=confidence)
+        if np.isfinite(low) and np.isfinite(high):
+            return Estimate(value, low, high, int(x.size), f"bootstrap {method} {name} {confidence:.0%}")
+    raise ValueError(f"bootstrap {name}: no finite interval")
+
+
+def bootstrap_median(samples: Sequence[float], *, seed: int = 0, confidence: float = CONFIDENCE) -> Estimate:
+    """Median of `samples` with a bootstrap interval (seeded: same samples, same interval)."""
+    return _bootstrap(samples, np.median, "median", seed, confidence)
+
+
+def bootstrap_mean(samples: Sequence[float], *, seed: int = 0, confidence: float = CONFIDENCE) -> Estimate:
+    """Mean of `samples` with a bootstrap interval (seeded)."""
+    return _bootstrap(samples, np.mean, "mean", seed, confidence)
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Mean of a - b over paired units, its t interval, and the paired test's z (signed)."""
+
+    estimate: Estimate
+    z: float
+    p_value: float
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float], *, confidence: float = CONFIDENCE) -> PairedDifference:
+    """Paired comparison of two samples that share random numbers (unit i of `a` with unit i of `b`).
+
+    Student's t on the differences (scipy.stats.ttest_rel); `z` is the t statistic mapped to a
+    standard normal quantile with the same two-sided p-value, so that rises of different n compare.
+    """
+    from scipy.stats import norm, ttest_rel
+
+    a, b = np.asarray(a, dtype=float).ravel(), np.asarray(b, dtype=float).ravel()
+    if a.shape != b.shape or a.size < 2:
+        raise ValueError(f"paired samples need the same size >= 2, got {a.size} and {b.size}")
+    diff = a - b
+    mean = float(diff.mean())
+    if np.all(diff == diff[0]):
+        z = math.copysign(math.inf, mean) if mean else 0.0
+        return PairedDifference(Estimate(mean, mean, mean, a.size, "paired, no spread"), z, 0.0 if mean else 1.0)
+    test = ttest_rel(a, b)
+    ci = test.confidence_interval(confidence_level=confidence)
+    p = float(test.pvalue)
+    z = math.copysign(float(norm.isf(p / 2)), mean)
+    return PairedDifference(
+        Estimate(mean, float(ci.low), float(ci.high), int(a.size), f"paired t {confidence:.0%}"), z, p
+    )
+
+
+def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -> Estimate:
+    """An estimate whose interval is widened to [low, high] (the metric's range), so that a claim on it
+    is inconclusive: for a metric computed on data that cannot decide it (an incomplete evidence set
+    replaced by its smoke variant). The value is kept when there is one; `reason` goes into the method."""
+    if estimate is None or not np.isfinite(estimate.value):
+        return Estimate((low + high) / 2, low, high, 0 if estimate is None else estimate.n, f"undecided: {reason}")
+    lo = min(low, estimate.value, estimate.low if np.isfinite(estimate.low) else low)
+    hi = max(high, estimate.value, estimate.high if np.isfinite(estimate.high) else high)
+    return Estimate(estimate.value, lo, hi, estimate.n, f"undecided: {reason}; {estimate.method}")
+
+
+def decide(estimate: Estimate | None, low: float, high: float, pending: str | None = None) -> Estimate:
+    """The estimate a claim reads: `undecided` over the metric's range [low, high] when `pending` says
+    why the data cannot decide it (incomplete evidence), or when there is no estimate or its interval
+    is unbounded (e.g. a phase grid that does not bound a boundary); otherwise the estimate itself."""
+    if pending:
+        return undecided(estimate, low, high, pending)
+    if estimate is None or not all(np.isfinite([estimate.value, estimate.low, estimate.high])):
+        return undecided(estimate, low, high, "no finite estimate: the data do not bound it")
+    return estimate
