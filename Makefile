@@ -48,9 +48,17 @@ help:  ## list the targets with one line each
 	@echo "Variables: PYTHON (python3.11), JOBS (all cores), OMP_NUM_THREADS (1), SETS, VARIANT, PROFILE, SNAKEMAKE_ARGS (evidence)."
 
 # ---- environment ---------------------------------------------------------------------------
+# uv installs the pinned requirements about five times faster than pip (a fresh environment, cold caches,
+# AMD EPYC with 2 cores, other work running: 54 s against 4 min 35 s; the same versions). pip is the
+# fallback when uv cannot be installed or fails. uv does not read pip's configuration, so the folders of
+# local wheels pip is pointed at (PIP_FIND_LINKS, else pip's find-links setting) are passed on.
+UV_VERSION := 0.13.9
+FIND_LINKS = $(or $(PIP_FIND_LINKS),$(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null))
 $(ENV_STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -r requirements.txt
+	if $(PY) -m pip install -q uv==$(UV_VERSION) \
+	  && $(VENV)/bin/uv pip install -q --python $(PY) -r requirements.txt $(addprefix --find-links ,$(FIND_LINKS)); \
+	then :; else echo "uv failed: installing with pip"; $(PY) -m pip install -q -r requirements.txt; fi
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	$(PY) -m ipykernel install --sys-prefix  # a kernelspec for this Python: `jupytext --set-kernel -`, papermill
 	@# the kernels of this environment start without their TCP notice (also under plain papermill)
