@@ -7,13 +7,13 @@ import shutil
 import numpy as np
 import pytest
 
-from lib.util import fingerprint
 from lib.book.commands.evidence import main
 from lib.book.evidence import certify, registry, status, store
 from lib.book.evidence import run as run_module
 from lib.book.evidence.certify import recertify, sample_ids
 from lib.book.evidence.run import run_shard
 from lib.book.evidence.store import PROVENANCE, shard_dir
+from lib.util import fingerprint
 from lib.util.paths import EVIDENCE
 from tests.unit.test_evidence import TINY
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from lib.util import runtime
 from lib.book.run.notebook import DEFAULT_RUNS_DIR, output_dir
+from lib.util import runtime
 from lib.util.paths import cache_dir
 from lib.util.runtime import SettingError, check_environment, current, folder_setting, threads_setting
 
