@@ -258,18 +258,38 @@ class DecayFit:
     points: int
 
 
-def _from_peak(steps: np.ndarray, distance: np.ndarray) -> tuple[np.ndarray, np.ndarray, int] | None:
-    """(t since the peak, distance, index of the peak among the finite points) from the largest distance
-    after step 0 on; None with fewer than 4 points."""
+def _from_peak(steps: np.ndarray, distance: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each curve of `distance` (B, K) from its largest value after step 0 on: (t since the peak (B, K),
+    distance (B, K), weights (B, K): 1 on the finite read-outs from the peak on, else 0, whether the
+    curve has a segment: at least 4 finite read-outs after step 0 and at least 4 from the peak on)."""
     ok = np.isfinite(distance)
-    ok[0] = False
-    if ok.sum() < 4:
-        return None
-    s, d = steps[ok].astype(float), distance[ok]
-    start = int(np.argmax(d))
-    if len(d) - start < 4:
-        return None
-    return s[start:] - s[start], d[start:], start
+    ok[:, 0] = False
+    peak = np.where(ok, distance, -np.inf).argmax(1)
+    after = ok & (np.arange(distance.shape[1]) >= peak[:, None])
+    fits = (ok.sum(1) >= 4) & (after.sum(1) >= 4)
+    t = (steps[None, :] - steps[peak][:, None]).astype(float)
+    return t, np.where(after, distance, 0.0), after.astype(float), fits
+
+
+def _linear_part(e: np.ndarray, d: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(floor, amplitude, residual sum of squares) of the weighted least-squares fit of d = floor +
+    amplitude e, for the basis e (..., K) of a fixed rate (d, w broadcast against e): the linear half of
+    the variable projection."""
+    n = np.maximum(w.sum(-1), 1.0)  # a curve without points has no fit (`least_squares_decay` marks it)
+    d_mean, e_mean = (w * d).sum(-1) / n, (w * e).sum(-1) / n
+    ec, dc = e - e_mean[..., None], d - d_mean[..., None]
+    see = (w * ec * ec).sum(-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        amplitude = np.where(see > 1e-300, (w * ec * dc).sum(-1) / see, 0.0)
+    floor = d_mean - amplitude * e_mean
+    residual = d - floor[..., None] - amplitude[..., None] * e
+    return floor, amplitude, (w * residual * residual).sum(-1)
+
+
+# log10 of the rate relative to 1 / (the segment's last time): 1e-4 to 1e4 decays, and growths up to
+# exp(20) over the segment (a curve after its peak can also bend down faster and faster)
+DECAY_GRID = np.linspace(-4.0, 4.0, 161)
+GROWTH_GRID = np.linspace(-4.0, np.log10(20.0), 89)
 
 
 def _r2(d: np.ndarray, fitted: np.ndarray) -> float:
@@ -277,45 +297,82 @@ def _r2(d: np.ndarray, fitted: np.ndarray) -> float:
     return float(1 - ((d - fitted) ** 2).sum() / total) if total > 0 else float("nan")
 
 
-def _least_squares_decay(s: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """(parameters (floor, amplitude, rate), covariance) of decay_curve fitted to d(s) from the peak on
-    (scipy.optimize.curve_fit), None when the fit fails."""
-    from scipy.optimize import curve_fit
+def least_squares_decay(steps: np.ndarray, distance: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least-squares fits of decay_curve to each curve of `distance` (B, K) from its peak on, all at once:
+    (parameters (B, 3) as (floor, amplitude, rate), R^2 (B,), whether the curve has a segment (B,)).
 
-    try:
-        return curve_fit(decay_curve, s, d, p0=(d[-1], d[0] - d[-1], 3 / max(s[-1], 1.0)), maxfev=10000)
-    except (RuntimeError, ValueError):
-        return None
+    Variable projection: for a fixed rate the floor and amplitude are linear, so the residual sum of
+    squares is a function of the rate alone; its minimum is found on a grid of rates (decays from
+    1e-4 to 1e4 times 1 / the segment's length, growths up to exp(20) over it), then refined by golden
+    section between the grid's neighbours of the best point (to 1e-9 of a grid step). Curves without a
+    segment (fewer than 4 points) get NaN."""
+    t, d, w, fits = _from_peak(steps, np.atleast_2d(np.asarray(distance, dtype=float)))
+    scale = 1.0 / np.maximum(t.max(1), 1.0)
+    grid = np.concatenate([-(10.0**GROWTH_GRID), 10.0**DECAY_GRID])  # signed rates in units of `scale`
+    with np.errstate(over="ignore", invalid="ignore"):
+        ss = np.stack([_linear_part(np.exp(-(g * scale)[:, None] * t), d, w)[2] for g in grid], axis=1)
+    best = np.where(np.isfinite(ss), ss, np.inf).argmin(1)
+    sign = np.sign(grid[best])
+    exponent = np.log10(np.abs(grid[best]))
+    step = np.where(sign > 0, DECAY_GRID[1] - DECAY_GRID[0], GROWTH_GRID[1] - GROWTH_GRID[0])
+    low, high = exponent - step, exponent + step
+    high = np.where(sign < 0, np.minimum(high, GROWTH_GRID[-1]), high)
 
+    def residual(x: np.ndarray) -> np.ndarray:
+        rate = sign * 10.0**x * scale
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = _linear_part(np.exp(-rate[:, None] * t), d, w)[2]
+        return np.where(np.isfinite(value), value, np.inf)
 
-def decay_fit_r2(steps: np.ndarray, distance: np.ndarray) -> float:
-    """R^2 of `fit_decay` alone (NaN: no fit), without the rate's interval: what a bootstrap refits."""
-    segment = _from_peak(steps, distance)
-    fitted = None if segment is None else _least_squares_decay(*segment[:2])
-    return float("nan") if fitted is None else _r2(segment[1], decay_curve(segment[0], *fitted[0]))
+    golden = (np.sqrt(5.0) - 1) / 2
+    a, b = low, high
+    c, e = b - golden * (b - a), a + golden * (b - a)
+    fc, fe = residual(c), residual(e)
+    for _ in range(60):
+        left = fc <= fe
+        a, b = np.where(left, a, c), np.where(left, e, b)
+        c, e, fc, fe = (
+            np.where(left, b - golden * (b - a), e),
+            np.where(left, c, a + golden * (b - a)),
+            np.where(left, residual(np.where(left, b - golden * (b - a), e)), fe),
+            np.where(left, fc, residual(np.where(left, c, a + golden * (b - a)))),
+        )
+    rate = sign * 10.0 ** ((a + b) / 2) * scale
+    floor, amplitude, ss_best = _linear_part(np.exp(-rate[:, None] * t), d, w)
+    n = np.maximum(w.sum(1), 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        centred = d - ((w * d).sum(1) / n)[:, None]
+        total = (w * centred * centred).sum(1)
+        r2 = np.where(total > 0, 1 - ss_best / total, np.nan)
+    params = np.stack([floor, amplitude, rate], axis=1)
+    params[~fits], r2[~fits] = np.nan, np.nan
+    return params, r2, fits
 
 
 def fit_decay(steps: np.ndarray, distance: np.ndarray) -> DecayFit | None:
-    """Fit from the largest distance after step 0 on (None with fewer than 4 points or no fit)."""
+    """Fit from the largest distance after step 0 on (None with fewer than 4 points or no fit): the least-
+    squares fit of `least_squares_decay`, whose rate gets its interval from the covariance that
+    scipy.optimize.curve_fit computes when started there."""
+    from scipy.optimize import curve_fit
     from scipy.stats import t as student
 
-    ok = np.isfinite(distance)
-    ok[0] = False  # the peak's step below is counted among the finite read-outs after step 0
-    segment = _from_peak(steps, distance)
-    if segment is None:
+    params, r2, fits = least_squares_decay(steps, distance[None, :])
+    if not fits[0]:
         return None
-    s, d, start = segment
-    fitted = _least_squares_decay(s, d)
-    if fitted is None:
+    t, d, w, _ = _from_peak(steps, np.asarray(distance, dtype=float)[None, :])
+    use = w[0] > 0
+    s, d = t[0][use], d[0][use]
+    try:
+        p, cov = curve_fit(decay_curve, s, d, p0=params[0], maxfev=10000)
+    except (RuntimeError, ValueError):
         return None
-    p, cov = fitted
-    r2 = _r2(d, decay_curve(s, *p))
     se = float(np.sqrt(cov[2, 2])) if np.isfinite(cov[2, 2]) else float("inf")
     q = student.ppf(0.5 + CONFIDENCE / 2, max(len(d) - 3, 1))
     rate = Estimate(
         float(p[2]), float(p[2] - q * se), float(p[2] + q * se), len(d), f"curve_fit covariance, t {CONFIDENCE:.0%}"
     )
-    return DecayFit(rate, float(p[1]), float(p[0]), r2, int(steps[ok][start]), len(d))
+    start = int(np.flatnonzero(use)[0])
+    return DecayFit(rate, float(p[1]), float(p[0]), _r2(d, decay_curve(s, *p)), int(steps[start]), len(d))
 
 
 def distance_to_target(traj: np.ndarray) -> np.ndarray:
@@ -327,20 +384,13 @@ def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tupl
     """R^2 of the exponential fit to the seed-mean distance curve, with a percentile bootstrap
     interval over seeds (scipy.stats.bootstrap, resampling whole seeds and refitting).
 
-    traj_by_seed (seeds, K, 2): the unseen prompt's trajectory per seed. A resample's R^2 depends only
-    on which seeds it draws and how often (the seed mean ignores their order), so each such multiset
-    is fitted once: with 5 seeds, 126 of them cover the 999 resamples; the interval is unchanged (up to
-    the rounding of a sum taken in another order).
+    traj_by_seed (seeds, K, 2): the unseen prompt's trajectory per seed. The 999 resamples' mean curves
+    are fitted together (`least_squares_decay`, vectorised over resamples).
     """
-    fitted: dict[tuple[int, ...], float] = {}
 
-    def r2_of(idx) -> float:
-        key = tuple(sorted(int(i) for i in idx))
-        if key not in fitted:
-            fitted[key] = decay_fit_r2(
-                steps, distance_to_target(trajectory(traj_by_seed[np.asarray(key, dtype=int)].transpose(1, 0, 2)))
-            )
-        return fitted[key]
+    def r2_of(idx: np.ndarray, axis: int = -1) -> np.ndarray:
+        mean = trajectory(np.moveaxis(traj_by_seed[np.moveaxis(np.asarray(idx, dtype=int), axis, -1)], -3, -2))
+        return least_squares_decay(steps, distance_to_target(mean).reshape(-1, len(steps)))[1].reshape(mean.shape[:-2])
 
     fit = fit_decay(steps, distance_to_target(trajectory(traj_by_seed.transpose(1, 0, 2))))
     n = len(traj_by_seed)
@@ -350,7 +400,7 @@ def decay_r2(traj_by_seed: np.ndarray, steps: np.ndarray, seed: int = 0) -> tupl
         return Estimate(fit.r2, 0.0, 1.0, n, "fewer than 3 seeds: no interval"), fit
     with np.errstate(all="ignore"):
         low, high = bootstrap_interval(
-            (np.arange(n),), r2_of, rng=np.random.default_rng(seed), vectorized=False, resamples=999
+            (np.arange(n),), r2_of, rng=np.random.default_rng(seed), vectorized=True, resamples=999
         )
     low, high = (low, high) if np.isfinite(low) and np.isfinite(high) else (0.0, 1.0)
     return Estimate(

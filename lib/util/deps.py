@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from lib.util.io import memo_by_content
 from lib.util.paths import ROOT
 
 
@@ -27,21 +28,38 @@ def _with_parents(module: str) -> list[str]:
     return [".".join(parts[: i + 1]) for i in range(len(parts))]
 
 
+def import_statements(path: Path) -> list[list]:
+    """Every import of the source at `path`, inside functions too, as [level, module, names]: `import a.b`
+    is [-1, "", ["a.b"]], `from ..a import b` is [2, "a", ["b"]] (memoised on disk by the file's content)."""
+    source = path.read_bytes()
+
+    def parse() -> list[list]:
+        return [
+            [-1, "", [alias.name for alias in node.names]]
+            if isinstance(node, ast.Import)
+            else [node.level, node.module or "", [alias.name for alias in node.names]]
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+        ]
+
+    return memo_by_content("imports", source, parse)
+
+
 def _imported_modules(path: Path, module: str | None) -> set[str]:
     """Dotted names of the `lib` modules that the source at `path` imports."""
     found: set[str] = set()
     package = module if module and path.name == "__init__.py" else (module.rpartition(".")[0] if module else "")
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(parent + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+    for level, name, names in import_statements(path):
+        if level < 0:
+            found.update(names)
+            continue
+        if level:
+            parent = package.split(".")[: len(package.split(".")) - level + 1]
+            base = ".".join(parent + ([name] if name else []))
+        else:
+            base = name
+        found.add(base)
+        found.update(f"{base}.{alias}" for alias in names)
     return {m for m in found if m.split(".")[0] == "lib" and module_path(m) is not None}
 
 

@@ -39,6 +39,7 @@ from importlib import metadata
 from pathlib import Path
 
 from lib.util.deps import module_closure, module_path
+from lib.util.io import memo_by_content
 from lib.util.paths import ROOT
 
 COMPUTE_PACKAGES = ("numpy", "scipy", "torch")
@@ -71,9 +72,14 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
 
 @lru_cache(maxsize=None)
 def module_digest(module: str) -> str:
-    source = module_path(module).read_text()
-    normalized = ast.dump(_strip_docstrings(ast.parse(source)), annotate_fields=False)
-    return hashlib.sha256(normalized.encode()).hexdigest()
+    """SHA-256 of the module's normalised syntax tree (memoised on disk by the file's content)."""
+    source = module_path(module).read_bytes()
+
+    def digest() -> str:
+        normalized = ast.dump(_strip_docstrings(ast.parse(source)), annotate_fields=False)
+        return hashlib.sha256(normalized.encode()).hexdigest()
+
+    return memo_by_content("module-digest", source, digest)
 
 
 def code_modules(*modules: str) -> list[str]:

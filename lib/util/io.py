@@ -1,12 +1,18 @@
-"""Atomic file writes: an interrupted run never leaves a half-written file that a later step trusts."""
+"""Atomic file writes: an interrupted run never leaves a half-written file that a later step trusts; and
+results memoised on disk by the content they are computed from."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from lib.util.paths import cache_dir
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
@@ -44,3 +50,18 @@ def atomic_save(path: str | os.PathLike, save_fn) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def memo_by_content(kind: str, content: bytes, compute: Callable[[], Any]) -> Any:
+    """`compute()`, a JSON value computed from `content` alone, kept in the cache folder `kind/` under the
+    SHA-256 of `content` and of the Python version (a syntax tree depends on it): the processes of a build
+    parse each source file once between them, and changed content is a new key. An entry that does not
+    read as JSON is recomputed and rewritten."""
+    key = hashlib.sha256(content + f"\0python {sys.version_info[0]}.{sys.version_info[1]}".encode()).hexdigest()
+    path = cache_dir(kind) / f"{key}.json"
+    try:
+        return json.loads(path.read_text())["value"]
+    except (OSError, ValueError, KeyError, TypeError):
+        value = compute()
+        atomic_write_text(path, json.dumps({"value": value}))
+        return value

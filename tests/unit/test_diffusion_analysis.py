@@ -321,5 +321,39 @@ def test_seed_band_is_the_mean_with_one_standard_error():
 def test_the_bootstrap_refit_gives_the_fit_r2():
     steps = np.arange(0, 2001, 125)
     d = 0.05 + 0.8 * np.exp(-2e-3 * steps) + 0.01 * np.random.default_rng(5).standard_normal(len(steps))
-    assert an.decay_fit_r2(steps, d) == an.fit_decay(steps, d).r2
-    assert np.isnan(an.decay_fit_r2(steps[:3], d[:3]))
+    assert an.least_squares_decay(steps, d[None])[1][0] == pytest.approx(an.fit_decay(steps, d).r2, abs=1e-9)
+    params, r2, fits = an.least_squares_decay(steps[:3], d[None, :3])
+    assert not fits[0] and np.isnan(r2[0]) and np.isnan(params).all()
+
+
+def test_the_variable_projection_finds_the_least_squares_optimum():
+    """All curves at once (decays, a growth, a flat one, NaN read-outs, a peak late in the run) give
+    the parameters that curve_fit converges to from there, and no curve_fit start does better."""
+    from scipy.optimize import curve_fit
+
+    rng = np.random.default_rng(0)
+    steps = np.arange(0, 8001, 400)
+    curves = [
+        0.1 + 0.7 * np.exp(-5e-4 * steps),
+        0.3 + 0.4 * np.exp(-3e-3 * steps),
+        0.9 - 0.01 * np.exp(4e-4 * steps),  # bends down faster and faster
+        np.full(len(steps), 0.5),
+        np.where(steps < 4000, 0.2, 0.8 * np.exp(-1e-3 * (steps - 4000))),  # peak late
+    ]
+    d = np.array(curves) + 0.01 * rng.standard_normal((len(curves), len(steps)))
+    d[1, [3, 7]] = np.nan
+    params, r2, fits = an.least_squares_decay(steps, d)
+    assert fits.all()
+    for row in range(len(curves)):
+        t, y, w, _ = an._from_peak(steps, d[row : row + 1])
+        use = w[0] > 0
+        s, y = t[0][use], y[0][use]
+        ss = ((y - an.decay_curve(s, *params[row])) ** 2).sum()
+        for start in (params[row], (y[-1], y[0] - y[-1], 3 / s[-1]), (y.mean(), 0.1, 1e-4)):
+            try:
+                p, _ = curve_fit(an.decay_curve, s, y, p0=start, maxfev=20000)
+            except RuntimeError:
+                continue
+            assert ss <= ((y - an.decay_curve(s, *p)) ** 2).sum() * (1 + 1e-7) + 1e-15
+    single = np.array([an.least_squares_decay(steps, d[row : row + 1])[1][0] for row in range(len(curves))])
+    np.testing.assert_allclose(single, r2, rtol=1e-12, equal_nan=True)

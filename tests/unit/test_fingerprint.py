@@ -212,3 +212,34 @@ def test_the_serialisation_leaves_out_what_a_python_version_leaves_empty():
     text = fingerprint._serialised(ast.parse("def f(x):\n    return x\n").body[0])
     assert text.startswith("FunctionDef(name='f', args=arguments(args=[arg(arg='x')])")
     assert not any(empty in text for empty in ("decorator_list", "type_comment", "returns", "None", "[]"))
+
+
+def test_memo_by_content_computes_once_per_content_and_recovers_a_damaged_entry(tmp_path, monkeypatch):
+    from lib.util import io
+
+    monkeypatch.setenv("LIB_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def compute(value):
+        return lambda: calls.append(value) or value
+
+    assert io.memo_by_content("t", b"a", compute(1)) == 1
+    assert io.memo_by_content("t", b"a", compute(2)) == 1  # the stored value, not recomputed
+    assert io.memo_by_content("t", b"b", compute(3)) == 3  # other content, other key
+    assert calls == [1, 3]
+    (entry,) = [p for p in (tmp_path / "t").iterdir() if p.read_text() == '{"value": 1}']
+    entry.write_text('{"val')  # damaged: recomputed and rewritten
+    assert io.memo_by_content("t", b"a", compute(4)) == 4 and entry.read_text() == '{"value": 4}'
+
+
+def test_the_source_memos_give_what_parsing_gives(tmp_path, monkeypatch):
+    from lib.util import deps
+
+    monkeypatch.setenv("LIB_CACHE_DIR", str(tmp_path))
+    source = tmp_path / "m.py"
+    source.write_text("import lib.a.b\nfrom ..c import d, e\ndef f():\n    from lib.x import y\n")
+    expected = [[-1, "", ["lib.a.b"]], [2, "c", ["d", "e"]], [0, "lib.x", ["y"]]]
+    assert sorted(deps.import_statements(source)) == sorted(expected)
+    assert sorted(deps.import_statements(source)) == sorted(expected)  # from the memo
+    source.write_text("import lib.z\n")
+    assert deps.import_statements(source) == [[-1, "", ["lib.z"]]]
