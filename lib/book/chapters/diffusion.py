@@ -68,7 +68,7 @@ class DiffusionParameters(Parameters):
 # out the exponential (computed on the long runs before the exponential-versus-power claims were removed).
 DECAY_IS_CONSISTENCY = (
     "a consistency check, not a test of the exponential: any saturating curve gives an exponential fit a high "
-    "R^2, and a power law with as many parameters gives 0.97 on the same data"
+    "$R^2$, and a power law with as many parameters gives 0.97 on the same data"
 )
 
 
@@ -94,13 +94,14 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
             Claim(
                 f"S-6c/decay-{key}",
                 statement=f"consistency check: at contrast {c:g}, an exponential fits the distance to (blue, small) "
-                "from its peak (R^2 of the fit, bootstrap over seeds)",
+                "from its peak ($R^2$ of the fit, bootstrap over seeds)",
                 paper_value="broadly exponential (the paper's Fig. 6c)",
                 metric=f"speed_decay_r2_{key}",
                 condition=">= 0.8",
                 basis="consistency",
                 expected="inconclusive",
-                note=f"{DECAY_IS_CONSISTENCY}; a bootstrap over 5 seeds is too wide to place R^2 on either side of the "
+                note=f"{DECAY_IS_CONSISTENCY}; a bootstrap over 5 seeds is too wide to place "
+                "$R^2$ on either side of the "
                 "threshold",
             ),
             _bend(c, key, long=c in CPU_LONG_CONTRASTS),
@@ -139,7 +140,7 @@ def _bend(c: float, key: str, long: bool) -> Claim:
 # (5 seeds), which gives the same verdicts.
 LONG_NOTES = {
     "size-first-low": "colour is learned first in {long_colour_first_seeds_0_2} seeds; the median's sign-test "
-    "interval over {long_evidence_seeds_per_contrast} seeds (x_(2) to x_(9)) crosses 0 (a concept the unseen "
+    "interval over {long_evidence_seeds_per_contrast} seeds ($x_{(2)}$ to $x_{(9)}$) crosses 0 (a concept the unseen "
     "prompt never learns counts as learned one read-out past the end)",
     "colour-first-high": "colour is learned first in {long_colour_first_seeds_0_7} seeds, short of the 9 of 10 "
     "the sign test needs at 5 %",
@@ -174,7 +175,7 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
         Claim(
             f"S-6a/{name}-long",
             statement=f"carried on to {CPU_LONG['steps']} steps, at the {end} contrast ({c:g}) {what} (as "
-            f"S-6a/{name}, on the runs of diffusion/cpu_long)",
+            f"S-6a/{name}, on the long runs)",
             paper_value=paper,
             metric=f"long_colour_lead_{c:g}".replace(".", "_"),
             condition=condition,
@@ -210,7 +211,7 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
             Claim(
                 f"S-6c/decay-long-{key}",
                 statement=f"consistency check: carried on to {CPU_LONG['steps']} steps, at contrast {c:g} an "
-                "exponential fits the distance to (blue, small) from its peak (R^2 of the fit, bootstrap over seeds)",
+                "exponential fits the distance to (blue, small) from its peak ($R^2$ of the fit, bootstrap over seeds)",
                 paper_value="broadly exponential (the paper's Fig. 6c)",
                 metric=f"long_speed_decay_r2_{key}",
                 condition=">= 0.8",
@@ -243,7 +244,7 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
             Claim(
                 f"S-6/generalises-long-{key}",
                 statement=f"carried on to {CPU_LONG['steps']} steps, at contrast {c:g} training converges to the unseen "
-                "prompt's class (as S-6/generalises, on the runs of diffusion/cpu_long)",
+                "prompt's class (as S-6/generalises, on the long runs)",
                 paper_value="converges to the correct class (Sec. 5)",
                 metric=f"long_generalisation_{key}",
                 condition="> 0.5",
@@ -274,8 +275,8 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
 # the expected verdicts are set once, from that computation. diffusion/registered_gpu, the same design
 # on a GPU with all 30 seeds read out every 100 steps, is a replication shown beside, never deciding.
 REGISTERED_PENDING = (
-    "registered before its evidence: not judged until the {registered_missing} missing shards of "
-    "diffusion/registered are stored (no interim looks)"
+    "registered before its evidence: not judged until the {registered_missing} missing shards of the "
+    "registered design's evidence set are stored (no interim looks)"
 )
 
 

@@ -160,10 +160,12 @@ def _fig8_choices(tag: str) -> tuple[FreeChoice, ...]:
 def _slope_note(relation: str) -> str:
     """The note of a G-5 slope claim: its test, its readings and what would decide it."""
     return (
-        "equivalence test, margin 0.5 declared in advance: the claim holds when the 90% interval of |slope - 1| lies "
-        "under 0.5 (two one-sided tests at 5%) and does not hold when it lies above. evidence {fig5_evidence}; confusion "
+        "equivalence test, margin 0.5 declared in advance: the claim holds when the 90% interval of "
+        "$\\vert\\text{slope} - 1\\vert$ lies under 0.5 (two one-sided tests at 5%) and does not hold when it lies "
+        "above. Evidence {fig5_evidence}; confusion "
         f"runs left out of the fit: logistic slope {{boundary_slope_{relation}}} (95%); per-row crossings "
-        f"{{boundary_slope_per_row_{relation}}}. What would decide it: the 90% interval narrows as 1/sqrt(seeds) from "
+        f"{{boundary_slope_per_row_{relation}}}. What would decide it: the 90% interval narrows as "
+        "$1/\\sqrt{\\text{seeds}}$ from "
         "its width at 3 seeds per cell: an estimate 0.03 to 0.05 from the margin needs some 15 to 20 times the seeds "
         "(about 200 core-hours for the two grids), and one on the margin cannot be decided"
     )
@@ -176,7 +178,8 @@ CHAPTER = Chapter(
     claims=(
         Claim(
             "G-Th2/conserved",
-            statement="Eq. (11) $C = a_2^2/(2\\eta_A) - c^2/\\eta_x$ is conserved by the reduced flow (10), derived from eq. (8) of Appendix C",
+            statement="The paper's eq. (11), $C = a_2^2/(2\\eta_A) - c^2/\\eta_x$, is conserved by the reduced flow of the "
+            "paper's eq. (10), derived from the paper's eq. (8) of Appendix C",
             paper_value="exact",
             metric="conserved_quantity_exact",
             condition="== true",
@@ -185,7 +188,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th2/portrait",
-            statement="Fig. 4: starts with $\\vert c/a_2\\vert \\lt \\sqrt{\\eta_x/(2\\eta_A)}$ collide, the others do not",
+            statement="The paper's Fig. 4: starts with $\\vert c/a_2\\vert \\lt \\sqrt{\\eta_x/(2\\eta_A)}$ collide, the others do not",
             paper_value="exact",
             metric="portrait_agreement",
             condition="== 1.0",
@@ -194,17 +197,17 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th3/arctan",
-            statement="Eq. (12): $P(\\text{collision}) = \\frac{2}{\\pi}\\arctan\\left(\\frac{\\sigma_a}{\\sigma_c}\\sqrt{\\frac{\\eta_x}{2\\eta_A}}\\right)$",
+            statement="The paper's eq. (12): $P(\\text{collision}) = \\frac{2}{\\pi}\\arctan\\left(\\frac{\\sigma_a}{\\sigma_c}\\sqrt{\\frac{\\eta_x}{2\\eta_A}}\\right)$",
             paper_value="exact",
             metric="arctan_vs_mc_max_abs_error",
             condition="< 0.02",
             basis="consistency",
-            note="the Monte Carlo integrates the reduced flow (10) whose separatrix eq. (12) integrates in closed form: "
-            "it checks the integration of the book's own formula, not the networks",
+            note="the Monte Carlo integrates the reduced flow of the paper's eq. (10), whose separatrix the paper's "
+            "eq. (12) integrates in closed form: it checks the integration of the book's own formula, not the networks",
         ),
         Claim(
             "G-Th3/n-repons",
-            statement="Eq. (13): one repon and N clustered ones collide with probability $\\frac{2}{\\pi}\\arctan\\left(\\frac{\\sigma_a}{\\sigma_c}\\sqrt{\\frac{\\eta_x(1 + 1/N)}{4\\eta_A}}\\right)$",
+            statement="The paper's eq. (13): one repon and $N$ clustered ones collide with probability $\\frac{2}{\\pi}\\arctan\\left(\\frac{\\sigma_a}{\\sigma_c}\\sqrt{\\frac{\\eta_x(1 + 1/N)}{4\\eta_A}}\\right)$",
             paper_value="exact",
             metric="n_repon_vs_sim_max_abs_error",
             condition="< 0.02",
@@ -213,8 +216,9 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th3/matrix-iff",
-            statement="Beyond the paper: under eq. (8) with any decoder matrix the repons collide iff $M = A^T A/(2\\eta_A) - r r^T/\\eta_x$ is positive semi-definite (agreement over random draws)",
-            paper_value="not stated (the matrix form of eq. 11)",
+            statement="Beyond the paper: under the paper's eq. (8) with any decoder matrix the repons collide if and only if "
+            "$M = A^\\top A/(2\\eta_A) - rr^\\top/\\eta_x$ is positive semi-definite (agreement over random draws)",
+            paper_value="not stated (the matrix form of the paper's eq. (11))",
             metric="collision_iff_m_psd_agreement",
             condition="> 0.98",
             basis="seeds",
@@ -222,10 +226,11 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th3/scalar-2d",
-            statement="Derived here: in the paper's own setting, scalar output and 2-d embeddings, |a x r| is conserved by "
-            "eq. (8), so M is never positive semi-definite and exact collisions have probability 0, not the arctan law's "
-            "value (fraction of random draws with M positive semi-definite below 0.05)",
-            paper_value="eq. (12) (derived for 1-d embeddings)",
+            statement="Derived here: in the paper's own setting, scalar output and 2-d embeddings, "
+            "$\\vert a \\times r\\vert$ is conserved by the paper's eq. (8), so $M$ is never positive semi-definite and "
+            "exact collisions have probability 0, not the arctan law's value (fraction of random draws with $M$ "
+            "positive semi-definite below 0.05)",
+            paper_value="the paper's eq. (12) (derived for 1-d embeddings)",
             metric="m_psd_fraction_scalar_2d",
             condition="< 0.05",
             basis="seeds",
@@ -236,25 +241,26 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th3/matrix-2x2",
-            statement="Extension: the arctan law gives the collision probability with a 2 x 2 decoder whose entries are "
-            "drawn $N(0, \\sigma_a^2)$ each, as the scalar a (no 1/sqrt(m) or 1/sqrt(d) scaling; distance from the law)",
-            paper_value="eq. (12) (no normalisation of a matrix A given)",
+            statement="Extension: the arctan law gives the collision probability with a $2 \\times 2$ decoder whose "
+            "entries are each drawn from $N(0, \\sigma_a^2)$, as the scalar $a$ (no $1/\\sqrt{m}$ or $1/\\sqrt{d}$ "
+            "scaling; distance from the law)",
+            paper_value="the paper's eq. (12) (no normalisation of a matrix $A$ given)",
             metric="collision_matrix_2x2_vs_law",
             condition="< 0.05",
             basis="seeds",
             scope="extension",
             expected="does not hold",
             note="a fraction {collision_probability_matrix_2x2} of the integrated draws collide, against "
-            "{arctan_law_unit} from the arctan law at unit ratios; the value depends on how A is normalised, which "
-            "the paper does not state (rescaling A rescales $\\sigma_a/\\sigma_c$ in eq. 12)",
+            "{arctan_law_unit} from the arctan law at unit ratios; the value depends on how $A$ is normalised, which "
+            "the paper does not state (rescaling $A$ rescales $\\sigma_a/\\sigma_c$ in the paper's eq. (12))",
         ),
         *(
             Claim(
                 f"G-5/slope-one-{suffix}",
-                statement=f"Fig. 5 ({title}): the generalization/memorization boundary is a line of constant "
-                "$\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$, slope +1 on increasing log axes: the test of slope = 1 on the logistic boundary's "
-                "slope does not reject it at 5%",
-                paper_value="slope -1 (axis orientation, see errata)",
+                statement=f"The paper's Fig. 5 ({title}): the generalization/memorization boundary is a line of constant "
+                "$\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$, slope $+1$ on increasing log axes: the test of a slope of 1 on the "
+                "logistic boundary's slope does not reject it at 5%",
+                paper_value="slope $-1$ (axis orientation, see the errata)",
                 metric=f"boundary_slope_test_{rel}",
                 condition=">= 0.05",
                 basis="evidence",
@@ -263,7 +269,9 @@ CHAPTER = Chapter(
                 note=f"evidence {{fig5_evidence}}; confusion runs left out of the fit: logistic slope "
                 f"{{boundary_slope_{rel}}} (95%), per-row crossings {{boundary_slope_per_row_{rel}}}; the boundary "
                 "is steeper than 1, so the critical ratio $\\eta^*_\\mathrm{dec}/\\eta_\\mathrm{enc}$ is not one number: per row ($\\log_{10}\\eta_\\mathrm{enc}$ "
-                f"{{critical_ratio_rows_log10_lr_enc_{rel}}}) its log10 is {{critical_ratio_log10_per_row_{rel}}}",
+                f"{{critical_ratio_rows_log10_lr_enc_{rel}}}) its "
+                "$\\log_{10}$ is "
+                f"{{critical_ratio_log10_per_row_{rel}}}",
             )
             for rel, suffix, title in (
                 ("mod3", "mod3", "mod 3"),
@@ -273,8 +281,10 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-5/slope-mod3",
-            statement="Fig. 5 (mod 3): the generalization/memorization boundary is a line of constant $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$, slope +1 on increasing log axes (equivalence test: slope within 0.5 of 1)",
-            paper_value="slope -1 (axis orientation, see errata)",
+            statement="The paper's Fig. 5 (mod 3): the generalization/memorization boundary is a line of constant "
+            "$\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$, slope $+1$ on increasing log axes (equivalence test: slope within "
+            "0.5 of 1)",
+            paper_value="slope $-1$ (axis orientation, see the errata)",
             metric="boundary_slope_equivalence_mod3",
             condition="< 0.5",
             basis="evidence",
@@ -284,8 +294,9 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-5/slope-greater-than",
-            statement="Fig. 5 (greater-than): the same slope-1 boundary (equivalence test: slope within 0.5 of 1)",
-            paper_value="slope -1",
+            statement="The paper's Fig. 5 (greater-than): the same boundary of slope 1 (equivalence test: slope within "
+            "0.5 of 1)",
+            paper_value="slope $-1$",
             metric="boundary_slope_equivalence_greater_than",
             condition="< 0.5",
             basis="evidence",
@@ -295,8 +306,9 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-5/slope-bipartite",
-            statement="Fig. 5 (complete bipartite): the same slope-1 boundary (equivalence test: slope within 0.5 of 1)",
-            paper_value="slope -1",
+            statement="The paper's Fig. 5 (complete bipartite): the same boundary of slope 1 (equivalence test: slope "
+            "within 0.5 of 1)",
+            paper_value="slope $-1$",
             metric="boundary_slope_equivalence_bipartite",
             condition="< 0.5",
             basis="evidence",
@@ -306,61 +318,68 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-5/shared-intercept",
-            statement="The boundary has the same intercept for the three relations (largest difference of the fitted log10 critical ratios below 0.5, one grid step)",
+            statement="The boundary has the same intercept for the three relations (largest difference of the fitted "
+            "critical ratios, in $\\log_{10}$, below 0.5, one grid step)",
             paper_value="same intercept",
             metric="boundary_intercept_spread",
             condition="< 0.5",
             basis="evidence",
             role="reading",
             expected="inconclusive",
-            note="evidence {fig5_evidence}; confusion runs left out of the fit: log10 critical ratios at $\\eta_\\mathrm{enc}$ = 10^{critical_ratio_reference_log10_lr_enc} are "
+            note="evidence {fig5_evidence}; confusion runs left out of the fit: the critical ratios ($\\log_{10}$) at "
+            "the reference encoder rate ($\\log_{10}\\eta_\\mathrm{enc}$ {critical_ratio_reference_log10_lr_enc}) are "
             "{critical_ratio_log10_per_relation_mod3} (mod 3), {critical_ratio_log10_per_relation_greater_than} "
             "(greater-than), {critical_ratio_log10_per_relation_bipartite} (bipartite); Cochran's Q test of one common "
-            "intercept gives p = {boundary_intercept_homogeneity_p}, between-relation variance tau^2 = "
-            "{critical_ratio_tau2_random} decade^2 (DerSimonian-Laird)",
+            "intercept gives $p$ = {boundary_intercept_homogeneity_p}, a between-relation variance $\\tau^2$ = "
+            "{critical_ratio_tau2_random} squared decades (DerSimonian-Laird)",
         ),
         Claim(
             "G-5/ratio-10",
-            statement="Generalization needs $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ below about 10 (log10 critical ratio, pooled over the relations "
-            "with random effects, within 0.5 of 1)",
+            statement="Generalization needs $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ below about 10 (the critical "
+            "ratio's $\\log_{10}$, pooled over the relations with random effects, within 0.5 of 1)",
             paper_value="about 10",
             metric="critical_lr_ratio_log10_error_random",
             condition="< 0.5",
             basis="evidence",
             role="reading",
             expected="inconclusive",
-            note="evidence {fig5_evidence}; confusion runs left out of the fit: the relations need not share one ratio (Q test of one ratio: p = "
-            "{boundary_intercept_homogeneity_p}), so they are pooled with random effects (DerSimonian-Laird): log10 ratio {critical_ratio_log10_random} at $\\eta_\\mathrm{enc}$ = "
-            "10^{critical_ratio_reference_log10_lr_enc} (Hartung-Knapp: {critical_ratio_log10_random_hksj}); per "
+            note="evidence {fig5_evidence}; confusion runs left out of the fit: the relations need not share one "
+            "ratio (Q test of one ratio: $p$ = {boundary_intercept_homogeneity_p}), so they are pooled with random "
+            "effects (DerSimonian-Laird): the ratio's $\\log_{10}$ is {critical_ratio_log10_random} at the reference "
+            "encoder rate ($\\log_{10}\\eta_\\mathrm{enc}$ {critical_ratio_reference_log10_lr_enc}) (Hartung-Knapp: "
+            "{critical_ratio_log10_random_hksj}); per "
             "relation {critical_ratio_log10_per_relation_mod3} (mod 3), "
             "{critical_ratio_log10_per_relation_greater_than} (greater-than), "
             "{critical_ratio_log10_per_relation_bipartite} (bipartite). Fixed effects, one common ratio, "
             "would give {boundary_intercept_pooled}. The slopes are not 1 (G-5/slope-one-*), so the ratio depends on the "
             "reference $\\eta_\\mathrm{enc}$ and one pooled number is the book's reading: per row of the grid ($\\log_{10}\\eta_\\mathrm{enc}$ "
-            "{critical_ratio_rows_log10_lr_enc_mod3}) the log10 ratios are {critical_ratio_log10_per_row_mod3} (mod 3), "
+            "{critical_ratio_rows_log10_lr_enc_mod3}) the ratios' $\\log_{10}$ are {critical_ratio_log10_per_row_mod3} "
+            "(mod 3), "
             "{critical_ratio_log10_per_row_greater_than} (greater-than), {critical_ratio_log10_per_row_bipartite} "
             "(bipartite). What would decide it: the interval is set by the variance between the three relations "
-            "(tau^2), not by the seeds, so more networks per relation barely narrow it; only more relations would",
+            "($\\tau^2$), not by the seeds, so more networks per relation barely narrow it; only more relations would",
         ),
         Claim(
             "G-5/live-vs-evidence",
-            statement="The live grid gives the Table 4 phase the evidence stored for the same cell, seed and parameters (fraction of runs)",
+            statement="The live grid gives each run the phase (by the paper's Table 4) that the evidence stored for the "
+            "same cell, seed and parameters (fraction of runs)",
             paper_value="(reproducibility of the stored runs)",
             metric="live_evidence_phase_agreement",
             condition=">= 0.7",
             basis="consistency",
             note="same code, seeds and parameters as the stored shards: holds by construction on the processor that "
             "computed them; it checks that the stored evidence is what this code computes. On another processor a run "
-            "near one of Table 4's lines may change phase (an earlier rerun of 378 stored runs on another machine: 15 "
+            "near one of the lines of the paper's Table 4 may change phase (an earlier rerun of 378 stored runs on another machine: 15 "
             "changed, 4%; G-5/rerun-agreement measures it on a registered sample), so the check asks for 7 of the 9 "
             "runs: at a 4% flip rate, 3 or more flips among 9 runs happen less than once in 200 builds",
         ),
         Claim(
             "G-5/rerun-agreement",
-            statement="The stored Fig. 5 runs reproduce on another processor: a sample fixed before computing (the rows "
+            statement="The stored runs of the paper's Fig. 5 reproduce on another processor: a sample fixed before "
+            "computing (the rows "
             "$\\eta_\\mathrm{enc} = 10^{-3.5}$ and $10^{-3}$ of every relation) recomputed with the same code, "
             "configuration and seeds "
-            "gives the same Table 4 phase as the stored run in at least 90% of its runs",
+            "gives the same phase (by the paper's Table 4) as the stored run in at least 90% of its runs",
             paper_value="(reproducibility of the stored runs)",
             metric="rerun_phase_agreement",
             condition=">= 0.9",
@@ -370,23 +389,25 @@ CHAPTER = Chapter(
             role="reading",
             expected="inconclusive",
             note="registered when 1 of its 6 shards was stored (computed the day before, never compared): not judged "
-            "until the 6 shards of `phase_grid_rerun` are stored; the bar "
+            "until the 6 shards of its evidence set (the rerun of those rows) are stored; the bar "
             "of 90% was set after an earlier, unregistered rerun of 378 runs found 363 in the same phase (96%)",
         ),
         Claim(
             "G-Th2/collapse-mod3",
-            statement="Theorem 2 on the Fig. 5 networks (mod 3): the repons collapsed by class where the network "
-            "generalized and not where it did not, read without a cut-off and at the same step (1e4) for every run: "
-            "the within/between-class distance ratio separates the generalizing runs from the others (AUC > 0.8)",
+            statement="Theorem 2 on the networks of the paper's Fig. 5 (mod 3): the repons collapsed by class where the "
+            "network generalized and not where it did not, read without a cut-off and at the same step ($10^4$) for "
+            "every run: the within/between-class distance ratio separates the generalizing runs from the others (AUC "
+            "above 0.8)",
             paper_value="generalization = collision",
             metric="repon_collapse_auc_end_mod3",
             condition="> 0.8",
             basis="evidence",
-            note="evidence `phase_grid_to_end` (every run read at 1e4 steps; {repon_generalized_runs_end_mod3} of "
+            note="evidence of the paper's Fig. 5 trained to the end (every run read at $10^4$ steps; "
+            "{repon_generalized_runs_end_mod3} of "
             "{repon_runs_end_mod3} runs generalize). With the fixed cut-off, "
             "{repon_collapsed_if_generalized_end_mod3} of the generalizing runs and {repon_collapsed_if_not_end_mod3} "
             "of the others are under it: the generalizing runs' repons are far more clustered by class than the "
-            "others', but most have not collapsed to a point by 1e4 steps",
+            "others', but most have not collapsed to a point by $10^4$ steps",
             free_choices=(
                 FreeChoice(
                     "read-out step",
@@ -402,12 +423,13 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-Th2/collapse-bipartite",
-            statement="The same on the complete bipartite relation (AUC > 0.8, every run read at 1e4 steps)",
+            statement="The same on the complete bipartite relation (AUC above 0.8, every run read at $10^4$ steps)",
             paper_value="generalization = collision",
             metric="repon_collapse_auc_end_bipartite",
             condition="> 0.8",
             basis="evidence",
-            note="evidence `phase_grid_to_end` ({repon_generalized_runs_end_bipartite} of {repon_runs_end_bipartite} runs "
+            note="evidence of the paper's Fig. 5 trained to the end ({repon_generalized_runs_end_bipartite} of "
+            "{repon_runs_end_bipartite} runs "
             "generalize); with the fixed cut-off, {repon_collapsed_if_generalized_end_bipartite} of the generalizing "
             "runs and {repon_collapsed_if_not_end_bipartite} of the others are under it",
             free_choices=(
@@ -425,69 +447,78 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-6",
-            statement="Fig. 6: the probability of generalization lies under eq. (12) at $\\sigma_a/\\sigma_c$ measured from the networks' initialisation (fraction of points not above the band)",
+            statement="The paper's Fig. 6: the probability of generalization lies under the paper's eq. (12) at "
+            "$\\sigma_a/\\sigma_c$ measured from the networks' initialisation (fraction of points not above the band)",
             paper_value="all points under the bound",
             metric="fig6_fraction_under_bound",
             condition="> 0.5",
             basis="evidence",
             role="paper",
             expected="does not hold",
-            note="not the paper's setting (the 1e4 steps and PyTorch's default decoder initialisation of the stored "
-            "runs; the paper's setting is G-6/paper-init-1e5, which decides the row): evidence `ratio_seeds` (mod 3, $\\eta_\\mathrm{enc}$ = 1e-3, 1e4 steps, 30 seeds at each of 4 ratios x 2 init scales): "
-            "every point lies above eq. (12) at the measured $\\sigma_a/\\sigma_c$ ({sigma_ratio_init_0.5} at scale 0.5, "
+            note="not the paper's setting (the $10^4$ steps and PyTorch's default decoder initialisation of the stored "
+            "runs; the paper's setting is G-6/paper-init-1e5, which decides the row): evidence of the paper's Fig. 6 "
+            "trained with AdamW (mod 3, $\\eta_\\mathrm{enc} = 10^{-3}$, $10^4$ steps, 30 seeds at each of 4 ratios "
+            "× 2 init scales): every point lies above the paper's eq. (12) at the measured $\\sigma_a/\\sigma_c$ ({sigma_ratio_init_0.5} at scale 0.5, "
             "{sigma_ratio_init_1} at scale 1), where the law allows a few percent; the law would bound every point only "
             "from $\\sigma_a/\\sigma_c$ = {sigma_ratio_for_bound_init_0.5} (scale 0.5) and {sigma_ratio_for_bound_init_1} "
             "(scale 1); the probability does fall as the ratio grows",
         ),
         Claim(
             "G-6/arctan-shape",
-            statement="Fig. 6 without a measured sigma: eq. (12)'s arctan shape fits the probability of generalization "
-            "over the four ratios at some $\\sigma_a/\\sigma_c$ (init scale 1; likelihood-ratio goodness of fit, p > 0.05)",
-            paper_value="eq. (12) (the shape of the bound)",
+            statement="The paper's Fig. 6 without a measured $\\sigma_a/\\sigma_c$: the arctan shape of the paper's "
+            "eq. (12) fits the probability of generalization over the four ratios at some $\\sigma_a/\\sigma_c$ (init "
+            "scale 1; likelihood-ratio goodness of fit, $p \\gt 0.05$)",
+            paper_value="the paper's eq. (12) (the shape of the bound)",
             metric="fig6_arctan_shape_p_init_1",
             condition="> 0.05",
             basis="evidence",
             expected="does not hold",
-            note="evidence `ratio_seeds`: the best $\\sigma_a/\\sigma_c$ is {fig6_arctan_best_sigma_init_1} and the fractions "
+            note="evidence of the paper's Fig. 6 trained with AdamW: the best $\\sigma_a/\\sigma_c$ is "
+            "{fig6_arctan_best_sigma_init_1} and the fractions "
             "fall faster with the ratio than any arctan allows; at init scale 0.5 the fit is not rejected at 5% "
-            "(p = {fig6_arctan_shape_p_init_0.5}, best $\\sigma_a/\\sigma_c$ {fig6_arctan_best_sigma_init_0.5})",
+            "($p$ = {fig6_arctan_shape_p_init_0.5}, best $\\sigma_a/\\sigma_c$ {fig6_arctan_best_sigma_init_0.5})",
         ),
         Claim(
             "G-6/sigma-monotone",
-            statement="Eq. (12) grows with $\\sigma_a/\\sigma_c$: the init scale with the larger measured $\\sigma_a/\\sigma_c$ "
-            "generalizes at least as often, pooled over Fig. 6's ratios (difference of the fractions >= 0)",
-            paper_value="P increases with $\\sigma_a/\\sigma_c$",
+            statement="The paper's eq. (12) grows with $\\sigma_a/\\sigma_c$: the init scale with the larger measured "
+            "$\\sigma_a/\\sigma_c$ generalizes at least as often, pooled over the ratios of the paper's Fig. 6 "
+            "(difference of the fractions $\\ge 0$)",
+            paper_value="$P$ increases with $\\sigma_a/\\sigma_c$",
             metric="fig6_sigma_monotone_difference",
             condition=">= 0",
             basis="evidence",
             scope="extension",
             expected="does not hold",
-            note="evidence `ratio_seeds`: init scale 1 has {fig6_sigma_ratio_largest_over_smallest} times the "
+            note="evidence of the paper's Fig. 6 trained with AdamW: init scale 1 has "
+            "{fig6_sigma_ratio_largest_over_smallest} times the "
             "$\\sigma_a/\\sigma_c$ of scale 0.5 ({sigma_ratio_init_1} against {sigma_ratio_init_0.5}) and generalizes less "
-            "often, the opposite of eq. (12), whatever the level of sigma",
+            "often, the opposite of the paper's eq. (12), whatever the level of $\\sigma_a/\\sigma_c$",
         ),
         Claim(
             "G-6/gd",
-            statement="Fig. 6 under plain gradient descent, the dynamics eq. (12) is derived for: the probability of "
-            "generalization lies under eq. (12) at the measured $\\sigma_a/\\sigma_c$ (fraction of points not above the "
-            "band; evidence `ratio_seeds_gd`, three init scales)",
+            statement="The paper's Fig. 6 under plain gradient descent, the dynamics the paper's eq. (12) is derived "
+            "for: the probability of generalization lies under the paper's eq. (12) at the measured "
+            "$\\sigma_a/\\sigma_c$ (fraction of points not above the band; evidence trained by gradient descent, three "
+            "init scales)",
             paper_value="all points under the bound",
             metric="fig6_gd_fraction_under_bound",
             condition="> 0.5",
             basis="evidence",
             expected="does not hold",
-            note="evidence `ratio_seeds_gd` (mod 3, $\\eta_\\mathrm{dec}$ = 1, $\\eta_\\mathrm{enc} = \\eta_\\mathrm{dec}/\\text{ratio}$, 20 seeds per point, 1e4 "
+            note="evidence of the paper's Fig. 6 trained by gradient descent (mod 3, $\\eta_\\mathrm{dec} = 1$, "
+            "$\\eta_\\mathrm{enc} = \\eta_\\mathrm{dec}/\\text{ratio}$, 20 seeds per point, $10^4$ "
             "steps, no run in confusion): pooled over the ratios, {fig6_gd_generalized_pooled_init_0.5} of the runs "
             "generalize at init scale 0.5, {fig6_gd_generalized_pooled_init_1} at 1 and "
-            "{fig6_gd_generalized_pooled_init_2} at 2, where eq. (12) at the measured $\\sigma_a/\\sigma_c$ "
+            "{fig6_gd_generalized_pooled_init_2} at 2, where the paper's eq. (12) at the measured $\\sigma_a/\\sigma_c$ "
             "({sigma_ratio_gd_init_0.5}, {sigma_ratio_gd_init_1}, {sigma_ratio_gd_init_2}) allows a few percent: "
             "the optimiser is not why the AdamW networks lie above the law",
         ),
         Claim(
             "G-6/gd-arctan-shape",
-            statement="Under plain gradient descent, eq. (12)'s arctan shape fits the probability of generalization "
-            "over the four ratios at some $\\sigma_a/\\sigma_c$ (init scale 1; likelihood-ratio goodness of fit, p > 0.05)",
-            paper_value="eq. (12) (the shape of the bound)",
+            statement="Under plain gradient descent, the arctan shape of the paper's eq. (12) fits the probability of "
+            "generalization over the four ratios at some $\\sigma_a/\\sigma_c$ (init scale 1; likelihood-ratio goodness "
+            "of fit, $p \\gt 0.05$)",
+            paper_value="the paper's eq. (12) (the shape of the bound)",
             metric="fig6_gd_arctan_shape_p_init_1",
             condition="> 0.05",
             basis="evidence",
@@ -502,48 +533,54 @@ CHAPTER = Chapter(
                     },
                 ),
             ),
-            note="evidence `ratio_seeds_gd`: at init scale 1 the best $\\sigma_a/\\sigma_c$ is {fig6_gd_arctan_best_sigma_init_1} "
+            note="evidence of the paper's Fig. 6 trained by gradient descent: at init scale 1 the best "
+            "$\\sigma_a/\\sigma_c$ is {fig6_gd_arctan_best_sigma_init_1} "
             "and the probability falls at the largest ratio faster than an arctan allows; at init scale 2 the shape is "
-            "rejected more clearly (p = {fig6_gd_arctan_shape_p_init_2}), at 0.5 every run generalizes and any large "
-            "sigma fits (p = {fig6_gd_arctan_shape_p_init_0.5})",
+            "rejected more clearly ($p$ = {fig6_gd_arctan_shape_p_init_2}), at 0.5 every run generalizes and any large "
+            "$\\sigma_a/\\sigma_c$ fits ($p$ = {fig6_gd_arctan_shape_p_init_0.5})",
         ),
         Claim(
             "G-6/gd-sigma-monotone",
             statement="Under plain gradient descent, the init scale with the largest measured $\\sigma_a/\\sigma_c$ "
             "generalizes at least as often as the one with the smallest, pooled over the ratios (difference of the "
-            "fractions >= 0)",
-            paper_value="P increases with $\\sigma_a/\\sigma_c$",
+            "fractions $\\ge 0$)",
+            paper_value="$P$ increases with $\\sigma_a/\\sigma_c$",
             metric="fig6_gd_sigma_monotone_difference",
             condition=">= 0",
             basis="evidence",
             scope="extension",
             expected="does not hold",
-            note="evidence `ratio_seeds_gd`: $\\sigma_a/\\sigma_c$ grows with the init scale ({sigma_ratio_gd_init_0.5} at 0.5, "
+            note="evidence of the paper's Fig. 6 trained by gradient descent: $\\sigma_a/\\sigma_c$ grows with the init scale ({sigma_ratio_gd_init_0.5} at 0.5, "
             "{sigma_ratio_gd_init_2} at 2) and the probability of generalization falls with it "
             "({fig6_gd_generalized_pooled_init_0.5} against {fig6_gd_generalized_pooled_init_2}, pooled over the "
-            "ratios): under plain gradient descent as under AdamW (G-6/sigma-monotone), the opposite of eq. (12)",
+            "ratios): under plain gradient descent as under AdamW (G-6/sigma-monotone), the opposite of the paper's "
+            "eq. (12)",
         ),
         Claim(
             "G-8",
-            statement="Fig. 8 / Appendix F: the memorization-generalization boundary is independent of the decoder "
-            "weight decay: at $\\eta_\\mathrm{enc}$ = 1e-5 over 1e5 steps (mod 3), the rows' boundaries (the first $\\eta_\\mathrm{dec}$ at which "
-            "fewer than half the runs generalize), wd = 0 included, differ by less than the grid's half-decade step",
+            statement="The paper's Fig. 8 and Appendix F: the memorization-generalization boundary is independent of "
+            "the decoder weight decay: at $\\eta_\\mathrm{enc} = 10^{-5}$ over $10^5$ steps (mod 3), the rows' "
+            "boundaries (the first $\\eta_\\mathrm{dec}$ at which fewer than half the runs generalize), weight decay 0 "
+            "included, differ by less than the grid's half-decade step",
             paper_value="independent",
             metric="wd_boundary_spread_mod3_1e5",
             condition="< 0.5",
             basis="evidence",
             role="primary",
             expected="does not hold",
-            note="evidence `weight_decay_1e5` (mod 3, $\\eta_\\mathrm{enc}$ = 1e-5, 1e5 steps, 4 weight decays x 9 decoder rates x 3 "
+            note="evidence of the paper's Fig. 8 at $10^5$ steps (mod 3, $\\eta_\\mathrm{enc} = 10^{-5}$, $10^5$ steps, "
+            "4 weight decays × 9 decoder rates × 3 "
             "seeds; confusion left out): the rows' boundaries are at $\\log_{10}\\eta_\\mathrm{dec}$ = "
-            "{wd_boundary_log10_lr_dec_mod3_1e5_0} (wd = 0), {wd_boundary_log10_lr_dec_mod3_1e5_0.01} (0.01) and "
-            "{wd_boundary_log10_lr_dec_mod3_1e5_0.1} (0.1), and {wd_boundary_log10_lr_dec_mod3_1e5_1} the grid at "
-            "wd = 1, where the runs generalize, mostly by grokking, up to $\\eta_\\mathrm{dec}$ = 1e-2. Of the 27 equally "
-            "likely resamples of the seeds, none gives a spread under the margin: 0.5 in the 4 that draw seed 1 twice "
-            "or more (its boundary at wd = 1 is inside the grid), 0.625 to 1 in 10, and 2.75 or more in 13. The verdict "
-            "rests on wd = 1: up to wd = 0.1 the boundaries differ by {wd_boundary_spread_upto_0_1_mod3_1e5} decades, "
-            "as the paper says, at a ratio $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ near 1 rather than its 10. Fig. 5's mod-3 line, fitted to "
-            "all its encoder rates and read at $\\eta_\\mathrm{enc}$ = 1e-5, passes there too ($\\log_{10}\\eta_\\mathrm{dec}$ = "
+            "{wd_boundary_log10_lr_dec_mod3_1e5_0} (weight decay 0), {wd_boundary_log10_lr_dec_mod3_1e5_0.01} (0.01) "
+            "and {wd_boundary_log10_lr_dec_mod3_1e5_0.1} (0.1), and {wd_boundary_log10_lr_dec_mod3_1e5_1} the grid at "
+            "weight decay 1, where the runs generalize, mostly by grokking, up to $\\eta_\\mathrm{dec} = 10^{-2}$. Of "
+            "the 27 equally likely resamples of the seeds, none gives a spread under the margin: 0.5 in the 4 that draw "
+            "seed 1 twice or more (its boundary at weight decay 1 is inside the grid), 0.625 to 1 in 10, and 2.75 or "
+            "more in 13. The verdict rests on weight decay 1: up to weight decay 0.1 the boundaries differ by "
+            "{wd_boundary_spread_upto_0_1_mod3_1e5} decades, as the paper says, at a ratio "
+            "$\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ near 1 rather than its 10. The mod 3 line of the paper's Fig. 5, "
+            "fitted to all its encoder rates and read at $\\eta_\\mathrm{enc} = 10^{-5}$, passes there too "
+            "($\\log_{10}\\eta_\\mathrm{dec}$ = "
             "{fig5_boundary_log10_lr_dec_mod3_1e5}; the cells the two grids share are the same runs): its slope above "
             "1 (G-5/slope-mod3) lowers the critical ratio at slow encoder rates",
             free_choices=_fig8_choices("mod3_1e5"),
@@ -551,21 +588,23 @@ CHAPTER = Chapter(
         *(
             Claim(
                 f"G-8/{suffix}",
-                statement=f"Fig. 8{panel} ({title}): the same boundary at every decoder weight decay, wd = 0 included "
-                "(rows' boundaries within the grid's half-decade step)",
+                statement=f"The paper's Fig. 8{panel} ({title}): the same boundary at every decoder weight decay, "
+                "weight decay 0 included (rows' boundaries within the grid's half-decade step)",
                 paper_value="independent",
                 metric=f"wd_boundary_spread_{rel}_1e5",
                 condition="< 0.5",
                 basis="evidence",
                 role="primary",
                 expected=expected,
-                note=f"evidence `weight_decay_1e5_relations` ({title}, $\\eta_\\mathrm{{enc}}$ = 1e-5, 1e5 steps, 4 weight decays x 9 "
-                "decoder rates x 3 seeds; confusion left out): the rows' boundaries ($\\log_{10}\\eta_\\mathrm{dec}$, or the side of the "
-                f"grid they lie beyond) are wd = 0: {{wd_boundary_log10_lr_dec_{rel}_1e5_0}}, 0.01: "
+                note=f"evidence of the paper's Fig. 8 at $10^5$ steps on the other relations ({title}, "
+                "$\\eta_\\mathrm{enc} = 10^{-5}$, $10^5$ steps, 4 weight decays × 9 "
+                "decoder rates × 3 seeds; confusion left out): the rows' boundaries ($\\log_{10}\\eta_\\mathrm{dec}$, or the "
+                f"side of the grid they lie beyond) are, at weight decay 0: {{wd_boundary_log10_lr_dec_{rel}_1e5_0}}, 0.01: "
                 f"{{wd_boundary_log10_lr_dec_{rel}_1e5_0.01}}, 0.1: {{wd_boundary_log10_lr_dec_{rel}_1e5_0.1}}, 1: "
-                f"{{wd_boundary_log10_lr_dec_{rel}_1e5_1}}, as on mod 3 (G-8). Fig. 5's line for the same relation, "
-                f"read at $\\eta_\\mathrm{{enc}}$ = 1e-5, passes at {{fig5_boundary_log10_lr_dec_{rel}_1e5}} (the cells the two grids "
-                "share are the same runs); up to wd = 0.1 the rows' boundaries differ by "
+                f"{{wd_boundary_log10_lr_dec_{rel}_1e5_1}}, as on mod 3 (G-8). The line of the paper's Fig. 5 for the same "
+                "relation, read at $\\eta_\\mathrm{enc} = 10^{-5}$, passes at "
+                f"{{fig5_boundary_log10_lr_dec_{rel}_1e5}} (the cells the two grids "
+                "share are the same runs); up to weight decay 0.1 the rows' boundaries differ by "
                 f"{{wd_boundary_spread_upto_0_1_{rel}_1e5}} decades",
                 free_choices=_fig8_choices(f"{rel}_1e5"),
             )
@@ -576,29 +615,31 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-8/slope",
-            statement="Fig. 8 read as a logistic boundary in (log wd, $\\log \\eta_\\mathrm{dec}$) over the positive weight decays: "
-            "it does not move with the weight decay (decades of $\\eta^*_\\mathrm{dec}$ per decade of wd| < 0.25)",
+            statement="The paper's Fig. 8 read as a logistic boundary in ($\\log$ weight decay, "
+            "$\\log \\eta_\\mathrm{dec}$) over the positive weight decays: it does not move with the weight decay "
+            "(absolute decades of $\\eta^*_\\mathrm{dec}$ per decade of weight decay below 0.25)",
             paper_value="independent",
             metric="wd_coefficient_abs_mod3_1e5",
             condition="< 0.25",
             basis="evidence",
             expected="does not hold",
-            note="evidence `weight_decay_1e5` (wd 0.01, 0.1, 1; confusion left out): the logistic boundary rises by "
+            note="evidence of the paper's Fig. 8 at $10^5$ steps (weight decays 0.01, 0.1 and 1; confusion left out): "
+            "the logistic boundary rises by "
             "{wd_coefficient_mod3_1e5} decades of $\\eta^*_\\mathrm{dec}$ per decade of weight decay (95%): G-8 read through a "
-            "model that cannot use wd = 0",
+            "model that cannot use weight decay 0",
         ),
         Claim(
             "G-8/wd-independent",
-            statement="Fig. 8 read directly: at $\\eta_\\mathrm{enc}$ = 1e-5 over 1e5 steps the probability of generalization, "
-            "pooled over the decoder rates, does not depend on the decoder weight decay (largest difference "
-            "between the positive weight decays < 0.2)",
+            statement="The paper's Fig. 8 read directly: at $\\eta_\\mathrm{enc} = 10^{-5}$ over $10^5$ steps the "
+            "probability of generalization, pooled over the decoder rates, does not depend on the decoder weight decay "
+            "(largest difference between the positive weight decays below 0.2)",
             paper_value="independent",
             metric="wd_generalization_spread_mod3_1e5",
             condition="< 0.2",
             basis="evidence",
             expected="does not hold",
-            note="evidence `weight_decay_1e5` (9 decoder rates x 3 seeds per weight decay): the fraction that "
-            "generalizes is {wd_generalized_mod3_1e5_0} at wd = 0, {wd_generalized_mod3_1e5_0.01} at 0.01, "
+            note="evidence of the paper's Fig. 8 at $10^5$ steps (9 decoder rates × 3 seeds per weight decay): the "
+            "fraction that generalizes is {wd_generalized_mod3_1e5_0} at weight decay 0, {wd_generalized_mod3_1e5_0.01} at 0.01, "
             "{wd_generalized_mod3_1e5_0.1} at 0.1 and {wd_generalized_mod3_1e5_1} at 1: weight decay turns "
             "memorization into grokking at large decoder rates, at the paper's steps as at a tenth of them "
             "(G-8/wd-independent-1e4)",
@@ -606,22 +647,24 @@ CHAPTER = Chapter(
         Claim(
             "G-8/wd-independent-1e4",
             statement="G-8/wd-independent at a tenth of the paper's steps and ten times its encoder rate "
-            "($\\eta_\\mathrm{enc}$ = 1e-4, 1e4 steps)",
+            "($\\eta_\\mathrm{enc} = 10^{-4}$, $10^4$ steps)",
             paper_value="independent",
             metric="wd_generalization_spread_mod3_1e4",
             condition="< 0.2",
             basis="evidence",
             expected="does not hold",
             scope="extension",
-            note="evidence `weight_decay` (mod 3, $\\eta_\\mathrm{enc}$ = 1e-4, 1e4 steps, 7 decoder rates x 3 seeds per weight decay): "
-            "the fraction that generalizes is {wd_generalized_mod3_1e4_1} at wd = 1 (all by grokking), "
-            "{wd_generalized_mod3_1e4_0.1} at wd = 0.1, {wd_generalized_mod3_1e4_10} at wd = 10 (the others never reach 0.9 "
-            "train accuracy: confusion) and {wd_generalized_mod3_1e4_0} at wd = 0. At a tenth of the paper's steps the "
+            note="evidence of the paper's Fig. 8 at $10^4$ steps (mod 3, $\\eta_\\mathrm{enc} = 10^{-4}$, $10^4$ steps, "
+            "7 decoder rates × 3 seeds per weight decay): "
+            "the fraction that generalizes is {wd_generalized_mod3_1e4_1} at weight decay 1 (all by grokking), "
+            "{wd_generalized_mod3_1e4_0.1} at 0.1, {wd_generalized_mod3_1e4_10} at 10 (the others never reach 0.9 "
+            "train accuracy: confusion) and {wd_generalized_mod3_1e4_0} at 0. At a tenth of the paper's steps the "
             "weight decay decides the phase",
         ),
         Claim(
             "G-A4",
-            statement="Table 4's criteria find generalization, grokking and memorization in the Fig. 5 grids",
+            statement="The criteria of the paper's Table 4 find generalization, grokking and memorization in the grids "
+            "of the paper's Fig. 5",
             paper_value="3 phases (plus confusion)",
             metric="phases_seen",
             condition=">= 3",
@@ -631,9 +674,10 @@ CHAPTER = Chapter(
         # Figs. 6 and 8 at the paper's stated setting, registered before their evidence (issue 34, points 2, 3)
         Claim(
             "G-6/paper-init-1e5",
-            statement="Fig. 6 at the paper's stated setting (Table 4's 1e5 AdamW steps; decoder weights and biases "
-            "drawn from a standard normal scaled by the init factor, as Fig. 6's caption says): the probability of "
-            "generalization lies under eq. (12) at $\\sigma_a/\\sigma_c$ measured from that initialisation, for each init "
+            statement="The paper's Fig. 6 at the paper's stated setting (the $10^5$ AdamW steps of the paper's "
+            "Table 4; decoder weights and biases drawn from a standard normal scaled by the init factor, as the caption "
+            "of the paper's Fig. 6 says): the probability of "
+            "generalization lies under the paper's eq. (12) at $\\sigma_a/\\sigma_c$ measured from that initialisation, for each init "
             "scale (fraction of points not above the band, the statistic of G-6)",
             paper_value="all points under the bound",
             metric="fig6_fraction_under_bound_1e5_normal",
@@ -641,23 +685,26 @@ CHAPTER = Chapter(
             basis="evidence",
             role="primary",
             expected="inconclusive",
-            note="registered before its evidence: not judged until the 16 shards of `ratio_seeds_1e5_normal` are stored "
-            "(mod 3, $\\eta_\\mathrm{enc}$ = 1e-3, ratios 1 to 10^1.5, init scales 0.5 and 1, 30 seeds per point)",
+            note="registered before its evidence: not judged until the 16 shards of its evidence set (the paper's "
+            "Fig. 6 at $10^5$ steps, normal initialisation) are stored "
+            "(mod 3, $\\eta_\\mathrm{enc} = 10^{-3}$, ratios 1 to $10^{1.5}$, init scales 0.5 and 1, 30 seeds per point)",
         ),
         Claim(
             "G-8/coupled-l2",
-            statement="Fig. 8a / Appendix F with the decay as L2 in the loss (the free choice 'decay form': the paper "
-            "states neither AdamW's decoupled decay, G-8's, nor this): at $\\eta_\\mathrm{enc}$ = 1e-5 over 1e5 steps (mod 3), the "
-            "rows' boundaries (the first $\\eta_\\mathrm{dec}$ at which fewer than half the runs generalize), wd = 0 included, "
-            "differ by less than the grid's half-decade step",
+            statement="The paper's Fig. 8a and Appendix F with the decay as L2 in the loss (the free choice 'decay "
+            "form': the paper states neither AdamW's decoupled decay, G-8's, nor this): at "
+            "$\\eta_\\mathrm{enc} = 10^{-5}$ over $10^5$ steps (mod 3), the rows' boundaries (the first "
+            "$\\eta_\\mathrm{dec}$ at which fewer than half the runs generalize), weight decay 0 included, differ by "
+            "less than the grid's half-decade step",
             paper_value="independent",
             metric="wd_boundary_spread_mod3_1e5_coupled",
             condition="< 0.5",
             basis="evidence",
             expected="inconclusive",
             scope="extension",
-            note="registered before its evidence: not judged until the 12 shards of `weight_decay_1e5_coupled` are "
-            "stored (the grid and seeds of `weight_decay_1e5`; the robustness reading of G-8 for its decay form)",
+            note="registered before its evidence: not judged until the 12 shards of its evidence set (the paper's "
+            "Fig. 8 at $10^5$ steps with the decay coupled) are stored (the grid and seeds of G-8's evidence; the "
+            "robustness reading of G-8 for its decay form)",
         ),
     ),
     smoke={

@@ -188,7 +188,8 @@ CHAPTER = Chapter(
     claims=(
         Claim(
             "G-T1",
-            statement="b = log2(n!/|Aut(G)|) reproduces the closed forms (total order log2 n!, K_{a,c}: log2 C(n,a), equivalence classes)",
+            statement="$b = \\log_2(n!/\\vert\\mathrm{Aut}(G)\\vert)$ reproduces the closed forms (total order "
+            "$\\log_2 n!$, $K_{a,c}$: $\\log_2\\binom{n}{a}$, equivalence classes)",
             paper_value="exact",
             metric="b_closed_form_max_abs_error",
             condition="< 1e-6",
@@ -197,7 +198,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-T2",
-            statement="Table 2's approximate description lengths (n log2 k, n, log2 n!) match the exact b up to a constant factor",
+            statement="The approximate description lengths of the paper's Table 2 ($n\\log_2 k$, $n$, $\\log_2 n!$) "
+            "match the exact $b$ up to a constant factor",
             paper_value="'up to a constant factor'",
             metric="table2_max_ratio",
             condition="< 1.5",
@@ -206,8 +208,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-1..5",
-            statement="eqs. (1)-(4) follow from the balls-in-buckets model (sympy)",
-            paper_value="eqs. (1)-(4)",
+            statement="the paper's eqs. (1)–(4) follow from the balls-in-buckets model (sympy)",
+            paper_value="the paper's eqs. (1)–(4)",
             metric="eqs_1_to_4_sympy_ok",
             condition="== true",
             basis="consistency",
@@ -216,7 +218,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-2/mc-vs-analytic",
-            statement="Monte Carlo upper bound and analytic eq. (5) roughly agree (Fig. 2; largest gap over relations and fractions)",
+            statement="The Monte Carlo upper bound and the analytic bound of the paper's eq. (5) roughly agree (the "
+            "paper's Fig. 2; largest gap over relations and fractions)",
             paper_value="rough agreement",
             metric="mc_vs_analytic_max_gap",
             condition="< 0.1",
@@ -225,43 +228,45 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-2/p-star-mod3",
-            statement="p_* = 1/k for equivalence classes (k = 3): the guessing probability of eq. (5) in the small-data "
-            "limit, read at the smallest training fraction (relative error)",
+            statement="$p_* = 1/k$ for equivalence classes ($k = 3$): the guessing probability of the paper's eq. (5) "
+            "in the small-data limit, read at the smallest training fraction (relative error)",
             paper_value="1/3",
             metric="p_star_mod3_rel_error",
             condition="< 0.15",
             basis="seeds",
-            note="p_* = {p_star_mod3} at the smallest fraction; robustness readings: pooled over the whole curve "
-            "{p_star_whole_curve_mod3}, eq. (5) fitted to the curve {p_star_eq5_fit_mod3}: the open entries carry "
-            "partial information as data accumulate and p_* drifts from 1/3 towards 1/2, so only the small-data limit, "
-            "which is the prior 1/k, is the paper's p_*",
+            note="$p_*$ = {p_star_mod3} at the smallest fraction; robustness readings: pooled over the whole curve "
+            "{p_star_whole_curve_mod3}, the paper's eq. (5) fitted to the curve {p_star_eq5_fit_mod3}: the open entries "
+            "carry partial information as data accumulate and $p_*$ drifts from 1/3 towards 1/2, so only the "
+            "small-data limit, which is the prior $1/k$, is the paper's $p_*$",
         ),
         Claim(
             "G-2/p-star-greater-than",
-            statement="p_* is about 1/3 for the greater-than relation: the guessing probability of eq. (5) in the "
-            "small-data limit, read at the smallest training fraction (relative error)",
-            paper_value="~1/3",
+            statement="$p_*$ is about 1/3 for the greater-than relation: the guessing probability of the paper's "
+            "eq. (5) in the small-data limit, read at the smallest training fraction (relative error)",
+            paper_value="about 1/3",
             metric="p_star_greater_than_rel_error",
             condition="< 0.15",
             basis="seeds",
-            note="p_* = {p_star_greater_than} at the smallest fraction, over the training sets sampled (the paper "
-            "samples 3); robustness readings: pooled over the whole curve {p_star_whole_curve_greater_than}, eq. (5) "
-            "fitted to the curve {p_star_eq5_fit_greater_than}: p_* first falls and then rises with the fraction, so "
+            note="$p_*$ = {p_star_greater_than} at the smallest fraction, over the training sets sampled (the paper "
+            "samples 3); robustness readings: pooled over the whole curve {p_star_whole_curve_greater_than}, the "
+            "paper's eq. (5) fitted to the curve {p_star_eq5_fit_greater_than}: $p_*$ first falls and then rises with "
+            "the fraction, so "
             "'about 1/3' holds at the smallest fractions only",
         ),
         Claim(
             "G-2/p-star-bipartite",
-            statement="p_* = 1/2 for the complete bipartite graph (relative error)",
+            statement="$p_* = 1/2$ for the complete bipartite graph (relative error)",
             paper_value="1/2",
             metric="p_star_bipartite_rel_error",
             condition="< 0.15",
             basis="consistency",
-            note="two classes of equal size: every open entry has p = 1/2 by symmetry, so this holds by construction",
+            note="two classes of equal size: every open entry has $p = 1/2$ by symmetry, so this holds by construction",
         ),
         Claim(
             "G-1..5/p_c-inferable",
-            statement="Eq. (4)'s $p_c$ is where the inferable fraction reaches alpha (mod 3; within a factor 2: |log2(crossing / $p_c$)| < 1)",
-            paper_value="f(N $p_c$) = alpha",
+            statement="The $p_c$ of the paper's eq. (4) is where the inferable fraction reaches $\\alpha$ (mod 3; "
+            "within a factor 2: $\\vert\\log_2(\\text{crossing}/p_c)\\vert \\lt 1$)",
+            paper_value="$f(Np_c) = \\alpha$",
             metric="p_c_vs_inferred_log2_mod3",
             condition="< 1",
             basis="seeds",
@@ -269,8 +274,9 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-1..5/p_c-bound",
-            statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s $p_c$ (mod 3; within a factor 2)",
-            paper_value="$p_c$: critical fraction at accuracy alpha",
+            statement="The Monte Carlo bound reaches accuracy $\\alpha$ at the $p_c$ of the paper's eq. (4) (mod 3; "
+            "within a factor 2)",
+            paper_value="$p_c$: critical fraction at accuracy $\\alpha$",
             metric="p_c_vs_bound_log2_mod3",
             condition="< 1",
             basis="seeds",
@@ -278,35 +284,38 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-1..5/p_c-bound-greater-than",
-            statement="The Monte Carlo bound reaches accuracy alpha at eq. (4)'s $p_c$ (greater-than; within a factor 2)",
-            paper_value="$p_c$: critical fraction at accuracy alpha",
+            statement="The Monte Carlo bound reaches accuracy $\\alpha$ at the $p_c$ of the paper's eq. (4) "
+            "(greater-than; within a factor 2)",
+            paper_value="$p_c$: critical fraction at accuracy $\\alpha$",
             metric="p_c_vs_bound_log2_greater_than",
             condition="< 1",
             basis="seeds",
             expected="does not hold",
-            note="$p_c$ = {p_c_alpha90_greater_than} (b = log2 30!), and the bound reaches 0.9 at "
+            note="$p_c$ = {p_c_alpha90_greater_than} ($b = \\log_2 30!$), and the bound reaches 0.9 at "
             "{fraction_at_90_accuracy_greater_than_bound}: guessing the open pairs of an order is right far more often "
-            "than 1/2, which eq. (4) ignores; its inferable fraction reaches 0.9 at {fraction_at_90_inferred_greater_than}, "
-            "as eq. (4) says",
+            "than 1/2, which the paper's eq. (4) ignores; its inferable fraction reaches 0.9 at "
+            "{fraction_at_90_inferred_greater_than}, as the paper's eq. (4) says",
         ),
         Claim(
             "G-1..5/p_c-networks",
-            statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s $p_c$ (mod 3; within a factor 2)",
-            paper_value="$p_c$: critical fraction at accuracy alpha",
+            statement="Networks (the paper's Table 3 decoder, 5 seeds) reach accuracy $\\alpha$ at the $p_c$ of the "
+            "paper's eq. (4) (mod 3; within a factor 2)",
+            paper_value="$p_c$: critical fraction at accuracy $\\alpha$",
             metric="p_c_vs_networks_log2_mod3",
             condition="< 1",
             basis="evidence",
             scope="finding",
             expected="does not hold",
-            note="Table 3's networks reach 0.9 over all pairs at {fraction_at_90_accuracy_mod3_networks} seeds, against "
-            "$p_c$ = {p_c_networks_mod3}: eq. (4) counts the bits of the relation, and the networks need 2^|log2| (the "
-            "claim's value) times as much data; the Monte Carlo bound reaches 0.9 at {fraction_at_90_accuracy_mod3_bound}, "
+            note="the paper's Table 3 networks reach 0.9 over all pairs at {fraction_at_90_accuracy_mod3_networks} "
+            "seeds, against $p_c$ = {p_c_networks_mod3}: the paper's eq. (4) counts the bits of the relation, and the "
+            "networks need $2^{\\vert\\log_2\\vert}$ (the claim's value) times as much data; the Monte Carlo bound reaches 0.9 at {fraction_at_90_accuracy_mod3_bound}, "
             "so the gap is the inductive gap of a decoder without the right bias",
         ),
         Claim(
             "G-1..5/p_c-networks-greater-than",
-            statement="Networks (Table 3's decoder, 5 seeds) reach accuracy alpha at eq. (4)'s $p_c$ (greater-than; within a factor 2)",
-            paper_value="$p_c$: critical fraction at accuracy alpha",
+            statement="Networks (the paper's Table 3 decoder, 5 seeds) reach accuracy $\\alpha$ at the $p_c$ of the "
+            "paper's eq. (4) (greater-than; within a factor 2)",
+            paper_value="$p_c$: critical fraction at accuracy $\\alpha$",
             metric="p_c_vs_networks_log2_greater_than",
             condition="< 1",
             basis="evidence",
@@ -314,8 +323,8 @@ CHAPTER = Chapter(
         Claim(
             "G-3/best-mode-mod3",
             statement="the smallest inductive gap on mod 3 is for mode 3 (squared difference): the best squared-difference "
-            "decoder's gap is smaller than the best of the other modes' (margin in gap > 0; Table 3's width and learning "
-            "rate, evidence `decoder_modes`)",
+            "decoder's gap is smaller than the best of the other modes' (margin in gap above 0; the width and learning "
+            "rate of the paper's Table 3, evidence of the decoder modes)",
             paper_value="squared difference",
             metric="best_mode_margin_mod3",
             condition="> 0",
@@ -325,7 +334,8 @@ CHAPTER = Chapter(
         Claim(
             "G-3/best-mode-greater-than",
             statement="the smallest inductive gap on greater-than is for mode 2 (difference): the best difference "
-            "decoder's gap is smaller than the best of the other modes' (margin in gap > 0; evidence `decoder_modes`)",
+            "decoder's gap is smaller than the best of the other modes' (margin in gap above 0; evidence of the decoder "
+            "modes)",
             paper_value="difference",
             metric="best_mode_margin_greater_than",
             condition="> 0",
@@ -335,7 +345,7 @@ CHAPTER = Chapter(
         Claim(
             "G-3/best-depth",
             statement="the architecture with the smallest gap has 0 hidden layers: on both relations the best decoder "
-            "without hidden layers has a smaller gap than the best with one (smaller margin of the two > 0; 10 seeds "
+            "without hidden layers has a smaller gap than the best with one (smaller margin of the two above 0; 10 seeds "
             "per decoder and fraction, the decoder-mode runs and their five more seeds pooled)",
             paper_value="0",
             metric="best_depth_margin",
@@ -351,7 +361,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-3/under-bound-table3-mod3",
-            statement="Table 3's decoder (concat, 3 x 50, d = 2) is not above the Monte Carlo bound at any training fraction, mod 3 (largest excess <= 0)",
+            statement="The paper's Table 3 decoder (concatenation, $3 \\times 50$, $d = 2$) is not above the Monte Carlo "
+            "bound at any training fraction, mod 3 (largest excess $\\le 0$)",
             paper_value="below the bound",
             metric="excess_over_bound_table3_mod3",
             condition="<= 0",
@@ -359,7 +370,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-3/under-bound-table3-greater-than",
-            statement="Table 3's decoder is not above the Monte Carlo bound at any training fraction, greater-than (largest excess <= 0)",
+            statement="The paper's Table 3 decoder is not above the Monte Carlo bound at any training fraction, "
+            "greater-than (largest excess $\\le 0$)",
             paper_value="below the bound",
             metric="excess_over_bound_table3_greater_than",
             condition="<= 0",
@@ -367,7 +379,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "G-3/under-bound-sweep",
-            statement="no decoder of the width (10-100) and embedding-dimension (1-8) sweeps is above the bound at any fraction, both relations (largest excess <= 0)",
+            statement="no decoder of the width (10 to 100) and embedding-dimension (1 to 8) sweeps is above the bound "
+            "at any fraction, both relations (largest excess $\\le 0$)",
             paper_value="below the bound",
             metric="excess_over_bound_sweep",
             condition="<= 0",
@@ -376,7 +389,7 @@ CHAPTER = Chapter(
         Claim(
             "G-7/goldilocks-interior",
             statement="test accuracy peaks at an intermediate decoder depth (Goldilocks zone): the best interior depth's "
-            "mean test accuracy exceeds both ends' (margin > 0; evidence `goldilocks_depths`, depths 0-10)",
+            "mean test accuracy exceeds both ends' (margin above 0; evidence of the depth sweep, depths 0 to 10)",
             paper_value="interior peak",
             metric="goldilocks_interior_margin",
             condition="> 0",
@@ -391,13 +404,13 @@ CHAPTER = Chapter(
             condition="< 0.9",
             basis="consistency",
             note="out of reach by construction with the defaults (depth 0, concatenated inputs, mod 3): the logit "
-            "s(x) + t(y) calls positive a staircase of pairs, and the best staircase on three equal classes is right "
+            "$s(x) + t(y)$ calls positive a staircase of pairs, and the best staircase on three equal classes is right "
             "on 7/9 of the pairs (one diagonal block), below 0.9; this checks the training, not the Goldilocks argument",
         ),
         Claim(
             "G-7/deep-memorizes",
             statement="too deep a decoder memorizes: the deepest decoder's test accuracy lies more than 0.05 under the "
-            "best depth's (evidence `goldilocks_depths`)",
+            "best depth's (evidence of the depth sweep)",
             paper_value="memorization",
             metric="goldilocks_deep_deficit",
             condition="> 0.05",
@@ -406,32 +419,35 @@ CHAPTER = Chapter(
         Claim(
             "G-7/deep-fits",
             statement="the deepest decoder of the Goldilocks sweep fits its training pairs (mean train accuracy above "
-            "0.9; evidence `goldilocks_depths`)",
+            "0.9; evidence of the depth sweep)",
             paper_value="high training accuracy",
             metric="goldilocks_deep_train_acc",
             condition="> 0.9",
             basis="evidence",
             expected="inconclusive",
-            note="evidence `goldilocks_depths` (10 seeds): the deepest decoder (depth {goldilocks_deepest_depth_evidence}) "
-            "reaches a mean train accuracy of {goldilocks_deep_train_acc} in 1e4 steps at lr 1e-3, so its low test "
+            note="evidence of the depth sweep (10 seeds): the deepest decoder (depth "
+            "{goldilocks_deepest_depth_evidence}) reaches a mean train accuracy of {goldilocks_deep_train_acc} in "
+            "$10^4$ steps at learning rate $10^{-3}$, so its low test "
             "accuracy (G-7/deep-memorizes) is part memorization, part a deep tanh decoder still training; the depths "
-            "a few layers shallower fit their training pairs and still lose test accuracy (figure). 1e5 steps would "
+            "a few layers shallower fit their training pairs and still lose test accuracy (figure). $10^5$ steps would "
             "decide it (about 5 min for depth 10)",
         ),
         Claim(
             "G-7/cannot-express",
-            statement="the shallowest decoder of Fig. 7 cannot express the relation: trained on all n^2 pairs, no seed fits them",
+            statement="the shallowest decoder of the paper's Fig. 7 cannot express the relation: trained on all $n^2$ "
+            "pairs, no seed fits them",
             paper_value='"lacks the ability to correctly decode"',
             metric="full_fit_train_acc_shallowest",
             condition="< 1.0",
             basis="consistency",
             note="impossible by construction with the defaults (depth 0, concatenated inputs, mod 3): the decoder's "
-            "logit is s(x) + t(y), and two classes a, b need s(a) + t(a) > 0, s(b) + t(b) > 0, s(a) + t(b) < 0 and "
-            "s(b) + t(a) < 0, whose sums contradict each other",
+            "logit is $s(x) + t(y)$, and two classes $a$, $b$ need $s(a) + t(a) \\gt 0$, $s(b) + t(b) \\gt 0$, "
+            "$s(a) + t(b) \\lt 0$ and $s(b) + t(a) \\lt 0$, whose sums contradict each other",
         ),
         Claim(
             "G-7/deeper-express",
-            statement="every deeper decoder of Fig. 7 can express the relation: trained on all n^2 pairs, some seed fits them",
+            statement="every deeper decoder of the paper's Fig. 7 can express the relation: trained on all $n^2$ "
+            "pairs, some seed fits them",
             paper_value="capable of memorizing",
             metric="full_fit_train_acc_deeper_min",
             condition="== 1.0",

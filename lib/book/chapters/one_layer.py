@@ -112,7 +112,8 @@ CHAPTER = Chapter(
     claims=(
         Claim(
             "S-C/identity",
-            statement="The MSE of a linear model equals 1/2 ||(W - I) A^{1/2}||_F^2 (C.1-C.6)",
+            statement="The MSE of a linear model equals $\\tfrac12\\Vert(W - I)A^{1/2}\\Vert_F^2$ (the paper's "
+            "eqs. (C.1)–(C.6))",
             paper_value="identity",
             metric="loss_identity_symbolic",
             condition="== true",
@@ -130,7 +131,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-C/A",
-            statement="E[x x^T] = diag(sigma^2 + mu^2/s) (C.7-C.13)",
+            statement="$\\mathbb E[xx^\\top] = \\mathrm{diag}(\\sigma^2 + \\mu^2/s)$ (the paper's eqs. (C.7)–(C.13))",
             paper_value="identity",
             metric="population_A_symbolic",
             condition="== true",
@@ -138,15 +139,15 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-C/A-sample",
-            statement="The sample second moment is close to diag(sigma^2 + mu^2/s) at n = 5000",
-            paper_value="n -> infinity",
+            statement="The sample second moment is close to $\\mathrm{diag}(\\sigma^2 + \\mu^2/s)$ at $n = 5000$",
+            paper_value="$n \\to \\infty$",
             metric="a_hat_max_rel_error",
             condition="< 0.01",
             basis="single run",
         ),
         Claim(
             "S-T4.1/symbolic",
-            statement="Eq. (4.2) solves the gradient flow of (4.1) from any W(0)",
+            statement="The paper's eq. (4.2) solves the gradient flow of the paper's eq. (4.1) from any $W(0)$",
             paper_value="exact",
             metric="theorem_symbolic",
             condition="== true",
@@ -165,22 +166,23 @@ CHAPTER = Chapter(
         Claim(
             "S-T4.1/discrete",
             statement="GD on the sample follows the discrete solution $(1 - \\eta a_k)^k$ ($\\eta$ the learning rate)",
-            paper_value="n -> infinity",
+            paper_value="$n \\to \\infty$",
             metric="closed_form_max_abs_error_discrete",
             condition="< 0.01",
             basis="single run",
         ),
         Claim(
             "S-T4.1/gd",
-            statement="GD approaches the gradient flow of the same loss as lr -> 0, error ~ lr",
-            paper_value="gradient flow = lr -> 0",
+            statement="GD approaches the gradient flow of the same loss as $\\eta \\to 0$, with an error proportional to "
+            "$\\eta$ ($\\eta$ the learning rate)",
+            paper_value="gradient flow: the limit $\\eta \\to 0$",
             metric="gd_error_order_in_lr",
             condition="> 0.9",
             basis="single run",
         ),
         Claim(
             "S-T4.1/rates",
-            statement="Coordinate k converges at rate $a_k$ under the gradient flow: rates fitted to GD at learning rates $\\eta/1, \\eta/2, \\eta/4, \\eta/8$, extrapolated to $\\eta \\to 0$",
+            statement="Coordinate $k$ converges at rate $a_k$ under the gradient flow: rates fitted to GD at learning rates $\\eta/1, \\eta/2, \\eta/4, \\eta/8$, extrapolated to $\\eta \\to 0$",
             paper_value="rate $a_k$",
             metric="flow_limit_rate_rel_error",
             condition="< 0.05",

@@ -240,44 +240,45 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-3/rise-low-vs-high",
-            statement="Fig. 3 and Sec. 3.3: the OOD loss is non-monotonic in low dimension and not in high "
+            statement="The paper's Fig. 3 and Sec. 3.3: the OOD loss is non-monotonic in low dimension and not in high "
             "dimension: the fraction of seeds whose loss rises (by more than the rise tolerance, a fraction of its start) is larger at "
-            "d = 2 than at d = 64, on the authors' two protocols",
-            paper_value="non-monotonic at d = 2, monotonic at d = 64 (the paper's Fig. 3)",
+            "$d = 2$ than at $d = 64$, on the authors' two protocols",
+            paper_value="non-monotonic at $d = 2$, monotonic at $d = 64$ (the paper's Fig. 3)",
             metric="rise_fraction_difference_low_high",
             condition="> 0",
             basis="evidence",
             role="primary",
-            note="the loss rises in {lowdim_rise_fraction} of the seeds at d = 2 and {highdim_rise_fraction} at d = 64",
+            note="the loss rises in {lowdim_rise_fraction} of the seeds at $d = 2$ and {highdim_rise_fraction} at $d = 64$",
         ),
         Claim(
             "S-3/rise-same-width",
-            statement="the same with only the dimension changed: the d = 2 model trained with the d = 64 protocol's "
-            "hidden width (64) and learning rate (0.1) against d = 64",
+            statement="the same with only the dimension changed: the $d = 2$ model trained with the $d = 64$ protocol's "
+            "hidden width (64) and learning rate (0.1) against $d = 64$",
             paper_value="the dimension makes the difference (Sec. 3.3)",
             metric="rise_fraction_difference_same_width_high",
             condition="> 0",
             basis="evidence",
             role="primary",
-            note="the loss rises in {lowdim_same_width_rise_fraction} of the same-width d = 2 seeds and "
-            "{highdim_rise_fraction} at d = 64",
+            note="the loss rises in {lowdim_same_width_rise_fraction} of the same-width $d = 2$ seeds and "
+            "{highdim_rise_fraction} at $d = 64$",
         ),
         Claim(
             "S-2c/turn-back",
             statement="the Swing-by turn-back (the weaker concept's coordinate retreating from its running maximum, in "
-            r"units of $\mu_k$) is larger in low (d = 2) than in high (d = 64) dimension",
+            r"units of $\mu_k$) is larger in low ($d = 2$) than in high ($d = 64$) dimension",
             paper_value="qualitative (the paper's Fig. 2c)",
             metric="reversal_ratio_low_high_weak",
             condition="> 1",
             basis="evidence",
             expected="does not hold",
-            note="ratio of median turn-backs, d = 2 over d = 64, on 240 seeds per dimension (a number fixed from the "
-            "power of the first 60, a second look): the weaker coordinate's median turn-back is smaller at d = 2 than "
-            r"at d = 64; with the larger of the two coordinates (both: a median {highdim_turn_back} of $\mu_k$ at d = 64 "
-            "against {lowdim_turn_back} at d = 2, with a far larger spread) the interval still contains 1. The d = 2 "
+            note="ratio of median turn-backs, $d = 2$ over $d = 64$, on 240 seeds per dimension (a number fixed from the "
+            "power of the first 60, a second look): the weaker coordinate's median turn-back is smaller at $d = 2$ than "
+            r"at $d = 64$; with the larger of the two coordinates (both: a median {highdim_turn_back} of $\mu_k$ at $d = 64$ "
+            "against {lowdim_turn_back} at $d = 2$, with a far larger spread) the interval still contains 1. The $d = 2$ "
             "sample is bimodal, so the statistic decides: the ratio of means is {reversal_ratio_low_high_weak_mean}, of "
-            "90th percentiles {reversal_ratio_low_high_weak_q90}. The paper reads Fig. 2c by eye and sets no "
-            "statistic; its own measure, the loss rise of Fig. 3, separates the two dimensions (S-3/rise-low-vs-high)",
+            "90th percentiles {reversal_ratio_low_high_weak_q90}. The paper's Fig. 2c is read by eye, with no "
+            "statistic set; the paper's own measure, the loss rise of the paper's Fig. 3, separates the two dimensions "
+            "(S-3/rise-low-vs-high)",
             free_choices=(
                 FreeChoice("coordinate", "the weaker concept's", {"larger of the two": "reversal_ratio_low_high"}),
                 FreeChoice(
@@ -292,7 +293,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-2c/turn-back-same-width",
-            statement="the same with only the dimension changed: the d = 2 model trained with the d = 64 protocol's "
+            statement="the same with only the dimension changed: the $d = 2$ model trained with the $d = 64$ protocol's "
             "hidden width (64) and learning rate (0.1)",
             paper_value="qualitative (the paper's Fig. 2c)",
             metric="reversal_ratio_same_width_weak",
@@ -300,8 +301,10 @@ CHAPTER = Chapter(
             basis="evidence",
             expected="does not hold",
             note="the control for the width and the learning rate, which differ between the authors' two cells: at "
-            "d = 2 (evidence sim_observations/swing_same_width) the weaker coordinate's median turn-back is smaller "
-            "than at d = 64 here too; the ratio of means is {reversal_ratio_same_width_weak_mean}, of 90th "
+            "$d = 2$ (the evidence set trained with the $d = 64$ protocol's width and learning rate) the weaker "
+            "coordinate's median "
+            "turn-back is smaller "
+            "than at $d = 64$ here too; the ratio of means is {reversal_ratio_same_width_weak_mean}, of 90th "
             "percentiles {reversal_ratio_same_width_weak_q90}",
             free_choices=(
                 FreeChoice("coordinate", "the weaker concept's", {"larger of the two": "reversal_ratio_same_width"}),
@@ -322,20 +325,20 @@ CHAPTER = Chapter(
             metric="bulge_ratio_low_high",
             condition="> 1",
             basis="evidence",
-            note="the median bulge is {lowdim_bulge} $\\Vert\\hat x\\Vert$ at d = 2, "
-            "{highdim_bulge} at d = 64, and {onelayer_detour} for the one-layer model, which cannot swing",
+            note="the median bulge is {lowdim_bulge} $\\Vert\\hat x\\Vert$ at $d = 2$, "
+            "{highdim_bulge} at $d = 64$, and {onelayer_detour} for the one-layer model, which cannot swing",
         ),
         Claim(
             "S-2c/small-init",
-            statement="the theory's small-initialization regime swings more: turn-back at the smallest init scale minus at the default, d = 2, paired seeds",
+            statement="the theory's small-initialization regime swings more: turn-back at the smallest init scale minus at the default, $d = 2$, paired seeds",
             paper_value="small init assumed (Sec. 4)",
             metric="lowdim_turn_back_small_minus_default",
             condition="> 0",
             basis="evidence",
             note="evidence on the initial scale, trained until learned (median final distance {lowdim_final_distance_init_smallest} "
             "$\\Vert\\hat x\\Vert$ at the smallest scale): median turn-back {lowdim_turn_back_init_0_25} at scale 0.25 against "
-            "{lowdim_turn_back_init_1} at scale 1 (d = 2), {highdim_turn_back_init_0_25} against "
-            "{highdim_turn_back_init_1} (d = 64)",
+            "{lowdim_turn_back_init_1} at scale 1 ($d = 2$), {highdim_turn_back_init_0_25} against "
+            "{highdim_turn_back_init_1} ($d = 64$)",
         ),
         Claim(
             "S-3/low-dim",
@@ -353,7 +356,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-3/low-dim-same-width",
-            statement="the same with the d = 64 protocol's hidden width and learning rate at d = 2",
+            statement="the same with the $d = 64$ protocol's hidden width and learning rate at $d = 2$",
             paper_value="non-monotonic (the paper's Fig. 3)",
             metric="lowdim_same_width_rise_fraction",
             condition="> 0.5",
@@ -361,7 +364,7 @@ CHAPTER = Chapter(
             role="reading",
             expected="inconclusive",
             note="the loss rises in {lowdim_same_width_rise_fraction} of the seeds: about "
-            "half, as with the authors' narrow d = 2 model, and far above the d = 64 model's {highdim_rise_fraction}",
+            "half, as with the authors' narrow $d = 2$ model, and far above the $d = 64$ model's {highdim_rise_fraction}",
         ),
         Claim(
             "S-3/high-dim",
@@ -372,13 +375,14 @@ CHAPTER = Chapter(
             condition="< 0.1",
             basis="evidence",
             role="reading",
-            note="at the default init; started smaller, as the theory assumes, the d = 64 loss rises in "
+            note="at the default init; started smaller, as the theory assumes, the $d = 64$ loss rises in "
             "{highdim_rise_fraction_init_0_25} of the seeds at init scale 0.25 (evidence on the initial scale)",
         ),
         Claim(
             "S-7/std",
-            statement="eq. (B.2) at Fig. 7's epochs on the paper's data (sigma a standard deviation, no training "
-            "cluster at the origin), at all 2^s combination points: the median seed's largest violation is below "
+            statement="The paper's eq. (B.2) at the epochs of the paper's Fig. 7 on the paper's data ($\\sigma$ a "
+            "standard deviation, no training cluster at the origin), at all $2^s$ combination points: the median seed's "
+            "largest violation is below "
             "what the figure can show (the visibility tolerance, a fraction of its colour scale)",
             paper_value="0 violations",
             metric="topo_std_no_origin_cluster_snapshot_violation",
@@ -387,15 +391,15 @@ CHAPTER = Chapter(
             role="primary",
             expected="does not hold",
             note="visible in a fraction {topo_std_no_origin_cluster_visible_fraction} of the seeds, all of it at the "
-            "origin 0...0 (among the other points S-7/no-origin-std holds). The violation at the origin needs the "
-            "networks' bias terms: without them f(0) = 0, the origin's loss is 0 at every step and cannot exceed "
+            "origin $0\\cdots0$ (among the other points S-7/no-origin-std holds). The violation at the origin needs the "
+            "networks' bias terms: without them $f(0) = 0$, the origin's loss is 0 at every step and cannot exceed "
             "another point's. With the authors' code's training cluster at the origin it is "
             "{topo_std_snapshot_violation}",
             free_choices=(_authors_cluster("topo_std", "snapshot_violation"),),
         ),
         Claim(
             "S-7/variance",
-            statement="the same with sigma read as a variance (the authors' code)",
+            statement="the same with $\\sigma$ read as a variance (the authors' code)",
             paper_value="0 violations",
             metric="topo_variance_no_origin_cluster_snapshot_violation",
             condition="< topo_visible_tol",
@@ -407,8 +411,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-7/no-origin-std",
-            statement="eq. (B.2) on the paper's data among the combination points other than the origin, sigma a "
-            "standard deviation",
+            statement="The paper's eq. (B.2) on the paper's data among the combination points other than the origin, "
+            "$\\sigma$ a standard deviation",
             paper_value="0 violations",
             metric="topo_std_no_origin_cluster_no_origin_snapshot_violation",
             condition="< topo_visible_tol",
@@ -420,7 +424,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-7/no-origin-variance",
-            statement="the same with sigma a variance",
+            statement="the same with $\\sigma$ a variance",
             paper_value="0 violations",
             metric="topo_variance_no_origin_cluster_no_origin_snapshot_violation",
             condition="< topo_visible_tol",
@@ -433,7 +437,7 @@ CHAPTER = Chapter(
         Claim(
             "S-7/order",
             statement="a combination point is learned only after all its predecessors, in most seeds (the book's "
-            "bar; the paper's data, sigma a standard deviation)",
+            "bar; the paper's data, $\\sigma$ a standard deviation)",
             paper_value="0 violations",
             metric="topo_std_no_origin_cluster_order_fraction",
             condition="< 0.5",
@@ -456,7 +460,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-11",
-            statement="2-layer linear: stronger signal first (Fig. 11 right)",
+            statement="2-layer linear: stronger signal first (the paper's Fig. 11, right)",
             paper_value="trend preserved",
             metric="stronger_signal_first_2_linear",
             condition="== true",
@@ -465,7 +469,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-11/sigma",
-            statement="2-layer linear: more diverse first (Fig. 11 left)",
+            statement="2-layer linear: more diverse first (the paper's Fig. 11, left)",
             paper_value="trend preserved",
             metric="more_diverse_first_2_linear",
             condition="== true",
@@ -474,7 +478,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-12",
-            statement="2-layer ReLU: stronger signal first (Fig. 12 right)",
+            statement="2-layer ReLU: stronger signal first (the paper's Fig. 12, right)",
             paper_value="trend preserved",
             metric="stronger_signal_first_2_relu",
             condition="== true",
@@ -483,7 +487,7 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-12/sigma",
-            statement="2-layer ReLU: more diverse first (Fig. 12 left)",
+            statement="2-layer ReLU: more diverse first (the paper's Fig. 12, left)",
             paper_value="trend preserved",
             metric="more_diverse_first_2_relu",
             condition="== true",
@@ -492,39 +496,42 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-13, S-14/fraction",
-            statement="3-layer, 3 hidden units, d = 3: the OOD loss rises in most seeds (both mu settings pooled)",
+            statement="3-layer, 3 hidden units, $d = 3$: the OOD loss rises in most seeds (both $\\mu$ settings pooled)",
             paper_value="significant (the paper's Fig. 14)",
             metric="tiny_rise_fraction",
             condition="> 0.5",
             basis="evidence",
             role="reading",
             expected="does not hold",
-            note="the two mu settings of Fig. 13 and 14 pooled, every run trained until it has learned (largest final "
+            note="the two $\\mu$ settings of the paper's Figs. 13 and 14 pooled, every run trained until it has learned "
+            "(largest final "
             "distance {tiny_final_distance_max}); the runs cut at 25 epochs give the same",
             free_choices=(_trained_for("rise_fraction"),),
         ),
         Claim(
             "S-13, S-14/exists",
-            statement="3-layer, 3 hidden units, d = 3: the OOD loss can rise significantly (some seeds swing: the "
+            statement="3-layer, 3 hidden units, $d = 3$: the OOD loss can rise significantly (some seeds swing: the "
             "loss rises by more than the rise tolerance of its start in at least one seed)",
             paper_value="significant (the paper's Fig. 14)",
             metric="tiny_rise_count",
             condition=">= 1",
             basis="evidence",
             role="primary",
-            note="the existence reading of Fig. 14: the largest rise over the seeds is {tiny_largest_rise} of the "
+            note="the existence reading of the paper's Fig. 14: the largest rise over the seeds is {tiny_largest_rise} "
+            "of the "
             "initial loss",
         ),
         Claim(
             "S-13, S-14/median",
-            statement="3-layer, 3 hidden units, d = 3: the median seed's OOD loss rises by more than the rise tolerance (1%) of its initial value (significant)",
+            statement="3-layer, 3 hidden units, $d = 3$: the median seed's OOD loss rises by more than the rise tolerance (1%) of its initial value (significant)",
             paper_value="significant (the paper's Fig. 14)",
             metric="tiny_loss_rise",
             condition="> rise_tol",
             basis="evidence",
             role="reading",
             expected="does not hold",
-            note="the swing of Fig. 14 is not typical: the median seed's rise stays well below the rise tolerance",
+            note="the swing of the paper's Fig. 14 is not typical: the median seed's rise stays well below the rise "
+            "tolerance",
             free_choices=(_trained_for("loss_rise"),),
         ),
         Claim(
@@ -538,12 +545,13 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-16/radius",
-            statement="truncating the training distribution at the paper's radius barely changes the dynamics (median largest twin distance < 0.1 $\\Vert\\hat x\\Vert$)",
+            statement="truncating the training distribution at the paper's radius barely changes the dynamics (median "
+            "largest twin distance below $0.1\\,\\Vert\\hat x\\Vert$)",
             paper_value="little impact (the paper's Fig. 16)",
             metric="radius_max_deviation",
             condition="< 0.1",
             basis="consistency",
-            note="holds by construction: the radius min(mu)/2 resamples a fraction {radius_points_changed} of the points "
+            note="holds by construction: the radius $\\min(\\mu)/2$ resamples a fraction {radius_points_changed} of the points "
             "and moves the mean and the second moment, all that a linear network sees, by {radius_mean_shift} and "
             "{radius_second_moment_shift} (relative)",
         ),
@@ -552,7 +560,7 @@ CHAPTER = Chapter(
             statement="the reviewers' stronger truncation (no training point in the orthant of $\\hat x$) barely changes "
             "the dynamics either: the twins' outputs differ by less than the swing of the full runs, the effect the "
             "training points near $\\hat x$ are suspected of causing (ratio of the medians of the largest twin distance "
-            "and of the full runs' turn-back < 1)",
+            "and of the full runs' turn-back below 1)",
             paper_value="not in the paper",
             metric="orthant_deviation_over_swing",
             condition="< 1",
@@ -560,7 +568,8 @@ CHAPTER = Chapter(
             scope="extension",
             note="the median largest twin distance is {orthant_max_deviation} $\\Vert\\hat x\\Vert$, the full runs' median "
             "turn-back {orthant_full_turn_back}; the turn-back itself "
-            "changes by {orthant_turn_back_change} (paired). The book's earlier bar, a distance under 0.1 $\\Vert\\hat x\\Vert$, "
+            "changes by {orthant_turn_back_change} (paired). The book's earlier bar, a distance under "
+            "$0.1\\,\\Vert\\hat x\\Vert$, "
             "sat at the value",
         ),
     ),

@@ -230,7 +230,8 @@ CHAPTER = Chapter(
     claims=(
         Claim(
             "S-4.3/decomposition",
-            statement="(D.2) splits exactly into growth, suppression and noise terms (eq. 4.3)",
+            statement="The paper's eq. (D.2) splits exactly into growth, suppression and noise terms (the paper's "
+            "eq. (4.3))",
             paper_value="exact",
             metric="decomposition_exact",
             condition="== true",
@@ -239,19 +240,20 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-4.3/time-rescaling",
-            statement="gradient flow on U moves W = U U^T by (D.1) = (D.2)",
+            statement="gradient flow on $U$ moves $W = UU^\\top$ by the paper's eq. (D.1), equal to the paper's eq. (D.2)",
             paper_value="factor 1",
             metric="time_rescaling",
             condition="== 1",
             basis="exact",
             role="primary",
             expected="does not hold",
-            note="sympy: -U grad L^T - grad L U^T is exactly 2 x (D.2); the paper time is twice the flow time (errata)",
+            note="sympy: $-U\\nabla\\mathcal L^\\top - \\nabla\\mathcal L\\,U^\\top$ is exactly $2\\times$ the paper's "
+            "eq. (D.2); the paper's time is twice the flow time (see the errata)",
             kind="erratum",
         ),
         Claim(
             "S-5/flow-vs-training",
-            statement="the theory flow agrees with training U U^T on sampled SIM data",
+            statement="the theory flow agrees with training $UU^\\top$ on sampled SIM data",
             paper_value="agreement",
             metric="flow_vs_training_max_dev",
             condition="< 0.05",
@@ -261,7 +263,7 @@ CHAPTER = Chapter(
             "S-5/nonmonotone",
             statement="the OOD loss of the symmetric two-layer model can be non-monotone (swing-by), "
             "descending at least twice",
-            paper_value="Fig. 5",
+            paper_value="the paper's Fig. 5",
             metric="nonmonotone_fraction",
             condition="> 0.05",
             basis="seeds",
@@ -284,7 +286,8 @@ CHAPTER = Chapter(
         Claim(
             "S-5/stage-alignment-floor",
             statement="the same, counting a minor entry's suppression window only when the entry ever exceeds a floor "
-            "(the book's reading: $E\\,w_{ii}(0) = d^\\prime \\tau^2$, the size the init gives an entry, eq. E.1)",
+            "(the book's reading: $E\\,w_{ii}(0) = d^\\prime \\tau^2$, the size the init gives an entry, the paper's "
+            "eq. (E.1))",
             paper_value="exact correspondence",
             metric="stage_alignment_fraction",
             condition="> 0.9",
@@ -316,8 +319,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-5/low-d",
-            statement="low dimension swings more: the non-monotone fraction falls with d (width d' = d, the paper's "
-            "setting)",
+            statement="low dimension swings more: the non-monotone fraction falls with $d$ (width $d^\\prime = d$, the "
+            "paper's setting)",
             paper_value="Sec. 3.3, 4.2.2",
             metric="nonmonotone_drop_with_d",
             condition="> 0",
@@ -325,13 +328,13 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-5/low-d-fixed-width",
-            statement="the dimension alone: at a fixed hidden width d', the non-monotone fraction falls with d",
-            paper_value="Sec. 3.3 (d and d' move together there)",
+            statement="the dimension alone: at a fixed hidden width $d^\\prime$, the non-monotone fraction falls with $d$",
+            paper_value="Sec. 3.3 ($d$ and $d^\\prime$ move together there)",
             metric="nonmonotone_drop_with_d_fixed_width",
             condition="> 0",
             basis="seeds",
             expected="inconclusive",
-            note="the fractions by d at fixed width, {nonmonotone_by_d_fixed_width}, barely move; the interval "
+            note="the fractions by $d$ at fixed width, {nonmonotone_by_d_fixed_width}, barely move; the interval "
             "of the difference resolves a drop of about its half-width and no larger drop is seen: the fall of "
             "S-5/low-d is carried by the width (App. E.2)",
         ),
@@ -346,17 +349,18 @@ CHAPTER = Chapter(
         Claim(
             "S-17/gd",
             statement="the training loss decreases monotonically (gradient descent on sampled data)",
-            paper_value="Fig. 17",
+            paper_value="the paper's Fig. 17",
             metric="train_monotone_gd",
             condition="> 0.95",
             basis="consistency",
-            note="cannot fail: at this learning rate gradient descent is in its descent regime (2 lr a < 1), "
+            note="cannot fail: at this learning rate gradient descent is in its descent regime "
+            "($2\\,\\mathrm{lr}\\,a \\lt 1$), "
             "where the full-batch training loss decreases at every step, as the paper says; the SGD row can fail",
         ),
         Claim(
             "S-17/sgd",
             statement="the training loss decreases monotonically (SGD on sampled data, full training loss)",
-            paper_value="Fig. 17",
+            paper_value="the paper's Fig. 17",
             metric="train_monotone_sgd",
             condition="> 0.95",
             basis="seeds",
@@ -365,7 +369,7 @@ CHAPTER = Chapter(
         Claim(
             "S-17/flow",
             statement="the training loss decreases monotonically under the population flow",
-            paper_value="Fig. 17",
+            paper_value="the paper's Fig. 17",
             metric="train_loss_monotone_flow",
             condition="== true",
             basis="consistency",
@@ -373,7 +377,7 @@ CHAPTER = Chapter(
         Claim(
             "S-18/detour",
             statement="the outputs at the training-cluster means detour off their axes",
-            paper_value="Fig. 18",
+            paper_value="the paper's Fig. 18",
             metric="cluster_detour_ratio",
             condition="> 2",
             basis="seeds",
@@ -381,14 +385,15 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-18/stages-turn",
-            statement="the two cluster-mean trajectories turn away from their targets at different stages (d = s = "
-            "2; the stage at which the angle between an output's velocity and the direction to its target peaks)",
-            paper_value="Fig. 18",
+            statement="the two cluster-mean trajectories turn away from their targets at different stages "
+            "($d = s = 2$; the stage at which the angle between an output's velocity and the direction to its target "
+            "peaks)",
+            paper_value="the paper's Fig. 18",
             metric="cluster_off_course_different_stages_speed_0_1",
             condition="> 0.5",
             basis="seeds",
             expected="does not hold",
-            note="the reading of 'non-regular' that can pass at d = s = 2 (the excursions themselves share one "
+            note="the reading of 'non-regular' that can pass at $d = s = 2$ (the excursions themselves share one "
             "entry); the weaker cluster turns before any concept is learned, the stronger one after its own, in "
             "fewer than half of the seeds at the declared speed floor, and in more at the lowest",
             free_choices=(
@@ -404,17 +409,17 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-18/stages-high-d",
-            statement="the two cluster-mean trajectories are non-regular at different stages (d > s)",
-            paper_value="Fig. 18",
+            statement="the two cluster-mean trajectories are non-regular at different stages ($d \\gt s$)",
+            paper_value="the paper's Fig. 18",
             metric="cluster_detour_different_stages_high_d",
             condition="> 0.5",
             basis="seeds",
             expected="does not hold",
-            note="at d = 3 a minority of the seeds peak at different stages",
+            note="at $d = 3$ a minority of the seeds peak at different stages",
         ),
         Claim(
             "S-8/uniform",
-            statement="triple descent in the Fig. 8 setting (paper A, uniform init of the script)",
+            statement="triple descent in the setting of the paper's Fig. 8 (the paper's $A$, uniform init of the script)",
             paper_value="exists (seed tuned)",
             metric="triple_fraction_a_uniform",
             condition="> 0.01",
@@ -423,18 +428,19 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-8/gaussian",
-            statement="triple descent in the Fig. 8 setting (paper A, Gaussian init)",
+            statement="triple descent in the setting of the paper's Fig. 8 (the paper's $A$, Gaussian init)",
             paper_value="exists (seed tuned)",
             metric="triple_fraction_a_gaussian",
             condition="> 0.01",
             basis="evidence",
             expected="does not hold",
-            note="Gaussian-init seeds descend at most twice with A (with the script's A^2: "
+            note="Gaussian-init seeds descend at most twice with $A$ (with the script's $A^2$: "
             "{triple_fraction_a2_gaussian})",
         ),
         Claim(
             "S-9/exists",
-            statement="quadruple descent exists in the Fig. 9 setting (paper A, uniform init): some seed shows it "
+            statement="quadruple descent exists in the setting of the paper's Fig. 9 (the paper's $A$, uniform init): "
+            "some seed shows it "
             "(the paper's reading: it tuned the seed)",
             paper_value="exists (seed tuned)",
             metric="quadruple_count_a_uniform",
@@ -446,19 +452,20 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-9/paper",
-            statement="quadruple descent is common in the Fig. 9 setting (paper A, uniform init): more than 1 % of "
+            statement="quadruple descent is common in the setting of the paper's Fig. 9 (the paper's $A$, uniform "
+            "init): more than 1 % of "
             "seeds (a frequency reading the paper does not state)",
             paper_value="exists (seed tuned)",
             metric="quadruple_fraction_a_uniform",
             condition="> 0.01",
             basis="evidence",
             expected="does not hold",
-            note="the paper claims existence (S-9/exists holds); as a frequency it is rare under A, while with the "
-            "script's A^2 {quadruple_fraction_a2_uniform} of the seeds descend four times (S-9/script)",
+            note="the paper claims existence (S-9/exists holds); as a frequency it is rare under $A$, while with the "
+            "script's $A^2$ {quadruple_fraction_a2_uniform} of the seeds descend four times (S-9/script)",
         ),
         Claim(
             "S-9/script",
-            statement="quadruple descent in the Fig. 9 setting under the script's A^2 and uniform init",
+            statement="quadruple descent in the setting of the paper's Fig. 9 under the script's $A^2$ and uniform init",
             paper_value="exists (seed tuned)",
             metric="quadruple_fraction_a2_uniform",
             condition="> 0.01",
@@ -486,7 +493,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-D",
-            statement="Lemmas D.1-D.8 hold at every step of (D.1) under Assumptions D.1-D.5 (d = s = 2)",
+            statement="Lemmas D.1–D.8 hold at every step of the paper's eq. (D.1) under Assumptions D.1–D.5 "
+            "($d = s = 2$)",
             paper_value="0 violations",
             metric="lemma_violations",
             condition="== 0",
@@ -495,7 +503,8 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-D/s3",
-            statement="Lemmas D.1-D.8 hold at every step of (D.1) under Assumptions D.1-D.5 (d = s = 3)",
+            statement="Lemmas D.1–D.8 hold at every step of the paper's eq. (D.1) under Assumptions D.1–D.5 "
+            "($d = s = 3$)",
             paper_value="0 violations",
             metric="lemma_violations_s3",
             condition="== 0",
@@ -503,111 +512,116 @@ CHAPTER = Chapter(
         ),
         Claim(
             "S-D/corollary",
-            statement="Corollary D.1 as printed: |N_ij| <= 2 P gamma alpha d beta^2 omega^2",
+            statement="Corollary D.1 as printed: $\\vert N_{ij}\\vert \\le 2P\\gamma\\alpha d\\beta^2\\omega^2$",
             paper_value="0 violations",
             metric="corollary_d1_violations",
             condition="== 0",
             basis="single run",
             role="primary",
             expected="does not hold",
-            note="the printed bound misses a factor P; with $P^2$ it holds",
+            note="the printed bound misses a factor $P$; with $P^2$ it holds",
             kind="erratum",
         ),
         Claim(
             "S-D/d61",
-            statement="(D.60) <= -omega alpha / C (D.61) under Assumption D.5",
+            statement="the paper's eq. (D.60) $\\le -\\omega\\alpha/C$, the paper's eq. (D.61), under Assumption D.5",
             paper_value="factor 1",
             metric="d61_factor",
             condition=">= 1",
             basis="exact",
             role="primary",
             expected="does not hold",
-            note="sympy: at the edge of the assumptions (D.60) is 1/5 of the bound (D.61)",
+            note="sympy: at the edge of the assumptions the paper's eq. (D.60) is 1/5 of the bound of the paper's "
+            "eq. (D.61)",
             kind="erratum",
         ),
         Claim(
             "S-D/d64",
-            statement="(D.64) follows from Assumptions D.4 and D.5 (noise bound below the suppression margin)",
-            paper_value="ratio < 1",
+            statement="The paper's eq. (D.64) follows from Assumptions D.4 and D.5 (noise bound below the suppression "
+            "margin)",
+            paper_value="ratio below 1",
             metric="d64_corrected_margin",
             condition="< 1",
             basis="exact",
             role="primary",
             expected="does not hold",
-            note="with the margin omega alpha / (5 C) that (D.60) gives, the noise bound is 2.2 times it for constants "
+            note="with the margin $\\omega\\alpha/(5C)$ that the paper's eq. (D.60) gives, the noise bound is 2.2 times "
+            "it for constants "
             "meeting every assumption",
             kind="erratum",
         ),
         Claim(
             "S-D/psd",
-            statement="W stays PSD under the recursion (D.1) (used by Lemmas D.4, D.5)",
+            statement="$W$ stays PSD under the recursion of the paper's eq. (D.1) (used by Lemmas D.4 and D.5)",
             paper_value="PSD",
             metric="w_recursion_min_eig_rel",
             condition=">= 0",
             basis="single run",
             role="primary",
             expected="does not hold",
-            note="a rank-one W(0) meeting every assumption has det W(1) < 0 (exact arithmetic); its $w_{11}$ then turns negative",
+            note="a rank-one $W(0)$ meeting every assumption has $\\det W(1) \\lt 0$ (exact arithmetic); its $w_{11}$ "
+            "then turns negative",
             kind="erratum",
         ),
         Claim(
             "S-D/high-d",
-            statement="Assumption D.1 ($\\alpha \\le a_k$, $\\alpha \\gt 0$) admits d > s",
-            paper_value="used for high d (Sec. 4.2.2)",
+            statement="Assumption D.1 ($\\alpha \\le a_k$, $\\alpha \\gt 0$) admits $d \\gt s$",
+            paper_value="used for high $d$ (Sec. 4.2.2)",
             metric="d1_largest_alpha_high_d",
             condition="> 0",
             basis="exact",
             role="primary",
             expected="does not hold",
-            note="$a_k = 0$ for every irrelevant direction $k \\gt s$ (C.13)",
+            note="$a_k = 0$ for every irrelevant direction $k \\gt s$ (the paper's eq. (C.13))",
             kind="erratum",
         ),
         Claim(
             "S-D/fig8",
-            statement="the Fig. 8 setting meets $a_i \\ge 3 a_j$ of Assumption D.5",
+            statement="the setting of the paper's Fig. 8 meets $a_i \\ge 3 a_j$ of Assumption D.5",
             paper_value="App. E.1 explains it by App. D",
             metric="fig8_min_strength_ratio",
             condition=">= 3",
             basis="exact",
             role="primary",
             expected="does not hold",
-            note="consecutive ratios 2.24 and 2.15 with A; " + _D5_NOTE,
+            note="consecutive ratios 2.24 and 2.15 with $A$; " + _D5_NOTE,
             kind="erratum",
         ),
         Claim(
             "S-D/fig9",
-            statement="the Fig. 9 setting meets $a_i \\ge 3 a_j$ of Assumption D.5",
+            statement="the setting of the paper's Fig. 9 meets $a_i \\ge 3 a_j$ of Assumption D.5",
             paper_value="App. E.1 explains it by App. D",
             metric="fig9_min_strength_ratio",
             condition=">= 3",
             basis="exact",
             role="primary",
             expected="does not hold",
-            note="consecutive ratios 2.24, 2.15 and 1.71 with A; " + _D5_NOTE,
+            note="consecutive ratios 2.24, 2.15 and 1.71 with $A$; " + _D5_NOTE,
             kind="erratum",
         ),
         Claim(
             "S-D/t1",
-            statement="T_1 is defined once (proof of Lemma D.1 and Lemma D.2 agree)",
-            paper_value="one T_1",
+            statement="$T_1$ is defined once (the proof of Lemma D.1 and Lemma D.2 agree)",
+            paper_value="one $T_1$",
             metric="t1_definition_ratio",
             condition="== 1",
             basis="exact",
             role="primary",
             expected="does not hold",
-            note="kappa log P / (2 eta gamma alpha) against log P / (2 eta gamma alpha kappa): a factor kappa^2 = 1.32",
+            note="$\\kappa\\log P/(2\\eta\\gamma\\alpha)$ against $\\log P/(2\\eta\\gamma\\alpha\\kappa)$: a factor "
+            "$\\kappa^2 = 1.32$",
             kind="erratum",
         ),
         Claim(
             "S-E.2",
             statement="Gaussian init: $E\\,w_{ii} = d^\\prime \\tau^2$, $E\\,w_{ij} = 0$ off the diagonal",
-            paper_value="(E.1)",
+            paper_value="the paper's eq. (E.1)",
             metric="e2_max_error",
             condition="< 0.05",
             basis="single run",
             role="primary",
             note="an identity of the Gaussian moments, checked by Monte Carlo over the init draws: it fails only if "
-            "eq. (E.1) is wrong (a wrong factor d' or tau moves the error far beyond 0.05)",
+            "the paper's eq. (E.1) is wrong (a wrong factor $d^\\prime$ or $\\tau$ moves the error far beyond 0.05)",
         ),
     ),
     smoke={
