@@ -389,9 +389,9 @@ CHAPTER = Chapter(
             role="reading",
             expected="holds",
             note="registered when 1 of its 6 shards was stored (computed the day before, never compared) and judged "
-            "once, when the 6 shards of its evidence set (the rerun of those rows) were all stored: 162 of 162 runs in "
-            "the same phase. The stored runs do not record their processor, the rerun ran on an AMD EPYC with AVX2, "
-            "so this says the runs reproduce on this processor, not that they differ from the first one's. The bar "
+            "once, when the 6 shards of its evidence set (the rerun of those rows) were all stored: agreement "
+            "{rerun_phase_agreement}. The stored runs do not record their processor, the rerun ran on an AMD EPYC with "
+            "AVX2: they reproduce on this processor, and whether the first ran on another is not known. The bar "
             "of 90% was set after an earlier, unregistered rerun of 378 runs found 363 in the same phase (96%)",
         ),
         Claim(
