@@ -57,7 +57,7 @@ P = run.params
 # %% tags=["remove-cell"]
 from lib.book.evidence import load, load_or_smoke, registry, status
 from lib.book.evidence.store import check_shard
-from lib.util.numbers import interval_text
+from lib.util.numbers import interval_text, significant
 
 from lib.diffusion import analysis, evidence, figures
 from lib.diffusion.configs import REGISTERED_COMMON_EVERY, REGISTERED_CONTRASTS
@@ -217,7 +217,7 @@ s6_clf = analysis.s6_metrics(results_clf, [cal[c]["noise_readout"] for c in cont
 for name, value in analysis.readout_alternative(
         analysis.pending_metrics(s6_clf, full_contrasts, "evidence incomplete") if pending else s6_clf).items():
     run.metric(name, value)
-run.text("agreement_list", ", ".join(f"{results[c]['agreement']:.2f}" for c in contrasts))
+run.text("agreement_list", ", ".join(significant(results[c]["agreement"], 2) for c in contrasts))
 run.text("classifier_steps", f"{cfg['classifier_steps']:,}")
 run.text("classifier_accuracy", interval_text(analysis.classifier_accuracy(
     [cal[c]["class_accuracy"] for c in contrasts]).as_dict()))
@@ -281,9 +281,9 @@ stored = status(long_declared.key)[0]["counts"].get("ok", 0)
 extra_stored = status(extra_declared.key)[0]["counts"].get("ok", 0)
 run.text("long_status", f"They are not complete ({stored} of {len(long_declared.shards)} shards stored), so their "
          f"claims are inconclusive and the figure shows their test-size smoke variant: {long_pending}." if long_pending
-         else f"The first five seeds took {ev_long.summary()['wall_seconds'] / 3600:.1f} hours of computation. " + (
+         else f"The first five seeds took {significant(ev_long.summary()['wall_seconds'] / 3600, 2, strip=True)} hours of computation. " + (
              f"Five more seeds of the same runs ({len(ev_extra)} shards, "
-             f"{ev_extra.summary()['wall_seconds'] / 3600:.1f} hours) are pooled with them." if ev_extra else
+             f"{significant(ev_extra.summary()['wall_seconds'] / 3600, 2, strip=True)} hours) are pooled with them." if ev_extra else
              f"Five more seeds of the same runs are declared ({extra_stored} of {len(extra_declared.shards)} "
              "shards stored); they join the analysis once complete."))
 run.figure("fig_diffusion_fig6", figures.fig6(long_results))
@@ -307,7 +307,7 @@ else:
 ratio = run.metrics["long_continuation_ratio"]
 run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None else
          f"At step {cfg['steps']:,}, the {len(stored_long)} long runs stored lie from their CPU runs at "
-         f"{ratio:.2f} times the mean distance between two seeds (largest over contrasts; concept-space means "
+         f"{significant(ratio, 3)} times the mean distance between two seeds (largest over contrasts; concept-space means "
          "of every prompt). They are not the same numbers: floating-point differences of another machine's "
          "kernels, about 1e-5 after 40 steps (the live check below), grow through training.")
 

@@ -510,7 +510,7 @@ run.text("slopes_text", ", ".join(f"{interval_text(fits[r].slope)} ({RELATION_TI
                                   for r in relations))
 run.text("intercepts_text", ", ".join(f"{interval_text(fits[r].intercept)} ({RELATION_TITLES[r]})" if fits[r].outcome == "boundary"
                                       else f"none ({RELATION_TITLES[r]})" for r in relations))
-run.text("x_ref_text", f"{x_ref:.2f}")
+run.text("x_ref_text", significant(x_ref, 3))
 run.text("per_row_text", ", ".join(f"{interval_text(per_row[r])} ({RELATION_TITLES[r]}, {per_row[r].n} rows)" for r in relations))
 run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 
@@ -548,7 +548,7 @@ if stored is not None:
                      and np.array_equal(ref_grid.step_test_90, live.step_test_90))
     run.metric("live_evidence_phase_agreement", agreement)
     run.metric("live_evidence_crossings_identical", identical)
-    run.text("live_text", f"against the {ref.variant} evidence, the phases agree in a fraction {agreement:.3g} of "
+    run.text("live_text", f"against the {ref.variant} evidence, the phases agree in a fraction {significant(agreement, 3, strip=True)} of "
              f"{live.phase.size} runs, and the first-crossing steps are {'' if identical else 'not '}identical.")
 else:
     run.metric("live_evidence_phase_agreement", decide(None, 0.0, 1.0, "no stored run to compare with"))
@@ -644,7 +644,7 @@ run.figure("fig_collapse", fig)
 run.text("collapse_text", " ".join(
     f"{RELATION_TITLES[r]}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
     f"{c['collapsed_if_not'] and interval_text(c['collapsed_if_not'])} of the others collapsed"
-    + (f"; the ratio ranks generalizing runs below the others with probability (AUC) {c['auc']:.2f}." if "auc" in c else ".")
+    + (f"; the ratio ranks generalizing runs below the others with probability (AUC) {significant(c['auc'], 2)}." if "auc" in c else ".")
     for r, c in collapse.items()))
 
 # %% [markdown]
@@ -1019,7 +1019,7 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     elif np.isfinite([fit8.slope.low, fit8.slope.high]).all():
         run.text(f"wd_outcome_text_{tag}", f"logistic slope {interval_text(fit8.slope)} decades of η*_dec per decade of wd")
     else:
-        run.text(f"wd_outcome_text_{tag}", f"logistic slope {fit8.slope.value:.1f} decades of η*_dec per decade of wd, "
+        run.text(f"wd_outcome_text_{tag}", f"logistic slope {significant(fit8.slope.value, 2)} decades of η*_dec per decade of wd, "
                  "which the grid does not bound")
     if relation in cells5 and name not in pending:  # Fig. 5's boundary for the same relation, at this panel's eta_enc
         fig5_at8 = phases.boundary_at(*cells5[relation], float(np.log10(cfg8["lr_enc"])))

@@ -71,7 +71,7 @@ from IPython.display import Markdown, display
 from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
-from lib.util.numbers import format_number, interval_text
+from lib.util.numbers import format_number, interval_text, significant
 from lib.util.wording import reader_list, reader_name
 from lib.util.plotting import panel_grid, training_fraction_axis
 from lib.util import stats
@@ -137,7 +137,7 @@ for name, (equal_sizes, relabelling) in excess.items():
     run.metric(f"table2_excess_equal_sizes_bits_{name}", equal_sizes)
     run.metric(f"table2_excess_relabelling_bits_{name}", relabelling)
 run.text("table2_excess_text", "; ".join(
-    f"{reader_name(name)}: {e:.2f} of {e + r:.2f} bits ({e / (e + r):.0%}) from the class sizes, {r:.2f} from relabelling"
+    f"{reader_name(name)}: {significant(e, 3)} of {significant(e + r, 3)} bits ({e / (e + r):.0%}) from the class sizes, {significant(r, 3)} from relabelling"
     for name, (e, r) in excess.items()))
 display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |\n|---|---|---|---|\n"
                  + "\n".join(f"| {reader_name(nm)} | {format_number(b)} | {'–' if c is None else format_number(c)} | {format_number(t)} |" for nm, b, c, t in rows)))
@@ -365,7 +365,7 @@ for ax, name in zip(axes[:, 0], P.net_relations):
     ax.plot(frac, mc[name].accuracy, "k-", lw=2, label="Monte Carlo bound")
     ax.plot(frac, analytic[name], "k:", label="eq. (5)")
     for arch in P.architectures:
-        ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{arch.replace('_', ' ')} (gap {gap[name, arch]:.3f})")
+        ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{reader_name(arch)} (gap {significant(gap[name, arch], 3)})")
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
     training_fraction_axis(ax)
     ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
@@ -374,7 +374,7 @@ run.figure("fig_networks", fig)
 # one row per decoder ('mode:hidden layers'), one column per relation: the table fits the column on any screen
 display(Markdown("| decoder | " + " | ".join(reader_name(nm) for nm in P.net_relations)
                  + " |\n|---|" + "---|" * len(P.net_relations) + "\n"
-                 + "\n".join(f"| {reader_name(a)} | " + " | ".join(f"{gap[nm, a]:.3f}" for nm in P.net_relations) + " |"
+                 + "\n".join(f"| {reader_name(a)} | " + " | ".join(significant(gap[nm, a], 3) for nm in P.net_relations) + " |"
                              for a in P.architectures)))
 
 # %% [markdown]
@@ -742,7 +742,7 @@ shallowest = min(P.goldilocks_depths)
 run.metric("full_fit_train_acc_shallowest", float(full_fit[shallowest].max()))
 run.metric("full_fit_train_acc_deeper_min", float(min(full_fit[d].max() for d in P.goldilocks_depths if d > shallowest)))
 display(Markdown("| depth | best train accuracy on all pairs |\n|---|---|\n" + "\n".join(
-    f"| {d} | {full_fit[d].max():.3f} |" for d in P.goldilocks_depths)))
+    f"| {d} | {significant(full_fit[d].max(), 3)} |" for d in P.goldilocks_depths)))
 
 # %% [markdown]
 # Trained on every pair, the shallowest decoder (depth {glue:text}`goldilocks_shallowest_depth`)

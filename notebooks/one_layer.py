@@ -70,6 +70,7 @@ import numpy as np
 import sympy as sp
 from IPython.display import Math, display
 
+from lib.util.numbers import significant
 from lib.util.plotting import arrow_markers, panel_grid
 from lib.sim.data import cluster_stds, population_second_moment, sim_dataset
 from lib.theory import symbolic_one_layer as sym
@@ -268,9 +269,9 @@ views = fig2_conventions(P.mu, P.sigma, fig2a_mu1=P.fig2a_mu1, fig2b_sigma1=P.fi
 paper_view, code_view = views
 n2a = len(P.fig2a_mu1)
 run.text("conv_sigma1_text", ", ".join(f"{x:g}" for x in P.fig2b_sigma1))
-run.text("conv_a1_paper_text", ", ".join(f"{x:.3g}" for x in paper_view.a[n2a:, 0]))
-run.text("conv_a1_authors_text", ", ".join(f"{x:.3g}" for x in code_view.a[n2a:, 0]))
-run.text("conv_a2_text", f"{paper_view.a[0, 1]:.3g} and {code_view.a[0, 1]:.3g}")
+run.text("conv_a1_paper_text", ", ".join(significant(x, 3, strip=True) for x in paper_view.a[n2a:, 0]))
+run.text("conv_a1_authors_text", ", ".join(significant(x, 3, strip=True) for x in code_view.a[n2a:, 0]))
+run.text("conv_a2_text", f"{significant(paper_view.a[0, 1], 3, strip=True)} and {significant(code_view.a[0, 1], 3, strip=True)}")
 run.metric("conv_step_ratio", paper_view.eta / code_view.eta)
 run.metric("conv_same_first", int(np.sum(paper_view.first == code_view.first)))
 run.metric("conv_settings", len(paper_view.first))
@@ -408,7 +409,7 @@ refine = rate_refinement(c, 0, factors=(1, 2, 4, 8))
 run.metric("flow_limit_rates", refine.flow_limit)
 run.metric("flow_limit_rate_rel_error", refine.flow_limit_rel_error)
 run.metric("sampling_rate_rel_error", refine.sampling_rel_error)
-run.text("flow_limit_rates_text", ", ".join(f"{v:.3f}" for v in refine.flow_limit))
+run.text("flow_limit_rates_text", ", ".join(significant(v, 3) for v in refine.flow_limit))
 run.text("refine_factors_text", "1, 2, 4, 8")
 
 # %% tags=["remove-input"]
@@ -423,7 +424,7 @@ run.metric("fitted_rate_max_rel_error_discrete", np.max(np.abs(fitted / rates_di
 run.metric("fitted_rate_max_rel_error_discrete_gd", np.max(np.abs(fitted_gd / rates_discrete - 1)))
 for name, values in [("fitted_rates_text", fitted), ("fitted_rates_gd_text", fitted_gd), ("a_text", c.a[0, :s]),
                      ("discrete_rates_text", rates_discrete)]:
-    run.text(name, ", ".join(f"{v:.3f}" for v in values))
+    run.text(name, ", ".join(significant(v, 3) for v in values))
 
 # %% tags=["remove-input"]
 fig, (ax, ax_r) = plt.subplots(2, 1, figsize=(6.4, 7.0), layout="constrained")

@@ -86,6 +86,7 @@ import numpy as np
 from IPython.display import Markdown
 
 from lib.util.comparisons import count
+from lib.util.numbers import format_number, significant
 from lib.util.stats import bootstrap_median, fraction
 from lib.theory import appendix_d_gaps as gaps
 from lib.theory import assumptions_d as ad
@@ -757,7 +758,7 @@ settings_d = {"none": (const, a_main),           # and one assumption broken at 
               "D.5: $\\mu_2 = 1.3\\,\\mu_1$": (ad.broken(const, gamma=float(a_close.max() / a_close.min())), a_close)}
 lemma_steps = ad.steps_to_converge(const, a_main)
 checks = lm.check_settings(settings_d, P.lemma_seeds, lemma_steps, seed=P.seed)
-Markdown("| constant | value |\n|---|---|\n" + "\n".join(f"| {k} | {v:.4g} |" for k, v in vars(const).items())
+Markdown("| constant | value |\n|---|---|\n" + "\n".join(f"| {k} | {format_number(v)} |" for k, v in vars(const).items())
          + f"\n\nAssumptions violated: {checks['none']['assumptions'] or 'none'}; steps: {lemma_steps}.")
 
 # %% [markdown]
@@ -831,9 +832,10 @@ steps_s3 = ad.steps_to_converge(const_s3, a_s3)
 check_s3 = lm.check_settings({"s3": (const_s3, a_s3)}, P.lemma_s3_seeds, steps_s3, seed=P.seed)["s3"]
 run.metric("lemma_violations_s3", int(sum(v.sum() for v in check_s3["lemmas"].values())) if not check_s3["assumptions"] else None)
 run.metric("lemma_s3_assumptions_violated", len(check_s3["assumptions"]))
-run.text("lemma_s3_mu_text", str(tuple(P.lemma_s3_mu))); run.text("lemma_s3_seeds_text", str(P.lemma_s3_seeds))
+run.text("lemma_s3_mu_text", "(" + ", ".join(format_number(m) for m in P.lemma_s3_mu) + ")")  # a vector
+run.text("lemma_s3_seeds_text", str(P.lemma_s3_seeds))
 run.text("lemma_s3_steps_text", str(steps_s3))
-run.text("lemma_s3_ratios_text", ", ".join(f"{r:.2f}" for r in gaps.strength_ratios(P.lemma_s3_mu, [0.05] * 3)))
+run.text("lemma_s3_ratios_text", ", ".join(significant(r, 3) for r in gaps.strength_ratios(P.lemma_s3_mu, [0.05] * 3)))
 
 # %% [markdown]
 # A too large step breaks {glue:text}`first_fail_D2` first (later the run loses positive

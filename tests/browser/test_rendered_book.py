@@ -221,7 +221,9 @@ WIDTHS = {1280: 900, 390: 844}
 # - "math": a formula cut off: wider than a box that clips it, or than the window, instead of
 #   scrolling inside its own box (its container, its div.math, or the table it is in);
 # - "cell": a table cell narrower than one of its words (a column that wraps a word letter by letter);
-# - "code": a code block or output that scrolls sideways instead of wrapping.
+# - "code": a code block or output that scrolls sideways instead of wrapping;
+# - "figure", at the desk's width: a figure shown smaller than 96/110 of its pixels, where its smallest text
+#   (8 pt at the book's 110 dpi: tests/unit/test_figure_text.py) would read under 8 pt on the screen.
 PROBE_HTML = """<!DOCTYPE html><html><body style="margin:0">
 <iframe id="frame" src="/PAGE" style="width:WIDTHpx;height:HEIGHTpx;border:0"></iframe>
 <pre id="result">pending</pre>
@@ -305,6 +307,16 @@ document.getElementById("frame").addEventListener("load", function () {
         out.push({problem: "code", width: pre.scrollWidth, room: pre.clientWidth, starts: text(pre)});
       }
     });
+    if (width >= 1000) {
+      doc.querySelectorAll("article img, main img").forEach(function (img) {
+        if (!img.naturalWidth || img.naturalWidth < 300) { return; }  // icons and badges
+        var shown = img.getBoundingClientRect().width;
+        if (shown < (96 / 110) * img.naturalWidth - 1) {
+          out.push({problem: "figure", pixels: img.naturalWidth, shown: Math.round(shown),
+                    src: (img.getAttribute("src") || "").slice(-60)});
+        }
+      });
+    }
     document.getElementById("result").textContent = JSON.stringify(out);
   }, 4000);
 });
@@ -840,7 +852,8 @@ def layouts(request, site, chromium):
 @pytest.mark.parametrize("page", PAGES)
 def test_layout(page, width, request):
     """At 1280 px and on a phone (390 px): no table wider than its column, no page wider than the window,
-    no formula cut off, no table cell narrower than a word, no code block that scrolls sideways."""
+    no formula cut off, no table cell narrower than a word, no code block that scrolls sideways; at 1280 px
+    no figure shown so small that its text reads under 8 pt."""
     _fail_if_not_built()
     if page == MISSING or _is_redirect(page):
         return
