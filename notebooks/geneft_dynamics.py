@@ -76,7 +76,7 @@ from lib.geneft import phases, repons, symbolic, wd_boundary
 from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
 from lib.util.numbers import format_number, interval_text, significant
-from lib.util.wording import reader_name
+from lib.util.wording import reader_list, reader_name
 from lib.util.paths import cache_dir
 from lib.util.comparisons import p_value_of, proportion_difference
 from lib.util.plotting import panel_grid
@@ -380,18 +380,19 @@ if ev5_long is not None:
                 phase_grid.grid_from_runs(long5["step_train_90"], long5["step_test_90"], long5["test_acc"],
                                           long5["embed"], n_test=n_test5, steps=ev_rows.config["steps"],
                                           threshold_fraction=P.grok_threshold_fraction))
-    long_rows = ", ".join(f"{cfg5['log10_lr_enc'][r]:g}" for r in sorted({sh.key["row"] for e in long_sets for sh in e}))
-    run.metric("fig5_evidence", f"`phase_grid` ({cfg5['steps']} steps; encoder rows {long_rows} at "
-               f"{ev5_long.config['steps']} steps)")
-    run.text("fig5_long_text", f"The rows log10 η_enc = {long_rows} are read from the evidence sets of the same grid at 1e5 steps, "
-             f"the same cells and seeds trained for the paper's {ev5_long.config['steps']:,} steps, each run classified "
+    long_rows = reader_list(format_number(cfg5["log10_lr_enc"][r]).replace("-", "−")
+                            for r in sorted({sh.key["row"] for e in long_sets for sh in e}))
+    run.metric("fig5_evidence", f"the grid of the paper's Fig. 5 ({cfg5['steps']:,} steps; the encoder rows "
+               f"$\\log_{{10}}\\eta_\\mathrm{{enc}}$ = {long_rows} at {ev5_long.config['steps']:,} steps)")
+    run.text("fig5_long_text", f"The encoder rows at log₁₀ rates {long_rows} are read from the evidence sets of the same "
+             f"grid at the paper's {ev5_long.config['steps']:,} steps, the same cells and seeds, each run classified "
              "at its own run length.")
 else:
-    run.metric("fig5_evidence", f"`phase_grid` (7 x 9 cells x 3 seeds, {cfg5['steps']} steps); the slow-encoder rows at "
-               f"the paper's 1e5 steps are still computing"
+    run.metric("fig5_evidence", f"the grid of the paper's Fig. 5 (7 × 9 cells × 3 seeds, {cfg5['steps']:,} steps); the "
+               "slow-encoder rows at the paper's 100,000 steps are still computing"
                + (f" ({MISSING['phase_grid_1e5']})" if MISSING["phase_grid_1e5"] else ""))
-    run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's 100,000 steps (evidence set "
-             "of the same grid at 1e5 steps) are not complete in this checkout; every row is read at the steps above.")
+    run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's 100,000 steps are not complete in "
+             "this checkout; every row is read at the steps above.")
 run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
 x_ref = float(np.mean(np.log10(lr_enc)))
 run.metric("critical_ratio_reference_log10_lr_enc", x_ref)
