@@ -623,7 +623,7 @@ for i, r in enumerate(class_rels):
     jitter = np.random.default_rng(0).uniform(-0.15, 0.15, gen.size)
     ax.scatter(i + jitter, collapse[r]["ratio"], c=np.where(gen, "tab:green", "tab:purple"), s=12)
 ax.axhline(P.collapse_threshold, color="k", ls=":", lw=1)
-ax.set(yscale="log", xticks=range(len(class_rels)), xticklabels=[r.replace("_", " ") for r in class_rels],
+ax.set(yscale="log", xticks=range(len(class_rels)), xticklabels=[reader_name(r) for r in class_rels],
        ylabel="within / between distance")
 run.figure("fig_collapse", fig)
 

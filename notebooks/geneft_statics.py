@@ -95,7 +95,7 @@ mats = {name: relation_matrix(name, P.n, seed=P.random_graph_seed) for name in P
 fig, axes = panel_grid(len(mats), (2.0, 2.1), max_columns=3)
 for ax, (name, r) in zip(axes, mats.items()):
     ax.imshow(r, cmap="Greys", interpolation="nearest")
-    ax.set(title=name.replace("_", " "), xticks=[], yticks=[])
+    ax.set(title=reader_name(name), xticks=[], yticks=[])
 run.figure("fig_relations", fig)
 
 # %% [markdown]
@@ -236,9 +236,9 @@ for name in P.mc_relations:
 fig, axes = plt.subplots(1, 2, figsize=(7.5, 4.6), layout="constrained")
 for i, name in enumerate(P.mc_relations):
     c = f"C{i}"
-    axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{name.replace('_', ' ')} (MC)")
-    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{name.replace('_', ' ')}, paper's eq. (5)")
-    axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=name.replace("_", " "))
+    axes[0].errorbar(frac, mc[name].accuracy, mc[name].accuracy_sd, color=c, marker="o", ms=3, label=f"{reader_name(name)} (MC)")
+    axes[0].plot(frac, analytic[name], color=c, ls=":", label=f"{reader_name(name)}, paper's eq. (5)")
+    axes[1].plot(frac, mc[name].p_star, color=c, marker="o", ms=3, label=reader_name(name))
     axes[1].axhline(bounds.p_star_theory(name), color=c, ls=":", lw=1)
 for ax in axes:
     training_fraction_axis(ax)
@@ -368,7 +368,7 @@ for ax, name in zip(axes[:, 0], P.net_relations):
         ax.plot(frac, fig3[name, arch], marker="o", ms=3, label=f"{reader_name(arch)} (gap {significant(gap[name, arch], 3)})")
     ax.axvline(description.description_length(relation_matrix(name, P.n)) / N, color="grey", lw=1)
     training_fraction_axis(ax)
-    ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
+    ax.set(ylabel="accuracy over all pairs", title=reader_name(name))
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_networks", fig)
 # one row per decoder ('mode:hidden layers'), one column per relation: the table fits the column on any screen
@@ -472,7 +472,7 @@ for ax, rel in zip(axes[:, 0], rel3):
                 label=f"{arch} (area {format_number(area3[r, arch].mean())})",
             )
     training_fraction_axis(ax)
-    ax.set(ylabel="accuracy over all pairs", title=rel.replace("_", " ").replace("mod3", "mod 3"))
+    ax.set(ylabel="accuracy over all pairs", title=reader_name(rel))
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_modes_evidence", fig)
 display(
@@ -568,7 +568,7 @@ for ax, name in zip(axes[:, 0], ev_relations):
         ax.errorbar(ev_frac, mean, sd, marker="o", ms=2, capsize=2, label=label + (" (Table 3)" if label == table3 else ""),
                     **style)
     training_fraction_axis(ax)
-    ax.set(ylabel="accuracy over all pairs", title=name.replace("_", " "))
+    ax.set(ylabel="accuracy over all pairs", title=reader_name(name))
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data, never over it
 run.figure("fig_sweep", fig)
 display(Markdown("| relation | decoder | largest excess over the bound |\n|---|---|---|\n" + "\n".join(
@@ -634,7 +634,7 @@ run.metric("goldilocks_deep_memorizes", bool(train[deep] > 0.9 and test[deep] < 
 fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
 ax.plot(depths, test, "o-", label="test")
 ax.plot(depths, train, "s--", label="train")
-ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title=f"{P.goldilocks_relation.replace('_', ' ')}, fraction "
+ax.set(xlabel="decoder depth (hidden layers)", ylabel="accuracy", title=f"{reader_name(P.goldilocks_relation)}, fraction "
        f"{P.goldilocks_fraction}, width {P.goldilocks_width}")
 ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data, never over it
 run.figure("fig_goldilocks", fig)

@@ -222,8 +222,9 @@ WIDTHS = {1280: 900, 390: 844}
 #   scrolling inside its own box (its container, its div.math, or the table it is in);
 # - "cell": a table cell narrower than one of its words (a column that wraps a word letter by letter);
 # - "code": a code block or output that scrolls sideways instead of wrapping;
-# - "figure", at the desk's width: a figure shown smaller than 96/110 of its pixels, where its smallest text
-#   (8 pt at the book's 110 dpi: tests/unit/test_figure_text.py) would read under 8 pt on the screen.
+# - "figure", at the desk's width: a figure shown at fewer than 96 CSS px per inch of the figure, where its
+#   smallest text (8 pt: tests/unit/test_figure_text.py) reads under 8 pt on the screen; the PNGs hold 220
+#   pixels per inch (the book's 110 dpi, doubled for high-density screens: lib/util/plotting.py).
 PROBE_HTML = """<!DOCTYPE html><html><body style="margin:0">
 <iframe id="frame" src="/PAGE" style="width:WIDTHpx;height:HEIGHTpx;border:0"></iframe>
 <pre id="result">pending</pre>
@@ -311,7 +312,7 @@ document.getElementById("frame").addEventListener("load", function () {
       doc.querySelectorAll("article img, main img").forEach(function (img) {
         if (!img.naturalWidth || img.naturalWidth < 300) { return; }  // icons and badges
         var shown = img.getBoundingClientRect().width;
-        if (shown < (96 / 110) * img.naturalWidth - 1) {
+        if (shown < 96 * img.naturalWidth / 220 - 1) {
           out.push({problem: "figure", pixels: img.naturalWidth, shown: Math.round(shown),
                     src: (img.getAttribute("src") || "").slice(-60)});
         }
