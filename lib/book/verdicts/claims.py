@@ -356,7 +356,7 @@ def format_value(value: Any) -> str:
         return format_number(value)
     if isinstance(value, list):
         return ", ".join(format_value(v) for v in value[:6]) + (", …" if len(value) > 6 else "")
-    return short(value) if not isinstance(value, str) else reader_name(value[:80])
+    return short(value) if not isinstance(value, str) else reader_name(value)
 
 
 _BASIS_LABEL = {
