@@ -328,15 +328,12 @@ def least_squares_decay(steps: np.ndarray, distance: np.ndarray) -> tuple[np.nda
     a, b = low, high
     c, e = b - golden * (b - a), a + golden * (b - a)
     fc, fe = residual(c), residual(e)
-    for _ in range(60):
+    for _ in range(60):  # keep the lower of the two inner points; one new residual per curve and step
         left = fc <= fe
         a, b = np.where(left, a, c), np.where(left, e, b)
-        c, e, fc, fe = (
-            np.where(left, b - golden * (b - a), e),
-            np.where(left, c, a + golden * (b - a)),
-            np.where(left, residual(np.where(left, b - golden * (b - a), e)), fe),
-            np.where(left, fc, residual(np.where(left, c, a + golden * (b - a)))),
-        )
+        x = np.where(left, b - golden * (b - a), a + golden * (b - a))
+        fx = residual(x)
+        c, e, fc, fe = np.where(left, x, e), np.where(left, c, x), np.where(left, fx, fe), np.where(left, fc, fx)
     rate = sign * 10.0 ** ((a + b) / 2) * scale
     floor, amplitude, ss_best = _linear_part(np.exp(-rate[:, None] * t), d, w)
     n = np.maximum(w.sum(1), 1.0)
