@@ -34,12 +34,12 @@ guard_parameters("geneft_dynamics")  # papermill pastes -p names as code: refuse
 # `python -m lib run geneft_dynamics -p NAME VALUE` or `papermill IN.ipynb OUT.ipynb -p NAME VALUE`.
 portrait_eta_ratio = 1.0  # type: float  eta_x / eta_A of the Fig. 4 phase portrait (eta_A ≡ 1)
 portrait_grid = 21  # type: int  starts per axis of the Fig. 4 grid of initial (a_2, c)
-ode_time = 100000.0  # type: float  integration time of eq. (10) and of the N-repon flow (units of 1/eta_A)
+ode_time = 100000.0  # type: float  integration time of the paper's eq. (10) and of the N-repon flow (units of 1/eta_A)
 collision_tol = 0.01  # type: float  repons count as collided when |c(T)| < tol |c(0)|
 mc_samples = 10000  # type: int  Monte Carlo starts per point of Theorem 3's checks
 theory_lr_ratios = [0.01, 0.1, 1.0, 10.0, 100.0]  # type: list[float]  eta_x / eta_A values for the arctan-law check
 sigma_ratios = [0.5, 1.0, 2.0]  # type: list[float]  sigma_a / sigma_c values for the arctan-law check
-n_cluster = [1, 2, 4, 16]  # type: list[int]  cluster sizes N for eq. (13)
+n_cluster = [1, 2, 4, 16]  # type: list[int]  cluster sizes N for the paper's eq. (13)
 seed = 0  # type: int  seed of every random draw (splits, inits, Monte Carlo)
 n = 30  # type: int  number of elements of each relation (paper: 30)
 train_fraction = 0.75  # type: float  fraction of the n^2 pairs used for training (Table 3: 0.75)
@@ -459,7 +459,8 @@ run.figure("fig_phase_lr", fig)
 # %% [markdown]
 # ```{glue:figure} fig_phase_lr
 # :name: fig-phase-lr
-# Phases over the encoder and decoder learning rates (the paper's Fig. 5; evidence `phase_grid`), the most common
+# Phases over the encoder and decoder learning rates (the paper's Fig. 5, from the
+# {ref}`stored grid <evidence-geneft-dynamics-phase-grid>`), the most common
 # of the seeds of each cell. Black: the fitted boundary $P(\text{generalize}) = 1/2$; white dashed:
 # $\eta_\mathrm{dec} = 10\,\eta_\mathrm{enc}$.
 #
@@ -564,7 +565,7 @@ else:
 #
 # Floating-point results differ between processors (their vector units round sums in another order), and a run
 # near one of Table 4's lines can land on its other side. A sample of the stored Fig. 5 runs, fixed before it was
-# computed (the evidence set `phase_grid_rerun`: the rows $\eta_\mathrm{enc} = 10^{-3.5}$ and $10^{-3}$ of every
+# computed (the {ref}`rerun sample <evidence-geneft-dynamics-phase-grid-rerun>`: the rows $\eta_\mathrm{enc} = 10^{-3.5}$ and $10^{-3}$ of every
 # relation, where the phases are mixed), was computed again with the same code, configuration and seeds on
 # another machine: {glue:text}`rerun_text`
 #
@@ -633,7 +634,8 @@ run.figure("fig_collapse", fig)
 # Within-class over between-class embedding distance of each run of the paper's Fig. 5 (evidence), read where the
 # run stopped (the robustness reading: a generalizing run stops early), green where the run generalized, purple
 # where it did not; dotted: the collapse threshold {glue:text}`param_collapse_threshold`. The claims read the
-# same runs continued to 1e4 steps (evidence `phase_grid_to_end`, below).
+# same runs continued to $10^4$ steps (the {ref}`runs trained to the end <evidence-geneft-dynamics-phase-grid-to-end>`,
+# below).
 #
 # Code: {py:func}`lib.geneft.repons.collapse_vs_phase` · evidence:
 # {ref}`geneft_dynamics/phase_grid <evidence-geneft-dynamics-phase-grid>`.
@@ -649,11 +651,12 @@ run.text("collapse_text", " ".join(
     for r, c in collapse.items()))
 
 # %% [markdown]
-# **Read at one step for every run.** The claim reads the repons of every run at the same step: the evidence
-# set `phase_grid_to_end` trains the paper's Fig. 5 networks of the class relations again, same split, seeds, cells
+# **Read at one step for every run.** The claim reads the repons of every run at the same step: the
+# {ref}`runs trained to the end <evidence-geneft-dynamics-phase-grid-to-end>` are the paper's Fig. 5 networks of the
+# class relations trained again, same split, seeds, cells
 # and {glue:text}`collapse_end_steps` steps, without the early stop, so that generalizing runs are read at the
 # end of the run like the others ({glue:text}`collapse_end_setup_text`). Their phases are classified from their
-# own first crossings, as above; they are the runs of the 1e4-step grid continued, and the runs given the same phase as
+# own first crossings, as above; they are the runs of the $10^4$-step grid continued, and the runs given the same phase as
 # there number {glue:text}`collapse_end_agreement_text`.
 
 # %% tags=["remove-input"]
@@ -704,7 +707,7 @@ run.text("collapse_end_text", " ".join(
 #
 # The paper's Fig. 6 trains many seeds at each ratio $\eta_\mathrm{dec}/\eta_\mathrm{enc}$ for several initialisation
 # scales and draws the paper's eq. (12) under them, with $\eta_x = \eta_\mathrm{enc}$, $\eta_A = \eta_\mathrm{dec}$
-# (evidence `ratio_seeds`: {glue:text}`fig6_setup_text`). The bound needs $\sigma_a/\sigma_c$, which the
+# (the {ref}`seed-ratio runs <evidence-geneft-dynamics-ratio-seeds>`: {glue:text}`fig6_setup_text`). The bound needs $\sigma_a/\sigma_c$, which the
 # paper does not give; the networks fix it. At initialisation, the decoder's Jacobian with respect
 # to a repon (against one partner) plays $\mathbf{A}$ and half the distance of two repons plays
 # $\mathbf{r}$; along a random direction $a_2$ and $c$ then have variances $E|J|^2/d$ and $E|\mathbf{r}|^2/d$,
@@ -768,7 +771,8 @@ run.figure("fig_prob", fig)
 # %% [markdown]
 # ```{glue:figure} fig_prob
 # :name: fig-prob
-# Fraction of seeds that generalize (evidence `ratio_seeds`, Wilson 95%) against the learning-rate
+# Fraction of seeds that generalize (the {ref}`seed-ratio runs <evidence-geneft-dynamics-ratio-seeds>`, Wilson 95%)
+# against the learning-rate
 # ratio, per initialisation scale, with the band of the paper's eq. (12) at the $\sigma_a/\sigma_c$ measured at that
 # scale (shaded). A fraction {glue:text}`fig6_fraction_under_bound` {glue:text}`fig6_fraction_under_bound_ci`
 # of the points is not above its band.
@@ -808,8 +812,8 @@ run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at 
 # ### Under the dynamics the paper's eq. (12) is derived for: plain gradient descent
 #
 # The paper's eq. (12) integrates the gradient flow of the repons, with $\eta_x$ and $\eta_A$ the rates of plain
-# gradient descent. The evidence set `ratio_seeds_gd` trains the same networks, split and seeds as
-# `ratio_seeds` by full-batch gradient descent ($\theta \leftarrow \theta - \eta\,\nabla L$, $\eta_\mathrm{enc}$ on the
+# gradient descent. The {ref}`gradient-descent runs <evidence-geneft-dynamics-ratio-seeds-gd>` train the same
+# networks, split and seeds as the {ref}`AdamW runs <evidence-geneft-dynamics-ratio-seeds>` by full-batch gradient descent ($\theta \leftarrow \theta - \eta\,\nabla L$, $\eta_\mathrm{enc}$ on the
 # embeddings, $\eta_\mathrm{dec}$ on the decoder; `lib.geneft.train`): {glue:text}`fig6_gd_setup_text`.
 # The rates were fixed by a pilot that read training losses only, before any outcome: every pilot run (two
 # seeds outside the set, every init scale, ratios 1 and $10^{1.5}$) with a decoder rate up to 1 kept its loss at
@@ -906,8 +910,9 @@ run.figure("fig_prob_gd", fig)
 # The AdamW runs above stop at $10^4$ steps and draw the decoder from PyTorch's default, a uniform law of
 # half-width $1/\sqrt{\text{fan-in}}$ times the init scale. Table 4 counts $10^5$ steps, and Fig. 6's caption draws
 # "the initializations ... from a standard normal distribution scaled by the initialization factor"; it exempts no
-# parameter, so the decoder's biases are drawn so too. The evidence set `ratio_seeds_1e5_normal` trains the
-# networks, split, encoder rate, ratios and seeds of `ratio_seeds` that way, at init scales 0.5 and 1 (the paper's
+# parameter, so the decoder's biases are drawn so too. The
+# {ref}`runs at the stated setting <evidence-geneft-dynamics-ratio-seeds-1e5-normal>` train the networks, split,
+# encoder rate, ratios and seeds of the {ref}`AdamW runs above <evidence-geneft-dynamics-ratio-seeds>` that way, at init scales 0.5 and 1 (the paper's
 # text does not list its scales). Its claim was declared before any of its runs existed, and the chapter reads
 # nothing from the set until every shard is stored: {glue:text}`fig6_normal_text`. What the initialisation alone
 # fixes is measured now, as above: under the caption's initialisation $\sigma_a/\sigma_c$ is
@@ -953,7 +958,8 @@ else:
 #
 # The paper's eq. (12) has no weight decay in it. The paper's Appendix F scans the decoder's weight decay against its
 # learning rate at $\eta_\mathrm{enc} = 10^{-5}$ over $10^5$ steps and finds "the memorization-generalization
-# boundary is independent of the weight decay". The evidence `weight_decay_1e5` runs that setting:
+# boundary is independent of the weight decay". The {ref}`mod 3 scan <evidence-geneft-dynamics-weight-decay-1e5>`
+# runs that setting:
 # {glue:text}`fig8_setup_text_mod3_1e5`. Each row (one weight decay) has its boundary where the fraction of runs
 # that generalize (generalization or grokking; runs in confusion are on neither side and left out) first
 # falls below 1/2 as $\eta_\mathrm{dec}$ rises from the grid's smallest ratio: the paper's eq. (12) critical ratio
@@ -963,8 +969,10 @@ else:
 # rows: the rows made monotone first (the per-row estimator of the paper's Fig. 5), and the slope of a logistic
 # boundary in $(\log_{10} wd, \log_{10}\eta_\mathrm{dec})$, decades of $\eta^*_\mathrm{dec}$ per decade of
 # weight decay, which cannot use the cells at $wd = 0$. The paper's Fig. 8b and 8c scan greater-than and
-# complete bipartite the same way (evidence `weight_decay_1e5_relations`: the same grid and seeds). The
-# same scan of mod 3 at a tenth of the steps and ten times the encoder rate (evidence `weight_decay`:
+# complete bipartite the same way (the
+# {ref}`scans of the two relations <evidence-geneft-dynamics-weight-decay-1e5-relations>`: the same grid and seeds).
+# The same scan of mod 3 at a tenth of the steps and ten times the encoder rate (the
+# {ref}`shorter scan <evidence-geneft-dynamics-weight-decay>`:
 # {glue:text}`fig8_setup_text_mod3_1e4`), the book's budget before the paper's setting was computed, is
 # shown last.
 
@@ -1054,8 +1062,10 @@ run.figure("fig_wd", fig)
 # ```{glue:figure} fig_wd
 # :name: fig-wd
 # Phases over decoder weight decay and decoder learning rate at fixed $\eta_\mathrm{enc}$ (the paper's Fig. 8).
-# The paper's setting on mod 3, greater-than and complete bipartite (evidence `weight_decay_1e5` and
-# `weight_decay_1e5_relations`), and, bottom right, mod 3 at a tenth of the steps (evidence `weight_decay`). Black dots: each row's boundary, the first $\eta_\mathrm{dec}$ at which fewer than half
+# The paper's setting on mod 3, greater-than and complete bipartite (the
+# {ref}`mod 3 scan <evidence-geneft-dynamics-weight-decay-1e5>` and the
+# {ref}`scans of the two relations <evidence-geneft-dynamics-weight-decay-1e5-relations>`), and, bottom right, mod 3
+# at a tenth of the steps (the {ref}`shorter scan <evidence-geneft-dynamics-weight-decay>`). Black dots: each row's boundary, the first $\eta_\mathrm{dec}$ at which fewer than half
 # the runs generalize; dashed: the logistic boundary fitted to the positive weight decays.
 #
 # Code: {py:func}`lib.geneft.wd_boundary.row_crossings`, {py:func}`lib.geneft.wd_boundary.boundary_spread`,
@@ -1107,8 +1117,9 @@ run.figure("fig_wd", fig)
 # The paper does not say how its weight decay acts. The runs above use AdamW's decoupled decay, which shrinks
 # every decoder parameter by the factor $1 - \eta_\mathrm{dec}\,wd$ at each step, apart from the gradient. The
 # other common form adds $wd\,\lVert\theta\rVert^2/2$ to the loss, so that the decay passes through Adam's
-# normalisation with the gradient. The evidence set `weight_decay_1e5_coupled` trains the mod 3 grid and seeds of
-# `weight_decay_1e5` that way (its $wd = 0$ row is the same training), and the same statistic reads it: the rows'
+# normalisation with the gradient. The
+# {ref}`scan with the coupled decay <evidence-geneft-dynamics-weight-decay-1e5-coupled>` trains the mod 3 grid and
+# seeds of the {ref}`scan above <evidence-geneft-dynamics-weight-decay-1e5>` that way (its $wd = 0$ row is the same training), and the same statistic reads it: the rows'
 # boundaries should differ by less than half a decade if "independent of the weight decay" does not depend on the
 # form. Its claim was declared before any of its runs existed: {glue:text}`wd_coupled_text`.
 #

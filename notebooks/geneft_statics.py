@@ -56,7 +56,7 @@ goldilocks_width = 10  # type: int  decoder width of Fig. 7 (paper: 10)
 goldilocks_fraction = 0.3  # type: float  training fraction of Fig. 7 (paper: 0.3)
 goldilocks_runs = 4  # type: int  runs (split and initialisation seeds 0..runs-1) per depth of Fig. 7
 fit_seeds = 2  # type: int  seeds per depth of the expressivity check: Fig. 7 decoders trained on all n^2 pairs
-alpha = 0.9  # type: float  accuracy level alpha of eq. (4) and of the 90% crossings (Section III: say 90%)
+alpha = 0.9  # type: float  accuracy level alpha of the paper's eq. (4) and of the 90% crossings (Section III: say 90%)
 
 # %% tags=["remove-cell"]
 run = start_chapter("geneft_statics", globals())  # names, values, joint rules and cost, as `lib run`: stops here if bad
@@ -403,7 +403,7 @@ display(Markdown("| decoder | " + " | ".join(reader_name(nm) for nm in P.net_rel
 #
 # The live run above (width {glue:text}`width_value`, learning rate {glue:text}`param_lr`, a few
 # seeds, stopped on a plateau) is a toy that the build can afford. The claims on the best mode and
-# depth are decided by the evidence set `geneft_statics/decoder_modes`: the same five decoders at
+# depth are decided by the {ref}`decoder-mode runs <evidence-geneft-statics-decoder-modes>`: the same five decoders at
 # the paper's Table 3 width 50, $d = 2$ and learning rate $10^{-3}$, {glue:text}`modes_setup_text`. Since
 # every decoder of a relation is compared with the same bound, the difference of two inductive gaps
 # is the difference of the decoders' mean accuracies over the fractions (the area under the curve,
@@ -489,7 +489,7 @@ display(
 # %% [markdown]
 # ```{glue:figure} fig_modes_evidence
 # :name: fig-modes-evidence
-# Evidence `decoder_modes`: accuracy over all pairs against training fraction (mean and sd over
+# The {ref}`decoder-mode runs <evidence-geneft-statics-decoder-modes>`: accuracy over all pairs against training fraction (mean and sd over
 # seeds) of the five decoders at the paper's Table 3 width, embedding dimension and learning rate; the legend
 # gives each decoder's mean accuracy over the fractions (larger: smaller inductive gap).
 #
@@ -511,8 +511,8 @@ display(
 #
 # The figure above uses small decoders so that the book can train them live. The paper's default
 # network (the paper's Table 3: concat, 3 hidden layers of width 50, $d = 2$, learning rate $10^{-3}$) and
-# the widths and embedding dimensions of its Fig. 3 legend are trained in the evidence set
-# `geneft_statics/network_sweep` (computed once with `make evidence`, loaded here): widths 10, 25,
+# the widths and embedding dimensions of its Fig. 3 legend are trained in the
+# {ref}`network sweep <evidence-geneft-statics-network-sweep>` (computed once with `make evidence`, loaded here): widths 10, 25,
 # 50, 100 at $d = 2$, and $d =$ 1, 2, 4, 8 at width 50, on mod 3 and greater-than, 5 seeds per
 # fraction (each seed draws its split and its initialisation), up to 4000 steps, stopped once a
 # network fits its training pairs and its accuracy is flat. "Under the bound" is checked at every
@@ -660,7 +660,7 @@ run.metric("n_goldilocks_runs", len(masks))
 # ### The Goldilocks zone at the paper's Table 3 learning rate (evidence)
 #
 # The live figure uses a few runs at learning rate {glue:text}`param_lr`. The claims on the zone are
-# decided by the evidence set `geneft_statics/goldilocks_depths`: {glue:text}`goldilocks_setup_text`.
+# decided by the {ref}`depth runs <evidence-geneft-statics-goldilocks-depths>`: {glue:text}`goldilocks_setup_text`.
 # The zone is interior when the best interior depth beats both ends in mean test accuracy; the
 # deepest decoder memorizes when it fits its training pairs and its test accuracy lies more than
 # 0.05 under the best depth's. Intervals: percentile bootstrap over the seeds, paired across depths
@@ -702,7 +702,8 @@ run.figure("fig_goldilocks_evidence", fig)
 # %% [markdown]
 # ```{glue:figure} fig_goldilocks_evidence
 # :name: fig-goldilocks-evidence
-# Evidence `goldilocks_depths`: final train and test accuracy against decoder depth (mean and sd
+# The {ref}`depth runs <evidence-geneft-statics-goldilocks-depths>`: final train and test accuracy against decoder
+# depth (mean and sd
 # over seeds) at the paper's Table 3 learning rate.
 #
 # Code: {py:func}`lib.geneft.statics.best_mean_margin` · evidence:

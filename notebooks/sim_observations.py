@@ -38,7 +38,7 @@ n = 5000  # type: int  training points per cluster (paper: 5000)
 batch = 128  # type: int  SGD minibatch size (paper: 128)
 lr = 0.1  # type: float  SGD learning rate (paper: 0.1)
 epochs = 25.0  # type: float  training epochs of every run but App. B (paper: 40)
-loss = 'mse'  # type: str  loss scale: 'mse' ≡ PyTorch MSELoss as in the authors' code, 'half_sum' ≡ eq. (2.1)
+loss = 'mse'  # type: str  loss scale: 'mse' ≡ PyTorch MSELoss as in the authors' code, 'half_sum' ≡ the paper's eq. (2.1)
 rotate = True  # type: bool  random rotation of the input space (App. F.1, authors' code)
 bias = True  # type: bool  linear layers with bias (authors' code: nn.Linear default)
 origin_cluster = True  # type: bool  add a training cluster at the origin (authors' code)
@@ -69,7 +69,7 @@ topo_depth = 2  # type: int  App. B layers (paper: 2)
 topo_activation = 'relu'  # type: str  App. B activation (paper: ReLU)
 topo_epochs = 5.0  # type: float  App. B training epochs
 topo_snapshots = [1.0, 3.0, 5.0]  # type: list[float]  epochs drawn in Fig. 7 (paper: 1, 3, 5)
-topo_visible_tol = 0.05  # type: float  a violation l(u) - l(v) of eq. (B.2) is visible in Fig. 7 (colour scale 0..1) above this
+topo_visible_tol = 0.05  # type: float  a violation l(u) - l(v) of the paper's eq. (B.2) is visible in its Fig. 7 (colour scale 0..1) above this
 
 # %% tags=["remove-cell"]
 run = start_chapter("sim_observations", globals())  # names, values, joint rules and cost, as `lib run`: stops here if bad
@@ -267,8 +267,9 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 # $\sigma$ = {glue:text}`P_sigma`, in $d$ = {glue:text}`P_d` and in $d$ = {glue:text}`P_lowdim_d`
 # (hidden width {glue:text}`P_lowdim_width` and learning rate {glue:text}`P_lowdim_lr` there,
 # as in the authors' code). The figure shows this run's {glue:text}`P_seeds` seeds; the claims
-# rest on the evidence set `sim_observations/swing` ({glue:text}`lowdim_turn_back_n` seeds per dimension,
-# same protocol) and, for the initialization scale, on `sim_observations/init_scale` (see below).
+# rest on the {ref}`stored runs <evidence-sim-observations-swing>` ({glue:text}`lowdim_turn_back_n` seeds per
+# dimension, same protocol) and, for the initialization scale, on the
+# {ref}`initialization-scale runs <evidence-sim-observations-init-scale>` (see below).
 #
 # The paper's output moves toward $\hat x$, turns toward the strongest training cluster
 # $\mu_2 \mathbf 1_2$, then returns. What identifies the swing is the **turn-back**: how far a
@@ -396,8 +397,8 @@ run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn
 # {glue:text}`highdim_bulge`, a ratio {glue:text}`bulge_ratio_low_high` {glue:text}`bulge_ratio_low_high_ci`.
 #
 # The two cells differ in more than the dimension: the authors' $d = 2$ model has hidden width 4 and
-# learning rate 0.01, the $d = 64$ one width 64 and learning rate 0.1. The evidence set
-# `sim_observations/swing_same_width` trains {glue:text}`lowdim_same_width_turn_back_n` seeds at $d = 2$
+# learning rate 0.01, the $d = 64$ one width 64 and learning rate 0.1. The
+# {ref}`same-width runs <evidence-sim-observations-swing-same-width>` train {glue:text}`lowdim_same_width_turn_back_n` seeds at $d = 2$
 # with the $d = 64$ protocol's width and learning rate: the weaker coordinate's turn-back ratio is then
 # {glue:text}`reversal_ratio_same_width_weak` {glue:text}`reversal_ratio_same_width_weak_ci`
 # ({glue:text}`verdict_s_2c_turn_back_same_width`), and the loss rises in
@@ -408,7 +409,8 @@ run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn
 #
 # ### Initialization scale (the reviewers' question)
 #
-# The theory of Section 4 assumes a small initialization. The evidence set `init_scale` repeats both
+# The theory of Section 4 assumes a small initialization. The
+# {ref}`initialization-scale runs <evidence-sim-observations-init-scale>` repeat both
 # dimensions with PyTorch's default initialization multiplied by {glue:text}`init_scales_text`
 # (same draws, scaled: the seeds are paired across scales), and trains for up to
 # {glue:text}`init_scale_epochs` epochs with early stopping instead of 25: a smaller initialization
@@ -575,7 +577,8 @@ run.figure("fig_tiny", fig)
 # live by the chapter.
 # ```
 #
-# The evidence set `sim_observations/swing_tiny_converged` trains these seeds until every run has learned
+# The {ref}`converged runs <evidence-sim-observations-swing-tiny-converged>` train these seeds until every run has
+# learned
 # (largest final distance {glue:text}`tiny_final_distance_max` $\|\hat x\|$; at the chapter's 25 epochs
 # it was {glue:text}`tiny_25_epochs_final_distance_max`). Single seeds do swing: the largest rise is
 # {glue:text}`tiny_largest_rise` of the initial loss ({glue:text}`verdict_s_13_s_14_exists`).
@@ -597,9 +600,9 @@ run.figure("fig_tiny", fig)
 # for a {glue:text}`P_topo_depth`-layer {glue:text}`P_topo_activation` MLP with
 # $\mu$ = {glue:text}`P_topo_mu`, $\sigma$ = {glue:text}`P_topo_sigma`. The paper's Fig. 7 draws the losses at
 # three epochs on a colour scale from 0 to 1: a violation smaller than {glue:text}`P_topo_visible_tol`
-# (a twentieth of the scale) is one the figure cannot show. The evidence set
-# `sim_observations/topological` trains 30 seeds under each reading of $\sigma$: as a variance (the
-# authors' code) and as a standard deviation (the paper); it records, per seed, the largest
+# (a twentieth of the scale) is one the figure cannot show. The
+# {ref}`hypercube runs <evidence-sim-observations-topological>` train 30 seeds under each reading of $\sigma$: as a
+# variance (the authors' code) and as a standard deviation (the paper); they record, per seed, the largest
 # $\ell(u) - \ell(v)$ over comparable pairs at the figure's epochs. This run draws the first seed.
 
 # %% tags=["remove-cell"]
@@ -643,7 +646,8 @@ run.figure("fig_hypercube", fig)
 # ```
 #
 # The claims are read on the paper's data: $\sigma$ a standard deviation and no training cluster at
-# the origin (evidence set `sim_observations/topological_no_origin_cluster`, 30 seeds per reading); the
+# the origin (the {ref}`runs without that cluster <evidence-sim-observations-topological-no-origin-cluster>`, 30 seeds
+# per reading); the
 # authors' code, which makes the origin a training cluster, is each claim's robustness row. Over all 16
 # points, the median seed's largest violation at the figure's epochs is
 # {glue:text}`topo_std_no_origin_cluster_snapshot_violation`

@@ -496,7 +496,8 @@ run.text("frac_mu_lo", by_mu1[0]); run.text("frac_mu_hi", by_mu1[-1])
 # from $U$ uniform on $[0, 0.2)$, at $\mu = (1, 1.5)$, $\sigma = 0.05$, $d = d' = 3$ (see the
 # reproduction notes). We run that setting under both readings from the same
 # {glue:text}`script_seeds_text` initializations, integrating the exact flow on the script's time
-# grid ({numref}`fig-readings`). The evidence set `two_layer/a_or_a2` repeats it on 2000 seeds with
+# grid ({numref}`fig-readings`). The {ref}`stored runs of both readings <evidence-two-layer-a-or-a2>` repeat it on
+# 2000 seeds with
 # both integrators (the flow, and the script's Euler steps of $W$).
 
 # %% tags=["remove-input"]
@@ -557,8 +558,8 @@ run.figure("fig_readings", fig)
 # ## Multiple descent (the paper's App. E.1, Figs. 8 and 9)
 #
 # With $s > 2$ there are several growth and suppression cycles, so the loss can descend three or
-# four times. The paper says it tuned the init seed for its figures. The evidence set
-# `two_layer/a_or_a2` integrates 2000 seeds per cell: both settings, $A$ and $A^2$, Gaussian
+# four times. The paper says it tuned the init seed for its figures. The
+# {ref}`stored runs of both readings <evidence-two-layer-a-or-a2>` integrate 2000 seeds per cell: both settings, $A$ and $A^2$, Gaussian
 # ($\tau = 0.05$) and the script's uniform init on $[0, 0.2)$, up to $\tau = 1000$. The figure draws,
 # under each reading, the seed with the most descents among {glue:text}`multi_seeds_text` live
 # uniform-init seeds.

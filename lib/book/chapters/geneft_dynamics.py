@@ -19,7 +19,10 @@ class GeneftDynamicsParameters(Parameters):
     portrait_eta_ratio: float = param(1.0, "eta_x / eta_A of the Fig. 4 phase portrait (eta_A = 1)", min=1e-6, max=1e6)
     portrait_grid: int = param(21, "starts per axis of the Fig. 4 grid of initial (a_2, c)", min=3, max=101)
     ode_time: float = param(
-        100000.0, "integration time of eq. (10) and of the N-repon flow (units of 1/eta_A)", min=1.0, max=1e9
+        100000.0,
+        "integration time of the paper's eq. (10) and of the N-repon flow (units of 1/eta_A)",
+        min=1.0,
+        max=1e9,
     )
     collision_tol: float = param(0.01, "repons count as collided when |c(T)| < tol |c(0)|", gt=0, max=0.5)
     mc_samples: int = param(10000, "Monte Carlo starts per point of Theorem 3's checks", min=100, max=1_000_000)
@@ -39,7 +42,9 @@ class GeneftDynamicsParameters(Parameters):
         min_len=1,
         distinct=True,
     )
-    n_cluster: list[int] = param([1, 2, 4, 16], "cluster sizes N for eq. (13)", min=1, min_len=1, distinct=True)
+    n_cluster: list[int] = param(
+        [1, 2, 4, 16], "cluster sizes N for the paper's eq. (13)", min=1, min_len=1, distinct=True
+    )
     seed: int = param(0, "seed of every random draw (splits, inits, Monte Carlo)", min=0)
     n: int = param(30, "number of elements of each relation (paper: 30)", min=6, max=200)
     train_fraction: float = param(0.75, "fraction of the n^2 pairs used for training (Table 3: 0.75)", gt=0, max=1)
@@ -143,7 +148,7 @@ def _fig8_choices(tag: str) -> tuple[FreeChoice, ...]:
     return (
         FreeChoice(
             "row boundary",
-            "the first crossing of 1/2 from the grid's smallest ratio (eq. (12): generalization below a critical ratio)",
+            "the first crossing of 1/2 from the grid's smallest ratio (the paper's eq. (12): generalization below a critical ratio)",
             {"each row made monotone first (isotonic)": f"wd_boundary_spread_isotonic_{tag}"},
         ),
         FreeChoice(
@@ -413,7 +418,7 @@ CHAPTER = Chapter(
             free_choices=(
                 FreeChoice(
                     "read-out step",
-                    "the end of the run (1e4 steps) for every run",
+                    "the end of the run ($10^4$ steps) for every run",
                     {"at the early stop": "repon_collapse_auc_mod3"},
                 ),
                 FreeChoice(
@@ -437,7 +442,7 @@ CHAPTER = Chapter(
             free_choices=(
                 FreeChoice(
                     "read-out step",
-                    "the end of the run (1e4 steps) for every run",
+                    "the end of the run ($10^4$ steps) for every run",
                     {"at the early stop": "repon_collapse_auc_bipartite"},
                 ),
                 FreeChoice(
@@ -530,7 +535,7 @@ CHAPTER = Chapter(
                     "ratios fitted",
                     "all four",
                     {
-                        f"without 10^{log_ratio}": f"fig6_gd_arctan_shape_p_init_1_without_{log_ratio.replace('.', '_')}"
+                        f"without $10^{{{log_ratio}}}$": f"fig6_gd_arctan_shape_p_init_1_without_{log_ratio.replace('.', '_')}"
                         for log_ratio in ("0", "0.5", "1", "1.5")
                     },
                 ),

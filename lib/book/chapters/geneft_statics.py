@@ -131,7 +131,7 @@ class GeneftStaticsParameters(Parameters):
         2, "seeds per depth of the expressivity check: Fig. 7 decoders trained on all n^2 pairs", min=1, max=100
     )
     alpha: float = param(
-        0.9, "accuracy level alpha of eq. (4) and of the 90% crossings (Section III: say 90%)", gt=0.5, lt=1
+        0.9, "accuracy level alpha of the paper's eq. (4) and of the 90% crossings (Section III: say 90%)", gt=0.5, lt=1
     )
 
     def check(self) -> None:

@@ -33,7 +33,7 @@ class OneLayerParameters(Parameters):
     lr: float = param(0.1, "SGD / GD learning rate (paper: 0.1)", min=1e-6)
     loss_scaling: str = param(
         "half_sum",
-        "half_sum: 1/2||Wx-x||^2 (eq. 2.1); mse: mean over coordinates (authors' code, lr x 2/d)",
+        "half_sum: 1/2||Wx-x||^2 (the paper's eq. (2.1)); mse: mean over coordinates (authors' code, lr x 2/d)",
         choices=("half_sum", "mse"),
     )
     batch_size: int = param(128, "SGD minibatch size (paper: 128)", min=1)

@@ -23,7 +23,7 @@ class SimObservationsParameters(Parameters):
     epochs: float = param(25.0, "training epochs of every run but App. B (paper: 40)", min=0.1)
     loss: str = param(
         "mse",
-        "loss scale: 'mse' = PyTorch MSELoss as in the authors' code, 'half_sum' = eq. (2.1)",
+        "loss scale: 'mse' = PyTorch MSELoss as in the authors' code, 'half_sum' = the paper's eq. (2.1)",
         choices=("mse", "half_sum"),
     )
     rotate: bool = param(True, "random rotation of the input space (App. F.1, authors' code)")
@@ -93,7 +93,10 @@ class SimObservationsParameters(Parameters):
         [1.0, 3.0, 5.0], "epochs drawn in Fig. 7 (paper: 1, 3, 5)", min=0, min_len=1, max_len=6, distinct=True
     )
     topo_visible_tol: float = param(
-        0.05, "a violation l(u) - l(v) of eq. (B.2) is visible in Fig. 7 (colour scale 0..1) above this", gt=0, lt=1
+        0.05,
+        "a violation l(u) - l(v) of the paper's eq. (B.2) is visible in its Fig. 7 (colour scale 0..1) above this",
+        gt=0,
+        lt=1,
     )
 
     def check(self) -> None:

@@ -298,7 +298,7 @@ CHAPTER = Chapter(
             free_choices=(
                 FreeChoice(
                     "minor floor",
-                    "the expected initial diagonal entry (eq. E.1)",
+                    "the expected initial diagonal entry (the paper's eq. (E.1))",
                     {"0.05": "stage_alignment_fraction_floor_0_05", "0.01": "stage_alignment_fraction_floor_0_01"},
                 ),
             ),

@@ -322,9 +322,9 @@ def code_page() -> str:
         "",
         "Every function of `lib` that computes a claim of the scorecard or a figure of a chapter, with its "
         "documentation and a link to its source (*[source]*, the module rendered in this book). The scorecard "
-        "rows and the figure captions link here; which function a claim rests on is read from its chapter's "
-        "notebook (`lib/book/pages/code_links.py`: the call that records the claim's metric, and the calls behind the "
-        "values it uses), and the evidence set it reads is named beside it.",
+        "rows and the figure captions link here. Which function a claim rests on is read from its chapter's "
+        "notebook: the call that records the claim's metric, and the calls behind the values it uses; the "
+        "evidence set it reads is named beside it.",
         "",
     ]
     module = None
