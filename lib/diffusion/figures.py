@@ -10,7 +10,7 @@ from matplotlib.patches import Patch
 
 from lib.diffusion.analysis import UNSEEN_PROMPT, decay_curve, distance_to_target, seed_band
 from lib.diffusion.data import CLASSES, Circles, sample_images
-from lib.util.plotting import panel_grid
+from lib.util.plotting import image_montage, panel_grid
 
 NAMES = {(0, 0): "red, big", (0, 1): "red, small", (1, 0): "blue, big", (1, 1): "blue, small"}
 
@@ -21,17 +21,13 @@ def _colours(n: int):
 
 def data_grid(dgps: list[Circles], per_class: int = 2, seed: int = 0):
     """Rows: colour contrasts; columns: the four classes (the last never seen in training)."""
-    fig, axes = plt.subplots(len(dgps), 4 * per_class, figsize=(0.9 * 4 * per_class, 1.15 * len(dgps)), squeeze=False)
-    for row, dgp in zip(axes, dgps):
+    fig, ax = plt.subplots(figsize=(0.9 * 4 * per_class, 1.0 * len(dgps) + 0.45))
+    images = []
+    for dgp in dgps:
         x, _ = sample_images(dgp, np.repeat(np.array(CLASSES), per_class, axis=0), np.random.default_rng(seed))
-        for k, ax in enumerate(row):
-            ax.imshow(x[k].transpose(1, 2, 0), interpolation="nearest")
-            ax.set_xticks([]), ax.set_yticks([])
-            if k % per_class == 0:
-                ax.set_title(
-                    NAMES[CLASSES[k // per_class]] + ("\n(held out)" if k // per_class == 3 else ""), fontsize=8
-                )
-        row[0].set_ylabel(f"$s_c$ = {dgp.colour_signal:g}", fontsize=8)
+        images.append(x.transpose(0, 2, 3, 1))
+    labels = [NAMES[c] + ("\n(held out)" if k == 3 else "") for k, c in enumerate(CLASSES)]
+    image_montage(ax, np.array(images), labels, [f"$s_c$ = {dgp.colour_signal:g}" for dgp in dgps], per_class)
     fig.tight_layout()
     return fig
 
@@ -175,24 +171,20 @@ def training_curves(runs: dict[float, dict]):
 def samples_over_training(images: dict[float, np.ndarray], steps: np.ndarray, every: int = 2, per_row: int = 8):
     """Rows: contrasts; columns: every `every`-th checkpoint; one sample of the unseen prompt each
     (images (K, n, 3, R, R) uint8 of one seed, the same sampling noise at every checkpoint). More than
-    `per_row` checkpoints are stacked in blocks, so that the figure fits the book's column."""
+    `per_row` checkpoints are stacked in blocks of equal length, so that the figure fits the book's column."""
     cols = list(range(0, len(steps), every))
-    blocks = [cols[i : i + per_row] for i in range(0, len(cols), per_row)]
-    rows = len(images) * len(blocks)
+    width = -(-len(cols) // -(-len(cols) // per_row))  # blocks of equal length, at most per_row
+    blocks = [cols[i : i + width] for i in range(0, len(cols), width)]
     fig, axes = plt.subplots(
-        rows, min(len(cols), per_row), figsize=(0.85 * min(len(cols), per_row), 0.95 * rows), squeeze=False
+        len(blocks), 1, figsize=(0.85 * width + 0.7, (0.85 * len(images) + 0.3) * len(blocks)), squeeze=False
     )
-    for b, block in enumerate(blocks):
-        for i, (contrast, img) in enumerate(sorted(images.items())):
-            row = axes[b * len(images) + i]
-            for j, ax in enumerate(row):
-                if j >= len(block):
-                    ax.remove()
-                    continue
-                ax.imshow(img[block[j], 0].transpose(1, 2, 0), interpolation="nearest")
-                ax.set_xticks([]), ax.set_yticks([])
-                if i == 0:
-                    ax.set_title(f"{int(steps[block[j]])}", fontsize=9)
-            row[0].set_ylabel(f"$s_c$ = {contrast:g}", fontsize=9)
+    contrasts = sorted(images)
+    for ax, block in zip(axes[:, 0], blocks):
+        grid = np.ones((len(contrasts), width) + images[contrasts[0]].shape[-2:] + (3,), dtype=np.uint8) * 255
+        for i, contrast in enumerate(contrasts):
+            for j, k in enumerate(block):
+                grid[i, j] = images[contrast][k, 0].transpose(1, 2, 0)
+        labels = [f"{int(steps[k])}" for k in block] + [""] * (width - len(block))
+        image_montage(ax, grid, labels, [f"$s_c$ = {c:g}" for c in contrasts])
     fig.tight_layout()
     return fig

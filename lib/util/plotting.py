@@ -67,6 +67,44 @@ def panel_grid(n: int, panel: tuple[float, float], max_columns: int = 3, **kwarg
     return fig, flat[:n]
 
 
+def image_montage(
+    ax,
+    images: np.ndarray,
+    column_labels: list[str],
+    row_labels: list[str],
+    column_span: int = 1,
+    gap: int = 1,
+    fontsize: float = 9,
+) -> None:
+    """Draw images (rows, columns, H, W, 3) (floats in [0, 1] or uint8) as one picture on `ax`, white
+    lines of `gap` pixels between them, a label left of every row and one above every `column_span`
+    columns, centred on them.
+
+    One image on one axes instead of an axes per image: a grid of 32 small axes took most of the time
+    of drawing its figure."""
+    rows, columns, height, width, _ = images.shape
+    pixels = images.astype(np.float32) / (255.0 if images.dtype == np.uint8 else 1.0)
+    canvas = np.ones((rows * (height + gap) - gap, columns * (width + gap) - gap, 3), dtype=np.float32)
+    for r in range(rows):
+        for c in range(columns):
+            canvas[r * (height + gap) : r * (height + gap) + height, c * (width + gap) : c * (width + gap) + width] = (
+                pixels[r, c]
+            )
+    ax.imshow(canvas, interpolation="nearest")
+    span = column_span * (width + gap) - gap
+    ax.set_xticks(
+        [g * column_span * (width + gap) + (span - 1) / 2 for g in range(len(column_labels))],
+        column_labels,
+        fontsize=fontsize,
+    )
+    ax.set_yticks([r * (height + gap) + (height - 1) / 2 for r in range(rows)], row_labels, fontsize=fontsize)
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    ax.grid(False)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
 def arrow_markers(ax, xy: np.ndarray, every: int, **kwargs) -> None:
     """Draw markers at equal time intervals along a 2-D trajectory `xy` of shape (T, 2)."""
     idx = np.arange(0, len(xy), max(1, every))

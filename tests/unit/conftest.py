@@ -4,6 +4,8 @@ second thread only adds contention (measured 30x slower under load)."""
 import pytest
 import torch
 
+import lib.book.chapters  # noqa: F401  registers every chapter's evidence sets, as `python -m lib` does
+
 
 @pytest.fixture(autouse=True, scope="session")
 def one_torch_thread():

@@ -299,7 +299,7 @@ def test_read_registered_on_the_stored_smoke_variant():
     by_contrast = {c: [s.arrays for s in ev.where(contrast=c)] for c in (0.2, 0.7)}
     stored = {c: runs[:1] for c, runs in by_contrast.items()}
     new = {c: runs[1:] for c, runs in by_contrast.items()}
-    metrics = an.read_registered(stored, new, ev.config, common_every=20)
+    metrics = an.read_registered(stored, new, ev.config, common_every=ev.config["eval_every"])
     assert set(metrics) >= set(an.registered_pending((0.2, 0.7), "x"))
     # (a), (b) pool the stored and new seeds; (c), (d) read the new seeds alone
     assert metrics["registered_colour_lead_shift"]["n"] == 2 and metrics["registered_bend_0_2"]["n"] <= 1
