@@ -8,7 +8,7 @@ grid's smallest ratio. Appendix F's claim, "the memorization-generalization boun
 of the weight decay", is then that this rate is the same in every row, weight decay 0 included
 (which a fit in log wd cannot use).
 
-`row_crossing` reads one row, `boundary_spread` the largest difference between the rows, in decades
+`crossings` reads rows (all resamples of the bootstrap at once), `boundary_spread` the largest difference between the rows, in decades
 of eta_dec, with a bootstrap over the initialisations (each seed is one initialisation trained in
 every cell, so seeds are resampled jointly across the grid).
 """
@@ -23,47 +23,76 @@ READINGS = ("first", "isotonic")  # the row as measured; the row made non-increa
 INSIDE, BELOW, ABOVE, EMPTY = "inside", "below", "above", "empty"
 
 
-def row_crossing(y, successes, trials, reading: str = "first") -> tuple[float, str]:
-    """(y*, where) for one row: the y at which the fraction that generalizes first falls below 1/2.
+def crossings(y, successes, trials, reading: str = "first") -> tuple[np.ndarray, np.ndarray]:
+    """(y*, where) of every row of `successes`, `trials` (..., J) at once: the y at which the fraction that
+    generalizes first falls below 1/2, and where that lies (arrays of shape (...)).
 
-    `y` (J,) increasing (log10 eta_dec), `successes`, `trials` (J,) (runs in confusion already left out
-    of both, as `lib.geneft.grid.cell_counts(..., exclude_confusion=True)` counts them). Cells without
-    trials are skipped. y* is linear interpolation between the last cell at or above 1/2 and the next.
-    `reading` "isotonic" first makes the fractions non-increasing (pool-adjacent-violators weighted by
-    trials): Fig. 5's per-row estimator, `lib.geneft.phases.row_boundaries`, reads its rows this way.
-    `where` is "inside" for a crossing in the grid; "below" (y* = the first cell: the row generalizes
-    less than half the time everywhere, its boundary is at or under the grid) and "above" (y* = the last
-    cell: it never falls below 1/2) place a boundary outside the grid at the grid's edge; "empty" when no
-    cell has trials (y* NaN).
+    `y` (J,) increasing (log10 eta_dec); runs in confusion are already left out of both counts (as
+    `lib.geneft.grid.cell_counts(..., exclude_confusion=True)` counts them). Cells without trials are
+    skipped. y* is linear interpolation between the last cell at or above 1/2 and the next. `reading`
+    "isotonic" first makes the fractions non-increasing, weighted by trials (the least-squares isotonic
+    fit, whose value at cell j is min over a <= j of max over b >= j of the pooled fraction of cells a..b):
+    Fig. 5's per-row estimator, `lib.geneft.phases.row_boundaries`, reads its rows this way. `where` is
+    "inside" for a crossing in the grid; "below" (y* = the first cell: the row generalizes less than half
+    the time everywhere, its boundary is at or under the grid) and "above" (y* = the last cell: it never
+    falls below 1/2) place a boundary outside the grid at the grid's edge; "empty" when no cell has
+    trials (y* NaN).
     """
     if reading not in READINGS:
         raise ValueError(f"reading must be one of {READINGS}, got {reading!r}")
-    y, k, t = (np.asarray(a, float) for a in (y, successes, trials))
-    keep = t > 0
-    if not keep.any():
-        return float("nan"), EMPTY
-    y, p = y[keep], k[keep] / t[keep]
-    if reading == "isotonic":
-        from scipy.optimize import isotonic_regression
+    k, t = np.broadcast_arrays(np.asarray(successes, float), np.asarray(trials, float))
+    y = np.broadcast_to(np.asarray(y, float), k.shape)
+    cells = k.shape[-1]
+    # the cells with trials first, in their order: row r's kept cells are positions 0 .. n_keep[r] - 1
+    order = np.argsort(t <= 0, axis=-1, kind="stable")
+    k, t, y = (np.take_along_axis(a, order, axis=-1) for a in (k, t, y))
+    n_keep = (t > 0).sum(-1)
+    position = np.arange(cells)
+    valid = position < n_keep[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if reading == "isotonic":
+            k_sum = np.concatenate([np.zeros_like(k[..., :1]), np.cumsum(k, -1)], -1)
+            t_sum = np.concatenate([np.zeros_like(t[..., :1]), np.cumsum(t, -1)], -1)
+            pooled = (k_sum[..., None, 1:] - k_sum[..., :-1, None]) / (t_sum[..., None, 1:] - t_sum[..., :-1, None])
+            a, b = position[:, None], position[None, :]  # pooled[..., a, b]: cells a..b
+            pooled = np.where((b >= a) & (b < n_keep[..., None, None]), pooled, -np.inf)
+            # cell j: min over a <= j of (max over b >= j of pooled[a, b])
+            highest = np.maximum.accumulate(pooled[..., ::-1], axis=-1)[..., ::-1]  # [a, j]: max over b >= j
+            p = np.min(np.where(a <= b, highest, np.inf), axis=-2)
+        else:
+            p = k / t
+    p = np.where(valid, p, np.nan)
+    below = valid & (p < 0.5)
+    first_below = below.argmax(-1)
+    previous = np.maximum(first_below - 1, 0)
 
-        p = isotonic_regression(p, weights=t[keep], increasing=False).x
-    if p[0] < 0.5:
-        return float(y[0]), BELOW
-    below = np.flatnonzero(p < 0.5)
-    if len(below) == 0:
-        return float(y[-1]), ABOVE
-    j = int(below[0])
-    return float(y[j - 1] + (y[j] - y[j - 1]) * (p[j - 1] - 0.5) / (p[j - 1] - p[j])), INSIDE
+    def at(a: np.ndarray, j: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(a, j[..., None], axis=-1)[..., 0]
+
+    y0, y1, p0, p1 = at(y, previous), at(y, first_below), at(p, previous), at(p, first_below)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = y0 + (y1 - y0) * (p0 - 0.5) / (p0 - p1)
+    empty, starts_below, never = n_keep == 0, below[..., 0], ~below.any(-1)
+    last = at(y, np.maximum(n_keep - 1, 0))
+    value = np.select([empty, starts_below, never], [np.nan, y[..., 0], last], inside)
+    where = np.select([empty, starts_below, never], [EMPTY, BELOW, ABOVE], INSIDE)
+    return value, where
+
+
+def row_crossing(y, successes, trials, reading: str = "first") -> tuple[float, str]:
+    """(y*, where) for one row of `successes`, `trials` (J,): `crossings` of a single row."""
+    value, where = crossings(y, successes, trials, reading)
+    return float(value), str(where)
 
 
 def row_crossings(y, generalized, fitted, reading: str = "first") -> tuple[np.ndarray, list[str]]:
-    """`row_crossing` of every row of a grid of runs: `generalized`, `fitted` (rows, J, seeds) booleans
+    """`crossings` of every row of a grid of runs: `generalized`, `fitted` (rows, J, seeds) booleans
     (generalization or grokking; not in confusion). Returns (y* per row, where per row)."""
     gen, fit = np.asarray(generalized, bool), np.asarray(fitted, bool)
     if gen.shape != fit.shape or gen.ndim != 3:
         raise ValueError(f"generalized and fitted must be (rows, rates, seeds) alike, got {gen.shape}, {fit.shape}")
-    rows = [row_crossing(y, (gen[i] & fit[i]).sum(-1), fit[i].sum(-1), reading) for i in range(len(gen))]
-    return np.array([r[0] for r in rows]), [r[1] for r in rows]
+    value, where = crossings(y, (gen & fit).sum(-1), fit.sum(-1), reading)
+    return value, [str(w) for w in where]
 
 
 def boundary_spread(
@@ -86,21 +115,26 @@ def boundary_spread(
     the claim undecided). n = the runs that fit their training pairs.
     """
     gen, fit = np.asarray(generalized, bool), np.asarray(fitted, bool)
+    _, where = row_crossings(y, gen, fit, reading)  # also checks the shapes
 
-    def spread(seeds) -> float:
-        crossing, _ = row_crossings(y, gen[..., seeds], fit[..., seeds], reading)
-        finite = crossing[np.isfinite(crossing)]
-        return float(finite.max() - finite.min()) if len(finite) >= 2 else float("nan")
+    def spread(seeds: np.ndarray, axis: int = -1) -> np.ndarray:
+        """The spread for every resample of seeds (..., n) at once (scipy's vectorized statistic)."""
+        chosen = np.moveaxis(np.asarray(seeds), axis, -1)
+        g, f = gen[..., chosen], fit[..., chosen]  # (rows, J, ..., n)
+        k, t = (np.moveaxis(a.sum(-1), (0, 1), (-2, -1)) for a in (g & f, f))  # (..., rows, J)
+        crossing, _ = crossings(y, k, t, reading)
+        finite = np.isfinite(crossing)
+        with np.errstate(invalid="ignore"):
+            wide = np.where(finite, crossing, -np.inf).max(-1) - np.where(finite, crossing, np.inf).min(-1)
+        return np.where(finite.sum(-1) >= 2, wide, np.nan)
 
     seeds = np.arange(gen.shape[-1])
-    value = spread(seeds)
-    _, where = row_crossings(y, gen, fit, reading)
+    value = float(spread(seeds))
     if gen.shape[-1] > 1:
         low, high = bootstrap_interval(
             (seeds,),
             spread,
             rng=np.random.default_rng(seed),
-            vectorized=False,
             confidence=confidence,
         )
     else:

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from lib.geneft.wd_boundary import ABOVE, BELOW, EMPTY, INSIDE, boundary_spread, row_crossing, row_crossings
+from lib.geneft.wd_boundary import ABOVE, BELOW, EMPTY, INSIDE, boundary_spread, crossings, row_crossing, row_crossings
 
 Y = np.array([-6.0, -5.5, -5.0, -4.5, -4.0])
 
@@ -20,6 +20,24 @@ def test_row_crossing_ignores_generalization_that_returns_higher_up_unless_isoto
     assert row_crossing(Y, k, t) == (pytest.approx(-5.25), INSIDE)
     # pooled to a constant 0.8 from -5 on: never under 1/2
     assert row_crossing(Y, k, t, reading="isotonic") == (-4.0, ABOVE)
+
+
+def test_isotonic_rows_at_once_equal_pool_adjacent_violators_row_by_row():
+    """The min-max form of the isotonic fit, for many rows at once, against scipy's PAVA on each row."""
+    from scipy.optimize import isotonic_regression
+
+    rng = np.random.default_rng(0)
+    trials = rng.integers(0, 4, (2000, 5))
+    successes = np.minimum(rng.integers(0, 4, (2000, 5)), trials)
+    value, where = crossings(Y, successes, trials, "isotonic")
+    for k, t, v, w in zip(successes, trials, value, where):
+        keep = t > 0
+        if not keep.any():
+            assert w == EMPTY and np.isnan(v)
+            continue
+        p = isotonic_regression(k[keep] / t[keep], weights=t[keep], increasing=False).x
+        expected = row_crossing(Y[keep], p * 1000, np.full(keep.sum(), 1000))  # the fitted fractions, read as is
+        assert (v, w) == (pytest.approx(expected[0], abs=1e-12), expected[1])
 
 
 def test_row_crossing_skips_cells_without_runs_and_names_edges():
