@@ -50,9 +50,13 @@ def chapter_peak_memory(chapter_id: str) -> tuple[float, float]:
 
 
 def _timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
-    """Wall seconds of `command` run to success in `cwd` (its output kept quiet; CalledProcessError else)."""
+    """Wall seconds of `command` run to success in `cwd`; when it fails, RuntimeError with the last lines
+    of its output (the output is kept quiet otherwise)."""
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        tail = "\n".join(done.stdout.splitlines()[-40:])
+        raise RuntimeError(f"{' '.join(command)} failed in {cwd} with exit code {done.returncode}:\n{tail}")
     return time.perf_counter() - start
 
 
