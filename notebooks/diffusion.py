@@ -144,7 +144,7 @@ run.figure("fig_diffusion_training", figures.training_curves(runs))
 # ```{glue:figure} fig_diffusion_training
 # :name: fig-diffusion-training
 # Loss terms and schedule over training (evidence, mean over seeds): the diffusion term, the
-# reconstruction term (the Gaussian decoder of standard deviation 1e-3 around $z_0/\alpha_0$), and
+# reconstruction term (the Gaussian decoder of standard deviation $10^{-3}$ around $z_0/\alpha_0$), and
 # the EMA model's $\gamma_0$ and $\gamma_1$.
 #
 # Code: {py:func}`lib.diffusion.figures.training_curves` · evidence:

@@ -248,8 +248,8 @@ run.figure("fig_arctan", fig)
 # ## Beyond the scalar pair: a matrix decoder
 #
 # The paper's eq. (8) holds for any decoder matrix $\mathbf{A}$ ($m$ outputs, $d$ embedding dimensions), and it
-# conserves the whole matrix $M = \mathbf{A}^T\mathbf{A}/(2\eta_A) - \mathbf{r}\mathbf{r}^T/\eta_x$ (sympy:
-# `matrix_M_conserved` above); the paper's eq. (11) is its restriction to the ansatz. A collision leaves
+# conserves the whole matrix $M = \mathbf{A}^T\mathbf{A}/(2\eta_A) - \mathbf{r}\mathbf{r}^T/\eta_x$ (checked
+# with sympy above); the paper's eq. (11) is its restriction to the ansatz. A collision leaves
 # $M = \mathbf{A}^T\mathbf{A}/(2\eta_A)$, positive semi-definite; a pair that stops apart stops where
 # $\mathbf{A}\mathbf{r} = 0$, and there $\mathbf{r}^T M \mathbf{r} = -|\mathbf{r}|^4/\eta_x < 0$. So the
 # repons should collide exactly when $M \succeq 0$. Below, the paper's eq. (8) is integrated from
@@ -316,13 +316,13 @@ run.figure("fig_matrix", fig)
 # batch once its phase is decided.
 #
 # **Where the numbers come from.** The paper's Figs. 5, 6 and 8 and their claims are read from the book's
-# *evidence tier* (`data/evidence/geneft_dynamics/`, computed once by `make evidence`, never in this
+# *evidence tier* (stored with the book, computed once by `make evidence`, never in this
 # build): {glue:text}`evidence_sizes_text`. The build itself trains a small *live grid* and checks it
 # against the stored runs at the same cells, seeds and parameters (below). {glue:text}`evidence_state_text`
 #
 # No single cell decides the boundary: a logistic model of the probability of generalization
 # (generalization or grokking) among the runs that fit their training pairs, $\mathrm{logit}\,P = b_0 + b_1\log_{10}\eta_\mathrm{enc} + b_2\log_{10}\eta_\mathrm{dec}$,
-# is fitted to every cell of the grid with its seeds pooled (`phases.fit_boundary`; nothing is dropped),
+# is fitted to every cell of the grid with its seeds pooled (nothing is dropped),
 # and the line $P = 1/2$ is the boundary: slope $-b_1/b_2$ and intercept $\log_{10}(\eta^*_\mathrm{dec}/\eta_\mathrm{enc})$
 # at the grid's central encoder rate, with delta-method intervals. A grid that a line separates perfectly
 # has no maximum-likelihood fit; the fit then says so and uses Firth's penalised likelihood, its interval
@@ -347,10 +347,10 @@ run.text("evidence_sizes_text", "; ".join(
     f"{reader_name(name)}: {len(ev)} shards ({ev.variant}), {ev.config['steps']} steps, {ev.config['seeds']} seeds per cell"
     for name, ev in EV.items()))
 # phase_grid_1e5 only replaces rows of Fig. 5: while it computes, those rows are read at 1e4 steps (said below)
-pending = {name: f"evidence set {name} incomplete: smoke variant shown"
+pending = {name: f"evidence set {reader_name(name)} incomplete: smoke variant shown"
            for name, ok in COMPLETE.items() if not ok and name != "phase_grid_1e5"}
 run.text("evidence_state_text", " ".join(
-    f"The full set `{name}` is not complete in this checkout, so its figure shows the small smoke variant "
+    f"The full set {reader_name(name)} is not complete in this checkout, so its figure shows the small smoke variant "
     f"and its claims are inconclusive by design (their intervals widened to the metric's range)."
     for name in pending) or "Every evidence set that a figure shows is complete.")
 
@@ -486,8 +486,8 @@ run.figure("fig_phase_lr", fig)
 # 0.75 decade, one and a half grid steps): a claim holds when the 90% interval of the slope lies inside
 # the margin (two one-sided tests at level 5%) and does not hold when it lies outside; the 95% interval
 # is shown as a robustness reading. Beside the logistic fit, the $1/2$ crossing of each row, read
-# without a logistic shape (fractions made monotone along $\eta_\mathrm{dec}$, crossing interpolated;
-# `phases.row_boundary_slope`) and fitted by least squares over the rows, gives slopes
+# without a logistic shape (fractions made monotone along $\eta_\mathrm{dec}$, crossing interpolated)
+# and fitted by least squares over the rows, gives slopes
 # {glue:text}`per_row_text`.
 #
 # The relations need not share one critical ratio (Cochran's Q above tests it), so "a ratio of about 10"
@@ -711,7 +711,7 @@ run.text("collapse_end_text", " ".join(
 # paper does not give; the networks fix it. At initialisation, the decoder's Jacobian with respect
 # to a repon (against one partner) plays $\mathbf{A}$ and half the distance of two repons plays
 # $\mathbf{r}$; along a random direction $a_2$ and $c$ then have variances $E|J|^2/d$ and $E|\mathbf{r}|^2/d$,
-# so $\sigma_a/\sigma_c = \sqrt{E|J|^2/E|\mathbf{r}|^2}$ (`repons.init_sigma_ratio`, over
+# so $\sigma_a/\sigma_c = \sqrt{E|J|^2/E|\mathbf{r}|^2}$ (over
 # {glue:text}`param_sigma_models` models, bootstrap interval, computed live). Each init scale is compared
 # with the band of the paper's eq. (12) that its interval gives; a point lies above the bound when its whole Wilson
 # interval does.
@@ -787,7 +787,7 @@ run.figure("fig_prob", fig)
 # differ from $\eta_\mathrm{enc}$ and $\eta_\mathrm{dec}$, so the paper's eq. (12) gradient-flow reading is a
 # hypothesis that the claim tests: {glue:text}`verdict_g_6`. Read backwards, the paper's eq. (12) lies on or above
 # every point only when $\sigma_a/\sigma_c$ is at least {glue:text}`sigma_needed_text`
-# (`repons.sigma_ratio_for_bound`, at the Wilson lower ends): that is how far the initialisation
+# (at the Wilson lower ends): that is how far the initialisation
 # reading above is from one under which the paper's figure would hold.
 #
 # Two readings need no $\sigma_a/\sigma_c$ at all. First, the shape: fitted with $\sigma_a/\sigma_c$ free
@@ -814,12 +814,12 @@ run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at 
 # The paper's eq. (12) integrates the gradient flow of the repons, with $\eta_x$ and $\eta_A$ the rates of plain
 # gradient descent. The {ref}`gradient-descent runs <evidence-geneft-dynamics-ratio-seeds-gd>` train the same
 # networks, split and seeds as the {ref}`AdamW runs <evidence-geneft-dynamics-ratio-seeds>` by full-batch gradient descent ($\theta \leftarrow \theta - \eta\,\nabla L$, $\eta_\mathrm{enc}$ on the
-# embeddings, $\eta_\mathrm{dec}$ on the decoder; `lib.geneft.train`): {glue:text}`fig6_gd_setup_text`.
+# embeddings, $\eta_\mathrm{dec}$ on the decoder): {glue:text}`fig6_gd_setup_text`.
 # The rates were fixed by a pilot that read training losses only, before any outcome: every pilot run (two
 # seeds outside the set, every init scale, ratios 1 and $10^{1.5}$) with a decoder rate up to 1 kept its loss at
 # or under its initial value and ended lower, every one with a larger decoder rate rose above it, whatever the
 # encoder rate; so the decoder rate, which sets the stable step, is fixed at 1 and the encoder rate is
-# $\eta_\mathrm{dec}$ divided by the ratio (the set's description in `lib/book/chapters/geneft_dynamics.py`). The
+# $\eta_\mathrm{dec}$ divided by the ratio (as the {ref}`set's entry <evidence-geneft-dynamics-ratio-seeds-gd>` describes). The
 # $\sigma_a/\sigma_c$ of each init scale is measured as above (it depends on the initialisation only), now
 # at three scales, so that the direction of the paper's eq. (12) is tested across a factor {glue:text}`fig6_gd_sigma_span` in
 # $\sigma_a/\sigma_c$.
@@ -1093,7 +1093,7 @@ run.figure("fig_wd", fig)
 # boundary, read at $\eta_\mathrm{enc} = 10^{-5}$ (its first row), lies at
 # $\log_{10}\eta_\mathrm{dec}$ = {glue:text}`fig5_at_text_mod3_1e5` (mod 3),
 # {glue:text}`fig5_at_text_greater_than_1e5` (greater-than) and {glue:text}`fig5_at_text_bipartite_1e5`
-# (complete bipartite) (`phases.boundary_at`). The two are not independent: the cells the grids share
+# (complete bipartite). The two are not independent: the cells the grids share
 # ($\eta_\mathrm{dec} = 10^{-5}$ to $10^{-2}$ at $wd = 0$) are the same runs, with the same split and seeds. What
 # the comparison checks is that the paper's Fig. 5 line, fitted to all its encoder rates, passes where this row's runs
 # put the boundary.

@@ -332,7 +332,7 @@ display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alp
 # concatenation $[\mathbf{E}_{x_1}, \mathbf{E}_{x_2}]$ (mode 1), the difference
 # $\mathbf{E}_{x_1} - \mathbf{E}_{x_2}$ (mode 2) or its element-wise square (mode 3) with a
 # tanh MLP of $n_h$ hidden layers. Every architecture is trained at every fraction and seed
-# as one batched computation (`lib.geneft.train`); a network leaves the batch once its result is
+# as one batched computation; a network leaves the batch once its result is
 # decided: it fits all its training pairs and its accuracy has not moved for `patience`
 # evaluations. It is scored, like the bound, by its accuracy over all $n^2$ pairs. The *inductive gap* is the mean distance between the Monte Carlo
 # bound and the network's curve over the fractions.
@@ -406,8 +406,8 @@ display(Markdown("| decoder | " + " | ".join(reader_name(nm) for nm in P.net_rel
 # depth are decided by the {ref}`decoder-mode runs <evidence-geneft-statics-decoder-modes>`: the same five decoders at
 # the paper's Table 3 width 50, $d = 2$ and learning rate $10^{-3}$, {glue:text}`modes_setup_text`. Since
 # every decoder of a relation is compared with the same bound, the difference of two inductive gaps
-# is the difference of the decoders' mean accuracies over the fractions (the area under the curve,
-# `statics.curve_area`). The paper's favourite wins when the best decoder of its mode (or depth)
+# is the difference of the decoders' mean accuracies over the fractions (the area under the
+# curve). The paper's favourite wins when the best decoder of its mode (or depth)
 # has a larger area than the best of the others: the margin is that difference in gap, with a
 # percentile bootstrap over the seeds, paired across decoders (a seed draws the same splits for
 # every decoder).

@@ -232,8 +232,8 @@ for model, (traj, y, data) in order.items():
 #
 # In {numref}`fig-order-1-linear`, the concept learned first (1 or 2, one entry per run, the paper's Fig. 2a
 # runs then the paper's Fig. 2b runs) is {glue:text}`concept_learned_first`: the stronger signal leads
-# (`stronger_signal_first` = {glue:text}`stronger_signal_first`), and at the largest $\sigma_1$
-# the weaker but more diverse concept 1 leads (`more_diverse_first` = {glue:text}`more_diverse_first`).
+# (stronger signal first: {glue:text}`stronger_signal_first`), and at the largest $\sigma_1$
+# the weaker but more diverse concept 1 leads (more diverse first: {glue:text}`more_diverse_first`).
 # With two layers ({numref}`fig-order-2-linear`, {numref}`fig-order-2-relu`) the verdicts are
 # {glue:text}`stronger_signal_first_2_linear` / {glue:text}`more_diverse_first_2_linear` (linear)
 # and {glue:text}`stronger_signal_first_2_relu` / {glue:text}`more_diverse_first_2_relu` (ReLU).

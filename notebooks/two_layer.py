@@ -141,7 +141,7 @@ run.metric("decomposition_exact", exact)
 # We integrate $U$, not $W$: a step of $U$ keeps $W = UU^\top$ positive semi-definite, while
 # a step of {eq}`eq-d2` does not, and once a discretization or rounding error pushes an
 # eigenvalue of $W$ below zero, (D.2) amplifies it without bound. All seeds of a setting form one
-# state vector for one adaptive Dormand–Prince solve (`scipy.integrate.solve_ivp`, its relative
+# state vector for one adaptive Dormand–Prince solve (SciPy's, its relative
 # tolerance divided by $\sqrt n$ so that each of the $n$ seeds is held to it), sampled on a
 # log-spaced time grid.
 
