@@ -418,7 +418,7 @@ CHAPTER = Chapter(
             free_choices=(
                 FreeChoice(
                     "read-out step",
-                    "the end of the run (1e4 steps) for every run",
+                    "the end of the run (10⁴ steps) for every run",
                     {"at the early stop": "repon_collapse_auc_mod3"},
                 ),
                 FreeChoice(
@@ -442,7 +442,7 @@ CHAPTER = Chapter(
             free_choices=(
                 FreeChoice(
                     "read-out step",
-                    "the end of the run (1e4 steps) for every run",
+                    "the end of the run (10⁴ steps) for every run",
                     {"at the early stop": "repon_collapse_auc_bipartite"},
                 ),
                 FreeChoice(
@@ -535,8 +535,8 @@ CHAPTER = Chapter(
                     "ratios fitted",
                     "all four",
                     {
-                        f"without 10^{log_ratio}": f"fig6_gd_arctan_shape_p_init_1_without_{log_ratio.replace('.', '_')}"
-                        for log_ratio in ("0", "0.5", "1", "1.5")
+                        f"the ratios other than {ratio}": f"fig6_gd_arctan_shape_p_init_1_without_{log_ratio}"
+                        for log_ratio, ratio in (("0", "1"), ("0_5", "√10"), ("1", "10"), ("1_5", "10√10"))
                     },
                 ),
             ),
