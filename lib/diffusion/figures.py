@@ -180,7 +180,7 @@ def samples_over_training(images: dict[float, np.ndarray], steps: np.ndarray, ev
     )
     contrasts = sorted(images)
     for ax, block in zip(axes[:, 0], blocks):
-        grid = np.ones((len(contrasts), width) + images[contrasts[0]].shape[-2:] + (3,), dtype=np.uint8) * 255
+        grid = np.full((len(contrasts), width) + images[contrasts[0]].shape[-2:] + (3,), 255, dtype=np.uint8)
         for i, contrast in enumerate(contrasts):
             for j, k in enumerate(block):
                 grid[i, j] = images[contrast][k, 0].transpose(1, 2, 0)

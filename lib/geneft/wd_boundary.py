@@ -115,21 +115,24 @@ def boundary_spread(
     the claim undecided). n = the runs that fit their training pairs.
     """
     gen, fit = np.asarray(generalized, bool), np.asarray(fitted, bool)
-    _, where = row_crossings(y, gen, fit, reading)  # also checks the shapes
+    crossing, where = row_crossings(y, gen, fit, reading)  # also checks the shapes
+
+    def largest_difference(crossing: np.ndarray) -> np.ndarray:
+        """Over the last axis (rows): max - min of the finite crossings, NaN with fewer than two."""
+        finite = np.isfinite(crossing)
+        with np.errstate(invalid="ignore"):
+            wide = np.where(finite, crossing, -np.inf).max(-1) - np.where(finite, crossing, np.inf).min(-1)
+        return np.where(finite.sum(-1) >= 2, wide, np.nan)
 
     def spread(seeds: np.ndarray, axis: int = -1) -> np.ndarray:
         """The spread for every resample of seeds (..., n) at once (scipy's vectorized statistic)."""
         chosen = np.moveaxis(np.asarray(seeds), axis, -1)
         g, f = gen[..., chosen], fit[..., chosen]  # (rows, J, ..., n)
         k, t = (np.moveaxis(a.sum(-1), (0, 1), (-2, -1)) for a in (g & f, f))  # (..., rows, J)
-        crossing, _ = crossings(y, k, t, reading)
-        finite = np.isfinite(crossing)
-        with np.errstate(invalid="ignore"):
-            wide = np.where(finite, crossing, -np.inf).max(-1) - np.where(finite, crossing, np.inf).min(-1)
-        return np.where(finite.sum(-1) >= 2, wide, np.nan)
+        return largest_difference(crossings(y, k, t, reading)[0])
 
     seeds = np.arange(gen.shape[-1])
-    value = float(spread(seeds))
+    value = float(largest_difference(crossing))
     if gen.shape[-1] > 1:
         low, high = bootstrap_interval(
             (seeds,),
