@@ -193,6 +193,26 @@ def eq12_signed_region() -> dict[str, bool]:
     }
 
 
+# What each check of `all_checks` establishes, for a reader (Markdown; no "|", which would split a table cell)
+CHECK_STATEMENTS = {
+    "app_c_grad_A": r"the gradient flow (7) of the pair loss (6) in $\mathbf{A}$ (Appendix C)",
+    "app_c_grad_b": r"the same flow in $\mathbf{b}$",
+    "app_c_b_solution": r"the stated $\mathbf{b}(t)$ solves its flow",
+    "app_c_dA_eq8": r"$d\mathbf{A}/dt$ of eq. (8) at $\mathbf{x}_1 + \mathbf{x}_2 = 0$",
+    "app_c_dr_eq8": r"$d\mathbf{r}/dt$ of eq. (8)",
+    "eq10_from_ansatz": r"the ansatz (9) reduces eq. (8) to eq. (10)",
+    "eq10_needs_eigenvector": r"the reduction needs $\mathbf{r}_0$ an eigenvector of $\mathbf{A}_0^T\mathbf{A}_0$ "
+    r"with eigenvalue 1",
+    "eq11_conserved": r"$C$ of eq. (11) is conserved by eq. (10)",
+    "eq12_arctan": r"the integral behind eq. (12), the arctan law",
+    "eq13_n_repons": r"the collision boundary of eq. (13), one repon against $N$",
+    "matrix_M_conserved": r"$M = A^\top A/(2\eta_A) - rr^\top/\eta_x$ is conserved with any decoder matrix",
+    "eq14_printed_is_a_typo": r"eq. (14) as printed does not solve the stated $\mathbf{b}(t)$; with "
+    r"$2(\mathbf{b} - \mathbf{y})$ it does",
+    "eq12_needs_abs_and_sigma_c": r"eq. (12) needs $\sigma_c$ for $\sigma_x$ and the region $\vert c/a\vert < k$",
+}
+
+
 def all_checks() -> dict[str, bool]:
     """Every check of this module by name (each True when the derivation holds)."""
     eq14, eq12 = eq14_bias_factor(), eq12_signed_region()

@@ -7,7 +7,9 @@ Rules (issue 22, "clean pages"):
   significant digits per number;
 - the printed value never falls outside its printed interval (a digit is added until it does not);
 - a point value shows at most 4 significant digits, trailing zeros dropped;
-- numbers outside [1e-3, 1e4) are written in scientific notation ("1.3e-04").
+- numbers outside [1e-3, 1e4) are written in scientific notation as a reader writes it, with
+  Unicode superscripts so that it reads the same in Markdown, in plain text pasted by glue and in a
+  terminal: "1.3 × 10⁻⁴", "10⁵" (no-break spaces around the ×, so that it never breaks across lines).
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from typing import Any
 MAX_DIGITS = 4
 MIN_DIGITS = 2
 FIXED_RANGE = (1e-3, 1e4)
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+_FROM_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+TIMES = "\u00a0×\u00a0"  # no-break spaces: a number never wraps at its ×
 
 
 def _exponent(x: float) -> int:
@@ -25,11 +30,16 @@ def _exponent(x: float) -> int:
 
 
 def significant(x: float, digits: int, *, strip: bool = False) -> str:
-    """`x` to `digits` significant digits: fixed notation in [1e-3, 1e4), scientific outside.
+    """`x` to `digits` significant digits: fixed notation in [1e-3, 1e4), scientific outside ("1.3 × 10⁻⁴").
 
     `strip` drops trailing zeros (a point value); an interval keeps them, so that its three
     numbers show the same decimal place.
     """
+    return reader_notation(_plain(x, digits, strip=strip))
+
+
+def _plain(x: float, digits: int, *, strip: bool = False) -> str:
+    """`significant` in Python's notation ("1.3e-04"), which `float` reads back."""
     if not math.isfinite(x):
         return str(x)
     if x == 0:
@@ -47,6 +57,27 @@ def significant(x: float, digits: int, *, strip: bool = False) -> str:
     if strip and "." in mantissa:
         mantissa = mantissa.rstrip("0").rstrip(".")
     return f"{mantissa}e{exponent}"
+
+
+def reader_notation(text: str) -> str:
+    """Python's scientific notation as a reader writes it: "1.3e-04" -> "1.3 × 10⁻⁴", "1e+05" -> "10⁵",
+    "-1e+05" -> "−10⁵"; any other text as it is."""
+    mantissa, e, exponent = text.partition("e")
+    if not e or not exponent.lstrip("+-").isdigit():
+        return text
+    power = "10" + str(int(exponent)).translate(_SUPERSCRIPT)
+    if mantissa.lstrip("-") == "1":
+        return ("−" if mantissa.startswith("-") else "") + power
+    return f"{mantissa.replace('-', '−')}{TIMES}{power}"
+
+
+def number_from_text(text: str) -> float:
+    """The number a reader sees in `significant`'s text: "1.3 × 10⁻⁴" -> 1.3e-4, "−10⁵" -> -1e5, "0.25" -> 0.25."""
+    mantissa, times, power = text.partition(TIMES)
+    if not times and text.lstrip("−").startswith("10") and text != text.translate(_FROM_SUPERSCRIPT):
+        mantissa, power = ("−1" if text.startswith("−") else "1"), text.lstrip("−")
+    mantissa = mantissa.replace("−", "-")
+    return float(f"{mantissa}e{power[2:].translate(_FROM_SUPERSCRIPT)}") if power else float(mantissa)
 
 
 def format_number(x: Any) -> str:
@@ -76,7 +107,7 @@ def _at_place(x: float, place: int, extra: int) -> str:
     if x == 0:
         return "0"
     digits = _exponent(x) - place + 1
-    return significant(x, min(MAX_DIGITS, max(MIN_DIGITS, digits + extra)))
+    return _plain(x, min(MAX_DIGITS, max(MIN_DIGITS, digits + extra)))
 
 
 def format_estimate(value: float, low: float, high: float) -> tuple[str, str, str]:
@@ -93,8 +124,8 @@ def format_estimate(value: float, low: float, high: float) -> tuple[str, str, st
         texts = tuple(_at_place(float(x), place, extra) for x in numbers)
         shown = [float(t) for t in texts]
         if shown[1] <= shown[0] <= shown[2]:
-            return texts
-    return texts
+            break
+    return tuple(reader_notation(t) for t in texts)
 
 
 def format_interval(value: float, low: float, high: float) -> str:

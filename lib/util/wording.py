@@ -62,6 +62,8 @@ def reader_list(names: Iterable[str]) -> str:
 
 
 _OPERATOR = re.compile(r"^\s*(==|!=|<=|>=|<|>)\s*(.*)$")
+_READER_OPERATOR = {"==": "=", "!=": "≠", "<=": "≤", ">=": "≥"}
+_NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 def condition_text(condition: str, threshold: object = None, parameter: str | None = None) -> str:
@@ -73,8 +75,10 @@ def condition_text(condition: str, threshold: object = None, parameter: str | No
     if op == "==" and isinstance(threshold, (bool, str)):  # an outcome the paper reports
         return format_number(threshold) if isinstance(threshold, bool) else reader_name(threshold)
     if parameter is not None:
-        return f"{op} {format_number(threshold)}"
-    return f"{op} {literal}".strip()
+        literal = format_number(threshold)
+    elif _NUMBER.match(literal):
+        literal = format_number(float(literal) if any(c in literal for c in ".eE") else int(literal))
+    return f"{_READER_OPERATOR.get(op, op)} {literal}".strip()
 
 
 def dependence(choices: Sequence[str]) -> str:

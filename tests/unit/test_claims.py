@@ -168,7 +168,7 @@ def test_interval_ends_within_rounding_of_the_estimate_print_as_it():
     wilson_zero = {"value": 0.0, "low": 2.1e-19, "high": 0.06, "n": 60, "method": "wilson 95%"}
     assert format_value(wilson_zero) == "0 [0, 0.060], n = 60"
     small = {"value": 1e-5, "low": 5e-6, "high": 2e-5, "n": 3, "method": "t"}
-    assert format_value(small) == "1.0e-05 [5.0e-06, 2.0e-05], n = 3"
+    assert format_value(small) == "1.0 × 10⁻⁵ [5.0 × 10⁻⁶, 2.0 × 10⁻⁵], n = 3"
 
 
 def _floor_chapter():
@@ -246,7 +246,7 @@ def test_a_point_prints_without_brackets_and_a_widened_interval_says_it_does_not
     from lib.util.stats import Estimate, undecided
 
     p = {"value": 1.841e-08, "low": 1.841e-08, "high": 1.841e-08, "n": 120, "method": "exact"}
-    assert format_value(p) == "1.841e-08, n = 120"
+    assert format_value(p) == "1.841 × 10⁻⁸, n = 120"
     assert format_value({"value": 3, "low": 3, "high": 3, "n": 1, "method": "exact"}) == "3"
     widened = undecided(Estimate(0.19, 0.1, 0.3, 5, "t"), 0.0, 1.0, "the control failed (0.31 [0.2, 0.4])")
     assert format_value(widened.as_dict()) == "not judged: the control failed (0.31 [0.2, 0.4])"

@@ -10,6 +10,8 @@ from lib.geneft import repons, symbolic
 def test_sympy_derivations_of_appendix_c_and_theorem_3_hold():
     checks = symbolic.all_checks()
     assert all(checks.values()), checks
+    assert set(checks) == set(symbolic.CHECK_STATEMENTS)  # every check has its reader's statement
+    assert not any("|" in text for text in symbolic.CHECK_STATEMENTS.values())  # they sit in table cells
 
 
 def test_matrix_flow_eq8_follows_the_reduced_system_eq10():

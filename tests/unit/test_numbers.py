@@ -7,7 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lib.book.run.notebook import glued_metric
-from lib.util.numbers import format_estimate, format_interval, format_number, interval_text, significant
+from lib.util.numbers import (
+    format_estimate,
+    format_interval,
+    format_number,
+    interval_text,
+    number_from_text,
+    significant,
+)
 from lib.util.stats import Estimate
 
 
@@ -15,7 +22,7 @@ from lib.util.stats import Estimate
     ("value", "low", "high", "text"),
     [
         (0.09073493257164955, 0.05951, 0.1423, "0.091 [0.060, 0.14]"),  # issue 22's turn-back
-        (1.3e-4, 8.222e-05, 0.0001816, "1.3e-04 [8.2e-05, 1.8e-04]"),  # was "0.000 [8.222e-05, 0.0001816]"
+        (1.3e-4, 8.222e-05, 0.0001816, "1.3 × 10⁻⁴ [8.2 × 10⁻⁵, 1.8 × 10⁻⁴]"),  # was "0.000 [8.222e-05, 0.0001816]"
         (0.0, 1.08e-19, 0.0019, "0 [0, 0.0019]"),  # a Wilson end at rounding error of 0 is 0
         (21.506530220433667, 20.73, 22.23, "21.5 [20.7, 22.2]"),
         (0.948, 0.9373820458455553, 0.958, "0.95 [0.94, 0.96]"),
@@ -30,12 +37,12 @@ def test_an_interval_shows_the_digits_it_justifies(value, low, high, text):
 @pytest.mark.parametrize(
     ("x", "text"),
     [
-        (1.2126873109228488e-29, "1.213e-29"),
+        (1.2126873109228488e-29, "1.213\u00a0×\u00a010⁻²⁹"),
         (0.02261831859807073, "0.02262"),
         (0.2, "0.2"),
-        (70543.0, "7.054e+04"),
-        (9999.7, "1e+04"),
-        (0.0009999, "9.999e-04"),
+        (70543.0, "7.054 × 10⁴"),
+        (9999.7, "10⁴"),
+        (0.0009999, "9.999 × 10⁻⁴"),
         (3, "3"),
         (True, "true"),
     ],
@@ -45,7 +52,9 @@ def test_a_point_value_has_at_most_four_significant_digits(x, text):
 
 
 def _digits(text: str) -> int:
-    mantissa = text.split("e")[0].lstrip("-").replace(".", "").lstrip("0")
+    if "\u00a0" not in text and text != text.translate(str.maketrans("", "", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")):
+        return 1  # "10⁻¹⁰": a power of ten alone
+    mantissa = text.split("\u00a0")[0].lstrip("−-").replace(".", "").lstrip("0")
     return len(mantissa)
 
 
@@ -56,7 +65,7 @@ finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).filter(lambda
 def test_the_printed_value_never_looks_outside_its_interval(numbers):
     low, value, high = sorted(numbers)
     texts = format_estimate(value, low, high)
-    shown_value, shown_low, shown_high = (float(t) for t in texts)
+    shown_value, shown_low, shown_high = (number_from_text(t) for t in texts)
     assert shown_low <= shown_value <= shown_high
     assert all(_digits(t) <= 4 for t in texts)
 
@@ -65,7 +74,7 @@ def test_the_printed_value_never_looks_outside_its_interval(numbers):
 def test_significant_round_trips_within_its_digits(x):
     text = significant(x, 4)
     assert _digits(text) <= 4
-    assert math.isclose(float(text), x, rel_tol=5e-4, abs_tol=1e-300)
+    assert math.isclose(number_from_text(text), x, rel_tol=5e-4, abs_tol=1e-300)
 
 
 def test_metrics_are_glued_as_formatted_text():
@@ -75,7 +84,7 @@ def test_metrics_are_glued_as_formatted_text():
         "turn_back_ci": "[0.060, 0.14]",
         "turn_back_n": 60,
     }
-    assert glued_metric("err", 1.2126873109228488e-29) == {"err": "1.213e-29"}
+    assert glued_metric("err", 1.2126873109228488e-29) == {"err": "1.213\u00a0×\u00a010⁻²⁹"}
     assert glued_metric("count", 3) == {"count": 3}
     assert glued_metric("monotone", True) == {"monotone": "true"}
 
@@ -107,10 +116,17 @@ def test_a_mapping_is_shown_as_a_formatted_table():
         "| identity | holds |",
         "|---|---|",
         "| `eq11_conserved` | true |",
-        "| `error` | 1.213e-29 |",
+        "| `error` | 1.213\u00a0×\u00a010⁻²⁹ |",
     ]
 
 
 def test_lists_and_parameters_are_glued_as_formatted_text():
     assert glued_metric("by_d", [0.09118281056631164, 0.12123135384598152]) == {"by_d": "0.09118, 0.1212"}
-    assert glued_metric("steps", 100000.0) == {"steps": "1e+05"}
+    assert glued_metric("steps", 100000.0) == {"steps": "10⁵"}
+
+
+def test_a_mapping_shows_its_readers_labels_when_given():
+    from lib.book.run.notebook import mapping_table
+
+    table = mapping_table({"eq11_conserved": True}, "step", "holds", labels={"eq11_conserved": "$C$ is conserved"})
+    assert table.data.splitlines()[2] == "| $C$ is conserved | true |"

@@ -21,7 +21,8 @@ def test_a_condition_reads_its_value_never_a_parameter_name():
     assert condition_text("< topo_visible_tol", 0.05, "topo_visible_tol") == "< 0.05"
     assert condition_text("== true", True) == "true"
     assert condition_text("== 'squared_difference'", "squared_difference") == "squared difference"
-    assert condition_text(">= 0.8", 0.8) == ">= 0.8"
+    assert condition_text(">= 0.8", 0.8) == "≥ 0.8"
+    assert condition_text("< 1e-3", 0.001) == "< 0.001"  # a literal through the number formatter
 
 
 def test_robustness_names_each_choice_once():

@@ -282,7 +282,7 @@ def scorecard_table(mine: list[Verdict]) -> str:
         )
         details = (
             f"<details><summary>{'why' if v.verdict != HOLDS or reason else 'paper'}</summary>"
-            f"{_html(body)} The chapter records the value as <code>{_html(v.claim.metric)}</code>.<br>"
+            f"{_html(body)}<br>"
             f"{sources_html(sources)}</details>"
         )
         cells = (

@@ -137,12 +137,15 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     return {name: value}
 
 
-def mapping_table(mapping: dict[str, Any], key: str = "name", value: str = "value"):
-    """A dict shown as a two-column Markdown table, its values through the book's formatter (never a repr)."""
+def mapping_table(
+    mapping: dict[str, Any], key: str = "name", value: str = "value", labels: dict[str, str] | None = None
+):
+    """A dict shown as a two-column Markdown table, its values through the book's formatter (never a repr);
+    each name as its reader's label in `labels` (Markdown), or as code when `labels` is not given."""
     from IPython.display import Markdown
 
     rows = [f"| {key} | {value} |", "|---|---|"]
-    rows += [f"| `{name}` | {format_value(v)} |" for name, v in mapping.items()]
+    rows += [f"| {labels[name] if labels else f'`{name}`'} | {format_value(v)} |" for name, v in mapping.items()]
     return Markdown("\n".join(rows) + "\n")
 
 
