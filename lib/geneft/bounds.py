@@ -164,23 +164,27 @@ def sample_linear_extensions(above: np.ndarray, n_samples: int, sweeps: int, rng
     n_orders, n = above.shape[0], above.shape[-1]
     below = np.ascontiguousarray(above.transpose(0, 2, 1), dtype=np.float32)  # below[s, j, i]: j precedes i
     placed = np.zeros((n_orders, n_samples, n), dtype=bool)
-    order = np.empty((n_orders * n_samples, n), dtype=np.int64)
-    rows = np.arange(n_orders * n_samples)
+    chains = n_orders * n_samples
+    order = np.empty((chains, n), dtype=np.int16 if n * n <= np.iinfo(np.int16).max else np.int32)  # holds hi n + lo
+    rows = np.arange(chains)
     for t in range(n):
         blocked = ((~placed).astype(np.float32) @ below) > 0  # an unplaced predecessor
         score = np.where(~placed & ~blocked, rng.random(placed.shape), -1.0)
         pick = np.argmax(score, axis=-1).reshape(-1)
         order[:, t] = pick
         placed.reshape(-1, n)[rows, pick] = True
-    which = np.repeat(np.arange(n_orders), n_samples)[:, None]
+    free = ~above.reshape(-1)  # free[s n^2 + i n + j]: i may move below j in order s
+    first_entry = np.repeat(np.arange(n_orders, dtype=np.int32) * (n * n), n_samples)[:, None]
     for _ in range(sweeps * n):
         for first in (0, 1):
-            lo = order[:, first : n - 1 : 2]
-            hi = order[:, first + 1 : n : 2][:, : lo.shape[1]]
-            swap = ~above[which, hi, lo] & (rng.random(lo.shape) < 0.5)
-            lo_new, hi_new = np.where(swap, hi, lo), np.where(swap, lo, hi)
-            order[:, first : n - 1 : 2], order[:, first + 1 : first + 1 + 2 * lo.shape[1] : 2] = lo_new, hi_new
-    return order.reshape(n_orders, n_samples, n)
+            pairs = (n - first) // 2
+            lo = order[:, first : first + 2 * pairs : 2]
+            hi = order[:, first + 1 : first + 1 + 2 * pairs : 2]
+            swap = (rng.random(lo.shape) < 0.5) & free[first_entry + (hi * n + lo)]
+            exchanged = (lo ^ hi) * swap  # swapped in place: x ^ (x ^ y) = y
+            lo ^= exchanged
+            hi ^= exchanged
+    return order.reshape(n_orders, n_samples, n).astype(np.int64)
 
 
 def order_probabilities(known: np.ndarray, n_samples: int, sweeps: int, rng: np.random.Generator) -> np.ndarray:
