@@ -132,7 +132,7 @@ for name, result in checks.items():
 # label and the Gaussian noise printed above. On the sampled training set of this run, in floating
 # point, the two sides of {eq}`eq-one-layer-identity` differ by a relative
 # {glue:text}`loss_identity_max_rel_error` for a random $W$, and the sample's second moment
-# differs from $\mathrm{diag}(a)$ by at most {glue:text}`a_hat_max_rel_error:.2%` of $\max_k a_k$:
+# differs from $\mathrm{diag}(a)$ by at most {glue:text}`a_hat_max_rel_error_percent` of $\max_k a_k$:
 # the limit $n \to \infty$ is already close at $n$ = {glue:text}`n_per_cluster` points per cluster.
 
 # A consequence the rest of the chapter leans on: a linear model sees its training data only through
@@ -384,11 +384,11 @@ run.figure("fig_gap", fig)
 # $e^{-a_k t}$. A straight-line fit of its logarithm over the first two decades of the SGD run gives
 # the rates {glue:text}`fitted_rates_text` against $a_k$ = {glue:text}`a_text`
 # ({numref}`fig-one-layer-rates`). They are off from $a_k$ by up to
-# {glue:text}`fitted_rate_max_rel_error:.1%`, but within {glue:text}`fitted_rate_max_rel_error_discrete:.1%`
+# {glue:text}`fitted_rate_max_rel_error_percent`, but within {glue:text}`fitted_rate_max_rel_error_discrete_percent`
 # of the discrete rates $-\ln(1 - \eta a_k)/\eta$ = {glue:text}`discrete_rates_text` that
 # {eq}`eq-one-layer-discrete` predicts: at the paper's step the exponential law holds, with the rate
 # of the discrete map. Full-batch GD on the same sample gives {glue:text}`fitted_rates_gd_text`, within
-# {glue:text}`fitted_rate_max_rel_error_discrete_gd:.1%` of the discrete rates; what SGD adds is
+# {glue:text}`fitted_rate_max_rel_error_discrete_gd_percent` of the discrete rates; what SGD adds is
 # minibatch noise, largest for the fastest concept, whose fit spans only the few dozen steps in which
 # its residual falls by two decades. The paper's statement "rate $a_k$" holds in the limit $\eta a_k \to 0$; with
 # the authors' MSELoss (`loss_scaling = "mse"`) the effective step is $2\eta/d$ and the two rates
@@ -398,11 +398,11 @@ run.figure("fig_gap", fig)
 # Theorem 4.1 is a statement about the gradient flow, so its rate claim is tested in the flow limit:
 # the rates fitted to full-batch GD on this run's sample at $\eta/f$, $f$ = {glue:text}`refine_factors_text`,
 # extrapolated linearly in $\eta$ to $\eta \to 0$, are {glue:text}`flow_limit_rates_text` against
-# $a_k$ = {glue:text}`a_text`, a largest relative difference of {glue:text}`flow_limit_rate_rel_error:.2%`
+# $a_k$ = {glue:text}`a_text`, a largest relative difference of {glue:text}`flow_limit_rate_rel_error_percent`
 # (claim S-T4.1/rates: {glue:text}`verdict_s_t4_1_rates`), of which the finite sample accounts for
-# {glue:text}`sampling_rate_rel_error:.2%`. The finite-step discrete rate is its own row
+# {glue:text}`sampling_rate_rel_error_percent`. The finite-step discrete rate is its own row
 # (S-T4.1/rates-discrete: {glue:text}`verdict_s_t4_1_rates_discrete`); at the paper's step the
-# fitted rates are off $a_k$ by {glue:text}`fitted_rate_max_rel_error:.1%`.
+# fitted rates are off $a_k$ by {glue:text}`fitted_rate_max_rel_error_percent`.
 
 # %%
 refine = rate_refinement(c, 0, factors=(1, 2, 4, 8))
@@ -465,7 +465,7 @@ run.figure("fig_rates", fig)
 # {glue:text}`map_cells` settings of $(\mu_1, \sigma_1)$, each with its own sampled data set and
 # initialisation, trained by full-batch GD until one concept has covered half its way (the run stops
 # as soon as every cell is decided, here after {glue:text}`map_steps` steps). The simulated order
-# equals $\arg\max_k a_k$ in {glue:text}`order_flip_agreement:.1%` of the cells, and
+# equals $\arg\max_k a_k$ in {glue:text}`order_flip_agreement_percent` of the cells, and
 # {glue:text}`order_map_verdict` (`order_flip_matches_a` = {glue:text}`order_flip_matches_a`). Next to
 # the boundary the largest two $a_k$ are nearly equal, and the sample's estimates of them, from $n$
 # points per cluster, can come out in either order.
@@ -551,8 +551,8 @@ run.text("certificate_verdict", "positive, so the loss is provably monotone" if 
 # A large initialisation changes two things ({numref}`fig-one-layer-limit`). The noise term of
 # {eq}`eq-one-layer-thm` becomes visible: with entries of standard deviation
 # {glue:text}`init_scale_large_used` the trajectory starts away from the origin, and the noise term
-# reaches {glue:text}`noise_term_max_rel_large:.0%` of $\|\hat x\|$ (against
-# {glue:text}`noise_term_max_rel_small:.1%` from the small initialisation). And the certificate can
+# reaches {glue:text}`noise_term_max_rel_large_percent` of $\|\hat x\|$ (against
+# {glue:text}`noise_term_max_rel_small_percent` from the small initialisation). And the certificate can
 # fail. Over {glue:text}`init_draws_used` random initialisations per scale, the fraction whose OOD
 # loss rises somewhere along the flow is {glue:text}`nonmonotone_text` at $d$ = {glue:text}`d_used`
 # and {glue:text}`nonmonotone_low_dim_text` at $d = s$, for init scales {glue:text}`init_scales_text`.

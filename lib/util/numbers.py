@@ -91,6 +91,11 @@ def format_number(x: Any) -> str:
     return str(x)
 
 
+def format_percent(x: float) -> str:
+    """A fraction as a percentage through `format_number`: 0.0008988 -> "0.08988%", 0.9973 -> "99.73%"."""
+    return f"{format_number(100 * float(x))}%"
+
+
 def snapped(end: Any, value: Any) -> Any:
     """An interval end within rounding error (1e-12 relative) of the estimate is the estimate:
     a Wilson interval for 0 successes has a lower end of about 1e-19, not 0, from floating point."""

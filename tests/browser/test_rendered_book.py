@@ -65,6 +65,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
 
+from lib.util.numbers import number_from_text
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOOK_HTML = Path(os.environ.get("BOOK_HTML") or REPO_ROOT / "_build" / "html")
 if not BOOK_HTML.is_absolute():
@@ -867,7 +869,8 @@ def test_layout(page, width, request):
 
 # An estimate printed as "3 [3, 3]": an interval whose two ends equal its value says nothing an interval
 # should (a single run or an exact value reads as the number alone).
-_NUMBER = r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?"
+_POWER = "10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+"  # the formatter's scientific notation: "1.3 × 10⁻⁴", "10⁵"
+_NUMBER = rf"[-−]?(?:\d+(?:\.\d+)?(?:e[+-]?\d+|\u00a0×\u00a0{_POWER})?|{_POWER})"
 DEGENERATE_INTERVAL = re.compile(rf"(?<![\w.])({_NUMBER})\s*\[\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\]")
 # A name of the code (snake_case) in reader text, outside code, math and function signatures; not a file
 # name, a path or a call.
@@ -882,7 +885,7 @@ def check_degenerate_intervals(soup: BeautifulSoup, limit: int = 10) -> list[str
         if _in_math_element(node) or _in_signature(node):
             continue
         for match in DEGENERATE_INTERVAL.finditer(str(node)):
-            value, low, high = (float(g) for g in match.groups())
+            value, low, high = (float(g) if "e" in g else number_from_text(g) for g in match.groups())
             if value == low == high:
                 problems.append(
                     f'interval whose ends equal its value "{match.group(0)}" in {_where(node.parent)}: '

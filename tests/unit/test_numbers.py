@@ -84,7 +84,10 @@ def test_metrics_are_glued_as_formatted_text():
         "turn_back_ci": "[0.060, 0.14]",
         "turn_back_n": 60,
     }
-    assert glued_metric("err", 1.2126873109228488e-29) == {"err": "1.213\u00a0×\u00a010⁻²⁹"}
+    assert glued_metric("err", 1.2126873109228488e-29) == {
+        "err": "1.213\u00a0×\u00a010⁻²⁹",
+        "err_percent": "1.213\u00a0×\u00a010⁻²⁷%",
+    }
     assert glued_metric("count", 3) == {"count": 3}
     assert glued_metric("monotone", True) == {"monotone": "true"}
 
@@ -122,7 +125,8 @@ def test_a_mapping_is_shown_as_a_formatted_table():
 
 def test_lists_and_parameters_are_glued_as_formatted_text():
     assert glued_metric("by_d", [0.09118281056631164, 0.12123135384598152]) == {"by_d": "0.09118, 0.1212"}
-    assert glued_metric("steps", 100000.0) == {"steps": "10⁵"}
+    assert glued_metric("steps", 100000.0) == {"steps": "10⁵", "steps_percent": "10⁷%"}
+    assert glued_metric("agreement", 0.9973)["agreement_percent"] == "99.73%"  # never myst-nb's ":.1%" on text
 
 
 def test_a_mapping_shows_its_readers_labels_when_given():

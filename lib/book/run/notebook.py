@@ -60,7 +60,7 @@ from lib.book.verdicts.claims import (
     verdicts,
 )
 from lib.util.io import atomic_write_json
-from lib.util.numbers import format_estimate, format_number
+from lib.util.numbers import format_estimate, format_number, format_percent
 from lib.util.paths import ROOT
 from lib.util.runtime import folder_setting, setting
 from lib.util.wording import reader_name
@@ -117,8 +117,8 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
 
     An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
     to the same decimal place; one without an interval (a p-value, a count, an exact value) or one that
-    cannot judge its claim gives its text (`format_value` without n) and an empty `name_ci`; a float, a bool
-    or a list its formatted text; a name of the code its words (`lib.util.wording.reader_name`: "greater than", not
+    cannot judge its claim gives its text (`format_value` without n) and an empty `name_ci`; a float its
+    formatted text and `name_percent` (the percentage); a bool or a list its formatted text; a name of the code its words (`lib.util.wording.reader_name`: "greater than", not
     "greater_than"); anything else the value itself.
     """
     if is_estimate(value) and not is_interval(value):
@@ -128,7 +128,9 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     if is_estimate(value):
         shown, low, high = format_estimate(value["value"], value["low"], value["high"])
         return {name: shown, f"{name}_ci": f"[{low}, {high}]", f"{name}_n": value["n"]}
-    if isinstance(value, (bool, float)):
+    if isinstance(value, float):  # and as a percentage, `name_percent` (myst-nb's ":.1%" would parse the text)
+        return {name: format_number(value), f"{name}_percent": format_percent(value)}
+    if isinstance(value, bool):
         return {name: format_number(value)}
     if isinstance(value, list):
         return {name: format_value(value)}
