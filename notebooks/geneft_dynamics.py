@@ -382,18 +382,15 @@ if ev5_long is not None:
                                           threshold_fraction=P.grok_threshold_fraction))
     long_row_ids = sorted({sh.key["row"] for e in long_sets for sh in e})
     long_rows = reader_list(format_number(cfg5["log10_lr_enc"][r]).replace("-", "−") for r in long_row_ids)
+    steps_long = f"{ev5_long.config['steps']:,}"
     if len(long_row_ids) == len(lr_enc):  # the whole grid at the paper's step count
-        run.metric("fig5_evidence", f"the grid of the paper's Fig. 5 (7 × 9 cells × 3 seeds, every encoder row at the "
-                   f"paper's {ev5_long.config['steps']:,} steps)")
-        run.text("fig5_long_text", f"Every encoder row is read from the evidence sets of the same grid at the paper's "
-                 f"{ev5_long.config['steps']:,} steps, the same cells and seeds, each run classified at its own run "
-                 "length.")
+        grid_text, rows_text = "7 × 9 cells × 3 seeds, every encoder row", "Every encoder row is"
     else:
-        run.metric("fig5_evidence", f"the grid of the paper's Fig. 5 ({cfg5['steps']:,} steps; the encoder rows "
-                   f"$\\log_{{10}}\\eta_\\mathrm{{enc}}$ = {long_rows} at {ev5_long.config['steps']:,} steps)")
-        run.text("fig5_long_text", f"The encoder rows at log₁₀ rates {long_rows} are read from the evidence sets of the "
-                 f"same grid at the paper's {ev5_long.config['steps']:,} steps, the same cells and seeds, each run "
-                 "classified at its own run length.")
+        grid_text = f"{cfg5['steps']:,} steps; the encoder rows $\\log_{{10}}\\eta_\\mathrm{{enc}}$ = {long_rows}"
+        rows_text = f"The encoder rows at log₁₀ rates {long_rows} are"
+    run.metric("fig5_evidence", f"the grid of the paper's Fig. 5 ({grid_text} at the paper's {steps_long} steps)")
+    run.text("fig5_long_text", f"{rows_text} read from the evidence sets of the same grid at the paper's {steps_long} "
+             "steps, the same cells and seeds, each run classified at its own run length.")
 else:
     run.metric("fig5_evidence", f"the grid of the paper's Fig. 5 (7 × 9 cells × 3 seeds, {cfg5['steps']:,} steps); the "
                "slow-encoder rows at the paper's 100,000 steps are still computing"
