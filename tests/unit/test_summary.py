@@ -165,6 +165,16 @@ def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
     assert "python -m lib run toy" in box
 
 
+def test_the_summary_box_lists_claims_that_share_a_reason_once():
+    from lib.book.verdicts.summary import chapter_summary_markdown
+
+    claims = [_claim(f"S-10/{k}", expected="does not hold", **P) for k in "abc"]
+    chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
+    found = verdicts([chapter], {"toy": {"S_10_a": 0.0, "S_10_b": 0.0, "S_10_c": 0.0}})
+    box = chapter_summary_markdown(chapter, found)
+    assert box.count(": reason") == 1  # one item for the three, not three items with the same reason
+    assert '<a href="#claim-s-10-a">S-10/a</a>, <a href="#claim-s-10-b">S-10/b</a>, ' in box
+
 def test_evidence_notices_are_one_sentence_per_set():
     from lib.book.verdicts.summary import reader_notices
 

@@ -363,8 +363,8 @@ def chapter_summary_markdown(
     sources: tuple[list[str], list[str]] = ((), ()),
 ) -> str:
     """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status; the
-    paper's primary claims, what held first, then what did not hold and what is undecided, each with its
-    reason; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
+    paper's primary claims, what held first, then what did not hold and what is undecided, grouped by
+    their reason; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
     mine = [v for v in found if v.chapter == chapter.id]
     rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
     c = claim_counts(mine)
@@ -393,9 +393,13 @@ def chapter_summary_markdown(
     if held:
         lines += ["**Held:** " + ", ".join(_linked(v) for v in held) + ".", ""]
     for verdict, title in ((FAILS, "Did not hold"), (INCONCLUSIVE, "Undecided"), (NOT_COMPUTED, "Not computed")):
-        group = [v for v in primary if v.verdict == verdict]
-        if group:
-            lines += [f"**{title}:**", "", *(f"- {_linked(v)}: {v.note or v.why}" for v in group), ""]
+        by_reason: dict[str, list[Verdict]] = {}  # claims that share a reason are listed once, together
+        for v in primary:
+            if v.verdict == verdict:
+                by_reason.setdefault(v.note or v.why, []).append(v)
+        if by_reason:
+            items = (f"- {', '.join(_linked(v) for v in group)}: {reason}" for reason, group in by_reason.items())
+            lines += [f"**{title}:**", "", *items, ""]
     if also:
         lines += [f"**Also tested, never moving a row:** {also[len('also tested: ') :]}.", ""]
     errata = [v for v in mine if v.claim.kind == "erratum" and v.verdict == FAILS]
