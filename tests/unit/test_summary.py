@@ -175,6 +175,7 @@ def test_the_summary_box_lists_claims_that_share_a_reason_once():
     assert box.count(": reason") == 1  # one item for the three, not three items with the same reason
     assert '<a href="#claim-s-10-a">S-10/a</a>, <a href="#claim-s-10-b">S-10/b</a>, ' in box
 
+
 def test_evidence_notices_are_one_sentence_per_set():
     from lib.book.verdicts.summary import reader_notices
 
