@@ -159,7 +159,7 @@ def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
     assert box.startswith(":::{admonition}") and box.rstrip().endswith(":::")
     assert "S-10 (failure mode" in box and "): **not reproduced**" in box
     assert box.index("**Held:** <a") < box.index("**Did not hold:**")  # what held comes first
-    assert '- <a href="#claim-s-10-b">S-10/b</a>: reason' in box
+    assert '- <a href="#claim-s-10-b">S-10/b</a>: 0 (needs > 0.5' in box  # one line: the note is in the table
     assert '<a href="#claim-s-10-c">S-10/c</a>' in box  # the erratum, apart
     assert "- a library warned: Covariance could not be estimated (OptimizeWarning)" in box
     assert "python -m lib run toy" in box
@@ -172,7 +172,7 @@ def test_the_summary_box_lists_claims_that_share_a_reason_once():
     chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
     found = verdicts([chapter], {"toy": {"S_10_a": 0.0, "S_10_b": 0.0, "S_10_c": 0.0}})
     box = chapter_summary_markdown(chapter, found)
-    assert box.count(": reason") == 1  # one item for the three, not three items with the same reason
+    assert box.count("(needs > 0.5") == 1  # one item for the three, not three items with the same reason
     assert '<a href="#claim-s-10-a">S-10/a</a>, <a href="#claim-s-10-b">S-10/b</a>, ' in box
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lib.book.chapters.declaration import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
-from lib.book.verdicts.claims import Verdict, claim_anchor, format_value, is_interval
+from lib.book.verdicts.claims import Verdict, claim_anchor, format_value, is_interval, not_judged
 from lib.util.paths import ROOT
 
 REPRODUCED = "reproduced"
@@ -355,6 +355,15 @@ def _linked(v: Verdict) -> str:
     return f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>'
 
 
+def box_reason(v: Verdict) -> str:
+    """What a summary box says of a claim that did not hold or is undecided: for one not judged, why (its note,
+    "registered before its evidence: ..."); for one judged, its value and what it needed, in one line (its note,
+    the evidence and the reason, is in the chapter's claims table, one link away)."""
+    if not_judged(v.value) is not None:
+        return v.note or not_judged(v.value)
+    return primary_text(v)
+
+
 def chapter_summary_markdown(
     chapter: Chapter,
     found: list[Verdict],
@@ -363,8 +372,8 @@ def chapter_summary_markdown(
     sources: tuple[list[str], list[str]] = ((), ()),
 ) -> str:
     """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status; the
-    paper's primary claims, what held first, then what did not hold and what is undecided, grouped by
-    their reason; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
+    paper's primary claims, what held first, then what did not hold and what is undecided, each in one line
+    (`box_reason`) and grouped when they share it; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
     mine = [v for v in found if v.chapter == chapter.id]
     rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
     c = claim_counts(mine)
@@ -396,7 +405,7 @@ def chapter_summary_markdown(
         by_reason: dict[str, list[Verdict]] = {}  # claims that share a reason are listed once, together
         for v in primary:
             if v.verdict == verdict:
-                by_reason.setdefault(v.note or v.why, []).append(v)
+                by_reason.setdefault(box_reason(v), []).append(v)
         if by_reason:
             items = (f"- {', '.join(_linked(v) for v in group)}: {reason}" for reason, group in by_reason.items())
             lines += [f"**{title}:**", "", *items, ""]
