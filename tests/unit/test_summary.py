@@ -211,7 +211,7 @@ def test_a_chapter_run_keeps_warnings_as_notices_not_stderr(tmp_path, monkeypatc
     assert run.record is not None
 
 
-def test_a_chapter_names_the_science_code_and_evidence_it_runs():
+def test_a_chapter_counts_the_science_code_and_evidence_it_runs():
     from lib.book.verdicts.summary import chapter_sources, chapter_summary_markdown
 
     code, evidence = chapter_sources("two_layer")
@@ -220,7 +220,7 @@ def test_a_chapter_names_the_science_code_and_evidence_it_runs():
     chapter = Chapter("toy", "t", NoParameters, claims=(_claim("S-10/a"),))
     found = verdicts([chapter], {"toy": {"S_10_a": 1.0}})
     box = chapter_summary_markdown(chapter, found, sources=(["lib/x.py"], ["toy/set"]))
-    assert "Computed by `lib/x.py`; evidence sets `toy/set`" in box
+    assert "Computed by 1 module of `lib` (listed under Code behind the results); 1 evidence set (" in box
 
 
 def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():

@@ -17,6 +17,7 @@ from pathlib import Path
 from lib.book.chapters.declaration import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
 from lib.book.verdicts.claims import Verdict, claim_anchor, format_value, is_interval, not_judged
 from lib.util.paths import ROOT
+from lib.util.wording import plural, reader_list
 
 REPRODUCED = "reproduced"
 CAVEATS = "reproduced with caveats"
@@ -421,19 +422,14 @@ def chapter_summary_markdown(
         lines += [f"- {notice}" for notice in reader_notices(notices)]
         lines.append("")
     code, evidence = sources
-    if code or evidence:
-        lines += [
-            "**Code and evidence.** "
-            + (f"Computed by {', '.join(f'`{c}`' for c in code)}" if code else "")
-            + ("; " if code and evidence else "")
-            + (
-                f"evidence sets {', '.join(f'`{e}`' for e in evidence)} (states and commits on the build status page)"
-                if evidence
-                else ""
-            )
-            + ".",
-            "",
-        ]
+    parts = []  # counted, not listed: the box fits a screen (the lists are one link away)
+    if code:
+        packages = reader_list(f"`{p}`" for p in sorted({Path(c).parent.as_posix() for c in code}))
+        parts.append(f"Computed by {plural(len(code), 'module')} of {packages} (listed under Code behind the results)")
+    if evidence:
+        parts.append(f"{plural(len(evidence), 'evidence set')} (their states and commits under Build status)")
+    if parts:
+        lines += ["**Code and evidence.** " + "; ".join(parts) + ".", ""]
     lines += [
         f"**Rerun.** `python -m lib run {chapter.id} -p NAME VALUE --output-dir runs/` "
         "(the parameters are listed in the Parameters appendix).",
