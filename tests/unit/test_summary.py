@@ -185,7 +185,8 @@ def test_evidence_notices_are_one_sentence_per_set():
         "OptimizeWarning: Covariance of the parameters could not be estimated",
     ]
     assert reader_notices(notices) == [
-        "evidence d/cpu (full): 8 of 20 shards were computed at 2 earlier commits, with the same code, and are used",
+        "8 of 20 shards of the evidence set cpu (full variant) were computed at 2 earlier commits, with the same code, "
+        "and are used",
         "a library warned: Covariance of the parameters could not be estimated (OptimizeWarning)",
     ]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from lib.book.chapters.declaration import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
 from lib.book.verdicts.claims import Verdict, claim_anchor, format_value, is_interval, not_judged
 from lib.util.paths import ROOT
-from lib.util.wording import plural, reader_list
+from lib.util.wording import plural, reader_list, reader_name
 
 REPRODUCED = "reproduced"
 CAVEATS = "reproduced with caveats"
@@ -327,9 +327,12 @@ def reader_notices(notices: list[str]) -> list[str]:
         category, _, message = notice.partition(": ")
         out.append(f"a library warned: {message} ({category})" if message else notice)
     for name, (k, n, commits) in shards.items():
+        key, _, variant = name.partition(" (")  # "geneft_dynamics/phase_grid (smoke)"
         earlier = "an earlier commit" if commits == 1 else f"{commits} earlier commits"
         out.insert(
-            0, f"evidence {name}: {k} of {n} shards were computed at {earlier}, with the same code, and are used"
+            0,
+            f"{k} of {n} shards of the evidence set {reader_name(key.rpartition('/')[2])} ({variant.rstrip(')')} "
+            f"variant) were computed at {earlier}, with the same code, and are used",
         )
     return out
 
