@@ -363,9 +363,8 @@ def box_reason(v: Verdict) -> str:
     """What a summary box says of a claim that did not hold or is undecided: for one not judged, why (its note,
     "registered before its evidence: ..."); for one judged, its value and what it needed, in one line (its note,
     the evidence and the reason, is in the chapter's claims table, one link away)."""
-    if not_judged(v.value) is not None:
-        return v.note or not_judged(v.value)
-    return primary_text(v)
+    reason = not_judged(v.value)
+    return primary_text(v) if reason is None else v.note or reason
 
 
 def chapter_summary_markdown(
