@@ -109,13 +109,15 @@ run.text("s_text", str(s))
 # with $A = \mathrm{diag}(a)$, $a_k = \sigma_k^2 + \mu_k^2/s$ (the paper's App. C.1). The paper states that
 # $W = UU^\top$ then moves by
 #
-# $$\dot W = WA + AW - \tfrac12\left(AW^2 + W^2A + 2WAW\right) \qquad \text{(D.2)}$$ (eq-d2)
+# $$\dot W = WA + AW - \tfrac12\left(AW^2 + W^2A + 2WAW\right) \qquad \text{the paper's (D.2)}$$ (eq-d2)
 #
 # and splits each entry into a growth, a suppression and a noise term,
 #
-# $$\dot w_{ij} = \underbrace{w_{ij}(a_i + a_j)}_{G_{ij}}
-#   - \underbrace{\tfrac12 w_{ij}\left[w_{ii}(3a_i + a_j) + \mathbb 1_{i\ne j}\, w_{jj}(3a_j + a_i)\right]}_{S_{ij}}
-#   - \underbrace{\tfrac12 \sum_{k \ne i, j} w_{ki} w_{kj}(a_i + a_j + 2a_k)}_{N_{ij}}. \qquad \text{(4.3)}$$ (eq-terms)
+# $$\begin{aligned}
+#   \dot w_{ij} = {}& \underbrace{w_{ij}(a_i + a_j)}_{G_{ij}}
+#   - \underbrace{\tfrac12 w_{ij}\left[w_{ii}(3a_i + a_j) + \mathbb 1_{i\ne j}\, w_{jj}(3a_j + a_i)\right]}_{S_{ij}} \\
+#   & - \underbrace{\tfrac12 \sum_{k \ne i, j} w_{ki} w_{kj}(a_i + a_j + 2a_k)}_{N_{ij}}. \qquad \text{the paper's (4.3)}
+# \end{aligned}$$ (eq-terms)
 #
 # We do not take either step on trust: sympy differentiates $\mathcal L$ with respect to every
 # entry of a symbolic $U$, forms $\dot W = \dot U U^\top + U \dot U^\top$ under gradient flow

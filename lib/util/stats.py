@@ -19,6 +19,7 @@ Science packages return `Estimate`s; the book stores `as_dict()` in `ID.metrics.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
@@ -110,9 +111,14 @@ def _bootstrap(samples: Sequence[float], statistic, name: str, seed: int, confid
     value = float(statistic(x))
     if x.size < 2 or np.all(x == x[0]):
         return Estimate(value, value, value, int(x.size), f"{name}, no spread")
+    from scipy.stats import DegenerateDataWarning
+
     rng = np.random.default_rng(seed)
     for method in ("BCa", "percentile"):
-        with np.errstate(all="ignore"):
+        # BCa's acceleration is undefined when the jackknife values do not vary (a sample with one
+        # distinct value but one, say): scipy then warns and returns NaN, and the percentile interval is used.
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)
             low, high = bootstrap_interval((x,), statistic, rng=rng, method=method, confidence=confidence)
         if np.isfinite(low) and np.isfinite(high):
             return Estimate(value, low, high, int(x.size), f"bootstrap {method} {name} {confidence:.0%}")

@@ -47,6 +47,17 @@ def test_bootstrap_degenerate_and_non_finite():
         bootstrap_mean([1.0, math.inf])
 
 
+def test_bootstrap_where_bca_is_undefined_uses_the_percentile_interval_silently():
+    """One value differs from the rest: the jackknife medians do not vary, BCa is undefined, and scipy
+    warns (a warning that would reach a chapter's notices); the percentile interval is used instead."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = bootstrap_median([1.0] * 7 + [2.0])
+    assert est.value == 1.0 and "percentile" in est.method
+
+
 def test_paired_difference_sign_and_interval():
     rng = np.random.default_rng(0)
     base = rng.normal(size=50)
