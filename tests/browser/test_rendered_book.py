@@ -22,8 +22,8 @@ page in one message, on
    ``site-packages``, a virtualenv) anywhere in the page's HTML;
 7. a number in prose (outside code and math) with more than 4 significant digits.
 
-Other tests: the layout at a desk's and a phone's window, 1280 x 900 and 390 x 844 px (a probe page
-served by the test loads the page in an iframe of that size and measures it): no table wider than its
+Other tests: the layout at a desk's and a phone's window, 1280 x 900 and 390 x 844 px (a script measures
+the page in a window of that size): no table wider than its
 column, no page wider than the window, no formula cut off (it must fit or scroll inside its own box),
 no table cell narrower than one of its words, no code block scrolling sideways. Two checks of the
 reader text (issue 35): no interval whose ends equal its value ("3 [3, 3]") and no code identifier (a
@@ -31,14 +31,14 @@ snake_case name) outside code, math and the appendices of parameters and code. T
 screenshots of the landing page, the scorecard, the notes and every chapter at both widths go to
 ``_build/screenshots/``.
 
-The DOM checked is the one Chromium dumps (``--dump-dom``) after scripts ran
-(``--virtual-time-budget``), from a local ``http.server`` on 127.0.0.1 started by the test. The
-pages are dumped in parallel, a few Chromium processes at a time. Another test screenshots the
-index page into ``_build/screenshots/index.png``.
+The pages are served from a local ``http.server`` on 127.0.0.1 started by the test, and opened in one
+headless Chromium driven over the DevTools protocol (``tests/browser/chromium.py``): each page is loaded
+once, a few tabs at a time; in that load the test reads the DOM after the scripts and MathJax ran, then
+measures the layout and takes the screenshots in each reader's window (the tab's window resized).
 
 Environment: ``BOOK_HTML`` overrides the site folder (default ``_build/html`` in the repository
-root); ``CHROMIUM`` overrides the browser binary; ``BOOK_BROWSER_JOBS`` the number of Chromium
-processes run at once (default 3). Chromium is installed with apt-get (Debian package
+root); ``CHROMIUM`` overrides the browser binary; ``BOOK_BROWSER_JOBS`` the number of pages
+loaded at once (default 3). Chromium is installed with apt-get (Debian package
 ``chromium``) when it is missing and the test runs as root.
 """
 
@@ -54,18 +54,19 @@ import re
 import shutil
 import socketserver
 import subprocess
-import tempfile
 import threading
 import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
 
 from lib.util.numbers import number_from_text
+from tests.browser.chromium import Chromium
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOOK_HTML = Path(os.environ.get("BOOK_HTML") or REPO_ROOT / "_build" / "html")
@@ -86,7 +87,6 @@ CHROMIUM_FLAGS = [
     "--hide-scrollbars",
     "--mute-audio",
 ]
-VIRTUAL_TIME_BUDGET_MS = 15000
 CHROMIUM_TIMEOUT_S = 120
 JOBS = max(1, int(os.environ.get("BOOK_BROWSER_JOBS", "3")))
 
@@ -137,6 +137,29 @@ def _toc_chapters() -> list[str]:
     return re.findall(r"file: book/chapters/([a-z0-9_]+)", toc)
 
 
+LANDING = "book/intro.html"  # where the site's index.html leads
+SCREENSHOT_PAGES = [
+    LANDING,
+    "book/generated/scorecard.html",
+    "book/generated/notes.html",
+    *(f"book/chapters/{c}.html" for c in _toc_chapters()),
+]
+# tests without a page parameter that read a rendering: of the landing page
+_LANDING_FOR = {"test_screenshot_index": LANDING}
+
+
+def _screenshots(page: str, width: int) -> list[tuple[Path, tuple[int, int]]]:
+    """The screenshots taken of `page` when it is loaded at `width`: (file, window size) each. The first
+    screens of the pages people look at (a window three screens tall), and the landing page once more at
+    1280 x 2000 px as index.png."""
+    shots = []
+    if page in SCREENSHOT_PAGES:
+        shots.append((SCREENSHOT_DIR / f"{Path(page).stem}-{width}.png", (width, 3 * WIDTHS[width])))
+    if page == LANDING and width == DESK:
+        shots.append((SCREENSHOT_DIR / "index.png", (DESK, 2000)))
+    return shots
+
+
 # --------------------------------------------------------------------------------------------
 # Chromium
 # --------------------------------------------------------------------------------------------
@@ -178,46 +201,17 @@ def chromium() -> str:
     )
 
 
-def _run_chromium(binary: str, args: list[str], timeout: float = CHROMIUM_TIMEOUT_S):
-    with tempfile.TemporaryDirectory(prefix="book-chromium-") as profile:
-        cmd = [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args]
-        return subprocess.run(
-            cmd,
-            capture_output=True,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-            env=dict(os.environ, HOME=profile),
-        )
-
-
-def _dump_dom(binary: str, url: str) -> str:
-    """The page's DOM after its scripts ran (one retry: a headless start can flake)."""
-    last = None
-    for _ in range(2):
-        try:
-            proc = _run_chromium(binary, [f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}", "--dump-dom", url])
-        except subprocess.TimeoutExpired:
-            last = f"Chromium timed out after {CHROMIUM_TIMEOUT_S}s"
-            continue
-        dom = proc.stdout.decode("utf-8", "replace")
-        if proc.returncode == 0 and "<html" in dom.lower():
-            return dom
-        err = proc.stderr.decode("utf-8", "replace")
-        last = f"Chromium rc {proc.returncode}, {len(dom)} bytes of DOM; stderr tail:\n{err[-1500:]}"
-    raise RuntimeError(f"could not dump {url}: {last}")
-
-
 # --------------------------------------------------------------------------------------------
-# local HTTP server
+# the layout probe
 # --------------------------------------------------------------------------------------------
 
 
-OVERFLOW_PROBE = "/__overflow__"
 # The reader's two windows: a desk (1280 x 900) and a phone (390 x 844).
-WIDTHS = {1280: 900, 390: 844}
+DESK = 1280
+WIDTHS = {DESK: 900, 390: 844}
 
-# A page that loads a book page in a same-origin iframe of a reader's window and writes, into
-# <pre id="result">, every layout problem it finds (JSON), once the page's scripts had time:
+# A script run in the page, in a reader's window, once the page loaded and MathJax typeset it; its value is
+# every layout problem it finds (JSON):
 # - "table": a table wider than its container or than the article;
 # - "page": the page wider than the window (the reader would scroll the whole page sideways);
 # - "math": a formula cut off: wider than a box that clips it, or than the window, instead of
@@ -227,14 +221,9 @@ WIDTHS = {1280: 900, 390: 844}
 # - "figure", at the desk's width: a figure shown at fewer than 96 CSS px per inch of the figure, where its
 #   smallest text (8 pt: tests/unit/test_figure_text.py) reads under 8 pt on the screen; the PNGs hold 220
 #   pixels per inch (the book's 110 dpi, doubled for high-density screens: lib/util/plotting.py).
-PROBE_HTML = """<!DOCTYPE html><html><body style="margin:0">
-<iframe id="frame" src="/PAGE" style="width:WIDTHpx;height:HEIGHTpx;border:0"></iframe>
-<pre id="result">pending</pre>
-<script>
-document.getElementById("frame").addEventListener("load", function () {
-  setTimeout(function () {
-    var win = document.getElementById("frame").contentWindow, doc = win.document, out = [];
-    var width = WIDTH;
+LAYOUT_PROBE = """(function () {
+    var win = window, doc = document, out = [];
+    var width = win.innerWidth;
     var article = doc.querySelector("article") || doc.querySelector("main") || doc.body;
     var right = article.getBoundingClientRect().right;
     var text = function (el) { return (el.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 50); };
@@ -320,35 +309,18 @@ document.getElementById("frame").addEventListener("load", function () {
         }
       });
     }
-    document.getElementById("result").textContent = JSON.stringify(out);
-  }, 4000);
-});
-</script></body></html>"""
+    return JSON.stringify(out);
+})()"""
+
+
+# --------------------------------------------------------------------------------------------
+# local HTTP server
+# --------------------------------------------------------------------------------------------
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - signature of the base class
         pass
-
-    def do_GET(self):  # noqa: N802 - the base class's name
-        """The book's files, and the layout probe at /__overflow__?page=PATH&width=PX."""
-        parts = urllib.parse.urlsplit(self.path)
-        if parts.path != OVERFLOW_PROBE:
-            return super().do_GET()
-        query = urllib.parse.parse_qs(parts.query)
-        page = query.get("page", ["index.html"])[0]
-        width = int(query.get("width", ["1280"])[0])
-        body = (
-            PROBE_HTML.replace("PAGE", urllib.parse.quote(page))
-            .replace("WIDTH", str(width))
-            .replace("HEIGHT", str(WIDTHS.get(width, 900)))
-            .encode()
-        )
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
 
 class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -420,24 +392,59 @@ def fetcher() -> _Fetcher:
 
 
 @pytest.fixture(scope="session")
-def dumps(request, site, chromium):
-    """page -> Future of its dumped DOM; every page selected in this session is started at once,
-    ``JOBS`` Chromium processes at a time, in the order the tests run."""
+def browser(chromium):
+    """One headless Chromium for the session."""
+    with Chromium(chromium, CHROMIUM_FLAGS, timeout=CHROMIUM_TIMEOUT_S) as running:
+        yield running
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """What one load of a page gave: its DOM after the scripts ran, in the desk's window, and its layout
+    problems in each reader's window (the same load, the window resized); its screenshots were written."""
+
+    dom: str
+    layout: dict[int, list[dict]]
+
+
+def _render(browser: Chromium, site: str, page: str) -> Rendering:
+    """Load `page` once in the desk's window, read it, then resize the window to each other width (the
+    typeset formulas and the loaded figures stay; the page lays itself out again, as on a rotated tablet)."""
+    layout = {}
+    with browser.tab(DESK, WIDTHS[DESK]) as tab:
+        tab.load(urllib.parse.urljoin(site, page))
+        dom = tab.evaluate("document.documentElement.outerHTML")
+        for width in sorted(WIDTHS, reverse=True):
+            tab.resize(width, WIDTHS[width])
+            layout[width] = json.loads(tab.evaluate(LAYOUT_PROBE))
+            for png, size in _screenshots(page, width):
+                tab.screenshot(png, *size)
+    return Rendering(dom, layout)
+
+
+@pytest.fixture(scope="session")
+def renderings(request, site, browser):
+    """page -> Future of its `Rendering`: every page the session's tests read, each loaded once, ``JOBS``
+    tabs at a time, in the order the tests run."""
     wanted = []
     for item in request.session.items:
-        page = getattr(getattr(item, "callspec", None), "params", {}).get("page")
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        page = params.get("page") or _LANDING_FOR.get(getattr(item, "originalname", None))
         if page and page != MISSING and page not in wanted and not _is_redirect(page):
             wanted.append(page)
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     pool = ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="chromium")
-    futures: dict[str, Future] = {
-        page: pool.submit(_dump_dom, chromium, urllib.parse.urljoin(site, page)) for page in wanted
-    }
+    futures: dict[str, Future] = {page: pool.submit(_render, browser, site, page) for page in wanted}
     try:
         yield futures
     finally:
         for future in futures.values():
             future.cancel()
         pool.shutdown(wait=True)
+
+
+def _rendered(request, page: str) -> Rendering:
+    return request.getfixturevalue("renderings")[page].result()
 
 
 # --------------------------------------------------------------------------------------------
@@ -772,7 +779,7 @@ def test_page(page, request):
         problem = _check_target(target, page_url, set(), site, fetcher)
         assert problem is None, f"{page}: redirect {problem}"
         return
-    dom = request.getfixturevalue("dumps")[page].result()
+    dom = _rendered(request, page).dom
     soup = BeautifulSoup(dom, "html.parser")
     base = soup.find("base", href=True)
     if base is not None:
@@ -791,25 +798,14 @@ def test_page(page, request):
 
 
 def test_screenshot_index(request):
-    """A screenshot of the index page for people to look at: _build/screenshots/index.png."""
+    """A screenshot of the landing page (where index.html leads) for people to look at, 1280 x 2000 px:
+    _build/screenshots/index.png."""
     _fail_if_not_built()
-    site, chromium = request.getfixturevalue("site"), request.getfixturevalue("chromium")
     assert (BOOK_HTML / "index.html").is_file(), f"{BOOK_HTML}/index.html is missing"
-    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    assert _redirect((BOOK_HTML / "index.html").read_text()) == LANDING, f"index.html does not lead to {LANDING}"
+    _rendered(request, LANDING)
     png = SCREENSHOT_DIR / "index.png"
-    png.unlink(missing_ok=True)
-    proc = _run_chromium(
-        chromium,
-        [
-            f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}",
-            f"--screenshot={png}",
-            "--window-size=1280,2000",
-            urllib.parse.urljoin(site, "index.html"),
-        ],
-    )
-    assert png.is_file(), (
-        f"Chromium wrote no screenshot (rc {proc.returncode}):\n" + proc.stderr.decode("utf-8", "replace")[-2000:]
-    )
+    assert png.is_file(), f"no screenshot {png}"
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is not a PNG"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -824,33 +820,6 @@ def test_screenshot_index(request):
     assert colors is None or len(colors) > 16, f"{png} has only {len(colors)} colors: blank page?"
 
 
-def _probe(chromium: str, site: str, page: str, width: int) -> list[dict] | None:
-    """The layout problems of `page` in a window `width` px wide (None: the probe did not finish)."""
-    url = urllib.parse.urljoin(site, OVERFLOW_PROBE[1:] + f"?width={width}&page=" + urllib.parse.quote(page))
-    result = BeautifulSoup(_dump_dom(chromium, url), "html.parser").find(id="result")
-    return None if result is None or result.get_text() == "pending" else json.loads(result.get_text())
-
-
-@pytest.fixture(scope="session")
-def layouts(request, site, chromium):
-    """(page, width) -> Future of its layout problems; every probe of the session started at once,
-    ``JOBS`` Chromium processes at a time."""
-    wanted = []
-    for item in request.session.items:
-        params = getattr(getattr(item, "callspec", None), "params", {})
-        if getattr(item, "originalname", None) == "test_layout" and params.get("page") not in (None, MISSING):
-            if not _is_redirect(params["page"]):
-                wanted.append((params["page"], params["width"]))
-    pool = ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="probe")
-    futures = {key: pool.submit(_probe, chromium, site, *key) for key in wanted}
-    try:
-        yield futures
-    finally:
-        for future in futures.values():
-            future.cancel()
-        pool.shutdown(wait=True)
-
-
 @pytest.mark.parametrize("width", sorted(WIDTHS, reverse=True))
 @pytest.mark.parametrize("page", PAGES)
 def test_layout(page, width, request):
@@ -860,8 +829,7 @@ def test_layout(page, width, request):
     _fail_if_not_built()
     if page == MISSING or _is_redirect(page):
         return
-    problems = request.getfixturevalue("layouts")[page, width].result()
-    assert problems is not None, f"{page} at {width} px: the layout probe did not finish"
+    problems = _rendered(request, page).layout[width]
     assert not problems, f"{page} at {width} px: {len(problems)} layout problem(s):\n  - " + "\n  - ".join(
         json.dumps(p) for p in problems[:15]
     )
@@ -911,7 +879,7 @@ def _content(page: str, request) -> BeautifulSoup | None:
     _fail_if_not_built()
     if page == MISSING or _is_redirect(page):
         return None
-    soup = BeautifulSoup(request.getfixturevalue("dumps")[page].result(), "html.parser")
+    soup = BeautifulSoup(_rendered(request, page).dom, "html.parser")
     for chrome in soup.select("nav, header, footer, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header"):
         chrome.decompose()  # the theme's navigation repeats the pages' titles
     return soup
@@ -952,31 +920,12 @@ def test_landing_page_names_every_catalogue_row_with_a_status(request):
     assert not missing and not without_status, f"catalogue rows missing: {missing}; without a status: {without_status}"
 
 
-SCREENSHOT_PAGES = [
-    "book/intro.html",
-    "book/generated/scorecard.html",
-    "book/generated/notes.html",
-    *(f"book/chapters/{c}.html" for c in _toc_chapters()),
-]
-
-
 @pytest.mark.parametrize("width", sorted(WIDTHS, reverse=True))
 @pytest.mark.parametrize("page", SCREENSHOT_PAGES)
 def test_screenshots_at_both_widths(page, width, request):
     """Screenshots of the first screens for people to look at, at 1280 x 900 and 390 x 844 px (taller,
     so that the first screens show): _build/screenshots/STEM-WIDTH.png."""
     _fail_if_not_built()
-    site, chromium = request.getfixturevalue("site"), request.getfixturevalue("chromium")
-    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
-    png = SCREENSHOT_DIR / f"{Path(page).stem}-{width}.png"
-    png.unlink(missing_ok=True)
-    _run_chromium(
-        chromium,
-        [
-            f"--virtual-time-budget={VIRTUAL_TIME_BUDGET_MS}",
-            f"--screenshot={png}",
-            f"--window-size={width},{3 * WIDTHS[width]}",
-            urllib.parse.urljoin(site, page),
-        ],
-    )
-    assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"no screenshot of {page}"
+    _rendered(request, page)
+    for png, _ in _screenshots(page, width):
+        assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"no screenshot of {page}"
