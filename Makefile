@@ -40,7 +40,7 @@ RUNS := book/chapters
 EXECUTED := $(CHAPTERS:%=$(RUNS)/%.ipynb)
 METRICS := $(CHAPTERS:%=$(RUNS)/%.metrics.json)
 LIB := $(shell find lib -name '*.py')
-BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_static/*.css book/_static/*/*)
+BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_ext/*.py book/_static/*.css book/_static/*/*)
 HTML_STAMP := _build/html/.built
 
 .PHONY: book help test bench refs release clean
