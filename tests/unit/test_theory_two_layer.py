@@ -182,15 +182,35 @@ def test_nonmonotone_fraction_is_an_estimate_and_power_changes_it():
     assert two.low > one.high  # A^2 swings far more often
 
 
-def test_stage_alignment_over_all_seeds():
-    r = tl.ensemble([1.0, 2.0], [0.05, 0.05], 2, 2, 0.05, "gaussian", 60, 60.0, 200, 0.01)
+@pytest.mark.parametrize(
+    ("mu", "d", "init", "scale"), [([1.0, 2.0], 2, "gaussian", 0.05), ([1.0, 1.5, 2.2], 4, "uniform", 0.2)]
+)
+def test_stage_alignment_over_all_seeds_equals_one_seed_at_a_time(mu, d, init, scale):
+    r = tl.ensemble(mu, [0.05] * len(mu), d, d, scale, init, 60, 60.0, 200, 0.01)
     tol = 0.01 * r["loss"][0].mean()
-    al = tl.stage_alignment_all(r["w"], r["loss"], r["a"], 2, r["times"], tol)
-    i = 5
-    st = tl.stages(r["w"][:, i], r["a"], 2, r["times"], 0.05)
-    assert al[i] == tl.stage_alignment(r["loss"][:, i], r["times"], st, tol) or np.isnan(al[i])
+    for floor in (0.0, 0.005, 0.05):
+        al = tl.stage_alignment_all(r["w"], r["loss"], r["a"], len(mu), r["times"], tol, floor)
+        one = [
+            tl.stage_alignment(
+                r["loss"][:, i], r["times"], tl.stages(r["w"][:, i], r["a"], len(mu), r["times"], floor), tol
+            )
+            for i in range(60)
+        ]
+        np.testing.assert_array_equal(al, one)
     est = tl.stage_alignment_fraction(al, r["descents"] >= 2)
     assert est.n == int(((r["descents"] >= 2) & np.isfinite(al)).sum())
+
+
+def test_turning_points_of_every_column_equal_one_column_at_a_time():
+    rng = np.random.default_rng(3)
+    t = np.linspace(0, 1, 300)[:, None]
+    curves = np.cos(rng.uniform(1, 30, 40) * t) * rng.uniform(0.05, 1, 40) + 0.02 * rng.standard_normal((300, 40))
+    curves[:, 0] = 1.0  # never moves by more than tol
+    curves[:, 1] = np.linspace(1, 0, 300)  # one descent, the end its last point
+    for tol in (0.01, 0.1, 0.5):
+        pts = tl.turning_points_batch(curves, tol)
+        for i in range(curves.shape[1]):
+            assert [p for p in pts[i] if p >= 0] == tl.turning_points(curves[:, i], tol)
 
 
 def test_cluster_detours_coincide_in_two_dimensions():
