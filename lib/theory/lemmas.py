@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from lib.theory.assumptions_d import RTOL, Constants, assumption_violations, strong_weak_pairs
-from lib.theory.two_layer import gram, noise_term, w_rhs
+from lib.theory.two_layer import gram, noise_term
 
 # ----------------------------------------------------------------------------------------------
 # Initializations meeting Assumption D.1
@@ -45,22 +45,35 @@ def spread_init(n: int, d: int, beta: float, omega: float, seed: int = 0, min_ei
 # ----------------------------------------------------------------------------------------------
 
 
+def step_coefficients(a: np.ndarray, eta, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(lin, quad) with W(t+1)_ij = lin_ij W_ij + sum_k quad_ijk W_ik W_kj: the update (D.1) with (D.2) written
+    entry by entry, (D.2)_ij = (a_i + a_j) w_ij - 1/2 sum_k (a_i + a_j + 2 a_k) w_ik w_kj.
+
+    `a` is (d,) or (n, d), `eta` a number or (n,). Entries first, the n seeds last: lin (d, d, n), quad (d, d, d, n).
+    """
+    a = np.broadcast_to(np.asarray(a, float), (n, np.shape(a)[-1])).T  # (d, n)
+    eta = np.broadcast_to(np.asarray(eta, float), (n,))
+    lin = 1 + eta * (a[:, None] + a[None, :])
+    quad = -0.5 * eta * (a[:, None, None] + a[None, :, None] + 2 * a[None, None, :])
+    return lin, quad
+
+
 def discrete_run(w0: np.ndarray, a: np.ndarray, eta, steps: int, record: bool = True) -> np.ndarray:
     """W(0..steps) under (D.1)-(D.2): shape (steps + 1, n, d, d), or only W(steps) if not `record`.
 
-    `a` is (d,) or (n, d) and `eta` a number or (n,): several settings advance in one loop.
+    `a` is (d,) or (n, d) and `eta` a number or (n,): several settings advance in one loop. Each step is one
+    einsum over the entries of all seeds (`step_coefficients`; the seeds on the last axis, so that numpy's
+    loops run over them): the same update as W + eta `two_layer.w_rhs`(W), up to the order of the roundings.
     """
-    eta = np.asarray(eta, float)[..., None, None] if np.ndim(eta) else float(eta)
-    if not record:
-        w = w0.copy()
-        for _ in range(steps):
-            w = w + eta * w_rhs(w, a)
-        return w
-    out = np.empty((steps + 1,) + w0.shape)
-    out[0] = w0
+    lin, quad = step_coefficients(a, eta, len(w0))
+    w = np.moveaxis(w0, 0, -1).copy()  # (d, d, n)
+    out = np.empty((steps + 1 if record else 1,) + w.shape)
+    out[0] = w
     for t in range(steps):
-        out[t + 1] = out[t] + eta * w_rhs(out[t], a)
-    return out
+        w = w * lin + np.einsum("ikn,kjn,ijkn->ijn", w, w, quad)
+        if record:
+            out[t + 1] = w
+    return np.ascontiguousarray(np.moveaxis(out, -1, 1)) if record else np.moveaxis(w, -1, 0).copy()
 
 
 def check_settings(
