@@ -469,7 +469,6 @@ def train_u(
     second, eye = x.T @ x / len(x), torch.eye(d, dtype=torch.float64)  # 1/(2N) sum ||(W-I)x||^2 = 1/2 tr(E S E^T)
     u = torch.tensor(u0, dtype=torch.float64, requires_grad=True)
     gen = torch.Generator().manual_seed(seed)
-    opt = torch.optim.SGD([u], lr=lr)
     taus, ws = [], []
     for step in range(steps + 1):
         if step % record_every == 0:
@@ -478,16 +477,16 @@ def train_u(
                 ws.append((u @ u.transpose(1, 2)).numpy().copy())
         if step == steps:
             break
-        w = u @ u.transpose(1, 2)
+        w = (u[:, :, None, :] * u[:, None, :, :]).sum(-1)  # U U^T entry by entry: no tiny matmuls to differentiate
         if batch is None:  # the full-batch loss through the sample second moment
             e = w - eye
-            loss = 0.5 * torch.einsum("nij,jk,nik->", e, second, e)
+            loss = 0.5 * ((e @ second) * e).sum()
         else:
             xb = x[torch.randint(len(x), (u.shape[0], batch), generator=gen)]
-            loss = 0.5 * ((xb @ w - xb) ** 2).sum(-1).mean(-1).sum()  # W symmetric: x W = (W x)^T
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+            loss = (0.5 / batch) * ((xb @ w - xb) ** 2).sum()  # W symmetric: x W = (W x)^T
+        (grad,) = torch.autograd.grad(loss, u)
+        with torch.no_grad():
+            u.add_(grad, alpha=-lr)  # a plain gradient step, as torch.optim.SGD takes it
     return np.array(taus), np.stack(ws)
 
 

@@ -9,6 +9,7 @@ import pytest
 import sympy as sp
 import torch
 
+from lib.sim.data import sim_dataset
 from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
 
@@ -89,6 +90,34 @@ def test_train_u_matches_flow():
     a = tl.signal_strengths([1.0, 2.0], [0.05, 0.05], 2)
     w_flow = tl.integrate(u0, a, taus)
     assert np.abs(w_train - w_flow).max() < 0.05
+
+
+def _train_u_with_optimizer(u0, mu, sigma, n_per_cluster, lr, steps, batch, seed):
+    """The plain formulation: W = U U^T by matmul, the losses as written, torch.optim.SGD; W at the end."""
+    x = torch.as_tensor(sim_dataset(mu, sigma, u0.shape[1], n_per_cluster, seed=seed).x, dtype=torch.float64)
+    second, eye = x.T @ x / len(x), torch.eye(u0.shape[1], dtype=torch.float64)
+    u = torch.tensor(u0, dtype=torch.float64, requires_grad=True)
+    gen, opt = torch.Generator().manual_seed(seed), torch.optim.SGD([u], lr=lr)
+    for _ in range(steps):
+        w = u @ u.transpose(1, 2)
+        if batch is None:
+            loss = 0.5 * torch.einsum("nij,jk,nik->", w - eye, second, w - eye)
+        else:
+            xb = x[torch.randint(len(x), (u.shape[0], batch), generator=gen)]
+            loss = 0.5 * ((xb @ w - xb) ** 2).sum(-1).mean(-1).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return (u @ u.transpose(1, 2)).detach().numpy()
+
+
+@pytest.mark.parametrize("batch", [None, 8])
+def test_train_u_equals_the_optimizer_formulation(batch):
+    torch.set_num_threads(1)
+    u0 = tl.init_u(5, 3, 3, 0.1, seed=1)
+    args = (u0, [0.7, 1.7, 3.0], [0.05] * 3, 200, 0.02, 150)
+    _, w = tl.train_u(*args, record_every=150, batch=batch, seed=2)
+    np.testing.assert_allclose(w[-1], _train_u_with_optimizer(*args, batch, 2), rtol=1e-12, atol=1e-15)
 
 
 def test_init_kinds():
