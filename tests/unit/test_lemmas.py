@@ -69,6 +69,12 @@ def test_corollary_d1_needs_p_squared(setting):
     c, _, w = setting
     assert lm.corollary_d1_violations(w, A, c).any()
     assert not lm.corollary_d1_violations(w, A, c, p_power=2).any()
+    for p in (1, 2):  # the peak against the cap is "some entry above the cap", as written in Corollary D.1
+        cap = 2 * c.P**p * c.gamma * c.alpha * len(A) * c.beta**2 * c.omega**2 * (1 + ad.RTOL)
+        some = (np.abs(tl.noise_term(w, A)) > cap).any((-2, -1))
+        assert np.array_equal(lm.corollary_d1_violations(w, A, c, p), some)
+    over = np.array([np.full((2, 2), np.nan), [[1.0, 1e200], [1e200, 1.0]]])[:, None]  # runs that overflowed
+    assert list(lm.noise_peak(over, A)[:, 0] > 1.0) == [False, True]  # NaN: no violation; infinite: one
 
 
 def test_a_broken_bound_is_caught(setting):
