@@ -27,15 +27,17 @@ def init_entry_scale(kind: str, scale: float, width: int) -> float:
     return width * scale**2 * second_moment[kind]
 
 
-def placebo_stages(stage_list, placebo: str) -> list[tuple[str, str, float, float]]:
-    """Control windows: "swapped" exchanges the kinds (descents then need a suppression window, rises a
-    growth window), "shifted" moves every window PLACEBO_SHIFT times later. An alignment that survives
-    a placebo says the windows cover everything, not that the stages explain the swings."""
+def placebo_windows(
+    growth: np.ndarray, start: np.ndarray, end: np.ndarray, placebo: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Control windows, from windows as `two_layer.stage_windows_all` gives them: "swapped" exchanges the kinds
+    (descents then need a suppression window, rises a growth window), "shifted" moves every window
+    PLACEBO_SHIFT times later. An alignment that survives a placebo says the windows cover everything, not
+    that the stages explain the swings."""
     if placebo == "swapped":
-        flip = {"growth": "suppression", "suppression": "growth"}
-        return [(flip[k], label, t0, t1) for k, label, t0, t1 in stage_list]
+        return ~growth, start, end
     if placebo == "shifted":
-        return [(k, label, PLACEBO_SHIFT * t0, PLACEBO_SHIFT * t1) for k, label, t0, t1 in stage_list]
+        return growth, PLACEBO_SHIFT * start, PLACEBO_SHIFT * end
     raise ValueError(f"unknown placebo {placebo!r}: use one of {STAGE_PLACEBOS}")
 
 
@@ -50,14 +52,8 @@ def placebo_alignment_all(
     placebo: str,
 ) -> np.ndarray:
     """`two_layer.stage_alignment_all` against a placebo's windows: (n,), nan where no swing counts."""
-    return np.array(
-        [
-            tl.stage_alignment(
-                loss[:, i], times, placebo_stages(tl.stages(w[:, i], a, s, times, minor_floor), placebo), tol
-            )
-            for i in range(w.shape[1])
-        ]
-    )
+    growth, start, end, present = tl.stage_windows_all(w, a, s, times, minor_floor)
+    return tl.alignment_with_windows(loss, times, tol, *placebo_windows(growth, start, end, placebo), present)
 
 
 def cluster_off_course(w: np.ndarray, mu, times: np.ndarray, speed_floor: float, half: float = 0.5) -> dict:

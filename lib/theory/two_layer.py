@@ -47,15 +47,23 @@ def w_rhs(w: np.ndarray, a: np.ndarray) -> np.ndarray:
 
 def growth_term(w: np.ndarray, a: np.ndarray) -> np.ndarray:
     """G_ij = w_ij (a_i + a_j) (eq. D.4)."""
-    return w * (a[:, None] + a[None, :])
+    return _growth(w, a[:, None], a[None, :])
 
 
 def suppression_term(w: np.ndarray, a: np.ndarray) -> np.ndarray:
     """S_ij = 1/2 w_ij [w_ii (3 a_i + a_j) + 1{i != j} w_jj (3 a_j + a_i)] (eq. D.5)."""
     diag = np.diagonal(w, axis1=-2, axis2=-1)
-    ai, aj = a[:, None], a[None, :]
-    off = 1.0 - np.eye(len(a))
-    return 0.5 * w * (diag[..., :, None] * (3 * ai + aj) + off * diag[..., None, :] * (3 * aj + ai))
+    return _suppression(w, diag[..., :, None], diag[..., None, :], a[:, None], a[None, :], 1.0 - np.eye(len(a)))
+
+
+def _growth(wij: np.ndarray, ai: np.ndarray, aj: np.ndarray) -> np.ndarray:
+    """G_ij (eq. D.4) from the entry and the strengths, each an array broadcasting to the entries wanted."""
+    return wij * (ai + aj)
+
+
+def _suppression(wij, wii, wjj, ai, aj, off) -> np.ndarray:
+    """S_ij (eq. D.5) from w_ij, w_ii, w_jj, a_i, a_j and off = 1{i != j}, arrays broadcasting to the entries."""
+    return 0.5 * wij * (wii * (3 * ai + aj) + off * wjj * (3 * aj + ai))
 
 
 def noise_term(w: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -294,13 +302,98 @@ def stage_alignment(curve: np.ndarray, times: np.ndarray, stage_list, tol: float
     return hits / total if total else float("nan")
 
 
+def turning_points_batch(curves: np.ndarray, tol: float) -> np.ndarray:
+    """`turning_points` of every column of `curves` (n_times, n) at once: (n, k) time indices, each row the
+    list of its column padded with -1 at the end. The zig-zag filter stepped through time for all columns."""
+    n_times, n = curves.shape
+    seeds = np.arange(n)
+    direction = np.zeros(n)
+    ext = np.zeros(n, int)
+    turns = []  # (columns, confirmed extremum) per time step, in time order
+    for i in range(1, n_times):
+        x, at_ext = curves[i], curves[ext, seeds]
+        start = (direction == 0) & (np.abs(x - curves[0]) > tol)
+        goes_on = (direction != 0) & ((x - at_ext) * direction >= 0)
+        turn = (direction != 0) & ~goes_on & (np.abs(x - at_ext) > tol)
+        if turn.any():
+            turns.append((seeds[turn], ext[turn]))
+        direction = np.where(start, np.where(x > curves[0], 1.0, -1.0), np.where(turn, -direction, direction))
+        ext = np.where(start | goes_on | turn, i, ext)
+    cols = np.concatenate([c for c, _ in turns] + [np.zeros(0, int)])
+    points = np.concatenate([p for _, p in turns] + [np.zeros(0, int)])
+    order = np.argsort(cols, kind="stable")  # by column, each in time order
+    cols, points = cols[order], points[order]
+    counts = np.bincount(cols, minlength=n)
+    out = np.full((n, counts.max(initial=0) + 3), -1)
+    out[:, 0] = 0
+    out[cols, 1 + np.arange(len(cols)) - np.repeat(np.cumsum(counts) - counts, counts)] = points
+    last = out[seeds, counts]  # the last confirmed extremum (0 if none)
+    tail_ext = ext > last
+    out[seeds[tail_ext], 1 + counts[tail_ext]] = ext[tail_ext]
+    end = 1 + counts + tail_ext
+    tail_end = n_times - 1 > np.where(tail_ext, ext, last)
+    out[seeds[tail_end], end[tail_end]] = n_times - 1
+    return out
+
+
+def stage_windows_all(
+    w: np.ndarray, a: np.ndarray, s: int, times: np.ndarray, minor_floor: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The windows of `stages` for every seed of w (n_times, n, d, d) at once, one column per candidate entry
+    (the major entries w_pp, p < s, then the minor w_ij, i < s, i < j): growth (m,), whether a column is a
+    growth window; start and end (n, m), its times; present (n, m), whether the seed has that window."""
+    iu, ju = np.triu_indices(w.shape[-1], 1)
+    keep = iu < s  # the minor entries, row by row as `stages` visits them
+    i, j = np.concatenate([np.arange(s), iu[keep]]), np.concatenate([np.arange(s), ju[keep]])
+    entries = np.moveaxis(w, (-2, -1), (0, 1))  # (d, d, n_times, n): numpy then loops over the seeds, not 2 x 2
+    wij, ai, aj = entries[i, j], a[i][:, None, None], a[j][:, None, None]
+    g = _growth(wij, ai, aj)
+    sup = _suppression(wij, entries[i, i], entries[j, j], ai, aj, (i != j)[:, None, None].astype(float))
+    major = (np.arange(len(i)) < s)[:, None, None]
+    rate = np.moveaxis(np.where(major, g - sup, np.sign(wij) * (sup - g)), 0, -1)  # (n_times, n, m)
+    peak = rate.max(0)
+    above = rate >= 0.5 * peak
+    start = times[above.argmax(0)]
+    end = times[len(times) - 1 - above[::-1].argmax(0)]
+    big = np.moveaxis(np.abs(wij).max(1) >= minor_floor, 0, -1)
+    present = (peak > 0) & (big | major[:, 0, 0])
+    return major[:, 0, 0], start, end, present
+
+
+def alignment_with_windows(
+    curves: np.ndarray,
+    times: np.ndarray,
+    tol: float,
+    growth: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    present: np.ndarray,
+) -> np.ndarray:
+    """`stage_alignment` of every column of `curves` (n_times, n) against windows as `stage_windows_all` gives
+    them: the fraction of its descents that overlap a growth window and rises that overlap a suppression
+    window, (n,), nan where no swing counts."""
+    pts = turning_points_batch(curves, tol)
+    lo, hi = pts[:, :-1], pts[:, 1:]
+    valid = hi >= 0
+    seeds = np.arange(curves.shape[1])[:, None]
+    change = np.where(valid, curves[np.maximum(hi, 0), seeds] - curves[np.maximum(lo, 0), seeds], 0.0)
+    counted = valid & (np.abs(change) > tol)
+    wanted = (change < 0)[..., None] == growth  # (n, k, m): the window kind each swing needs
+    t_lo, t_hi = times[np.maximum(lo, 0)][..., None], times[np.maximum(hi, 0)][..., None]
+    overlap = (start[:, None] < t_hi) & (end[:, None] > t_lo)
+    hits = (counted & (wanted & overlap & present[:, None]).any(-1)).sum(1)
+    total = counted.sum(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, hits / total, np.nan)
+
+
 def stage_alignment_all(
     w: np.ndarray, loss: np.ndarray, a: np.ndarray, s: int, times: np.ndarray, tol: float, minor_floor: float = 0.05
 ) -> np.ndarray:
-    """`stage_alignment` of every seed: w (n_times, n, d, d), loss (n_times, n) -> (n,), nan where no swing counts."""
-    return np.array(
-        [stage_alignment(loss[:, i], times, stages(w[:, i], a, s, times, minor_floor), tol) for i in range(w.shape[1])]
-    )
+    """`stage_alignment` of every seed: w (n_times, n, d, d), loss (n_times, n) -> (n,), nan where no swing counts.
+
+    All seeds at once (`stage_windows_all`, `alignment_with_windows`), equal to the one-seed functions."""
+    return alignment_with_windows(loss, times, tol, *stage_windows_all(w, a, s, times, minor_floor))
 
 
 def stage_alignment_fraction(alignment: np.ndarray, among: np.ndarray | None = None):
@@ -376,7 +469,6 @@ def train_u(
     second, eye = x.T @ x / len(x), torch.eye(d, dtype=torch.float64)  # 1/(2N) sum ||(W-I)x||^2 = 1/2 tr(E S E^T)
     u = torch.tensor(u0, dtype=torch.float64, requires_grad=True)
     gen = torch.Generator().manual_seed(seed)
-    opt = torch.optim.SGD([u], lr=lr)
     taus, ws = [], []
     for step in range(steps + 1):
         if step % record_every == 0:
@@ -385,16 +477,16 @@ def train_u(
                 ws.append((u @ u.transpose(1, 2)).numpy().copy())
         if step == steps:
             break
-        w = u @ u.transpose(1, 2)
+        w = (u[:, :, None, :] * u[:, None, :, :]).sum(-1)  # U U^T entry by entry: no tiny matmuls to differentiate
         if batch is None:  # the full-batch loss through the sample second moment
             e = w - eye
-            loss = 0.5 * torch.einsum("nij,jk,nik->", e, second, e)
+            loss = 0.5 * ((e @ second) * e).sum()
         else:
             xb = x[torch.randint(len(x), (u.shape[0], batch), generator=gen)]
-            loss = 0.5 * ((xb @ w - xb) ** 2).sum(-1).mean(-1).sum()  # W symmetric: x W = (W x)^T
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+            loss = (0.5 / batch) * ((xb @ w - xb) ** 2).sum()  # W symmetric: x W = (W x)^T
+        (grad,) = torch.autograd.grad(loss, u)
+        with torch.no_grad():
+            u.add_(grad, alpha=-lr)  # a plain gradient step, as torch.optim.SGD takes it
     return np.array(taus), np.stack(ws)
 
 

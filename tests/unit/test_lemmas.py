@@ -40,6 +40,23 @@ def test_discrete_run_is_euler_of_d2():
     assert np.allclose(w[1], w0 + 0.01 * tl.w_rhs(w0, A))
 
 
+@pytest.mark.parametrize("d", [2, 3, 4])
+def test_discrete_run_equals_stepping_w_rhs(d):
+    """The entrywise update equals W + eta w_rhs(W) stepped as matrices, settings batched or not, up to rounding."""
+    rng = np.random.default_rng(d)
+    w0 = tl.gram(rng.standard_normal((5, d, d))) * 0.1
+    a, eta = rng.uniform(0.3, 2.0, (5, d)), rng.uniform(0.005, 0.02, 5)
+    ref = [w0]
+    for _ in range(300):
+        ref.append(ref[-1] + eta[:, None, None] * tl.w_rhs(ref[-1], a))
+    w = lm.discrete_run(w0, a, eta, 300)
+    np.testing.assert_allclose(w, np.stack(ref), rtol=1e-12, atol=1e-15)
+    assert (w == np.swapaxes(w, -1, -2)).all()  # symmetric to the last bit
+    one = lm.discrete_run(w0[:1], a[0], eta[0], 300)  # one setting alone: the same numbers as in the batch
+    assert np.array_equal(one[:, 0], w[:, 0])
+    assert np.array_equal(lm.discrete_run(w0, a, eta, 300, record=False), w[-1])
+
+
 def test_lemmas_hold_and_converge(setting):
     c, _, w = setting
     v = lm.lemma_violations(w, A, c)
@@ -52,6 +69,12 @@ def test_corollary_d1_needs_p_squared(setting):
     c, _, w = setting
     assert lm.corollary_d1_violations(w, A, c).any()
     assert not lm.corollary_d1_violations(w, A, c, p_power=2).any()
+    for p in (1, 2):  # the peak against the cap is "some entry above the cap", as written in Corollary D.1
+        cap = 2 * c.P**p * c.gamma * c.alpha * len(A) * c.beta**2 * c.omega**2 * (1 + ad.RTOL)
+        some = (np.abs(tl.noise_term(w, A)) > cap).any((-2, -1))
+        assert np.array_equal(lm.corollary_d1_violations(w, A, c, p), some)
+    over = np.array([np.full((2, 2), np.nan), [[1.0, 1e200], [1e200, 1.0]]])[:, None]  # runs that overflowed
+    assert list(lm.noise_peak(over, A)[:, 0] > 1.0) == [False, True]  # NaN: no violation; infinite: one
 
 
 def test_a_broken_bound_is_caught(setting):

@@ -35,11 +35,37 @@ def test_the_floor_of_0_05_drops_windows_and_the_placebos_fail(main_setting):
 
 
 def test_placebo_windows():
-    st = [("growth", "w11", 1.0, 2.0)]
-    assert sc.placebo_stages(st, "swapped") == [("suppression", "w11", 1.0, 2.0)]
-    assert sc.placebo_stages(st, "shifted") == [("growth", "w11", 3.0, 6.0)]
+    growth, start, end = np.array([True, False]), np.array([[1.0, 2.0]]), np.array([[2.0, 4.0]])
+    kinds, *times = sc.placebo_windows(growth, start, end, "swapped")
+    assert list(kinds) == [False, True] and times[0] is start and times[1] is end
+    kinds, shifted_start, shifted_end = sc.placebo_windows(growth, start, end, "shifted")
+    assert kinds is growth and (shifted_start == [[3.0, 6.0]]).all() and (shifted_end == [[6.0, 12.0]]).all()
     with pytest.raises(ValueError, match="unknown placebo"):
-        sc.placebo_stages(st, "reversed")
+        sc.placebo_windows(growth, start, end, "reversed")
+
+
+def _one_seed_alignment(r, tol, floor, placebo=None):
+    """The alignment seed by seed, from `two_layer.stages` and `two_layer.stage_alignment`, with the placebo's
+    windows built from each seed's stage list."""
+    flip = {"growth": "suppression", "suppression": "growth"}
+    out = []
+    for i in range(r["w"].shape[1]):
+        st = tl.stages(r["w"][:, i], r["a"], len(r["a"]), r["times"], floor)
+        if placebo == "swapped":
+            st = [(flip[k], label, t0, t1) for k, label, t0, t1 in st]
+        elif placebo == "shifted":
+            st = [(k, label, sc.PLACEBO_SHIFT * t0, sc.PLACEBO_SHIFT * t1) for k, label, t0, t1 in st]
+        out.append(tl.stage_alignment(r["loss"][:, i], r["times"], st, tol))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("floor", [0.0, 0.005, 0.05])
+def test_placebo_alignment_equals_the_one_seed_formulation(main_setting, floor):
+    r = main_setting
+    tol = 0.01 * r["loss"][0].mean()
+    for placebo in sc.STAGE_PLACEBOS:
+        batched = sc.placebo_alignment_all(r["w"], r["loss"], r["a"], 2, r["times"], tol, floor, placebo)
+        np.testing.assert_array_equal(batched, _one_seed_alignment(r, tol, floor, placebo))
 
 
 def test_the_turning_reading_can_tell_the_stages_apart_at_d_2(main_setting):

@@ -9,6 +9,7 @@ import pytest
 import sympy as sp
 import torch
 
+from lib.sim.data import sim_dataset
 from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
 
@@ -89,6 +90,34 @@ def test_train_u_matches_flow():
     a = tl.signal_strengths([1.0, 2.0], [0.05, 0.05], 2)
     w_flow = tl.integrate(u0, a, taus)
     assert np.abs(w_train - w_flow).max() < 0.05
+
+
+def _train_u_with_optimizer(u0, mu, sigma, n_per_cluster, lr, steps, batch, seed):
+    """The plain formulation: W = U U^T by matmul, the losses as written, torch.optim.SGD; W at the end."""
+    x = torch.as_tensor(sim_dataset(mu, sigma, u0.shape[1], n_per_cluster, seed=seed).x, dtype=torch.float64)
+    second, eye = x.T @ x / len(x), torch.eye(u0.shape[1], dtype=torch.float64)
+    u = torch.tensor(u0, dtype=torch.float64, requires_grad=True)
+    gen, opt = torch.Generator().manual_seed(seed), torch.optim.SGD([u], lr=lr)
+    for _ in range(steps):
+        w = u @ u.transpose(1, 2)
+        if batch is None:
+            loss = 0.5 * torch.einsum("nij,jk,nik->", w - eye, second, w - eye)
+        else:
+            xb = x[torch.randint(len(x), (u.shape[0], batch), generator=gen)]
+            loss = 0.5 * ((xb @ w - xb) ** 2).sum(-1).mean(-1).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return (u @ u.transpose(1, 2)).detach().numpy()
+
+
+@pytest.mark.parametrize("batch", [None, 8])
+def test_train_u_equals_the_optimizer_formulation(batch):
+    torch.set_num_threads(1)
+    u0 = tl.init_u(5, 3, 3, 0.1, seed=1)
+    args = (u0, [0.7, 1.7, 3.0], [0.05] * 3, 200, 0.02, 150)
+    _, w = tl.train_u(*args, record_every=150, batch=batch, seed=2)
+    np.testing.assert_allclose(w[-1], _train_u_with_optimizer(*args, batch, 2), rtol=1e-12, atol=1e-15)
 
 
 def test_init_kinds():
@@ -182,15 +211,35 @@ def test_nonmonotone_fraction_is_an_estimate_and_power_changes_it():
     assert two.low > one.high  # A^2 swings far more often
 
 
-def test_stage_alignment_over_all_seeds():
-    r = tl.ensemble([1.0, 2.0], [0.05, 0.05], 2, 2, 0.05, "gaussian", 60, 60.0, 200, 0.01)
+@pytest.mark.parametrize(
+    ("mu", "d", "init", "scale"), [([1.0, 2.0], 2, "gaussian", 0.05), ([1.0, 1.5, 2.2], 4, "uniform", 0.2)]
+)
+def test_stage_alignment_over_all_seeds_equals_one_seed_at_a_time(mu, d, init, scale):
+    r = tl.ensemble(mu, [0.05] * len(mu), d, d, scale, init, 60, 60.0, 200, 0.01)
     tol = 0.01 * r["loss"][0].mean()
-    al = tl.stage_alignment_all(r["w"], r["loss"], r["a"], 2, r["times"], tol)
-    i = 5
-    st = tl.stages(r["w"][:, i], r["a"], 2, r["times"], 0.05)
-    assert al[i] == tl.stage_alignment(r["loss"][:, i], r["times"], st, tol) or np.isnan(al[i])
+    for floor in (0.0, 0.005, 0.05):
+        al = tl.stage_alignment_all(r["w"], r["loss"], r["a"], len(mu), r["times"], tol, floor)
+        one = [
+            tl.stage_alignment(
+                r["loss"][:, i], r["times"], tl.stages(r["w"][:, i], r["a"], len(mu), r["times"], floor), tol
+            )
+            for i in range(60)
+        ]
+        np.testing.assert_array_equal(al, one)
     est = tl.stage_alignment_fraction(al, r["descents"] >= 2)
     assert est.n == int(((r["descents"] >= 2) & np.isfinite(al)).sum())
+
+
+def test_turning_points_of_every_column_equal_one_column_at_a_time():
+    rng = np.random.default_rng(3)
+    t = np.linspace(0, 1, 300)[:, None]
+    curves = np.cos(rng.uniform(1, 30, 40) * t) * rng.uniform(0.05, 1, 40) + 0.02 * rng.standard_normal((300, 40))
+    curves[:, 0] = 1.0  # never moves by more than tol
+    curves[:, 1] = np.linspace(1, 0, 300)  # one descent, the end its last point
+    for tol in (0.01, 0.1, 0.5):
+        pts = tl.turning_points_batch(curves, tol)
+        for i in range(curves.shape[1]):
+            assert [p for p in pts[i] if p >= 0] == tl.turning_points(curves[:, i], tol)
 
 
 def test_cluster_detours_coincide_in_two_dimensions():
