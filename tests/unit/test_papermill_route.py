@@ -22,7 +22,9 @@ from lib.book.run.notebook import start_chapter
 from lib.book.run.papermill_route import (
     InjectedParametersGuard,
     injected_cell_problem,
+    look_alike_numbers,
     output_path_from_command,
+    repeated_names,
     with_parameters_cell,
     write_parameters_cells,
 )
@@ -150,6 +152,14 @@ def test_start_chapter_validates_and_checks_the_cost(monkeypatch, tmp_path):
 def test_the_output_notebook_is_read_from_papermills_command_line(argv, expected):
     found = output_path_from_command(argv, Path("/work/dir"), shell_pwd=Path("/shell"))
     assert found == (Path(expected) if expected else None)
+
+
+def test_a_command_line_other_than_papermills_is_not_read_as_one():
+    """The parent of a `lib run` kernel is `python -m lib run ...`, which checks its own -p and -y: the kernel's
+    readers of papermill's command line find nothing in it (and need not import papermill)."""
+    argv = ["python", "-m", "lib", "run", "one_layer", "-p", "steps", "５０", "-p", "steps", "60", "-y", "{d: 4}"]
+    assert look_alike_numbers(argv) is None and repeated_names(argv) is None
+    assert look_alike_numbers(["python", "-m", "papermill", "in.ipynb", "o.ipynb", "-p", "steps", "５０"]) is not None
 
 
 # ----------------------------------------------------------------------------------------------
