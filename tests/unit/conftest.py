@@ -33,3 +33,15 @@ def lib_command(capsys):
         return subprocess.CompletedProcess(list(args), code, out.out, out.err)
 
     return run
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules that hold a test marked `slow(SECONDS)` first, the slowest first, each kept whole (its module
+    fixtures are made once). Under `-n 2 --dist worksteal` (make test) the first worker starts with them, the second
+    with the rest, and whichever runs out takes half of what the other has left, from its end: short tests. A run
+    of seconds left for the end would hold one worker while the other waits (the workers ended 40 s apart)."""
+    seconds: dict = {}
+    for item in items:
+        if (mark := item.get_closest_marker("slow")) is not None:
+            seconds[item.module] = max(seconds.get(item.module, 0), *mark.args)
+    items.sort(key=lambda item: -seconds.get(getattr(item, "module", None), 0))  # stable (an nbval cell: no module)

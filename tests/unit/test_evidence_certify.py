@@ -135,6 +135,7 @@ def test_against_a_commit_whose_code_is_not_the_stored_one_is_refused(stale):
     assert certified == [] and "is not the code of the stored shards" in problems[0]
 
 
+@pytest.mark.slow(12)
 def test_against_a_commit_compares_the_previous_code_with_the_current_one_here(tmp_path, monkeypatch):
     """Stored shards of the code at HEAD, the current code edited (its fingerprint changed, not what it
     computes): the smoke variant computed by HEAD's code and by the current code agree, so they are certified.

@@ -41,6 +41,7 @@ def pages_without_runs(tmp_path_factory):
     return folder / "generated"
 
 
+@pytest.mark.slow(10)
 def test_the_status_page_lists_every_chapter_even_without_a_run(pages_without_runs):
     from lib.book.chapters import chapter_ids
 

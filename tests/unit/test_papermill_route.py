@@ -249,6 +249,7 @@ def test_the_first_cells_stop_bad_parameters(converted, tmp_path, monkeypatch, u
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.slow(8)
 @pytest.mark.parametrize(
     "args, message",
     [BAD_PARAMETERS[2], BAD_PARAMETERS[4]],  # IPython's guard of the injected cell; the kernel's parent read in /proc
@@ -277,6 +278,7 @@ json.dump({"dir": str(output_dir(globals())), "steps": steps}, open(os.environ["
 """
 
 
+@pytest.mark.slow(6)
 @pytest.mark.parametrize("inject", [[], ["--inject-output-path"]])
 def test_a_papermill_run_writes_beside_its_output_notebook(tmp_path, monkeypatch, inject):
     import jupytext

@@ -229,6 +229,7 @@ time.sleep(120)
 """
 
 
+@pytest.mark.slow(7)
 @pytest.mark.parametrize(
     "stop, code, line",
     [

@@ -63,6 +63,7 @@ ORDER_MODELS = load("sim_observations").describe()
 ORDER_CHOICES = next(i for i in ORDER_MODELS if i.name == "order_models").bounds["choices"]
 
 
+@pytest.mark.slow(40)
 @settings(
     phases=[Phase.explicit],  # one whole chapter run fits make test's budget: the crash of issue 36 itself
     deadline=None,
