@@ -124,8 +124,8 @@ test-lint: $(ENV_STAMP)  ## part of make test: ruff's lint and format checks
 test-pages: test-lint $(HTML_STAMP)  ## part of make test: the built book's pages and the browser checks
 	$(call TEST_LOG,-m pytest tests/book tests/browser -q -p no:cacheprovider)
 
-test-unit: test-lint  ## part of make test: the unit tests, one worker per core
-	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS))
+test-unit: test-lint  ## part of make test: the unit tests, one worker per core (an idle one takes tests from the other)
+	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS) --dist worksteal)
 
 test-nbval: test-lint  ## part of make test: the checked outputs (nbval) on this machine's kernels
 	$(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)

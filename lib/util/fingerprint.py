@@ -28,15 +28,17 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import io
 import json
 import platform
 import re
 import symtable
 import textwrap
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata
 from pathlib import Path
+from types import SimpleNamespace
 
 from lib.util.deps import module_closure, module_path
 from lib.util.io import memo_by_content
@@ -47,6 +49,12 @@ COMPUTE_PACKAGES = ("numpy", "scipy", "torch")
 
 def package_versions() -> dict[str, str]:
     """Python and the numerical packages' versions (those absent are left out)."""
+    return dict(_installed_versions())
+
+
+@cache
+def _installed_versions() -> dict[str, str]:
+    """`package_versions`, read once per process (each `metadata.version` scans the installed distributions)."""
     versions = {"python": platform.python_version()}
     for name in COMPUTE_PACKAGES:
         try:
@@ -355,10 +363,27 @@ def _serialised(node) -> str:
 
 def _fresh(source: str, stmt: ast.stmt) -> ast.stmt:
     """A new tree of `stmt`, parsed again from its source (the rewrite must not touch the cached one)."""
-    fresh = ast.parse(textwrap.dedent(ast.get_source_segment(source, stmt, padded=True))).body[0]
+    fresh = ast.parse(textwrap.dedent(_source_segment(source, stmt, padded=True))).body[0]
     if decorators := getattr(stmt, "decorator_list", None):
-        fresh.decorator_list = [ast.parse(ast.get_source_segment(source, d)).body[0].value for d in decorators]
+        fresh.decorator_list = [ast.parse(_source_segment(source, d)).body[0].value for d in decorators]
     return fresh
+
+
+@lru_cache(maxsize=512)
+def _lines(source: str) -> list[str]:
+    """The source's lines with their ends, split where `ast.get_source_segment` splits them (at \\n, \\r and
+    \\r\\n only: not at a form feed or the other line breaks of `str.splitlines`)."""
+    return io.StringIO(source, newline="").readlines()
+
+
+def _source_segment(source: str, node: ast.AST, padded: bool = False) -> str:
+    """`ast.get_source_segment(source, node, padded=padded)` from the node's own lines only: Python 3.11 splits
+    the whole module, one character at a time, for every segment."""
+    lines = _lines(source)[node.lineno - 1 : node.end_lineno]
+    at = SimpleNamespace(
+        lineno=1, end_lineno=len(lines), col_offset=node.col_offset, end_col_offset=node.end_col_offset
+    )
+    return ast.get_source_segment("".join(lines), at, padded=padded)
 
 
 def _rebuild(base: ast.expr, chain: list[ast.Attribute], used: int) -> ast.expr:

@@ -12,6 +12,7 @@ import datetime
 import os
 import re
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -36,7 +37,13 @@ def build_date() -> str:
 
 def repository(config: Path = CONFIG) -> tuple[str, str] | None:
     """(URL without a trailing slash, branch) of `_config.yml`'s `repository`, or None when no URL is set."""
-    section = (yaml.safe_load(config.read_text()) or {}).get("repository") or {}
+    return _repository_in(config.read_text())
+
+
+@lru_cache(maxsize=8)
+def _repository_in(text: str) -> tuple[str, str] | None:
+    """`repository` of a `_config.yml` text, parsed once per text (the build status page links every commit)."""
+    section = (yaml.safe_load(text) or {}).get("repository") or {}
     url = (section.get("url") or "").strip().rstrip("/")
     return (url, section.get("branch") or "main") if url else None
 

@@ -70,6 +70,19 @@ def fraction(
     return Estimate(successes / n, float(low), float(high), n, f"{method} {confidence:.0%}")
 
 
+def every_fraction(n: int, *, method: str = "wilson", confidence: float = CONFIDENCE) -> list[Estimate]:
+    """`fraction(k, n, method=method, confidence=confidence)` for every count k = 0 .. n, the intervals computed
+    at once (what a claim on a fraction of n can reach: lib.book.verdicts.decidability)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n <= 0:
+        raise ValueError("a fraction needs n >= 1")
+    counts = np.arange(n + 1)
+    lows, highs = proportion_confint(counts, n, alpha=1 - confidence, method=method)
+    label = f"{method} {confidence:.0%}"
+    return [Estimate(k / n, float(low), float(high), n, label) for k, low, high in zip(counts.tolist(), lows, highs)]
+
+
 def bootstrap_interval(
     samples: tuple[np.ndarray, ...],
     statistic,

@@ -1,6 +1,7 @@
 """lib/book/chapters/declaration.py: parameters declared once as a dataclass, claims with three-valued verdicts."""
 
-from dataclasses import dataclass
+import typing
+from dataclasses import dataclass, fields
 
 import pytest
 
@@ -15,6 +16,7 @@ from lib.book.chapters.declaration import (
     Cost,
     ParameterError,
     Parameters,
+    _describe_field,
     param,
 )
 
@@ -42,6 +44,16 @@ def test_fields_describe_themselves():
     assert info["seed"].nullable and info["seed"].type == "int or null"
     assert "> 0" in info["lr"].describe_range() and "<= 100" in info["d"].describe_range()
     assert Toy.defaults()["relation"] == "mod3"
+
+
+@pytest.mark.parametrize("params", [Toy, *(load(c).params for c in chapter_ids())])
+def test_described_fields_read_the_annotations_resolved_once(params):
+    """`describe` resolves a class's annotations once (cached): the same as resolving them on every call, and
+    each call still makes its own list defaults."""
+    hints = typing.get_type_hints(params)
+    assert params.describe() == [_describe_field(f, hints[f.name]) for f in fields(params)]
+    first, second = params.describe(), params.describe()
+    assert all(a.default is not b.default for a, b in zip(first, second) if isinstance(a.default, list))
 
 
 def test_construction_validates_and_widens():

@@ -1,25 +1,10 @@
 """The command line explains itself: `lib run --help`, `lib list ID`, `lib claims`, `lib page`, `lib params`."""
 
-import os
-import subprocess
-import sys
-
 from lib.book.chapters import chapter_ids
-from lib.util.paths import ROOT
 
 
-def _cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "lib", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-
-
-def test_run_help_lists_every_option_and_the_chapters():
-    done = _cli("run", "--help")
+def test_run_help_lists_every_option_and_the_chapters(lib_command):
+    done = lib_command("run", "--help")
     assert done.returncode == 0
     for option in ("-p NAME VALUE", "-y YAML", "--output-dir", "--html", "--threads", "--allow-expensive"):
         assert option in done.stdout, option
@@ -27,24 +12,24 @@ def test_run_help_lists_every_option_and_the_chapters():
     assert all(chapter_id in flat for chapter_id in chapter_ids())
 
 
-def test_list_one_chapter_shows_parameters_and_the_claims_they_reach():
-    done = _cli("list", "diffusion")
+def test_list_one_chapter_shows_parameters_and_the_claims_they_reach(lib_command):
+    done = lib_command("list", "diffusion")
     assert done.returncode == 0 and done.stdout.startswith("diffusion:") and "one_layer:" not in done.stdout
     assert "claims read from stored evidence (ignore -p): " in done.stdout and "S-6/generalises-long-0_2" in done.stdout
     assert "claims computed live" in done.stdout
-    done = _cli("list", "sim_observations")
+    done = lib_command("list", "sim_observations")
     assert "threshold of:" in done.stdout  # a condition that names a parameter
-    assert _cli("list", "nosuch").returncode == 2
+    assert lib_command("list", "nosuch").returncode == 2
 
 
-def test_page_and_params_exit_codes(tmp_path):
-    done = _cli("page", str(tmp_path / "missing.ipynb"))
+def test_page_and_params_exit_codes(tmp_path, lib_command):
+    done = lib_command("page", str(tmp_path / "missing.ipynb"))
     assert done.returncode == 2 and "no such notebook" in done.stderr
-    assert _cli("params", "--check").returncode == 0
+    assert lib_command("params", "--check").returncode == 0
 
 
-def test_main_help_documents_the_exit_codes():
-    done = _cli("--help")
+def test_main_help_documents_the_exit_codes(lib_command):
+    done = lib_command("--help")
     assert "Exit codes: 0 success" in done.stdout and "(`claims`)" in done.stdout
 
 

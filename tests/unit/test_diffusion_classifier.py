@@ -1,6 +1,7 @@
 """The classifier read-out (lib/diffusion/classifier.py): transit images, soft targets, calibration."""
 
 import numpy as np
+import pytest
 import torch
 
 from lib.diffusion.classifier import (
@@ -34,6 +35,7 @@ def test_transit_discs_have_the_interpolated_concepts():
         )
 
 
+@pytest.mark.slow(20)
 def test_trained_classifier_is_calibrated_and_flags_noise():
     torch.set_num_threads(1)
     dgp = Circles(0.7, resolution=8)

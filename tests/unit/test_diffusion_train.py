@@ -1,6 +1,7 @@
 """Training runs (lib/diffusion/train.py, evidence.py): own seeds per run, EMA, exact resume, paired samples."""
 
 import numpy as np
+import pytest
 import torch
 
 from lib.diffusion.configs import CPU, SMOKE, shards
@@ -65,6 +66,7 @@ def test_evidence_configuration_and_shards():
     assert run_config(CPU, 0.35).colour_signal == 0.35
 
 
+@pytest.mark.slow(10)
 def test_smoke_shard_arrays():
     torch.set_num_threads(1)
     a = contrast_seed_run(SMOKE_CONFIG, {"contrast": 0.2, "seed": 0})

@@ -135,10 +135,12 @@ def test_against_a_commit_whose_code_is_not_the_stored_one_is_refused(stale):
     assert certified == [] and "is not the code of the stored shards" in problems[0]
 
 
+@pytest.mark.slow(12)
 def test_against_a_commit_compares_the_previous_code_with_the_current_one_here(tmp_path, monkeypatch):
     """Stored shards of the code at HEAD, the current code edited (its fingerprint changed, not what it
-    computes): the smoke variant computed by HEAD's code and by the current code agree, so they are certified."""
-    evidence_set = registry.get("two_layer", "swing_by_d")
+    computes): the smoke variant computed by HEAD's code and by the current code agree, so they are certified.
+    (A set of one smoke shard: HEAD's code computes each in a process of its own, seconds of imports.)"""
+    evidence_set = registry.get("sim_observations", "swing_same_width")
     shutil.copytree(
         EVIDENCE / evidence_set.chapter / evidence_set.name, tmp_path / evidence_set.chapter / evidence_set.name
     )
@@ -147,7 +149,7 @@ def test_against_a_commit_compares_the_previous_code_with_the_current_one_here(t
         monkeypatch.setattr(module, "set_code", lambda s: edited)
     certified, problems = recertify(evidence_set, root=tmp_path, against="HEAD")
     assert problems == [] and len(certified) == len(evidence_set.shards) + len(evidence_set.shard_ids("smoke"))
-    entry = json.loads((shard_dir(evidence_set, "d-2__block-0", root=tmp_path) / PROVENANCE).read_text())
+    entry = json.loads((shard_dir(evidence_set, evidence_set.shard_ids()[0], root=tmp_path) / PROVENANCE).read_text())
     assert entry["code_fingerprint"] == "1" * 16
     assert entry["certifications"][-1]["method"].startswith("smoke recompute by the previous code (commit ")
 

@@ -243,3 +243,22 @@ def test_the_source_memos_give_what_parsing_gives(tmp_path, monkeypatch):
     assert sorted(deps.import_statements(source)) == sorted(expected)  # from the memo
     source.write_text("import lib.z\n")
     assert deps.import_statements(source) == [[-1, "", ["lib.z"]]]
+
+
+def test_source_segments_are_those_of_the_standard_library():
+    """`_source_segment` reads a statement's own lines: the text `ast.get_source_segment` gives, for every top-level
+    statement and decorator of a module of lib, and every statement of a source with CRLF and CR line ends, a form
+    feed, non-ASCII text, a multi-line call, an indented method and a one-line body."""
+    import ast
+
+    odd = (
+        "x = 'é'  # ünïcode\r\nclass C:\r\n    @staticmethod\r\n    def f(a,\r\n          b):  return (a,\r\n"
+        "  b)\r\n\x0cy = [1,\r 2]\rdef g(): return 'ß'\n"
+    )
+    module = fingerprint.ROOT.joinpath("lib/util/fingerprint.py").read_text()
+    for source, nodes in ((module, ast.parse(module).body), (odd, list(ast.walk(ast.parse(odd))))):
+        statements = [n for n in nodes if isinstance(n, ast.stmt)]
+        decorators = [d for n in statements for d in getattr(n, "decorator_list", [])]
+        for node, padded in [(n, True) for n in statements] + [(d, False) for d in decorators]:  # as `_fresh` reads
+            expected = ast.get_source_segment(source, node, padded=padded)
+            assert fingerprint._source_segment(source, node, padded=padded) == expected

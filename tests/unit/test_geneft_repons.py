@@ -7,6 +7,7 @@ from scipy.integrate import solve_ivp
 from lib.geneft import repons, symbolic
 
 
+@pytest.mark.slow(5)
 def test_sympy_derivations_of_appendix_c_and_theorem_3_hold():
     checks = symbolic.all_checks()
     assert all(checks.values()), checks

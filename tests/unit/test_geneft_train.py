@@ -102,6 +102,7 @@ def test_invalid_inputs_fail_clearly():
         train_models(R[:3], masks, **KW, steps=5)
 
 
+@pytest.mark.slow(8)
 def test_plateau_patience_stops_decided_models():
     """A model leaves once it fits its training pairs and its full accuracy is flat for k evaluations;
     its result equals that of the same model trained to the end whenever the outcome was truly flat."""

@@ -86,6 +86,7 @@ def test_a_broken_bound_is_caught(setting):
     assert lm.first_failure(v)[1] == 5
 
 
+@pytest.mark.slow(9)
 def test_breaking_d5_breaks_suppression(setting):
     c, w0, w = setting
     a_close = tl.signal_strengths([1.0, 1.3], [0.05, 0.05], 2)

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from papermill.cli import _resolve_type as papermill_value
 from papermill.iorw import NoDatesSafeLoader
+from unicode_text import UNICODE, text
 
 import lib.book.run.runner
 from lib.book.chapters import chapter_ids, load
@@ -39,7 +40,7 @@ PAPERMILL = ["python", "/v/bin/papermill", "in.ipynb", "out.ipynb"]
 # ----------------------------------------------------------------------------------------------
 
 NUMBERS_AND_WORDS = st.one_of(
-    st.text(max_size=20),
+    text(max_size=20),
     st.integers().map(str),
     st.floats().map(repr),
     st.integers(0, 2**40).map(hex),
@@ -70,7 +71,7 @@ YAML_SCALARS = st.sampled_from(
 
 
 @settings(max_examples=150, deadline=None)
-@given(names=st.lists(st.from_regex(r"[a-z]{1,6}", fullmatch=True), min_size=1, max_size=4, unique=True),
+@given(names=st.lists(st.from_regex(r"[a-z]{1,6}", fullmatch=True, alphabet=UNICODE), min_size=1, max_size=4, unique=True),
        data=st.data())  # fmt: skip
 def test_y_mappings_are_papermills_own_reading(names, data):
     """A -y mapping is what papermill's `NoDatesSafeLoader` makes of it (YAML 1.1, no dates)."""
@@ -131,7 +132,7 @@ def test_tiny_values_are_a_run_or_a_one_line_refusal(chapter_id, tiny, sign, dat
 # 3. The papermill route refuses a name given twice, as `lib run` does
 # ----------------------------------------------------------------------------------------------
 
-NAME = st.from_regex(r"[a-z_]{1,8}", fullmatch=True)
+NAME = st.from_regex(r"[a-z_]{1,8}", fullmatch=True, alphabet=UNICODE)
 
 
 @FAST
@@ -455,7 +456,7 @@ def test_make_rebuilds_a_chapter_whose_metrics_were_deleted():
 
 
 @WITH_CAPSYS
-@given(reason=st.text(min_size=1, max_size=40), condition=st.sampled_from(["> 1", "<= 1e-4", "== true"]))
+@given(reason=text(min_size=1, max_size=40), condition=st.sampled_from(["> 1", "<= 1e-4", "== true"]))
 def test_a_skipped_metric_is_printed_with_its_reason_in_a_checked_line(
     same_code, tmp_path_factory, capsys, reason, condition
 ):

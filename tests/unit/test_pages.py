@@ -30,23 +30,32 @@ def test_parameters_page_has_a_section_per_chapter_and_no_cite_in_headings():
     assert len(headings) == 6 and not any("{cite" in h for h in headings)
 
 
-def test_the_status_page_lists_every_chapter_even_without_a_run(tmp_path):
-    from lib.book.chapters import chapter_ids
-    from lib.book.pages.generated import status_page
+@pytest.fixture(scope="module")
+def pages_without_runs(tmp_path_factory):
+    """Every generated page written before any chapter ran (`write_pages`; the status page checks every stored
+    shard, seconds): the folder they are in."""
+    from lib.book.pages.generated import write_pages
 
-    page = status_page(tmp_path)
+    folder = tmp_path_factory.mktemp("pages")
+    write_pages(folder / "runs", folder / "generated")
+    return folder / "generated"
+
+
+@pytest.mark.slow(10)
+def test_the_status_page_lists_every_chapter_even_without_a_run(pages_without_runs):
+    from lib.book.chapters import chapter_ids
+
+    page = (pages_without_runs / "status.md").read_text()  # what `status_page` gives for a folder without runs
     assert page.startswith("(build-status)=\n# Build status")
     assert all(f"{{doc}}`../chapters/{c}` | not run" in page for c in chapter_ids())
 
 
-def test_write_pages_without_runs_writes_every_page(tmp_path):
+def test_write_pages_without_runs_writes_every_page(pages_without_runs):
     """Before any chapter ran, every generated page exists and the summary still names every row."""
-    from lib.book.pages.generated import write_pages
     from lib.book.verdicts.summary import catalogue_rows
 
-    write_pages(tmp_path / "runs", tmp_path / "generated")
-    names = {p.name for p in (tmp_path / "generated").iterdir()}
+    names = {p.name for p in pages_without_runs.iterdir()}
     assert {"summary.md", "scorecard.md", "status.md", "parameters.md", "notes.md"} <= names
-    summary = (tmp_path / "generated" / "summary.md").read_text()
+    summary = (pages_without_runs / "summary.md").read_text()
     assert all(f">{row.key}</a>" in summary for row in catalogue_rows())
     assert "undecided at this budget" in summary

@@ -15,13 +15,16 @@ import pytest
 from papermill.translators import PythonTranslator
 
 import lib.book.chapters.declaration
+import lib.book.run.notebook
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import Chapter, ParameterError, Parameters, param
 from lib.book.run.notebook import start_chapter
 from lib.book.run.papermill_route import (
     InjectedParametersGuard,
     injected_cell_problem,
+    look_alike_numbers,
     output_path_from_command,
+    repeated_names,
     with_parameters_cell,
     write_parameters_cells,
 )
@@ -151,6 +154,14 @@ def test_the_output_notebook_is_read_from_papermills_command_line(argv, expected
     assert found == (Path(expected) if expected else None)
 
 
+def test_a_command_line_other_than_papermills_is_not_read_as_one():
+    """The parent of a `lib run` kernel is `python -m lib run ...`, which checks its own -p and -y: the kernel's
+    readers of papermill's command line find nothing in it (and need not import papermill)."""
+    argv = ["python", "-m", "lib", "run", "one_layer", "-p", "steps", "５０", "-p", "steps", "60", "-y", "{d: 4}"]
+    assert look_alike_numbers(argv) is None and repeated_names(argv) is None
+    assert look_alike_numbers(["python", "-m", "papermill", "in.ipynb", "o.ipynb", "-p", "steps", "５０"]) is not None
+
+
 # ----------------------------------------------------------------------------------------------
 # The route as a reader follows it: jupytext, then the papermill command (a kernel each)
 # ----------------------------------------------------------------------------------------------
@@ -176,36 +187,80 @@ def converted(tmp_path_factory):
     return folder / "nb.ipynb"
 
 
-def test_papermill_help_lists_every_parameter(converted):
-    done = _tool("papermill", "--help-notebook", str(converted), cwd=converted.parent)
-    assert done.returncode == 0 and "Unable to parse" not in done.stderr + done.stdout
+def _papermill(*args: str) -> None:
+    """papermill's own command (`papermill.cli.papermill`, its click command) in this process."""
+    from papermill.cli import papermill as command
+
+    command.main(list(args), prog_name="papermill", standalone_mode=False)
+
+
+def test_papermill_help_lists_every_parameter(converted, capsys, monkeypatch):
+    monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # papermill's command sets it
+    with pytest.raises(SystemExit) as done:
+        _papermill("--help-notebook", str(converted))
+    out = capsys.readouterr()
+    assert done.value.code == 0 and "Unable to parse" not in out.err + out.out
     for info in load("one_layer").describe():
-        assert f"  {info.name}: {info.python_type} (default {info.default!r})" in done.stdout
+        assert f"  {info.name}: {info.python_type} (default {info.default!r})" in out.out
 
 
-@pytest.mark.parametrize(
-    "args, message",
-    [
-        (["-p", "nosuch", "1"], "unknown parameter(s) for chapter 'one_layer': 'nosuch'"),
-        (["-p", "steps", "-5"], "parameter 'steps' must be >= 3, got -5"),
-        (["-p", "x; open('pwned', 'w'); y", "1"], "papermill pastes parameter names into the notebook verbatim"),
-        (["-p", "steps", "10000000", "-p", "init_draws", "100000"], "driven by steps=10000000"),
-        (["-p", "steps", "５０"], "parameter 'steps': papermill read '５０' as the number 50"),
-        (["-y", "fig2a_mu1: [1.0, 1]"], "parameter 'fig2a_mu1' repeats a value: entries 0 and 1 are 1.0 and 1"),
-        (["-p", "steps", "50", "-y", "steps: 60"], "parameter 'steps' is given twice on papermill's command line"),
-    ],
-)
-def test_papermill_stops_bad_parameters_in_the_first_cells(converted, tmp_path, args, message):
+BAD_PARAMETERS = [
+    (["-p", "nosuch", "1"], "unknown parameter(s) for chapter 'one_layer': 'nosuch'"),
+    (["-p", "steps", "-5"], "parameter 'steps' must be >= 3, got -5"),
+    (["-p", "x; open('pwned', 'w'); y", "1"], "papermill pastes parameter names into the notebook verbatim"),
+    (["-p", "steps", "10000000", "-p", "init_draws", "100000"], "driven by steps=10000000"),
+    (["-p", "steps", "５０"], "parameter 'steps': papermill read '５０' as the number 50"),
+    (["-y", "fig2a_mu1: [1.0, 1]"], "parameter 'fig2a_mu1' repeats a value: entries 0 and 1 are 1.0 and 1"),
+    (["-p", "steps", "50", "-y", "steps: 60"], "parameter 'steps' is given twice on papermill's command line"),
+]
+
+
+@pytest.fixture
+def untouched(tmp_path):
+    """After the test: nothing but bad.ipynb in tmp_path, no metrics in runs/, nothing written into the repository."""
     runs = ROOT / "runs" / "one_layer.metrics.json"
     before = runs.stat().st_mtime if runs.exists() else None
     status = _git_status()
+    yield
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.ipynb"]  # no metrics, no side effect
+    assert (runs.stat().st_mtime if runs.exists() else None) == before
+    assert _git_status() == status
+
+
+@pytest.mark.parametrize("args, message", BAD_PARAMETERS)
+def test_the_first_cells_stop_bad_parameters(converted, tmp_path, monkeypatch, untouched, args, message):
+    """Each bad parameter, as papermill reads and injects it (its own command, `--prepare-only`), stopped by the
+    notebook's first cells run in this process as the kernel runs them: every cell through the guard that
+    `guard_parameters` installs in IPython, and papermill's command line as the kernel's parent's."""
+    for name in ("LIB_OUTPUT_DIR", "LIB_ALLOW_EXPENSIVE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    monkeypatch.chdir(tmp_path)  # where a pasted open('pwned', 'w') would write
+    command = ["python", str(BIN / "papermill"), str(converted), "bad.ipynb", *args]
+    _papermill(*command[2:], "--prepare-only")
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_command", lambda: command)
+    guard = InjectedParametersGuard(load("one_layer"))
+    namespace: dict = {}
+    with pytest.raises(ParameterError) as err:
+        for cell in nbformat.read(tmp_path / "bad.ipynb", as_version=4).cells:
+            if cell.cell_type == "code":
+                exec("".join(guard(cell.source.splitlines(keepends=True))), namespace)
+                assert "= start_chapter(" not in cell.source, "the first cells ran: nothing refused"
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.slow(8)
+@pytest.mark.parametrize(
+    "args, message",
+    [BAD_PARAMETERS[2], BAD_PARAMETERS[4]],  # IPython's guard of the injected cell; the kernel's parent read in /proc
+)
+def test_papermill_stops_bad_parameters_in_the_first_cells(converted, tmp_path, untouched, args, message):
+    """The whole route as a reader runs it (a papermill process and its kernel), for the two checks only a kernel
+    started by papermill exercises; every bad parameter is checked in this process above."""
     start = time.perf_counter()
     done = _tool("papermill", str(converted), str(tmp_path / "bad.ipynb"), *args, cwd=tmp_path)
     assert done.returncode != 0 and "ParameterError: " in done.stderr and message in done.stderr, done.stderr[-2000:]
     assert time.perf_counter() - start < 60
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.ipynb"]  # no metrics, no side effect
-    assert (runs.stat().st_mtime if runs.exists() else None) == before
-    assert _git_status() == status  # nothing written into the repository
 
 
 def _git_status() -> str:
@@ -223,6 +278,7 @@ json.dump({"dir": str(output_dir(globals())), "steps": steps}, open(os.environ["
 """
 
 
+@pytest.mark.slow(6)
 @pytest.mark.parametrize("inject", [[], ["--inject-output-path"]])
 def test_a_papermill_run_writes_beside_its_output_notebook(tmp_path, monkeypatch, inject):
     import jupytext

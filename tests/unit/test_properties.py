@@ -6,6 +6,7 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from unicode_text import text
 
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import ParameterError
@@ -15,9 +16,9 @@ SCALARS = st.one_of(
     st.booleans(),
     st.integers(min_value=-(10**30), max_value=10**30),
     st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=300),
+    text(max_size=300),
 )
-VALUES = st.one_of(SCALARS, st.lists(SCALARS, max_size=12), st.dictionaries(st.text(max_size=5), SCALARS, max_size=3))
+VALUES = st.one_of(SCALARS, st.lists(SCALARS, max_size=12), st.dictionaries(text(max_size=5), SCALARS, max_size=3))
 
 
 def _outcome(chapter, overrides):
@@ -52,7 +53,7 @@ def test_numbers_near_and_beyond_the_declared_ranges(chapter_id, data):
             int: st.integers(-(10**12), 10**12),
             float: st.floats(-1e308, 1e308),
             bool: st.booleans(),
-            str: st.text(max_size=20),
+            str: text(max_size=20),
         }[info.base]
         if info.bounds["choices"]:
             scalar = st.one_of(scalar, st.sampled_from(info.bounds["choices"]))
@@ -61,7 +62,7 @@ def test_numbers_near_and_beyond_the_declared_ranges(chapter_id, data):
 
 
 @settings(max_examples=300, deadline=None)
-@given(text=st.text(max_size=300))
+@given(text=text(max_size=300))
 def test_any_yaml_text_is_a_value_or_a_one_line_refusal(text):
     """-y and the YAML reading of -p: nothing but a value or a short ParameterError, whatever the text."""
     from lib.book.commands.main import parse_overrides, parse_yaml
@@ -82,7 +83,7 @@ def test_any_command_line_value_is_a_run_or_a_clear_refusal(chapter_id, data):
 
     chapter = load(chapter_id)
     name = data.draw(st.sampled_from(sorted(chapter.defaults())))
-    raw = data.draw(st.one_of(st.text(max_size=40), st.floats().map(repr), st.lists(st.floats(), max_size=4).map(str)))
+    raw = data.draw(st.one_of(text(max_size=40), st.floats().map(repr), st.lists(st.floats(), max_size=4).map(str)))
     try:
         value = parse_value(name, raw)
     except ParameterError as err:  # a look-alike number: one line naming the parameter

@@ -30,6 +30,8 @@ def test_a_set_repository_links_commits_and_sources(tmp_path):
     assert commit_markdown(SHA, config) == f"[`0123456789`](https://example.org/book/commit/{SHA})"
     assert commit_markdown("unknown", config) == "`unknown`"
     assert source_url("lib/util/stats.py", config) == "https://example.org/book/blob/trunk/lib/util/stats.py"
+    _config(tmp_path, "")  # the same file edited: read again, not the parse of its earlier text
+    assert repository(config) is None and source_url("lib/util/stats.py", config) is None
 
 
 def test_the_book_config_sets_no_placeholder_url():

@@ -38,14 +38,25 @@ class ToyParameters(Parameters):
     fail: bool = param(False, "fail on purpose")
 
 
-def _cli(*args, cwd=ROOT):
+def _cli(*args):
+    """`python -m lib ARGS` as a process: its exit code, stdout and stderr."""
     return subprocess.run(
         [sys.executable, "-m", "lib", *args],
-        cwd=cwd,
+        cwd=ROOT,
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
+
+
+def test_the_command_refuses_bad_input_before_compute_in_one_line(tmp_path):
+    """The whole route, once, as a reader runs it: exit code 2, one line on stderr, nothing written, in seconds.
+    (Each class of bad input is checked in this process below: a `python -m lib` process imports for seconds.)"""
+    start = time.perf_counter()
+    done = _cli("run", "two_layer", "-p", "no_such_parameter", "1", "--output-dir", str(tmp_path))
+    assert done.returncode == 2 and "unknown parameter" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and time.perf_counter() - start < 10
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(
@@ -61,37 +72,37 @@ def _cli(*args, cwd=ROOT):
         (["-p", "d", "3", "-y", "{d: 4}"], "given twice"),
     ],
 )
-def test_cli_refuses_bad_input_before_compute(tmp_path, args, message):
+def test_cli_refuses_bad_input_before_compute(tmp_path, lib_command, args, message):
     start = time.perf_counter()
-    done = _cli("run", "two_layer", *args, "--output-dir", str(tmp_path))
+    done = lib_command("run", "two_layer", *args, "--output-dir", str(tmp_path))
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and time.perf_counter() - start < 10
     assert list(tmp_path.iterdir()) == []
 
 
-def test_cli_refuses_unusable_output_dirs(tmp_path):
+def test_cli_refuses_unusable_output_dirs(tmp_path, lib_command):
     blocker = tmp_path / "file"
     blocker.write_text("")
-    done = _cli("run", "two_layer", "--output-dir", str(blocker))
+    done = lib_command("run", "two_layer", "--output-dir", str(blocker))
     assert done.returncode == 2 and "not a folder" in done.stderr
 
 
-def test_cli_unknown_chapter_and_list():
-    done = _cli("run", "no_such_chapter")
+def test_cli_unknown_chapter_and_list(lib_command):
+    done = lib_command("run", "no_such_chapter")
     assert done.returncode == 2 and "unknown chapter" in done.stderr
-    done = _cli("list")
+    done = lib_command("list")
     assert done.returncode == 0
     for chapter_id in ("one_layer", "two_layer", "sim_observations", "diffusion", "geneft_statics", "geneft_dynamics"):
         assert f"{chapter_id}:" in done.stdout
 
 
-def test_cli_claims_filter_and_missing_folder(tmp_path):
-    done = _cli("claims", str(tmp_path / "nowhere"))
+def test_cli_claims_filter_and_missing_folder(tmp_path, lib_command):
+    done = lib_command("claims", str(tmp_path / "nowhere"))
     assert done.returncode == 2 and "no such folder" in done.stderr
-    done = _cli("claims", str(tmp_path))
+    done = lib_command("claims", str(tmp_path))
     assert done.returncode == 2 and "no ID.metrics.json" in done.stderr
     (tmp_path / "one_layer.metrics.json").write_text('{"a": ')
-    done = _cli("claims", str(tmp_path))
+    done = lib_command("claims", str(tmp_path))
     assert done.returncode == 2 and "one_layer.metrics.json" in done.stderr and "not valid JSON" in done.stderr
 
 
@@ -147,9 +158,10 @@ def toy_chapter(tmp_path, monkeypatch):
     return chapter
 
 
-def test_run_publishes_notebook_and_metrics(tmp_path, toy_chapter):
+def test_run_publishes_notebook_and_metrics_and_prints_no_kernel_noise(tmp_path, toy_chapter, capfd):
     out = tmp_path / "out"
     path = lib.book.run.runner.run_chapter("toy", {"k": 3}, out)
+    assert "Kernel is running" not in capfd.readouterr().err
     assert path == out / "toy.ipynb"
     assert json.loads((out / "toy.metrics.json").read_text()) == {"k_squared": 9}
     assert sorted(p.name for p in out.iterdir()) == ["toy.ipynb", "toy.metrics.json"]  # no lock file left
@@ -198,11 +210,6 @@ def test_cost_beyond_reason_is_refused(monkeypatch):
         lib.book.run.runner.check_cost(chapter, chapter.validate({"n": 10}))
 
 
-def test_a_successful_run_prints_no_kernel_noise(tmp_path, toy_chapter, capfd):
-    lib.book.run.runner.run_chapter("toy", {}, tmp_path / "out")
-    assert "Kernel is running" not in capfd.readouterr().err
-
-
 INTERRUPTED_RUN = """
 import sys
 from pathlib import Path
@@ -222,6 +229,7 @@ time.sleep(120)
 """
 
 
+@pytest.mark.slow(7)
 @pytest.mark.parametrize(
     "stop, code, line",
     [

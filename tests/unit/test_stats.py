@@ -12,6 +12,7 @@ from lib.util.stats import (
     bootstrap_mean,
     bootstrap_median,
     decide,
+    every_fraction,
     exact,
     fraction,
     paired_difference,
@@ -31,6 +32,17 @@ def test_fraction_edges_are_informative():
     assert zero.low == 0 and 0.05 < zero.high < 0.15
     with pytest.raises(ValueError):
         fraction(0, 0)
+
+
+@pytest.mark.parametrize("method", ["wilson", "beta"])
+@pytest.mark.parametrize("n, confidence", [(1, 0.95), (5, 0.95), (37, 0.9), (200, 0.95)])
+def test_every_fraction_is_fraction_of_every_count(method, n, confidence):
+    """The intervals of all counts at once equal those computed one count at a time, to the last bit."""
+    assert every_fraction(n, method=method, confidence=confidence) == [
+        fraction(k, n, method=method, confidence=confidence) for k in range(n + 1)
+    ]
+    with pytest.raises(ValueError):
+        every_fraction(0)
 
 
 def test_bootstrap_is_seeded_and_brackets():

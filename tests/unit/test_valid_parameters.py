@@ -14,6 +14,7 @@ import math
 import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
+from unicode_text import text
 
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import ParameterError
@@ -34,7 +35,7 @@ def _value(info, smoke):
         high = b["max"] if b["max"] is not None else (b["lt"] if b["lt"] is not None else low + 10.0)
         scalar = st.floats(low, high, exclude_min=b["gt"] is not None, exclude_max=b["lt"] is not None)
     else:
-        scalar = st.text(max_size=8)
+        scalar = text(max_size=8)
     drawn = scalar
     if info.is_list:
         drawn = st.lists(scalar, min_size=b["min_len"] or 0, max_size=min(b["max_len"] or 4, 4), unique=b["distinct"])
@@ -62,6 +63,7 @@ ORDER_MODELS = load("sim_observations").describe()
 ORDER_CHOICES = next(i for i in ORDER_MODELS if i.name == "order_models").bounds["choices"]
 
 
+@pytest.mark.slow(40)
 @settings(
     phases=[Phase.explicit],  # one whole chapter run fits make test's budget: the crash of issue 36 itself
     deadline=None,

@@ -24,6 +24,7 @@ Claims state a condition on a metric and the verdict the chapter expects; see `C
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import os
 import re
@@ -244,6 +245,13 @@ def look_alike_hint(text: str) -> str:
     return f": {odd!r} ({name}) only looks like part of a number; write {ascii_text}"
 
 
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    """A parameters class's annotations, resolved once per class: `typing.get_type_hints` compiles every string
+    annotation (`from __future__ import annotations`) on each call, and every validation describes the class."""
+    return typing.get_type_hints(cls)
+
+
 def _describe_field(f: Field, hint: Any) -> ParamInfo:
     nullable = False
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
@@ -281,7 +289,7 @@ class Parameters:
 
     @classmethod
     def describe(cls) -> list[ParamInfo]:
-        hints = typing.get_type_hints(cls)
+        hints = _type_hints(cls)
         return [_describe_field(f, hints[f.name]) for f in fields(cls)]
 
     @classmethod

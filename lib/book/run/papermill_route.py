@@ -143,13 +143,15 @@ def _papermill_arguments(argv: list[str]) -> list[str] | None:
 
 
 def _papermill_context(argv: list[str]):
-    """papermill's own parse (its click command) of the arguments of a papermill command line, or None."""
-    import click
-    from papermill.cli import papermill as command
-
+    """papermill's own parse (its click command) of the arguments of a papermill command line, or None.
+    (papermill is imported only for a papermill command line: it takes a second, and `lib run`'s kernels,
+    whose parent is `python -m lib run`, never need it.)"""
     args = _papermill_arguments(argv)
     if args is None:
         return None
+    import click
+    from papermill.cli import papermill as command
+
     try:
         return command.make_context("papermill", args, resilient_parsing=True)
     except (click.ClickException, click.exceptions.Exit):

@@ -33,13 +33,13 @@ _P_VALUE = re.compile(r"^p-value\b.*smallest p (?P<p>[0-9.eE+-]+)")
 
 def fraction_verdicts(claim: Claim, n: int, method: str, parameters: Mapping[str, Any] | None = None) -> set[str]:
     """The verdicts a claim on a fraction of `n` can reach: its condition on the interval of every count."""
-    from lib.util.stats import fraction
+    from lib.util.stats import every_fraction
 
     match = _FRACTION.match(method)
     name, confidence = match.group(1), int(match.group(2)) / 100
     return {
-        claim.evaluate(fraction(k, n, method=name, confidence=confidence).as_dict(), parameters)[0]
-        for k in range(n + 1)
+        claim.evaluate(estimate.as_dict(), parameters)[0]
+        for estimate in every_fraction(n, method=name, confidence=confidence)
     }
 
 
