@@ -124,22 +124,31 @@ def init_stack(
 def pair_inputs(embed: torch.Tensor, mode: str) -> torch.Tensor:
     """Decoder inputs for all n^2 ordered pairs (i, j), row-major: (M, n*n, input_dim)."""
     m, n, d = embed.shape
-    ei = embed[:, :, None, :].expand(m, n, n, d)
-    ej = embed[:, None, :, :].expand(m, n, n, d)
+    return combine_slots(embed[:, :, None, :].expand(m, n, n, d), embed[:, None, :, :].expand(m, n, n, d), mode)
+
+
+def combine_slots(first: torch.Tensor, second: torch.Tensor, mode: str) -> torch.Tensor:
+    """Decoder inputs from the embeddings in the first and second slot of each pair, (M, n, n, d) each
+    (`pair_inputs` expands one table into both): (M, n*n, input_dim)."""
     if mode == "concat":
-        x = torch.cat([ei, ej], dim=-1)
+        x = torch.cat([first, second], dim=-1)
     elif mode == "difference":
-        x = ei - ej
+        x = first - second
     elif mode == "squared_difference":
-        x = (ei - ej) ** 2
+        x = (first - second) ** 2
     else:
         raise ValueError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
-    return x.reshape(m, n * n, -1)
+    return x.reshape(first.shape[0], first.shape[1] * first.shape[2], -1)
 
 
 def logits(stack: Stack, mode: str) -> torch.Tensor:
     """Logits of P[R(i, j) = 1] for every model and pair: (M, n*n). Hidden layers tanh (Table 3)."""
-    h = pair_inputs(stack.embed, mode)
+    return decode(pair_inputs(stack.embed, mode), stack)
+
+
+def decode(x: torch.Tensor, stack: Stack) -> torch.Tensor:
+    """The stack's decoders on inputs x (M, R, input_dim): logits (M, R), hidden layers tanh (Table 3)."""
+    h = x
     last = len(stack.weights) - 1
     for layer, (w, b) in enumerate(zip(stack.weights, stack.biases)):
         h = torch.baddbmm(b, h, w)

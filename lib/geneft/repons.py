@@ -319,7 +319,7 @@ def init_repon_moments(
     """
     import torch
 
-    from lib.geneft.network import init_stack, logits
+    from lib.geneft.network import combine_slots, decode, init_stack
 
     stack = init_stack(
         seeds,
@@ -331,14 +331,17 @@ def init_repon_moments(
         init_scale=init_scale,
         decoder_init=decoder_init,
     )
-    z = logits(stack, mode).reshape(len(seeds), n, n)
+    m, e = len(seeds), stack.embed.detach()
+    # the embedding in the first slot of every pair as its own leaf: one backward gives every J_ik
+    first = e[:, :, None, :].expand(m, n, n, embed_dim).clone().requires_grad_(True)
+    z = decode(combine_slots(first, e[:, None, :, :].expand(m, n, n, embed_dim), mode), stack)
+    (g,) = torch.autograd.grad(z.sum(), first)
+    j2 = (g**2).sum(-1)  # |J_ik|^2, (M, n, n)
     off = ~torch.eye(n, dtype=torch.bool)
-    jac2 = torch.zeros(len(seeds))
-    for k in range(n):  # row i of d(sum_i z_ik)/dE holds d z_ik / d E_i for i != k
-        (g,) = torch.autograd.grad(z[:, :, k].sum(), stack.embed, retain_graph=k < n - 1)
-        jac2 += (g.detach() ** 2).sum(-1)[:, off[:, k]].sum(1)
+    jac2 = torch.zeros(m)
+    for k in range(n):  # partner by partner, i != k
+        jac2 += j2[:, :, k][:, off[:, k]].sum(1)
     jac2 /= n * (n - 1)
-    e = stack.embed.detach()
     r2 = (((e[:, :, None] - e[:, None]) / 2) ** 2).sum(-1)[:, off].mean(1)
     return jac2.numpy().astype(float), r2.numpy().astype(float)
 

@@ -17,9 +17,10 @@ def _vec(name: str, n: int = 2) -> sp.Matrix:
 
 
 def _is_zero(expr) -> bool:
-    if isinstance(expr, sp.MatrixBase):
-        return all(sp.simplify(e) == 0 for e in expr)
-    return sp.simplify(expr) == 0
+    """Whether sympy reduces `expr` (every entry of a matrix) to 0: `sp.expand` first, which decides a
+    polynomial identity and is fast, then `sp.simplify` for what expansion leaves (exponentials, arctan)."""
+    entries = expr if isinstance(expr, sp.MatrixBase) else [expr]
+    return all(sp.expand(e) == 0 or sp.simplify(e) == 0 for e in entries)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -133,6 +133,56 @@ def test_order_sampler_matches_exact_linear_extensions():
     assert np.abs(est - exact).max() < 0.04
 
 
+def _reference_linear_extensions(above, n_samples, sweeps, rng):
+    """The sampler as first written (float uniforms, chain-major, one pass per step): the reference
+    `sample_linear_extensions` must reproduce draw for draw."""
+    n_orders, n = above.shape[0], above.shape[-1]
+    below = np.ascontiguousarray(above.transpose(0, 2, 1), dtype=np.float32)
+    placed = np.zeros((n_orders, n_samples, n), dtype=bool)
+    order = np.empty((n_orders * n_samples, n), dtype=np.int32)
+    rows = np.arange(n_orders * n_samples)
+    for t in range(n):
+        blocked = ((~placed).astype(np.float32) @ below) > 0
+        pick = np.argmax(np.where(~placed & ~blocked, rng.random(placed.shape), -1.0), axis=-1).reshape(-1)
+        order[:, t] = pick
+        placed.reshape(-1, n)[rows, pick] = True
+    free = ~above.reshape(-1)
+    first_entry = np.repeat(np.arange(n_orders) * (n * n), n_samples)[:, None]
+    for _ in range(sweeps * n):
+        for first in (0, 1):
+            pairs = (n - first) // 2
+            lo = order[:, first : first + 2 * pairs : 2]
+            hi = order[:, first + 1 : first + 1 + 2 * pairs : 2]
+            swap = (rng.random(lo.shape) < 0.5) & free[first_entry + (hi * n + lo)]
+            lo[swap], hi[swap] = hi[swap], lo[swap]
+    return order.reshape(n_orders, n_samples, n).astype(np.int64)
+
+
+@pytest.mark.parametrize("n,samplings,orderings,sweeps", [(7, 2, 50, 3), (12, 3, 40, 2), (13, 2, 30, 0)])
+def test_order_sampler_draw_for_draw(n, samplings, orderings, sweeps, monkeypatch):
+    """The same orderings as the reference sampler from the same generator, which ends in the same state
+    (several chain blocks: `_CHAIN_BLOCK` made small)."""
+    import lib.geneft.bounds as bounds
+
+    monkeypatch.setattr(bounds, "_CHAIN_BLOCK", 7)
+    above = infer_order(relation_matrix("greater_than", n), split_masks(n, [0.1, 0.3], range(samplings))) == 1
+    rng_new, rng_ref = np.random.default_rng(3), np.random.default_rng(3)
+    new = bounds.sample_linear_extensions(above, orderings, sweeps, rng_new)
+    assert np.array_equal(new, _reference_linear_extensions(above, orderings, sweeps, rng_ref))
+    assert rng_new.random() == rng_ref.random()
+
+
+def test_raw_words_are_the_uniforms():
+    """`rng.random` is (w >> 11) / 2^53 of the words `_raw_words` gives, for every generator it accepts."""
+    from lib.geneft.bounds import _RAW_DOUBLE, _raw_words
+
+    for kind in _RAW_DOUBLE:
+        words = _raw_words(np.random.Generator(kind(5)))((4, 6))
+        assert np.array_equal((words >> np.uint64(11)) * 2.0**-53, np.random.Generator(kind(5)).random((4, 6)))
+    with pytest.raises(TypeError, match="MT19937"):
+        _raw_words(np.random.Generator(np.random.MT19937(0)))
+
+
 def test_monte_carlo_bound_ends_and_guess():
     mc = monte_carlo_bound("bipartite", 20, [0.01, 1.0], samplings=4)
     assert mc.accuracy[-1] == pytest.approx(1.0) and mc.inferred[-1] == pytest.approx(1.0)

@@ -111,6 +111,27 @@ def test_init_sigma_ratio_grows_with_the_init_scale_and_is_reproducible():
     assert repons.init_sigma_ratio(np.arange(8), 12, init_scale=0.5, **kw) == small
 
 
+@pytest.mark.parametrize("mode", ["concat", "difference", "squared_difference"])
+def test_jacobian_moment_equals_one_backward_per_partner(mode):
+    """One backward through the first slot gives the same bits as the backward per partner k of
+    sum_i z_ik through the shared embedding table (row i != k of that gradient is d z_ik / d E_i)."""
+    import torch
+
+    from lib.geneft.network import init_stack, logits
+
+    kw = {"mode": mode, "depth": 2, "width": 7, "embed_dim": 2, "init_scale": 1.0}
+    n, seeds = 6, [1, 2, 3]
+    stack = init_stack(seeds, n, **kw)
+    z = logits(stack, mode).reshape(len(seeds), n, n)
+    off = ~torch.eye(n, dtype=torch.bool)
+    reference = torch.zeros(len(seeds))
+    for k in range(n):
+        (g,) = torch.autograd.grad(z[:, :, k].sum(), stack.embed, retain_graph=k < n - 1)
+        reference += (g.detach() ** 2).sum(-1)[:, off[:, k]].sum(1)
+    jac2, _ = repons.init_repon_moments(seeds, n, **kw)
+    assert np.array_equal(jac2, (reference / (n * (n - 1))).numpy().astype(float))
+
+
 def test_jacobian_moment_matches_finite_differences():
     import torch
 

@@ -724,7 +724,7 @@ CHAPTER = Chapter(
         ),
     ),
     smoke={
-        "steps": 300,
+        "steps": 100,
         "mc_samples": 400,
         "matrix_draws": 100,
         "sigma_models": 4,
