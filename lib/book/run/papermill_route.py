@@ -143,13 +143,14 @@ def _papermill_arguments(argv: list[str]) -> list[str] | None:
 
 
 def _papermill_context(argv: list[str]):
-    """papermill's own parse (its click command) of the arguments of a papermill command line, or None."""
-    import click
-    from papermill.cli import papermill as command
-
+    """papermill's own parse (its click command) of the arguments of a papermill command line, or None.
+    papermill is imported only for a papermill command line (`lib run`'s kernel has none: a second or two)."""
     args = _papermill_arguments(argv)
     if args is None:
         return None
+    import click
+    from papermill.cli import papermill as command
+
     try:
         return command.make_context("papermill", args, resilient_parsing=True)
     except (click.ClickException, click.exceptions.Exit):
