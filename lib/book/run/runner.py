@@ -231,6 +231,7 @@ def _execute(
             kernel_name="python3",
             cwd=str(ROOT),
             progress_bar=True if sys.stderr.isatty() else PIPED_PROGRESS,
+            request_save_on_cell_execute=False,  # written once at the end (or at a failing cell), not twice a cell
             language="python",
             extra_arguments=KERNEL_QUIET,
         )
