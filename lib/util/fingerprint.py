@@ -355,10 +355,32 @@ def _serialised(node) -> str:
 
 def _fresh(source: str, stmt: ast.stmt) -> ast.stmt:
     """A new tree of `stmt`, parsed again from its source (the rewrite must not touch the cached one)."""
-    fresh = ast.parse(textwrap.dedent(ast.get_source_segment(source, stmt, padded=True))).body[0]
+    fresh = ast.parse(textwrap.dedent(_segment(source, stmt, padded=True))).body[0]
     if decorators := getattr(stmt, "decorator_list", None):
-        fresh.decorator_list = [ast.parse(ast.get_source_segment(source, d)).body[0].value for d in decorators]
+        fresh.decorator_list = [ast.parse(_segment(source, d)).body[0].value for d in decorators]
     return fresh
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+@lru_cache(maxsize=64)
+def _source_lines(source: str) -> tuple[str, ...]:
+    """The lines of `source`, ends kept, split as Python's parser splits them (at \\n, \\r\\n and \\r only)."""
+    return tuple(_LINE.findall(source))
+
+
+def _segment(source: str, node: ast.AST, padded: bool = False) -> str:
+    """`ast.get_source_segment(source, node, padded=padded)`, the same text, from lines split once per source
+    (the standard library splits the whole source again, character by character, for every segment)."""
+    lines = _source_lines(source)
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset : node.end_col_offset].decode()
+    head = lines[first].encode()
+    padding = re.sub(r"[^\f\t]", " ", head[: node.col_offset].decode()) if padded else ""
+    tail = lines[last].encode()[: node.end_col_offset].decode()
+    return "".join([padding + head[node.col_offset :].decode(), *lines[first + 1 : last], tail])
 
 
 def _rebuild(base: ast.expr, chain: list[ast.Attribute], used: int) -> ast.expr:

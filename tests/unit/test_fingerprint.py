@@ -243,3 +243,21 @@ def test_the_source_memos_give_what_parsing_gives(tmp_path, monkeypatch):
     assert sorted(deps.import_statements(source)) == sorted(expected)  # from the memo
     source.write_text("import lib.z\n")
     assert deps.import_statements(source) == [[-1, "", ["lib.z"]]]
+
+
+def test_segments_are_the_standard_librarys():
+    """`_segment` (lines split once per source) gives `ast.get_source_segment`'s text, padded or not, for every
+    statement of a module of `lib`, and for every node of sources with \\r, \\r\\n and \\f line ends."""
+    import ast
+
+    from lib.util.paths import ROOT
+
+    sources = [(ROOT / "lib" / "sim" / "train.py").read_text()]
+    sources += ["@dec\r\ndef f(x):\r\n    return (x +\r\n            1)\r\n", "x = 1\rif x:\r\f    y = (2,\r 3)"]
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.stmt) or (isinstance(node, ast.expr) and len(source) < 100):
+                for padded in (False, True):
+                    assert fingerprint._segment(source, node, padded) == ast.get_source_segment(
+                        source, node, padded=padded
+                    )
