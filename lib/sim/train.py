@@ -190,8 +190,8 @@ def train_sgd_fast(
 
     The backward pass is written out with the very operations autograd runs for `forward` (per layer:
     dW = (h^T dz)^T, db = sum_batch dz, dh = dz W, ReLU's threshold_backward), the loss's gradient is
-    c * 2 (y - x) with its scale c taken from autograd on `batch_loss` itself (`_loss_gradient_scale`),
-    minibatches are gathered with one `index_select`, and the early stop of `stop_tol` is checked every
+    g (y - x) with its scale g taken from autograd on `batch_loss` itself (`_loss_gradient_scale`),
+    each epoch's data are gathered once in shuffled order (a minibatch is a slice), and the early stop of `stop_tol` is checked every
     `check_every` steps on the logged outputs (the logs are cut at the first step that meets it, as
     `train_sgd` stops there). The evidence shards keep calling `train_sgd`, whose fingerprint their
     stored results carry.
@@ -213,15 +213,15 @@ def train_sgd_fast(
     tol = None if stop_tol is None else stop_tol * float(pt.norm(dim=-1).max())
     scales: dict[int, torch.Tensor] = {}
     for step in progress(range(total), desc="SGD"):
-        if step % per_epoch == 0:
+        if step % per_epoch == 0:  # the epoch's data in each model's order: its minibatches are slices
             order = torch.as_tensor(np.stack([r.permutation(n) for r in rngs])) + offsets
-        idx = order[:, (step % per_epoch) * batch : (step % per_epoch + 1) * batch]
-        xb = xt.index_select(0, idx.reshape(-1)).view(m, idx.shape[1], d)
+            shuffled = xt.index_select(0, order.reshape(-1)).view(m, n, d)
+        xb = shuffled[:, (step % per_epoch) * batch : (step % per_epoch + 1) * batch]
         hs = _layer_outputs(params, xb, shape.activation)
         losses.append(batch_loss(hs[-1], xb, loss))
-        if idx.shape[1] not in scales:
-            scales[idx.shape[1]] = _loss_gradient_scale(idx.shape[1], d, loss)
-        grads = _backward(params, hs, (hs[-1] - xb).mul_(2).mul_(scales[idx.shape[1]]), shape.activation)
+        if xb.shape[1] not in scales:
+            scales[xb.shape[1]] = _loss_gradient_scale(xb.shape[1], d, loss)
+        grads = _backward(params, hs, (hs[-1] - xb).mul_(scales[xb.shape[1]]), shape.activation)
         torch._foreach_sub_(leaves, torch._foreach_mul(grads, lr))
         outputs.append(_probe(params, pt, shape))
         if tol is not None and (len(outputs) - checked == check_every or step == total - 1):
@@ -264,9 +264,11 @@ def _backward(params, hs: list[torch.Tensor], grad: torch.Tensor, activation: st
 
 
 def _loss_gradient_scale(batch: int, d: int, loss: str) -> torch.Tensor:
-    """The c of d(batch_loss)/dy = c * 2 (y - x) for minibatches of `batch` points, as autograd rounds it:
-    its gradient at y - x = 1/2, where 2 (y - x) = 1."""
-    y = torch.full((1, batch, d), 0.5, requires_grad=True)
+    """The g of d(batch_loss)/dy = g (y - x) for minibatches of `batch` points: autograd's gradient at y - x = 1.
+
+    Autograd forms c * 2 (y - x) with c its (rounded) scale of the squares; g = 2c exactly, and g (y - x),
+    rounded once, is that same number (doubling is exact)."""
+    y = torch.ones((1, batch, d), requires_grad=True)
     (grad,) = torch.autograd.grad(batch_loss(y, torch.zeros(1, batch, d), loss).sum(), y)
     return grad[0, 0, 0]
 

@@ -143,8 +143,8 @@ def test_first_within_and_loss_gradient_scale():
     outputs[2, 1] += 1  # step 2: one model is still far
     assert _first_within(outputs, probes, 0.01) == 3
     assert _first_within(outputs[:3], probes, 0.01) is None
-    assert torch.isclose(_loss_gradient_scale(24, 3, "mse"), torch.tensor(1 / (3 * 24)))
-    assert torch.isclose(_loss_gradient_scale(24, 3, "half_sum"), torch.tensor(0.5 / 24))
+    assert torch.isclose(_loss_gradient_scale(24, 3, "mse"), torch.tensor(2 / (3 * 24)))
+    assert torch.isclose(_loss_gradient_scale(24, 3, "half_sum"), torch.tensor(1 / 24))
 
 
 def test_fast_trainer_refuses_what_train_sgd_refuses():
