@@ -56,3 +56,27 @@ def test_evidence_notices_name_the_pending_sets():
         "notice: b/part: 3 of 10 shards of b/part are not computed yet; the chapter reads it as incomplete"
     ]
     assert evidence_notices({}) == []
+
+
+def test_draft_figures_are_drawn_not_glued(chapter_run, monkeypatch):
+    """Under LIB_DRAFT_FIGURES=1 (nbval) a figure is drawn (a bad label still fails) but never rendered or glued."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    glued = []
+    monkeypatch.setattr(ChapterRun, "_glue", staticmethod(lambda name, value: glued.append(name)))
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    chapter_run.figure("fig_rendered", fig)
+    monkeypatch.setenv("LIB_DRAFT_FIGURES", "1")
+    fig, ax = plt.subplots()
+    chapter_run.figure("fig_draft", fig)
+    assert glued == ["fig_rendered"] and not plt.get_fignums()
+    fig, ax = plt.subplots()
+    ax.set_xlabel(r"$\frac{1}{$")  # unparsable mathtext: found at drawing time
+    with pytest.raises(ValueError):
+        chapter_run.figure("fig_bad", fig)
+    plt.close("all")
+

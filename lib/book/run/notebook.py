@@ -282,10 +282,18 @@ class ChapterRun:
         self._glue(name, value)
 
     def figure(self, name: str, fig) -> None:
-        """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it."""
+        """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it.
+
+        Under `LIB_DRAFT_FIGURES=1` (the nbval runs, whose references keep no figure) the figure is laid out
+        and drawn, every artist and text, but not rendered to an image, and nothing is glued."""
         import matplotlib.pyplot as plt
 
-        self._glue(name, fig)  # the kernel's inline backend gives the PNG that glue stores
+        from lib.util.runtime import draft_figures
+
+        if draft_figures():
+            fig.draw_without_rendering()
+        else:
+            self._glue(name, fig)  # the kernel's inline backend gives the PNG that glue stores
         plt.close(fig)
 
     def verdict(self, claim_id: str) -> str:
