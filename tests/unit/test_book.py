@@ -80,3 +80,24 @@ def test_draft_figures_are_drawn_not_glued(chapter_run, monkeypatch):
         chapter_run.figure("fig_bad", fig)
     plt.close("all")
 
+
+def test_metrics_are_written_at_most_every_few_seconds_and_at_the_claims_table(chapter_run, monkeypatch):
+    """Each write syncs the file to disk: a burst of metrics is one write, the claims table writes what is left."""
+    import json
+
+    import lib.book.run.notebook as notebook
+
+    written = lambda: json.loads(chapter_run.path.read_text())  # noqa: E731
+    chapter_run.metric("first", 1)
+    chapter_run.metric("second", 2)
+    assert "first" not in written() and chapter_run._pending
+    monkeypatch.setattr(notebook, "METRICS_WRITE_SECONDS", 0.0)
+    chapter_run.metric("third", 3)
+    assert {"first", "second", "third"} <= set(written()) and not chapter_run._pending
+    monkeypatch.setattr(notebook, "METRICS_WRITE_SECONDS", 3600.0)
+    chapter_run.metric("fourth", 4)
+    chapter_run.flush()
+    assert written()["fourth"] == 4
+    chapter_run.metric("fifth", 5)
+    chapter_run.claims_table()
+    assert written()["fifth"] == 5
