@@ -5,6 +5,9 @@ the same size and its own shuffling, and the output at the probe points (the OOD
 or the 2^s combination points of App. B) is logged after every step: the swing happens
 inside the first epoch.
 
+`train_sgd_fast` runs the same protocol with its backward pass written out, for the chapter's live runs:
+the same numbers, bit for bit, at about two thirds of the cost.
+
 Two loss scalings are offered. `"half_sum"` is eq. (2.1), 1/2 ||f(x) - x||^2 averaged over the
 batch; `"mse"` is PyTorch's `MSELoss` (the mean over batch *and* coordinates, i.e. eq. (2.1)
 times 2/d), which the authors' code uses. At d = 64 the two differ by a factor 32 in the
@@ -19,7 +22,7 @@ import numpy as np
 import torch
 
 from lib.sim.data import SIMData
-from lib.sim.models import MLPShape, forward, init_mlp
+from lib.sim.models import MLPShape, Params, forward, init_mlp
 from lib.util.progress import progress
 
 LOSSES = ("mse", "half_sum")
@@ -191,10 +194,10 @@ def train_sgd_fast(
     The backward pass is written out with the very operations autograd runs for `forward` (per layer:
     dW = (h^T dz)^T, db = sum_batch dz, dh = dz W, ReLU's threshold_backward), the loss's gradient is
     g (y - x) with its scale g taken from autograd on `batch_loss` itself (`_loss_gradient_scale`),
-    each epoch's data are gathered once in shuffled order (a minibatch is a slice), and the early stop of `stop_tol` is checked every
-    `check_every` steps on the logged outputs (the logs are cut at the first step that meets it, as
-    `train_sgd` stops there). The evidence shards keep calling `train_sgd`, whose fingerprint their
-    stored results carry.
+    each epoch's data are gathered once in shuffled order (a minibatch is a slice), and the early stop
+    of `stop_tol` is checked every `check_every` steps on the logged outputs (the logs are cut at the
+    first step that meets it, where `train_sgd` stops). The evidence shards keep calling `train_sgd`,
+    whose fingerprint their stored results carry.
     """
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
@@ -237,7 +240,7 @@ def train_sgd_fast(
     )
 
 
-def _layer_outputs(params, x: torch.Tensor, activation: str) -> list[torch.Tensor]:
+def _layer_outputs(params: Params, x: torch.Tensor, activation: str) -> list[torch.Tensor]:
     """The input and every layer's output of `forward` (the same operations, layer by layer)."""
     hs = [x]
     for i, layer in enumerate(params):
@@ -246,7 +249,7 @@ def _layer_outputs(params, x: torch.Tensor, activation: str) -> list[torch.Tenso
     return hs
 
 
-def _backward(params, hs: list[torch.Tensor], grad: torch.Tensor, activation: str) -> list[torch.Tensor]:
+def _backward(params: Params, hs: list[torch.Tensor], grad: torch.Tensor, activation: str) -> list[torch.Tensor]:
     """Gradients of every weight and bias (in `init_mlp`'s order) from the gradient at the output, by the
     operations autograd runs for `forward`: baddbmm's (dW = (h^T dz)^T, db = dz summed over the batch,
     dh = dz W) and ReLU's threshold_backward on the layer's output."""
