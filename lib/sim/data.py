@@ -162,17 +162,18 @@ def _truncated(pts: np.ndarray, test: np.ndarray, s: int, radius: float | None, 
     return bad
 
 
-def gaussian_density(point: np.ndarray, data: SIMData, origin_cluster: bool = False) -> float:
+def gaussian_density(point: np.ndarray, data: SIMData, origin_cluster: bool = False) -> float | np.ndarray:
     """Density of the training mixture at `point` (in concept coordinates), restricted to the first s axes.
 
     The mixture is degenerate off the first s axes, so the density is taken on the s-dim
-    concept plane (a reviewer asked how much training mass sits at the test point).
+    concept plane (a reviewer asked how much training mass sits at the test point). `point` may be
+    a stack of points (..., >= s): one density each (an array), the same numbers point by point.
     """
     s = data.s
-    z = np.asarray(point, float)[:s]
+    z = np.asarray(point, float)[..., None, :s]
     means = np.diag(data.mu)
     if origin_cluster:
         means = np.vstack([means, np.zeros(s)])
     var = np.maximum(data.std**2, 1e-300)
-    dens = np.exp(-0.5 * (((z - means) ** 2) / var).sum(axis=1)) / np.sqrt((2 * np.pi) ** s * var.prod())
-    return float(dens.mean())
+    dens = np.exp(-0.5 * (((z - means) ** 2) / var).sum(axis=-1)) / np.sqrt((2 * np.pi) ** s * var.prod())
+    return float(dens.mean()) if dens.ndim == 1 else dens.mean(axis=-1)

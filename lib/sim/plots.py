@@ -19,7 +19,7 @@ def plot_task(ax, data: SIMData, origin_cluster: bool, points: int = 0, grid: in
     mu = data.mu
     lo, hi = -0.6 * mu.max(), 1.4 * mu.max()
     g = np.linspace(lo, hi, grid)
-    zz = np.array([[gaussian_density(np.array([a, b]), data, origin_cluster) for a in g] for b in g])
+    zz = gaussian_density(np.stack(np.meshgrid(g, g), axis=-1), data, origin_cluster)  # zz[j, i] at (g[i], g[j])
     im = ax.contourf(g, g, np.log10(np.maximum(zz, 1e-30)), levels=np.arange(-30, 2, 2), cmap="Blues")
     plt.colorbar(im, ax=ax, label=r"$\log_{10}$ training density")
     if points:

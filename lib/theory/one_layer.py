@@ -180,16 +180,17 @@ def sgd_outputs(
     """
     xt, w = torch.as_tensor(x, dtype=torch.float64), torch.as_tensor(w0, dtype=torch.float64).clone()
     pt = torch.as_tensor(probe, dtype=torch.float64)
-    n_set, n, _ = xt.shape
+    n_set, n, d = xt.shape
     if len(seeds) != n_set:
         raise ValueError(f"need one seed per setting, got {len(seeds)} for {n_set}")
-    gens, rows = [torch.Generator().manual_seed(int(s)) for s in seeds], torch.arange(n_set)[:, None]
-    per_epoch = -(-n // batch)
+    gens, offsets = [torch.Generator().manual_seed(int(s)) for s in seeds], torch.arange(n_set)[:, None] * n
+    per_epoch, rows = -(-n // batch), xt.reshape(n_set * n, d)
     outputs, losses = [torch.einsum("bij,bj->bi", w, pt)], []
     for step in progress(range(steps), desc="SGD"):
-        if step % per_epoch == 0:
-            order = torch.stack([torch.randperm(n, generator=g) for g in gens])
-        xb = xt[rows, order[:, (step % per_epoch) * batch : (step % per_epoch + 1) * batch]]
+        if step % per_epoch == 0:  # row indices into `rows`: setting b's points are b * n ... b * n + n - 1
+            order = torch.stack([torch.randperm(n, generator=g) for g in gens]) + offsets
+        idx = order[:, (step % per_epoch) * batch : (step % per_epoch + 1) * batch]
+        xb = rows.index_select(0, idx.reshape(-1)).view(n_set, -1, d)
         residual = torch.bmm(xb, w.transpose(1, 2)) - xb  # (B, b, d): W x - x
         losses.append(0.5 * (residual**2).sum(-1).mean(-1))
         w -= lr * torch.bmm(residual.transpose(1, 2), xb) / xb.shape[1]

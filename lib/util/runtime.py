@@ -5,9 +5,10 @@ One place for thread settings and for reading the book's environment variables. 
 at the start of a chapter. The Makefile's default is one BLAS thread per process (chapters run in
 parallel on a shared 2-core machine, where threaded BLAS made small solves 15-30x slower).
 
-Every variable the book reads (`LIB_THREADS`, `LIB_OUTPUT_DIR`, `LIB_CACHE_DIR`) goes through
-`setting`: an empty or blank value counts as unset, and a value that cannot be used raises
-`SettingError`, one line naming the variable. Chapters compute on the CPU; GPU-sized work is
+Every variable the book reads (`LIB_THREADS`, `LIB_OUTPUT_DIR`, `LIB_CACHE_DIR`, `LIB_DRAFT_FIGURES`) goes
+through `setting`: an empty or blank value counts as unset, and a value that cannot be used raises
+`SettingError`, one line naming the variable. `LIB_DRAFT_FIGURES=1` (the nbval runs and their references,
+which keep no figure) has a chapter lay out and draw its figures without rendering them to images. Chapters compute on the CPU; GPU-sized work is
 evidence, run through the workflow's `gpu` profiles (README, Evidence).
 """
 
@@ -56,6 +57,15 @@ def folder_setting(name: str, default: Path) -> Path:
 
 
 FOLDER_ENVS = ("LIB_OUTPUT_DIR", "LIB_CACHE_DIR")
+DRAFT_FIGURES_ENV = "LIB_DRAFT_FIGURES"
+
+
+def draft_figures() -> bool:
+    """Whether `LIB_DRAFT_FIGURES` asks for figures drawn but not rendered ("1"; "0" or unset: rendered)."""
+    value = setting(DRAFT_FIGURES_ENV)
+    if value not in (None, "0", "1"):
+        raise SettingError(f"{DRAFT_FIGURES_ENV}={value[:40]!r}: expected 1 (draw figures without rendering them) or 0")
+    return value == "1"
 
 
 def check_environment() -> None:
@@ -64,10 +74,11 @@ def check_environment() -> None:
     Called by the command line and at the start of every chapter, so that `lib.util.paths` reads only a
     usable `LIB_CACHE_DIR` or none.
     """
-    for name in (THREADS_ENV, *FOLDER_ENVS):
+    for name in (THREADS_ENV, DRAFT_FIGURES_ENV, *FOLDER_ENVS):
         if name in os.environ and setting(name) is None:
             del os.environ[name]
     current()
+    draft_figures()
     for name in FOLDER_ENVS:
         folder_setting(name, Path("."))
 

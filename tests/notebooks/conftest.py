@@ -11,6 +11,7 @@ import pytest
 collect_ignore_glob = ["*.failed.ipynb", ".staging-*"]
 
 os.environ.setdefault("LIB_OUTPUT_DIR", tempfile.mkdtemp(prefix="nbval-metrics-"))
+os.environ.setdefault("LIB_DRAFT_FIGURES", "1")  # figures drawn, not rendered to images: nbval compares none
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -56,3 +56,48 @@ def test_evidence_notices_name_the_pending_sets():
         "notice: b/part: 3 of 10 shards of b/part are not computed yet; the chapter reads it as incomplete"
     ]
     assert evidence_notices({}) == []
+
+
+def test_draft_figures_are_drawn_not_glued(chapter_run, monkeypatch):
+    """Under LIB_DRAFT_FIGURES=1 (nbval) a figure is drawn (a bad label still fails) but never rendered or glued."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    glued = []
+    monkeypatch.setattr(ChapterRun, "_glue", staticmethod(lambda name, value: glued.append(name)))
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    chapter_run.figure("fig_rendered", fig)
+    monkeypatch.setenv("LIB_DRAFT_FIGURES", "1")
+    fig, ax = plt.subplots()
+    chapter_run.figure("fig_draft", fig)
+    assert glued == ["fig_rendered"] and not plt.get_fignums()
+    fig, ax = plt.subplots()
+    ax.set_xlabel(r"$\frac{1}{$")  # unparsable mathtext: found at drawing time
+    with pytest.raises(ValueError):
+        chapter_run.figure("fig_bad", fig)
+    plt.close("all")
+
+
+def test_metrics_are_written_at_most_every_few_seconds_and_at_the_claims_table(chapter_run, monkeypatch):
+    """Each write syncs the file to disk: a burst of metrics is one write, the claims table writes what is left."""
+    import json
+
+    import lib.book.run.notebook as notebook
+
+    written = lambda: json.loads(chapter_run.path.read_text())  # noqa: E731
+    chapter_run.metric("first", 1)
+    chapter_run.metric("second", 2)
+    assert "first" not in written() and chapter_run._pending
+    monkeypatch.setattr(notebook, "METRICS_WRITE_SECONDS", 0.0)
+    chapter_run.metric("third", 3)
+    assert {"first", "second", "third"} <= set(written()) and not chapter_run._pending
+    monkeypatch.setattr(notebook, "METRICS_WRITE_SECONDS", 3600.0)
+    chapter_run.metric("fourth", 4)
+    chapter_run.flush()
+    assert written()["fourth"] == 4
+    chapter_run.metric("fifth", 5)
+    chapter_run.claims_table()
+    assert written()["fifth"] == 5

@@ -53,3 +53,15 @@ def test_folder_that_is_a_file_is_refused(monkeypatch, tmp_path):
 def test_runtime_environment_carries_threads():
     env = runtime.Runtime(threads=2).environment()
     assert env["LIB_THREADS"] == "2" and env["OMP_NUM_THREADS"] == "2"
+
+
+@pytest.mark.parametrize("value, draft", [("1", True), ("0", False), ("", False), (" 1 ", True)])
+def test_draft_figures_setting(monkeypatch, value, draft):
+    monkeypatch.setenv("LIB_DRAFT_FIGURES", value)
+    assert runtime.draft_figures() is draft
+
+
+def test_bad_draft_figures_value_names_the_variable(monkeypatch):
+    monkeypatch.setenv("LIB_DRAFT_FIGURES", "yes")
+    with pytest.raises(SettingError, match="LIB_DRAFT_FIGURES"):
+        check_environment()

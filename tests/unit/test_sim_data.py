@@ -85,6 +85,15 @@ def test_gaussian_density_at_a_cluster_centre():
     assert gaussian_density(np.array([1.0, 0.0]), ds) == pytest.approx(expected)
 
 
+def test_gaussian_density_of_a_stack_of_points_is_the_density_point_by_point():
+    ds = sim_dataset([1.0, 2.0], [0.3, 0.6], 3, 10, seed=0)
+    grid = np.stack(np.meshgrid(np.linspace(-1, 3, 7), np.linspace(-2, 2, 5)), axis=-1)
+    together = gaussian_density(grid, ds, origin_cluster=True)
+    assert together.shape == (5, 7)
+    alone = [[gaussian_density(p, ds, origin_cluster=True) for p in row] for row in grid]
+    np.testing.assert_array_equal(together, alone)  # bit for bit
+
+
 def test_orthant_truncation_empties_the_test_points_orthant_and_keeps_the_rest():
     full = sim_dataset([1.0, 2.0], [0.3, 0.3], 4, 2000, origin_cluster=True, rotate=True, seed=5)
     cut = sim_dataset([1.0, 2.0], [0.3, 0.3], 4, 2000, origin_cluster=True, rotate=True, truncate_orthant=True, seed=5)

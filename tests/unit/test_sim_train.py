@@ -6,7 +6,17 @@ import torch
 
 from lib.sim.data import sim_dataset
 from lib.sim.models import MLPShape, init_mlp
-from lib.sim.train import batch_loss, concept_outputs, stack_data, train_datasets, train_sgd
+from lib.sim.train import (
+    _first_within,
+    _loss_gradient_scale,
+    batch_loss,
+    concept_outputs,
+    stack_data,
+    train_datasets,
+    train_datasets_fast,
+    train_sgd,
+    train_sgd_fast,
+)
 
 
 def _data(seeds, d=4, n=64, **kw):
@@ -91,3 +101,55 @@ def test_invalid_inputs():
         train_sgd(MLPShape(4, 4, 1), x, p, [0, 1], lr=0.1, batch=8, epochs=1)
     with pytest.raises(ValueError):
         train_sgd(MLPShape(4, 4, 1), x, p, [0], lr=0.1, batch=8, epochs=1, loss="l1")
+
+
+# ----------------------------------------------------------------------------------------------
+# The written-out gradients: the same numbers, bit for bit
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "shape, loss, batch, epochs, init_scale",
+    [
+        (MLPShape(4, 6, 1), "mse", 16, 2.0, 1.0),
+        (MLPShape(4, 6, 2, "relu"), "mse", 10, 1.5, 1.0),  # a short last minibatch, a fractional epoch
+        (MLPShape(4, 3, 3, "linear", bias=False), "half_sum", 7, 1.0, 0.1),
+        (MLPShape(4, 5, 4, "relu", bias=False), "half_sum", 128, 3.0, 1.0),  # one minibatch per epoch
+    ],
+)
+def test_fast_trainer_equals_train_sgd_bit_for_bit(shape, loss, batch, epochs, init_scale):
+    data = _data([0, 1, 2], rotate=True)
+    kw = dict(lr=0.1, batch=batch, epochs=epochs, loss=loss, init_scale=init_scale, combos=True)
+    slow, y_slow = train_datasets(shape, data, [0, 1, 2], **kw)
+    fast, y_fast = train_datasets_fast(shape, data, [0, 1, 2], **kw)
+    assert np.array_equal(slow.outputs, fast.outputs) and np.array_equal(y_slow, y_fast)
+    assert np.array_equal(slow.train_loss, fast.train_loss)
+    assert slow.steps_per_epoch == fast.steps_per_epoch
+
+
+@pytest.mark.parametrize("check_every", [1, 5, 64, 1000])
+def test_fast_trainer_stops_where_train_sgd_stops(check_every):
+    data = _data([0, 1])
+    kw = dict(lr=0.5, batch=128, epochs=300, loss="half_sum", stop_tol=0.01)
+    slow, _ = train_datasets(MLPShape(4, 4, 1), data, [0, 1], **kw)
+    fast, _ = train_datasets_fast(MLPShape(4, 4, 1), data, [0, 1], check_every=check_every, **kw)
+    assert len(slow.outputs) < 301  # the test stops the run
+    assert np.array_equal(slow.outputs, fast.outputs) and np.array_equal(slow.train_loss, fast.train_loss)
+
+
+def test_first_within_and_loss_gradient_scale():
+    probes = torch.ones(2, 1, 3)
+    outputs = torch.stack([probes + 1, probes + 0.1, probes + 0.001, probes])
+    outputs[2, 1] += 1  # step 2: one model is still far
+    assert _first_within(outputs, probes, 0.01) == 3
+    assert _first_within(outputs[:3], probes, 0.01) is None
+    assert torch.isclose(_loss_gradient_scale(24, 3, "mse"), torch.tensor(2 / (3 * 24)))
+    assert torch.isclose(_loss_gradient_scale(24, 3, "half_sum"), torch.tensor(1 / 24))
+
+
+def test_fast_trainer_refuses_what_train_sgd_refuses():
+    x, p = stack_data(_data([0]))
+    with pytest.raises(ValueError):
+        train_sgd_fast(MLPShape(4, 4, 1), x, p, [0, 1], lr=0.1, batch=8, epochs=1)
+    with pytest.raises(ValueError):
+        train_sgd_fast(MLPShape(4, 4, 1), x, p, [0], lr=0.1, batch=8, epochs=1, loss="l1")

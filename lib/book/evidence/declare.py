@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 VARIANTS = ("full", "smoke")
@@ -125,10 +126,15 @@ class EvidenceSet:
     def shard_ids(self, variant: str = "full") -> list[str]:
         return [shard_id(s) for s in self.variant_shards(variant)]
 
+    @cached_property
+    def _shards_by_id(self) -> dict[str, dict[str, Mapping[str, Any]]]:
+        """{variant: {shard id: shard}}, built once (a set is looked up shard by shard on every load)."""
+        return {variant: {shard_id(s): s for s in self.variant_shards(variant)} for variant in VARIANTS}
+
     def shard_by_id(self, sid: str, variant: str = "full") -> dict[str, Any]:
-        for shard in self.variant_shards(variant):
-            if shard_id(shard) == sid:
-                return shard
+        _check_variant(variant)
+        if sid in self._shards_by_id[variant]:
+            return dict(self._shards_by_id[variant][sid])
         raise KeyError(
             f"evidence set {self.key} ({variant}) has no shard {sid!r}; shards: "
             f"{', '.join(self.shard_ids(variant)[:8])}{' ...' if len(self.shards) > 8 else ''}"

@@ -28,6 +28,7 @@ from lib.book.evidence.store import (
     regenerate_command,
     set_dir,
     shard_dir,
+    with_arrays,
 )
 
 MAX_LISTED = 3
@@ -102,6 +103,11 @@ def load(chapter: str, set_name: str, variant: str = "full", root: str | Path | 
     """Every shard of `chapter/set_name`, checked against the declaration; EvidenceError if any is not usable."""
     evidence_set = registry.get(chapter, set_name)
     states = [check_shard(evidence_set, sid, variant, root) for sid in evidence_set.shard_ids(variant)]
+    return _usable(evidence_set, variant, states, root)
+
+
+def _usable(evidence_set: EvidenceSet, variant: str, states: list[ShardState], root: str | Path | None) -> EvidenceData:
+    """The set's data from its checked shards (arrays read); EvidenceError if any is not usable."""
     bad = [s for s in states if s.status != "ok"]
     if bad:
         raise EvidenceError(refusal(evidence_set, variant, bad, len(states), root))
@@ -114,7 +120,7 @@ def load(chapter: str, set_name: str, variant: str = "full", root: str | Path | 
                 f"commit {commit[:12]}, not at the current HEAD; their code fingerprint matches, so they "
                 "are used",
                 EvidenceCommitWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
     return EvidenceData(
         evidence_set,
@@ -154,7 +160,11 @@ def load_or_smoke(chapter: str, set_name: str, variant: str = "full", root: str 
     evidence_set = registry.get(chapter, set_name)
     states = [check_shard(evidence_set, sid, variant, root, read=False) for sid in evidence_set.shard_ids(variant)]
     bad = [s for s in states if s.status != "ok"]
-    if not bad or any(s.status not in STILL_COMPUTING for s in bad):
+    if not bad:  # every shard checked: only its arrays are left to read
+        return Available(
+            _usable(evidence_set, variant, [with_arrays(s, evidence_set, variant, root) for s in states], root), None
+        )
+    if any(s.status not in STILL_COMPUTING for s in bad):
         return Available(load(chapter, set_name, variant, root), None)
     pending = f"{len(bad)} of {len(states)} shards of {evidence_set.key} are not computed yet"
     return Available(load(chapter, set_name, "smoke", root), pending, len(bad))

@@ -25,7 +25,7 @@ import stat
 import subprocess
 import tempfile
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
 from pathlib import Path
@@ -196,15 +196,15 @@ class ShardState:
     certified: str = ""
 
 
-def read_arrays(path: Path) -> dict[str, np.ndarray]:
-    """Every array of an npz, fully read (so a truncated or corrupted file fails here), no pickles."""
-    with np.load(path, allow_pickle=False) as npz:
-        return {name: npz[name] for name in npz.files}
-
-
 def npz_headers(path: Path) -> dict[str, list]:
     """name -> [dtype, shape] of every array of an npz, from the .npy headers in the zip (nothing else is read
     or decompressed); ValueError when a member is not an .npy array or holds fewer bytes than its header says."""
+    return {name: [str(dtype), list(shape)] for name, (dtype, shape, _, _) in npz_layout(path).items()}
+
+
+def npz_layout(path: Path) -> dict[str, tuple[np.dtype, tuple[int, ...], bool, int]]:
+    """name -> (dtype, shape, Fortran order, where the data start in its member) of every array of an npz, read
+    from the .npy headers as `npz_headers` reads them (and refused as it refuses them)."""
     from numpy.lib import format as npy
 
     found = {}
@@ -215,13 +215,24 @@ def npz_headers(path: Path) -> dict[str, list]:
             with archive.open(info) as member:
                 version = npy.read_magic(member)
                 read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
-                shape, _, dtype = read_header(member, max_header_size=10_000)
+                shape, fortran_order, dtype = read_header(member, max_header_size=10_000)
                 if dtype.hasobject:
                     raise ValueError(f"array {info.filename[:-4]!r} holds Python objects")
                 if info.file_size < member.tell() + dtype.itemsize * math.prod(shape):
                     raise ValueError(f"array {info.filename[:-4]!r} holds fewer bytes than its header's shape")
-            found[info.filename[:-4]] = [str(dtype), list(shape)]
+                found[info.filename[:-4]] = (dtype, shape, fortran_order, member.tell())
     return found
+
+
+def read_arrays(path: Path, layout: dict[str, tuple[np.dtype, tuple[int, ...], bool, int]]) -> dict[str, np.ndarray]:
+    """Every array of an npz whose `npz_layout` is `layout`, fully read (so a truncated or corrupted file fails
+    here: each member's CRC is checked), no pickles: what `np.load` gives, without parsing each header again."""
+    arrays = {}
+    with zipfile.ZipFile(path) as archive:
+        for name, (dtype, shape, fortran_order, offset) in layout.items():
+            data = np.frombuffer(bytearray(archive.read(f"{name}.npy")), dtype, math.prod(shape), offset)
+            arrays[name] = data.reshape(shape[::-1]).transpose() if fortran_order else data.reshape(shape)
+    return arrays
 
 
 def regular_file_problem(path: Path) -> str | None:
@@ -361,15 +372,7 @@ def check_shard(
             provenance,
         )
     if read:
-        try:
-            if npz_headers(npz) != _recorded_arrays(provenance):  # checked before anything is decompressed
-                return ShardState(sid, "corrupt", ARRAYS_DIFFER, provenance)
-            arrays = read_arrays(npz)
-        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:
-            return ShardState(
-                sid, "corrupt", f"{_rel(npz)} cannot be read ({type(error).__name__}: {error})", provenance
-            )
-        problem = arrays_problem(provenance, arrays)
+        arrays, problem = _checked_arrays(npz, provenance)
         if problem:
             return ShardState(sid, "corrupt", problem, provenance)
     config = evidence_set.variant_config(variant)
@@ -402,6 +405,30 @@ def check_shard(
     commit = provenance.get("commit", "unknown")
     other = commit if head != "unknown" and commit != head else ""
     return ShardState(sid, "ok", "", provenance, arrays, other, certified_by(provenance))
+
+
+def _checked_arrays(npz: Path, provenance: dict) -> tuple[dict[str, np.ndarray] | None, str | None]:
+    """The arrays of a shard's npz, checked against the names, dtypes and shapes its provenance recorded
+    (the headers before anything is decompressed), or None and why they cannot be used."""
+    try:
+        layout = npz_layout(npz)
+        if {name: [str(d), list(shape)] for name, (d, shape, _, _) in layout.items()} != _recorded_arrays(provenance):
+            return None, ARRAYS_DIFFER
+        arrays = read_arrays(npz, layout)
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as error:
+        return None, f"{_rel(npz)} cannot be read ({type(error).__name__}: {error})"
+    return arrays, arrays_problem(provenance, arrays)
+
+
+def with_arrays(
+    state: ShardState, evidence_set: EvidenceSet, variant: str = "full", root: Path | None = None
+) -> ShardState:
+    """A shard found ok by `check_shard(..., read=False)` with its arrays read, as `check_shard` reads them: the
+    same state with `arrays`, or corrupt when they cannot be used (its other checks are not repeated)."""
+    arrays, problem = _checked_arrays(shard_dir(evidence_set, state.sid, variant, root) / ARRAYS, state.provenance)
+    if problem:
+        return ShardState(state.sid, "corrupt", problem, state.provenance)
+    return replace(state, arrays=arrays)
 
 
 def _rel(path: Path) -> str:

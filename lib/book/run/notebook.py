@@ -8,7 +8,8 @@ A chapter starts with three cells:
     P = run.params                                 # the chapter's frozen Parameters dataclass
 
 Every parameter is glued as `param_NAME`. Headline numbers go through `run.metric(name, value)`
-(written atomically to `ID.metrics.json` and glued as `name`, formatted by `lib.util.numbers`; an
+(written atomically to `ID.metrics.json`, at most every METRICS_WRITE_SECONDS and at the claims table and the
+kernel's exit, and glued as `name`, formatted by `lib.util.numbers`; an
 estimate is also glued as `name_ci`, its interval, and `name_n`), figures through
 `run.figure(name, fig)`, verdict clauses through `run.verdict(claim_id)` (glued as `verdict_SLUG`,
 generated from the claim, never typed), and the chapter ends with `run.claims_table()`, which also
@@ -18,6 +19,7 @@ the run (its metrics record, the summary box, the build status page), not stderr
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import resource
@@ -70,6 +72,9 @@ if TYPE_CHECKING:
 
 OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 DEFAULT_RUNS_DIR = ROOT / "runs"
+# While a chapter runs, its metrics file is rewritten at most this often (each write is synced to disk, ~20 ms
+# on a busy disk, and a chapter records a hundred metrics or more); a notice and the claims table write at once.
+METRICS_WRITE_SECONDS = 5.0
 
 
 def known_output_dir(namespace: dict[str, Any] | None = None) -> Path | None:
@@ -198,9 +203,11 @@ class ChapterRun:
             **run_provenance(),
             "notices": [],
         }
-        self._started = time.monotonic()
+        self._started = self._written = time.monotonic()
+        self._pending = False
         self.path = (directory or output_dir()) / (metrics_name or f"{chapter.id}.metrics.json")
-        self._write()
+        self._write(now=True)
+        atexit.register(self.flush)  # what a chapter recorded after its last write, when the kernel ends
         warnings.showwarning = self._notice
         for name, value in params.as_dict().items():
             self._glue(f"param_{name}", glued_metric(name, to_jsonable(value))[name])
@@ -208,10 +215,21 @@ class ChapterRun:
     def _with_record(self) -> dict[str, Any]:
         return {**self.metrics, RUN_KEY: self.record}
 
-    def _write(self) -> None:
+    def _write(self, now: bool = False) -> None:
+        """Write the metrics file (atomically), or, unless `now`, only once METRICS_WRITE_SECONDS have passed
+        since the last write (`flush` writes what is left)."""
+        if not now and time.monotonic() - self._written < METRICS_WRITE_SECONDS:
+            self._pending = True
+            return
         self.record["elapsed_seconds"] = round(time.monotonic() - self._started, 1)
         self.record["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         atomic_write_json(self.path, self._with_record())
+        self._written, self._pending = time.monotonic(), False
+
+    def flush(self) -> None:
+        """Write the metrics file if anything was recorded since its last write."""
+        if self._pending:
+            self._write(now=True)
 
     def _notice(self, message, category, filename, lineno, file=None, line=None) -> None:
         """`warnings.showwarning` of the chapter's kernel: a warning becomes a notice of the run (in the
@@ -219,7 +237,7 @@ class ChapterRun:
         text = f"{category.__name__}: {message}"
         if text not in self.record["notices"]:
             self.record["notices"].append(text)
-            self._write()
+            self._write(now=True)
 
     @staticmethod
     def _glue(name: str, value: Any) -> None:
@@ -282,10 +300,18 @@ class ChapterRun:
         self._glue(name, value)
 
     def figure(self, name: str, fig) -> None:
-        """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it."""
+        """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it.
+
+        Under `LIB_DRAFT_FIGURES=1` (the nbval runs, whose references keep no figure) the figure is laid out
+        and drawn, every artist and text, but not rendered to an image, and nothing is glued."""
         import matplotlib.pyplot as plt
 
-        self._glue(name, fig)  # the kernel's inline backend gives the PNG that glue stores
+        from lib.util.runtime import draft_figures
+
+        if draft_figures():
+            fig.draw_without_rendering()
+        else:
+            self._glue(name, fig)  # the kernel's inline backend gives the PNG that glue stores
         plt.close(fig)
 
     def verdict(self, claim_id: str) -> str:
@@ -324,6 +350,7 @@ class ChapterRun:
         """
         from IPython.display import Markdown
 
+        self._write(now=True)
         for claim in self.chapter.claims:
             self.verdict(claim.id)
         self.summary_box()
