@@ -88,7 +88,7 @@ from lib.sim.observations import concept_test_point, mlp_shape, sim_datasets, sw
 from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
 from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
-from lib.sim.train import train_datasets_fast
+from lib.sim.train import train_datasets
 from lib.util.comparisons import count, location_ratio, proportion_difference
 from lib.util.stats import bootstrap_median, paired_difference
 
@@ -167,7 +167,7 @@ ORDER_SEEDS = [P.seed + i for i in range(P.order_seeds)]
 # %%
 order, data = {}, datasets(*zip(*configs), P.d, ORDER_SEEDS)
 for model in P.order_models:
-    traj, y = train_datasets_fast(mlp_shape(model, P.d, P.width, P.bias), data, ORDER_SEEDS * len(configs),
+    traj, y = train_datasets(mlp_shape(model, P.d, P.width, P.bias), data, ORDER_SEEDS * len(configs),
                                   lr=P.lr, epochs=P.epochs, **SGD)
     order[model] = (traj, y[:, :, 0], data)
 
@@ -210,7 +210,7 @@ for model, (traj, y, data) in order.items():
 # these, and states what changes: the signal strengths $a_k$, hence the speeds, but not which
 # concept leads.
 #
-# Code: {py:func}`lib.sim.train.train_datasets_fast`, {py:func}`lib.sim.metrics.learned_first`,
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.learned_first`,
 # {py:func}`lib.sim.plots.plot_trajectories` · evidence: none, computed live by the chapter.
 # ```
 #
@@ -218,7 +218,7 @@ for model, (traj, y, data) in order.items():
 # :name: fig-order-2-linear
 # The paper's Fig. 11: the same with two-layer linear models.
 #
-# Code: {py:func}`lib.sim.train.train_datasets_fast`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
 # computed live by the chapter.
 # ```
 #
@@ -226,7 +226,7 @@ for model, (traj, y, data) in order.items():
 # :name: fig-order-2-relu
 # The paper's Fig. 12: the same with two-layer ReLU models.
 #
-# Code: {py:func}`lib.sim.train.train_datasets_fast`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
 # computed live by the chapter.
 # ```
 #
@@ -287,10 +287,10 @@ for name in ("depth", "activation", "mu", "sigma", "lowdim_d", "lowdim_width", "
 
 # %% tags=["remove-input"]
 high = datasets([P.mu], [P.sigma], P.d, SEEDS)
-traj_h, y_h = train_datasets_fast(MLPShape(P.d, P.width, P.depth, P.activation, P.bias), high, SEEDS,
+traj_h, y_h = train_datasets(MLPShape(P.d, P.width, P.depth, P.activation, P.bias), high, SEEDS,
                                   lr=P.lr, epochs=P.epochs, **SGD)
 low = datasets([P.mu], [P.sigma], P.lowdim_d, SEEDS)
-traj_l, y_l = train_datasets_fast(MLPShape(P.lowdim_d, P.lowdim_width, P.depth, P.activation, P.bias), low, SEEDS,
+traj_l, y_l = train_datasets(MLPShape(P.lowdim_d, P.lowdim_width, P.depth, P.activation, P.bias), low, SEEDS,
                                   lr=P.lowdim_lr, epochs=P.epochs, **SGD)
 run.metric("highdim_turn_backs", [float(M.turn_back(y_h[:, i, 0], P.mu).max()) for i in range(P.seeds)])
 run.metric("lowdim_turn_backs", [float(M.turn_back(y_l[:, i, 0], P.mu).max()) for i in range(P.seeds)])
@@ -322,7 +322,7 @@ run.figure("fig_deep", fig)
 # The epoch axis of the low-dimensional runs is that of the high-dimensional data set (same
 # number of points, same steps per epoch).
 #
-# Code: {py:func}`lib.sim.train.train_datasets_fast`, {py:func}`lib.sim.metrics.ood_loss`,
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
 # {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
 # live by the chapter.
 # ```
@@ -524,7 +524,7 @@ run.figure("fig_truncation", fig)
 # (concept plane). Bottom: the first seed of the evidence set trained on the full data and, as its
 # twin, on the data without the orthant of $\hat x$.
 #
-# Code: {py:func}`lib.sim.train.train_datasets_fast`, {py:func}`lib.sim.plots.plot_task`,
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_task`,
 # {py:func}`lib.sim.plots.plot_trajectories` · evidence: top computed live by the chapter; bottom
 # {ref}`sim_observations/swing <evidence-sim-observations-swing>`.
 # ```
@@ -546,7 +546,7 @@ run.figure("fig_truncation", fig)
 # %% tags=["remove-input"]
 run.text("P_tiny_mu_large", str(P.tiny_mu_large))
 tiny = datasets([P.mu, P.tiny_mu_large], [P.sigma] * 2, P.tiny_d, SEEDS, rotate=False)
-traj_t, y_t = train_datasets_fast(MLPShape(P.tiny_d, P.tiny_width, P.tiny_depth, "linear", P.bias), tiny, SEEDS * 2,
+traj_t, y_t = train_datasets(MLPShape(P.tiny_d, P.tiny_width, P.tiny_depth, "linear", P.bias), tiny, SEEDS * 2,
                                   lr=P.lowdim_lr, epochs=P.epochs, **SGD)
 for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs")):  # until learned; 25 epochs
     ev_tiny = run.evidence(set_name).data
@@ -572,7 +572,7 @@ run.figure("fig_tiny", fig)
 # :name: fig-tiny
 # The paper's Fig. 13 (top) and the paper's Fig. 14 (bottom): three-layer linear models with three hidden units in $d=3$.
 #
-# Code: {py:func}`lib.sim.train.train_datasets_fast`, {py:func}`lib.sim.metrics.ood_loss`,
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
 # {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
 # live by the chapter.
 # ```
@@ -613,7 +613,7 @@ for name in ("topo_depth", "topo_activation", "topo_mu", "topo_sigma", "topo_epo
 # %% tags=["remove-input"]
 topo = [sim_dataset(P.topo_mu, P.topo_sigma, P.d, P.n, sigma_is_variance=P.sigma_is_variance,
                     origin_cluster=P.origin_cluster, rotate=P.rotate, seed=k) for k in SEEDS[:1]]
-traj_c, y_c = train_datasets_fast(MLPShape(P.d, P.width, P.topo_depth, P.topo_activation, P.bias), topo, SEEDS[:1],
+traj_c, y_c = train_datasets(MLPShape(P.d, P.width, P.topo_depth, P.topo_activation, P.bias), topo, SEEDS[:1],
                                   combos=True, lr=P.lr, epochs=P.topo_epochs, **SGD)
 losses = M.ood_loss(y_c[:, 0], topo[0].to_concept(topo[0].combo_points))
 for set_name, trained in (("topological", ""), ("topological_no_origin_cluster", "_no_origin_cluster")):
@@ -641,7 +641,7 @@ run.figure("fig_hypercube", fig)
 # The paper's Fig. 7: loss at the $2^s$ combination points (first seed), nodes laid out left to right by
 # number of concepts combined, edges between points one concept apart; colour clipped at 1.
 #
-# Code: {py:func}`lib.sim.train.train_datasets_fast`, {py:func}`lib.sim.metrics.ood_loss`,
+# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
 # {py:func}`lib.sim.plots.plot_hypercube` · evidence: none, computed live by the chapter.
 # ```
 #

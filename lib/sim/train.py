@@ -5,8 +5,8 @@ the same size and its own shuffling, and the output at the probe points (the OOD
 or the 2^s combination points of App. B) is logged after every step: the swing happens
 inside the first epoch.
 
-`train_sgd_fast` runs the same protocol with its backward pass written out, for the chapter's live runs:
-the same numbers, bit for bit, at about two thirds of the cost.
+`train_sgd` writes the backward pass out: the numbers of autograd on the same forward pass, bit for
+bit, at about two thirds of its cost.
 
 Two loss scalings are offered. `"half_sum"` is eq. (2.1), 1/2 ||f(x) - x||^2 averaged over the
 batch; `"mse"` is PyTorch's `MSELoss` (the mean over batch *and* coordinates, i.e. eq. (2.1)
@@ -70,134 +70,24 @@ def train_sgd(
     loss: str = "mse",
     stop_tol: float | None = None,
     init_scale: float = 1.0,
+    check_every: int = 64,
 ) -> Trajectory:
     """Train M models (one per seed) on their own data x[m] (M, N, d); log outputs at probes (M, P, d).
 
-    `epochs` may be fractional (e.g. 0.5 trains half an epoch). The last minibatch of an
-    epoch may be smaller than `batch` (PyTorch `DataLoader` default). With `stop_tol`, training
-    stops once every model maps every probe to itself within `stop_tol` times the largest probe
-    norm: the rest of the run is decided (the identity is learned). `init_scale` multiplies the
-    default initialisation (`init_mlp`).
-    """
-    if loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    m, n, _ = x.shape
-    if len(seeds) != m or probes.shape[0] != m:
-        raise ValueError(f"need one seed and one probe set per model, got {len(seeds)}, {probes.shape[0]}, {m}")
-    xt = torch.as_tensor(x, dtype=torch.float32)
-    pt = torch.as_tensor(probes, dtype=torch.float32)
-    params = init_mlp(shape, seeds, init_scale)
-    leaves = [t.requires_grad_() for layer in params for t in layer if t is not None]
-    rngs = [np.random.default_rng([int(s), _SHUFFLE_STREAM]) for s in seeds]
-    per_epoch = -(-n // batch)
-    total = int(round(epochs * per_epoch))
-    outputs, losses = [_probe(params, pt, shape)], []
-    rows = torch.arange(m)[:, None]
-    tol = None if stop_tol is None else stop_tol * float(pt.norm(dim=-1).max())
-    for step in progress(range(total), desc="SGD"):
-        if step % per_epoch == 0:
-            order = torch.as_tensor(np.stack([r.permutation(n) for r in rngs]))
-        idx = order[:, (step % per_epoch) * batch : (step % per_epoch + 1) * batch]
-        xb = xt[rows, idx]
-        per_model = batch_loss(forward(params, xb, shape.activation), xb, loss)
-        grads = torch.autograd.grad(per_model.sum(), leaves)
-        with torch.no_grad():
-            for p, g in zip(leaves, grads):
-                p -= lr * g
-        losses.append(per_model.detach())
-        outputs.append(_probe(params, pt, shape))
-        if tol is not None and float((outputs[-1] - pt).norm(dim=-1).max()) < tol:
-            break
-    return Trajectory(
-        outputs=torch.stack(outputs).numpy(),
-        train_loss=torch.stack(losses).numpy() if losses else np.zeros((0, m)),
-        steps_per_epoch=per_epoch,
-    )
+    `epochs` may be fractional (e.g. 0.5 trains half an epoch). The last minibatch of an epoch may be
+    smaller than `batch` (PyTorch `DataLoader` default). With `stop_tol`, training stops once every model
+    maps every probe to itself within `stop_tol` times the largest probe norm: the rest of the run is
+    decided (the identity is learned). `init_scale` multiplies the default initialisation (`init_mlp`).
 
-
-def _probe(params, probes: torch.Tensor, shape: MLPShape) -> torch.Tensor:
-    with torch.no_grad():
-        return forward(params, probes, shape.activation)
-
-
-# ----------------------------------------------------------------------------------------------
-# Sweeps over data sets
-# ----------------------------------------------------------------------------------------------
-
-
-def stack_data(datasets: list[SIMData], combos: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Training inputs (M, N, d) and probes (M, P, d) of same-sized data sets, ready for `train_sgd`.
-
-    Probes are the OOD test point (P = 1), or with `combos` the 2^s combination points (App. B).
-    """
-    sizes = {ds.x.shape for ds in datasets}
-    if len(sizes) != 1:
-        raise ValueError(f"a batched sweep needs data sets of one size, got {sorted(sizes)}")
-    x = np.stack([ds.x for ds in datasets])
-    probes = np.stack([ds.combo_points if combos else ds.test_point[None] for ds in datasets])
-    return x, probes
-
-
-def train_datasets(
-    shape: MLPShape,
-    datasets: list[SIMData],
-    seeds: list[int],
-    combos: bool = False,
-    **sgd,
-) -> tuple[Trajectory, np.ndarray]:
-    """Train one model per data set as one batched run; return it and its concept-space outputs."""
-    x, probes = stack_data(datasets, combos)
-    traj = train_sgd(shape, x, probes, seeds, **sgd)
-    return traj, concept_outputs(traj, datasets)
-
-
-def train_datasets_fast(
-    shape: MLPShape,
-    datasets: list[SIMData],
-    seeds: list[int],
-    combos: bool = False,
-    **sgd,
-) -> tuple[Trajectory, np.ndarray]:
-    """`train_datasets` through `train_sgd_fast`: the same run and the same numbers, faster."""
-    x, probes = stack_data(datasets, combos)
-    traj = train_sgd_fast(shape, x, probes, seeds, **sgd)
-    return traj, concept_outputs(traj, datasets)
-
-
-def concept_outputs(traj: Trajectory, datasets: list[SIMData]) -> np.ndarray:
-    """Logged outputs (T+1, M, P, d) mapped back to each model's unrotated concept coordinates."""
-    return np.stack([ds.to_concept(traj.outputs[:, i]) for i, ds in enumerate(datasets)], axis=1)
-
-
-# ----------------------------------------------------------------------------------------------
-# The same protocol with its gradients written out (the chapter's live runs)
-# ----------------------------------------------------------------------------------------------
-
-
-def train_sgd_fast(
-    shape: MLPShape,
-    x: np.ndarray,
-    probes: np.ndarray,
-    seeds: list[int],
-    *,
-    lr: float,
-    batch: int,
-    epochs: float,
-    loss: str = "mse",
-    stop_tol: float | None = None,
-    init_scale: float = 1.0,
-    check_every: int = 64,
-) -> Trajectory:
-    """`train_sgd`, bit for bit, at a fraction of its per-step cost: the same initialisation, shuffles,
-    minibatches, kernels and rounding, without autograd's bookkeeping.
+    The numbers are autograd's on `forward` and `batch_loss`, bit for bit (tested against that
+    formulation), at about two thirds of its cost, without autograd's bookkeeping:
 
     The backward pass is written out with the very operations autograd runs for `forward` (per layer:
     dW = (h^T dz)^T, db = sum_batch dz, dh = dz W, ReLU's threshold_backward), the loss's gradient is
     g (y - x) with its scale g taken from autograd on `batch_loss` itself (`_loss_gradient_scale`),
     each epoch's data are gathered once in shuffled order (a minibatch is a slice), and the early stop
     of `stop_tol` is checked every `check_every` steps on the logged outputs (the logs are cut at the
-    first step that meets it, where `train_sgd` stops). The evidence shards keep calling `train_sgd`,
-    whose fingerprint their stored results carry.
+    first step that meets it, as if each step were checked).
     """
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
@@ -281,3 +171,44 @@ def _first_within(outputs: torch.Tensor, probes: torch.Tensor, tol: float) -> in
     (`train_sgd`'s stopping test, step by step), or None."""
     within = ((outputs - probes).norm(dim=-1).amax(dim=(1, 2)) < tol).nonzero()
     return int(within[0, 0]) if len(within) else None
+
+
+def _probe(params, probes: torch.Tensor, shape: MLPShape) -> torch.Tensor:
+    with torch.no_grad():
+        return forward(params, probes, shape.activation)
+
+
+# ----------------------------------------------------------------------------------------------
+# Sweeps over data sets
+# ----------------------------------------------------------------------------------------------
+
+
+def stack_data(datasets: list[SIMData], combos: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Training inputs (M, N, d) and probes (M, P, d) of same-sized data sets, ready for `train_sgd`.
+
+    Probes are the OOD test point (P = 1), or with `combos` the 2^s combination points (App. B).
+    """
+    sizes = {ds.x.shape for ds in datasets}
+    if len(sizes) != 1:
+        raise ValueError(f"a batched sweep needs data sets of one size, got {sorted(sizes)}")
+    x = np.stack([ds.x for ds in datasets])
+    probes = np.stack([ds.combo_points if combos else ds.test_point[None] for ds in datasets])
+    return x, probes
+
+
+def train_datasets(
+    shape: MLPShape,
+    datasets: list[SIMData],
+    seeds: list[int],
+    combos: bool = False,
+    **sgd,
+) -> tuple[Trajectory, np.ndarray]:
+    """Train one model per data set as one batched run; return it and its concept-space outputs."""
+    x, probes = stack_data(datasets, combos)
+    traj = train_sgd(shape, x, probes, seeds, **sgd)
+    return traj, concept_outputs(traj, datasets)
+
+
+def concept_outputs(traj: Trajectory, datasets: list[SIMData]) -> np.ndarray:
+    """Logged outputs (T+1, M, P, d) mapped back to each model's unrotated concept coordinates."""
+    return np.stack([ds.to_concept(traj.outputs[:, i]) for i, ds in enumerate(datasets)], axis=1)

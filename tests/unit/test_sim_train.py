@@ -5,17 +5,19 @@ import pytest
 import torch
 
 from lib.sim.data import sim_dataset
-from lib.sim.models import MLPShape, init_mlp
+from lib.sim.models import MLPShape, forward, init_mlp
 from lib.sim.train import (
+    _SHUFFLE_STREAM,
+    LOSSES,
+    Trajectory,
     _first_within,
     _loss_gradient_scale,
+    _probe,
     batch_loss,
     concept_outputs,
     stack_data,
     train_datasets,
-    train_datasets_fast,
     train_sgd,
-    train_sgd_fast,
 )
 
 
@@ -108,6 +110,69 @@ def test_invalid_inputs():
 # ----------------------------------------------------------------------------------------------
 
 
+def _autograd_reference(
+    shape: MLPShape,
+    x: np.ndarray,
+    probes: np.ndarray,
+    seeds: list[int],
+    *,
+    lr: float,
+    batch: int,
+    epochs: float,
+    loss: str = "mse",
+    stop_tol: float | None = None,
+    init_scale: float = 1.0,
+) -> Trajectory:
+    """The SGD protocol by autograd (the formulation `train_sgd` replaced): its numbers are the reference.
+
+    `epochs` may be fractional (e.g. 0.5 trains half an epoch). The last minibatch of an
+    epoch may be smaller than `batch` (PyTorch `DataLoader` default). With `stop_tol`, training
+    stops once every model maps every probe to itself within `stop_tol` times the largest probe
+    norm: the rest of the run is decided (the identity is learned). `init_scale` multiplies the
+    default initialisation (`init_mlp`).
+    """
+    if loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    m, n, _ = x.shape
+    if len(seeds) != m or probes.shape[0] != m:
+        raise ValueError(f"need one seed and one probe set per model, got {len(seeds)}, {probes.shape[0]}, {m}")
+    xt = torch.as_tensor(x, dtype=torch.float32)
+    pt = torch.as_tensor(probes, dtype=torch.float32)
+    params = init_mlp(shape, seeds, init_scale)
+    leaves = [t.requires_grad_() for layer in params for t in layer if t is not None]
+    rngs = [np.random.default_rng([int(s), _SHUFFLE_STREAM]) for s in seeds]
+    per_epoch = -(-n // batch)
+    total = int(round(epochs * per_epoch))
+    outputs, losses = [_probe(params, pt, shape)], []
+    rows = torch.arange(m)[:, None]
+    tol = None if stop_tol is None else stop_tol * float(pt.norm(dim=-1).max())
+    for step in range(total):
+        if step % per_epoch == 0:
+            order = torch.as_tensor(np.stack([r.permutation(n) for r in rngs]))
+        idx = order[:, (step % per_epoch) * batch : (step % per_epoch + 1) * batch]
+        xb = xt[rows, idx]
+        per_model = batch_loss(forward(params, xb, shape.activation), xb, loss)
+        grads = torch.autograd.grad(per_model.sum(), leaves)
+        with torch.no_grad():
+            for p, g in zip(leaves, grads):
+                p -= lr * g
+        losses.append(per_model.detach())
+        outputs.append(_probe(params, pt, shape))
+        if tol is not None and float((outputs[-1] - pt).norm(dim=-1).max()) < tol:
+            break
+    return Trajectory(
+        outputs=torch.stack(outputs).numpy(),
+        train_loss=torch.stack(losses).numpy() if losses else np.zeros((0, m)),
+        steps_per_epoch=per_epoch,
+    )
+
+
+def _reference_datasets(shape, datasets, seeds, combos=False, **sgd):
+    x, probes = stack_data(datasets, combos)
+    traj = _autograd_reference(shape, x, probes, seeds, **sgd)
+    return traj, concept_outputs(traj, datasets)
+
+
 @pytest.mark.parametrize(
     "shape, loss, batch, epochs, init_scale",
     [
@@ -117,22 +182,22 @@ def test_invalid_inputs():
         (MLPShape(4, 5, 4, "relu", bias=False), "half_sum", 128, 3.0, 1.0),  # one minibatch per epoch
     ],
 )
-def test_fast_trainer_equals_train_sgd_bit_for_bit(shape, loss, batch, epochs, init_scale):
+def test_train_sgd_equals_autograd_bit_for_bit(shape, loss, batch, epochs, init_scale):
     data = _data([0, 1, 2], rotate=True)
     kw = dict(lr=0.1, batch=batch, epochs=epochs, loss=loss, init_scale=init_scale, combos=True)
-    slow, y_slow = train_datasets(shape, data, [0, 1, 2], **kw)
-    fast, y_fast = train_datasets_fast(shape, data, [0, 1, 2], **kw)
+    slow, y_slow = _reference_datasets(shape, data, [0, 1, 2], **kw)
+    fast, y_fast = train_datasets(shape, data, [0, 1, 2], **kw)
     assert np.array_equal(slow.outputs, fast.outputs) and np.array_equal(y_slow, y_fast)
     assert np.array_equal(slow.train_loss, fast.train_loss)
     assert slow.steps_per_epoch == fast.steps_per_epoch
 
 
 @pytest.mark.parametrize("check_every", [1, 5, 64, 1000])
-def test_fast_trainer_stops_where_train_sgd_stops(check_every):
+def test_train_sgd_stops_where_a_step_by_step_check_stops(check_every):
     data = _data([0, 1])
     kw = dict(lr=0.5, batch=128, epochs=300, loss="half_sum", stop_tol=0.01)
-    slow, _ = train_datasets(MLPShape(4, 4, 1), data, [0, 1], **kw)
-    fast, _ = train_datasets_fast(MLPShape(4, 4, 1), data, [0, 1], check_every=check_every, **kw)
+    slow, _ = _reference_datasets(MLPShape(4, 4, 1), data, [0, 1], **kw)
+    fast, _ = train_datasets(MLPShape(4, 4, 1), data, [0, 1], check_every=check_every, **kw)
     assert len(slow.outputs) < 301  # the test stops the run
     assert np.array_equal(slow.outputs, fast.outputs) and np.array_equal(slow.train_loss, fast.train_loss)
 
@@ -147,9 +212,9 @@ def test_first_within_and_loss_gradient_scale():
     assert torch.isclose(_loss_gradient_scale(24, 3, "half_sum"), torch.tensor(1 / 24))
 
 
-def test_fast_trainer_refuses_what_train_sgd_refuses():
+def test_train_sgd_refuses_a_bad_loss_or_seed_count():
     x, p = stack_data(_data([0]))
     with pytest.raises(ValueError):
-        train_sgd_fast(MLPShape(4, 4, 1), x, p, [0, 1], lr=0.1, batch=8, epochs=1)
+        train_sgd(MLPShape(4, 4, 1), x, p, [0, 1], lr=0.1, batch=8, epochs=1)
     with pytest.raises(ValueError):
-        train_sgd_fast(MLPShape(4, 4, 1), x, p, [0], lr=0.1, batch=8, epochs=1, loss="l1")
+        train_sgd(MLPShape(4, 4, 1), x, p, [0], lr=0.1, batch=8, epochs=1, loss="l1")
