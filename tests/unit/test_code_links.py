@@ -37,6 +37,21 @@ def test_every_claim_is_linked_to_the_lib_function_that_computes_it(chapter_id):
             assert found.evidence, f"{claim.id} rests on evidence, but no run.evidence(...) is found behind it"
 
 
+def test_the_sources_of_an_expression_are_found_once_and_are_those_found_afresh():
+    """`_Notebook.sources` keeps what it found for an expression and row: asked again, or for another metric of the
+    same calls, the answer found with nothing kept (two_layer: loops whose rows bind names, metrics sharing calls)."""
+    kept, fresh = _Notebook("two_layer"), _Notebook("two_layer")
+    metrics = [claim.metric for claim in load("two_layer").claims]
+    first = [metric_sources("two_layer", m, kept) for m in metrics]
+    assert kept._found and [metric_sources("two_layer", m, kept) for m in metrics] == first
+
+    def afresh(metric: str):
+        fresh._found.clear()
+        return metric_sources("two_layer", metric, fresh)
+
+    assert [afresh(m) for m in metrics] == first
+
+
 _EVIDENCE_REF = re.compile(r"\{ref\}`([\w/]+) <evidence-[\w-]+>`")
 
 

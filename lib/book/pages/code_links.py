@@ -208,6 +208,7 @@ class _Notebook:
         self.metrics: list[tuple[ast.AST, ast.AST]] = []  # (name expression, value)
         self.figures: list[tuple[ast.AST, ast.AST]] = []
         self.tables: dict[int, _Table] = {}  # id of a `for` loop's iterable -> its literal table
+        self._found: dict[tuple[int, str], Sources] = {}  # `sources` of (id of an expression of `tree`, row)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 for alias in node.names:
@@ -285,9 +286,13 @@ class _Notebook:
 
     def sources(self, value: ast.AST, bound: dict[str, object] | None = None) -> Sources:
         """The lib functions (science first, then in the order met: the outermost call first) and
-        evidence sets behind an expression; `bound`: loop names known to hold one row's values."""
-        found = self._sources(value, set(), {}, bound or {})
-        return Sources(tuple(sorted(found.functions, key=_rank)), found.evidence)
+        evidence sets behind an expression; `bound`: loop names known to hold one row's values. Once per
+        expression and row: the scorecard and the code page ask again for the calls every metric shares."""
+        key = (id(value), repr(sorted((bound or {}).items())))
+        if key not in self._found:
+            found = self._sources(value, set(), {}, bound or {})
+            self._found[key] = Sources(tuple(sorted(found.functions, key=_rank)), found.evidence)
+        return self._found[key]
 
     def _sources(self, expr: ast.AST, active: set[int], memo: dict[int, Sources], bound: dict[str, object]) -> Sources:
         """`active`: the expressions being expanded (a loop-carried name refers back to them); `memo`: done."""
