@@ -1,5 +1,6 @@
-"""Unit tests run torch on one thread: their matmuls are tiny, and on the shared 2-core machine a
-second thread only adds contention (measured 30x slower under load)."""
+"""What every unit test shares: torch on one thread (the matmuls are tiny, and on the shared 2-core machine a
+second thread only adds contention: measured 30x slower under load), `lib_command` (the command line in this
+process) and the order of the modules (those with a test marked slow first)."""
 
 import subprocess
 

@@ -47,13 +47,17 @@ def test_fields_describe_themselves():
 
 
 @pytest.mark.parametrize("params", [Toy, *(load(c).params for c in chapter_ids())])
-def test_described_fields_read_the_annotations_resolved_once(params):
-    """`describe` resolves a class's annotations once (cached): the same as resolving them on every call, and
-    each call still makes its own list defaults."""
+def test_fields_are_described_once_per_class(params):
+    """`describe` describes a class's fields once (cached): the same as resolving the annotations and describing
+    every field on each call, and each call still makes its own list defaults, which a caller may change."""
     hints = typing.get_type_hints(params)
     assert params.describe() == [_describe_field(f, hints[f.name]) for f in fields(params)]
     first, second = params.describe(), params.describe()
-    assert all(a.default is not b.default for a, b in zip(first, second) if isinstance(a.default, list))
+    lists = [(a.default, b.default) for a, b in zip(first, second) if isinstance(a.default, list)]
+    assert all(a is not b for a, b in lists)
+    for mine, _ in lists:
+        mine.append("changed")  # stays in the caller's list
+    assert params.describe() == [_describe_field(f, hints[f.name]) for f in fields(params)]
 
 
 def test_construction_validates_and_widens():

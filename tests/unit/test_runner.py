@@ -158,24 +158,15 @@ def toy_chapter(tmp_path, monkeypatch):
     return chapter
 
 
-def test_run_publishes_notebook_and_metrics_and_prints_no_kernel_noise(tmp_path, toy_chapter, capfd):
+def test_run_publishes_notebook_and_metrics_and_a_failed_run_after_it_nothing(tmp_path, toy_chapter, capfd):
+    """A run publishes its notebook and metrics and prints no kernel noise; a failed run after it publishes
+    nothing it could be trusted for (one kernel each)."""
     out = tmp_path / "out"
     path = lib.book.run.runner.run_chapter("toy", {"k": 3}, out)
     assert "Kernel is running" not in capfd.readouterr().err
     assert path == out / "toy.ipynb"
     assert json.loads((out / "toy.metrics.json").read_text()) == {"k_squared": 9}
     assert sorted(p.name for p in out.iterdir()) == ["toy.ipynb", "toy.metrics.json"]  # no lock file left
-
-
-def test_relative_output_dir_from_elsewhere(tmp_path, toy_chapter, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    lib.book.run.runner.run_chapter("toy", {}, "rel/out")
-    assert json.loads((tmp_path / "rel/out/toy.metrics.json").read_text()) == {"k_squared": 4}
-
-
-def test_failed_run_publishes_nothing_it_could_be_trusted_for(tmp_path, toy_chapter):
-    out = tmp_path / "out"
-    lib.book.run.runner.run_chapter("toy", {"k": 3}, out)
     before = (out / "toy.ipynb").read_bytes()
     with pytest.raises(Exception, match="failing on purpose"):
         lib.book.run.runner.run_chapter("toy", {"k": 4, "fail": True}, out)
@@ -183,6 +174,12 @@ def test_failed_run_publishes_nothing_it_could_be_trusted_for(tmp_path, toy_chap
     assert json.loads((out / "toy.metrics.json").read_text()) == {"k_squared": 9}
     assert (out / "toy.failed.ipynb").exists()
     assert not list(out.glob(".staging-*"))
+
+
+def test_relative_output_dir_from_elsewhere(tmp_path, toy_chapter, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    lib.book.run.runner.run_chapter("toy", {}, "rel/out")
+    assert json.loads((tmp_path / "rel/out/toy.metrics.json").read_text()) == {"k_squared": 4}
 
 
 def test_stale_staging_of_a_killed_run_is_cleaned(tmp_path):

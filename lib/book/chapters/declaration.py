@@ -32,7 +32,7 @@ import reprlib
 import types
 import typing
 import unicodedata
-from dataclasses import MISSING, Field, dataclass, field, fields
+from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from typing import Any, ClassVar, Mapping
 
 from lib.util.paths import NOTEBOOKS
@@ -246,10 +246,11 @@ def look_alike_hint(text: str) -> str:
 
 
 @functools.cache
-def _type_hints(cls: type) -> dict[str, Any]:
-    """A parameters class's annotations, resolved once per class: `typing.get_type_hints` compiles every string
+def _described(cls: type) -> tuple[ParamInfo, ...]:
+    """A parameters class's fields described once per class: `typing.get_type_hints` compiles every string
     annotation (`from __future__ import annotations`) on each call, and every validation describes the class."""
-    return typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls)
+    return tuple(_describe_field(f, hints[f.name]) for f in fields(cls))
 
 
 def _describe_field(f: Field, hint: Any) -> ParamInfo:
@@ -289,8 +290,8 @@ class Parameters:
 
     @classmethod
     def describe(cls) -> list[ParamInfo]:
-        hints = _type_hints(cls)
-        return [_describe_field(f, hints[f.name]) for f in fields(cls)]
+        """Every field, described (`ParamInfo`); a list default is a new list on each call."""
+        return [replace(i, default=list(i.default)) if isinstance(i.default, list) else i for i in _described(cls)]
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
