@@ -53,21 +53,25 @@ class Chromium:
     def __init__(self, binary: str, flags: list[str], timeout: float = 120.0):
         self.timeout = timeout
         self._profile = tempfile.TemporaryDirectory(prefix="book-chromium-")
+        # its messages go to a file: a pipe nobody reads would stop Chromium once the pipe's buffer is full
+        self._log = Path(self._profile.name) / "chromium.log"
         to_browser, self._from_test = os.pipe()
         self._to_test, from_browser = os.pipe()
-        # Chromium reads the protocol on fd 3 and writes on fd 4: bash puts the pipes there (dash reads one digit), then execs it.
+        # Chromium reads the protocol on fd 3 and writes on fd 4: bash puts the pipes there (dash reads one
+        # digit), then execs it.
         # Its ends are first moved to fds from 10 up, so that putting one on 3 cannot overwrite the other
         # (under pytest's output capture, a pipe can itself be fd 3 or 4).
         to_browser, from_browser = (_above(fd, 10) for fd in (to_browser, from_browser))
-        self._process = subprocess.Popen(
-            ["bash", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser}', binary, *flags,
-             "--remote-debugging-pipe", f"--user-data-dir={self._profile.name}", "about:blank"],
-            pass_fds=(to_browser, from_browser),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=dict(os.environ, HOME=self._profile.name),
-        )  # fmt: skip
+        with self._log.open("wb") as log:  # the child keeps its own copy of the file
+            self._process = subprocess.Popen(
+                ["bash", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser}', binary, *flags,
+                 "--remote-debugging-pipe", f"--user-data-dir={self._profile.name}", "about:blank"],
+                pass_fds=(to_browser, from_browser),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                env=dict(os.environ, HOME=self._profile.name),
+            )  # fmt: skip
         os.close(to_browser)
         os.close(from_browser)
         self._lock = threading.Lock()
@@ -128,9 +132,7 @@ class Chromium:
     def _stderr_tail(self) -> str:
         if self._process.poll() is None:
             return "(still running)"
-        return (
-            f"exit code {self._process.returncode}; " + self._process.stderr.read().decode("utf-8", "replace")[-1500:]
-        )
+        return f"exit code {self._process.returncode}; " + self._log.read_bytes().decode("utf-8", "replace")[-1500:]
 
     # ---- tabs ------------------------------------------------------------------------------
     def tab(self, width: int, height: int) -> Tab:
