@@ -66,6 +66,7 @@ from lib.book.verdicts.claims import (
     slug,
     verdicts,
 )
+from lib.book.verdicts.summary import STORED_NOTICE
 from lib.util.io import atomic_write_json
 from lib.util.numbers import format_estimate, format_number, format_percent
 from lib.util.paths import ROOT
@@ -351,7 +352,7 @@ class ChapterRun:
                 "other arguments",
             ):  # else expected: other parameters
                 entry["notice"] = (
-                    f"stored result {self.chapter.id}/{name} not used ({found.status}: {found.problem}); computed live. "
+                    f"{STORED_NOTICE}{self.chapter.id}/{name} not used ({found.status}: {found.problem}); computed live. "
                     f"Refresh: {store.refresh_command(self.chapter.id)}"
                 )
                 if entry["notice"] not in self.record["notices"]:
