@@ -118,12 +118,15 @@ def resolve(name: str) -> Any:
     return obj
 
 
-def function_code(function: str, source_root: Path | None = None) -> Reached:
+def function_code(function: str) -> Reached:
     """What `function` ("module:name") reaches and its fingerprint, with the compute packages' versions, as for
-    evidence shards (`code_record`); `source_root`: the folder holding the function's package (a test's own)."""
-    if source_root is None:
+    evidence shards (`code_record`); a function of another package than `lib` (a test's own) is read from the
+    folder its package is imported from."""
+    package = function.partition(".")[0]
+    if package == "lib":
         return code_record(function)
-    return reached_code(function, root=source_root, package=function.partition(".")[0])
+    root = Path(importlib.import_module(package).__file__).resolve().parent.parent
+    return reached_code(function, root=root, package=package)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -357,7 +360,6 @@ def write_stored(
     wall_seconds: float,
     threads: int,
     root: Path | None = None,
-    source_root: Path | None = None,
 ) -> tuple[Path, bool]:
     """Store `value`, the result of `function(*args, **kwargs)`, as `name` of `chapter`; returns the folder and
     whether it was written. A stored result of the same call, code and content is kept as it is (its date and
@@ -375,8 +377,8 @@ def write_stored(
     digest = result_digest(structure, arrays)
     directory = stored_dir(chapter, name, root)
     args_hash = argument_hash(function, args, kwargs)
-    code = function_code(function_name, source_root)
-    current = check_stored(chapter, name, function, args, kwargs, root=root, read=False, source_root=source_root)
+    code = function_code(function_name)
+    current = check_stored(chapter, name, function, args, kwargs, root=root, read=False)
     if current.status == "ok" and current.provenance.get("result_sha256") == digest:
         return directory, False
     commit, dirty = git_commit(tuple(sorted({where.partition(":")[0] for where in code.locations.values()})))
@@ -489,7 +491,6 @@ def check_stored(
     *,
     root: Path | None = None,
     read: bool = True,
-    source_root: Path | None = None,
 ) -> StoredState:
     """What is stored as `name` against the call `function(*args, **kwargs)`: ok (with the value, when `read`),
     missing, other arguments, other code (another function, changed code or package versions), or damaged.
@@ -509,7 +510,7 @@ def check_stored(
         return StoredState(
             name, "other arguments", f"it was computed with other arguments ({stored[:200]})", provenance
         )
-    code = function_code(function_name, source_root)
+    code = function_code(function_name)
     if provenance["code_fingerprint"] != code.fingerprint:
         return StoredState(
             name,
