@@ -279,7 +279,7 @@ def test_other_arguments_compute_live_with_a_notice(tmp_path, monkeypatch, pkg):
     run = chapter_run(tmp_path, monkeypatch, "use")
     value = run.stored("curve", pkg.compute, 5)
     assert pkg.CALLS == [4, 5] and value["n"] == 5
-    assert "n=4" in _not_used(run, "other arguments")
+    assert "other n (n=4)" in _not_used(run, "other arguments")
 
 
 def test_other_arguments_at_other_parameters_are_expected(tmp_path, monkeypatch, pkg):
@@ -336,6 +336,15 @@ def test_a_missing_result_at_the_defaults_is_a_notice(tmp_path, monkeypatch, pkg
     run = chapter_run(tmp_path, monkeypatch, "use")
     run.stored("curve", pkg.compute, 4)
     _not_used(run, "missing")
+
+
+def test_a_partial_is_its_function_with_its_arguments(tmp_path, monkeypatch, pkg):
+    import functools
+
+    chapter_run(tmp_path, monkeypatch, "write").stored("curve", functools.partial(pkg.compute, scale=2.0), 4)
+    run = chapter_run(tmp_path, monkeypatch, "use")
+    assert run.stored("curve", pkg.compute, n=4, scale=2.0)["n"] == 4
+    assert pkg.CALLS == [4] and run.record["stored"][0]["state"] == "read"
 
 
 def test_unhashed_arguments_are_passed_on(tmp_path, monkeypatch, pkg):

@@ -196,11 +196,19 @@ def bound_arguments(function: Callable, args: tuple, kwargs: Mapping[str, Any]) 
         return {**{f"arg{i}": v for i, v in enumerate(args)}, **kwargs}
 
 
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def argument_hashes(function: Callable, args: tuple, kwargs: Mapping[str, Any]) -> dict[str, str]:
+    """name -> sha256 of the canonical form of each argument, by parameter name (so `f(1, b=2)` and `f(1, 2)`
+    agree); StoredResultError for an argument that cannot be hashed."""
+    return {name: _digest(_canonical(value, name)) for name, value in bound_arguments(function, args, kwargs).items()}
+
+
 def argument_hash(function: Callable, args: tuple, kwargs: Mapping[str, Any]) -> str:
-    """sha256 of the canonical form of the arguments, by parameter name (so `f(1, b=2)` and `f(1, 2)` agree)."""
-    bound = bound_arguments(function, args, kwargs)
-    canonical = {name: _canonical(value, name) for name, value in bound.items()}
-    return hashlib.sha256(json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    """sha256 of all the arguments (`argument_hashes`), the identity of a call."""
+    return _digest(argument_hashes(function, args, kwargs))
 
 
 def _short(value: Any) -> str:
@@ -390,6 +398,7 @@ def write_stored(
         "function": function_name,
         "arguments": argument_summary(function, args, kwargs),
         "arguments_sha256": args_hash,
+        "argument_hashes": argument_hashes(function, args, kwargs),
         "code_fingerprint": code.fingerprint,
         "code_objects": code.objects,
         "commit": commit,
@@ -505,10 +514,13 @@ def check_stored(
         return StoredState(
             name, "other code", f"it was computed by {provenance['function']}, not {function_name}", provenance
         )
-    if provenance["arguments_sha256"] != argument_hash(function, args, kwargs):
-        stored = ", ".join(f"{k}={v}" for k, v in (provenance.get("arguments") or {}).items())
+    hashes = argument_hashes(function, args, kwargs)
+    if provenance["arguments_sha256"] != _digest(hashes):
+        recorded = provenance.get("argument_hashes") if isinstance(provenance.get("argument_hashes"), dict) else {}
+        differ = sorted(k for k in set(hashes) | set(recorded) if hashes.get(k) != recorded.get(k))
+        stored = ", ".join(f"{k}={v}" for k, v in (provenance.get("arguments") or {}).items() if k in differ)
         return StoredState(
-            name, "other arguments", f"it was computed with other arguments ({stored[:200]})", provenance
+            name, "other arguments", f"it was computed with other {', '.join(differ)} ({stored[:200]})", provenance
         )
     code = function_code(function_name)
     if provenance["code_fingerprint"] != code.fingerprint:

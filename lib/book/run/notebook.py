@@ -324,11 +324,17 @@ class ChapterRun:
         and the command that refreshes it (`lib run` prints it on the terminal). `live` computes everything;
         `write` computes everything and writes each result (at the default parameters only). A result that
         cannot be stored (`lib.book.evidence.stored.encode_result`) or an argument that cannot be hashed
-        raises StoredResultError in every mode, so that the chapter's author learns it at once.
+        raises StoredResultError in every mode, so that the chapter's author learns it at once. `function` may be
+        a `functools.partial` of a lib function (its arguments join the call's).
         """
+        import functools
+
         from lib.book.evidence import stored as store
         from lib.book.evidence.store import processor_text
 
+        while isinstance(function, functools.partial):  # a partial of a lib function: its arguments are the call's
+            args, kwargs = function.args + args, {**function.keywords, **kwargs}
+            function = function.func
         store.check_name(name)
         if name in self._stored_names:
             raise ValueError(f"stored result {name!r} is asked for twice in one run of {self.chapter.id}")
