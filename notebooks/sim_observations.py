@@ -169,12 +169,12 @@ order, data = {}, datasets(*zip(*configs), P.d, ORDER_SEEDS)
 for model in P.order_models:
     runs = run.stored(f"order_{model.replace('-', '_')}", train_concept_runs, mlp_shape(model, P.d, P.width, P.bias),
                       *zip(*configs), ORDER_SEEDS, ORDER_SEEDS * len(configs), data=DATA, lr=P.lr, epochs=P.epochs, **SGD)
-    order[model] = (runs.plane, data)
+    order[model] = (runs.plane, runs.distance, data)
 
 # %% tags=["remove-cell"]
 fig2a = len(P.mu1_values)
 widest = fig2a + int(np.argmax(P.sigma1_values))  # the Fig. 2b setting with the largest sigma_1
-for model, (y, data) in order.items():
+for model, (y, _, data) in order.items():
     first = np.array([M.learned_first(y[:, i], ds.mu) for i, ds in enumerate(data)]).reshape(len(configs), -1)
     key = "" if model == "1-linear" else "_" + model.replace("-", "_")
     run.metric("stronger_signal_first" + key, stronger_signal_first(first[:fig2a], [m for m, _ in configs[:fig2a]]))
@@ -186,7 +186,7 @@ for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the mod
         run.skip(name + key, f"{model} not in order_models")
 
 # %% tags=["remove-input"]
-for model, (y, data) in order.items():
+for model, (y, _, data) in order.items():
     fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.4), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
     plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [rf"$\mu$ = {ds.mu.tolist()}" for ds in data[:n2a]],
@@ -244,8 +244,8 @@ for model, (y, data) in order.items():
 
 # %% tags=["remove-input"]
 if "1-linear" in order:
-    y1, data1 = order["1-linear"][1:]
-    ratios = [M.terminal_slowdown(y1[:, i], concept_test_point(ds)) for i, ds in enumerate(data1)]
+    distance = order["1-linear"][1]  # ||f(x_hat) - x_hat|| per step and run
+    ratios = [M.slowdown_ratio(distance[:, i]) for i in range(distance.shape[1])]
     run.metric("terminal_slowdown_ratios", ratios)
     run.metric("terminal_slowdown_ratio", float(np.nanmedian(ratios)) if np.isfinite(ratios).any() else float("nan"))
 else:

@@ -62,11 +62,12 @@ def mlp_shape(model: str, dim: int, width: int, bias: bool) -> MLPShape:
 class ConceptRuns:
     """What the chapter reads of a batched run (`lib.sim.train.train_datasets`), per logged step and model: the
     output at the OOD test point in the concept plane (`plane`, (T+1, M, s): the first s concept coordinates) and
-    the OOD loss 1/2 ||f(x_hat) - x_hat||^2 over all d coordinates (`ood_loss`, (T+1, M)); and the steps per
-    epoch (`steps_per_epoch`) of the epoch axis."""
+    the OOD loss 1/2 ||f(x_hat) - x_hat||^2 and the distance ||f(x_hat) - x_hat|| over all d coordinates
+    (`ood_loss`, `distance`, (T+1, M)); and the steps per epoch (`steps_per_epoch`) of the epoch axis."""
 
     plane: np.ndarray
     ood_loss: np.ndarray
+    distance: np.ndarray
     steps_per_epoch: int
 
 
@@ -84,8 +85,10 @@ def train_concept_runs(
     s = len(datasets[0].mu)
     if any(len(ds.mu) != s for ds in datasets):
         raise ValueError("a batched run of data sets with different numbers of concepts")
-    loss = np.stack([ood_loss(y[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(datasets)], axis=1)
-    return ConceptRuns(np.ascontiguousarray(y[:, :, 0, :s]), loss, int(traj.steps_per_epoch))
+    targets = [concept_test_point(ds) for ds in datasets]
+    loss = np.stack([ood_loss(y[:, i, 0], target) for i, target in enumerate(targets)], axis=1)
+    distance = np.stack([np.linalg.norm(y[:, i, 0] - target, axis=1) for i, target in enumerate(targets)], axis=1)
+    return ConceptRuns(np.ascontiguousarray(y[:, :, 0, :s]), loss, distance, int(traj.steps_per_epoch))
 
 
 def swing_cell(evidence, protocol: str, init_scale: float = 1.0, truncation: str = "none", prefix: str = "") -> dict:

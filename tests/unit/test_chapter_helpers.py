@@ -65,6 +65,9 @@ def test_concept_runs_keep_the_concept_plane_and_the_ood_loss_of_the_batched_run
     np.testing.assert_array_equal(runs.plane, y[:, :, 0, :2])
     for i, ds in enumerate(data):
         np.testing.assert_array_equal(runs.ood_loss[:, i], M.ood_loss(y[:, i, 0], concept_test_point(ds)))
+        assert M.slowdown_ratio(runs.distance[:, i]) == M.terminal_slowdown(y[:, i, 0], concept_test_point(ds)) or (
+            np.isnan(M.terminal_slowdown(y[:, i, 0], concept_test_point(ds)))
+        )
 
 
 def test_swing_cell_reads_every_array_of_one_cell_with_its_prefix():

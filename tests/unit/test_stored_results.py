@@ -434,3 +434,19 @@ def test_the_option_travels_to_the_kernel(lib_command, tmp_path):
     assert "LIB_STORED_RESULTS" not in runtime.Runtime(1).environment()  # the kernel inherits the environment's
     result = lib_command("run", "one_layer", "--stored-results", "sometimes", "--output-dir", str(tmp_path))
     assert result.returncode == 2 and "--stored-results" in result.stderr
+
+
+def test_the_status_page_lists_what_a_run_read():
+    from lib.book.pages.generated import stored_results_line
+
+    record = {
+        "stored": [
+            {"name": "a", "state": "read", "commit": "abc", "processor": "AMD EPYC (avx2; torch AVX2)"},
+            {"name": "b", "state": "computed live", "notice": "stored result x/b not used"},
+            {"name": "c", "state": "computed live"},
+        ]
+    }
+    line = stored_results_line(record)
+    assert line.startswith("stored results: 1 read (`a`; commits ") and "AMD EPYC" in line
+    assert "2 computed live (1 stored but not used: `b`)" in line
+    assert stored_results_line({}) == ""

@@ -414,7 +414,7 @@ def write_stored(
         "result_sha256": digest,
         "arrays": {key: [str(a.dtype), list(a.shape)] for key, a in arrays.items()},
     }
-    write_shard(directory, arrays, provenance)
+    write_shard(directory, arrays, provenance, compressed=True)  # flags and counts deflate to almost nothing
     return directory, True
 
 
