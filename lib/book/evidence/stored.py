@@ -384,7 +384,7 @@ def write_stored(
     structure, arrays = encode_result(value)
     digest = result_digest(structure, arrays)
     directory = stored_dir(chapter, name, root)
-    args_hash = argument_hash(function, args, kwargs)
+    hashes = argument_hashes(function, args, kwargs)
     code = function_code(function_name)
     current = check_stored(chapter, name, function, args, kwargs, root=root, read=False)
     if current.status == "ok" and current.provenance.get("result_sha256") == digest:
@@ -397,8 +397,8 @@ def write_stored(
         "name": name,
         "function": function_name,
         "arguments": argument_summary(function, args, kwargs),
-        "arguments_sha256": args_hash,
-        "argument_hashes": argument_hashes(function, args, kwargs),
+        "arguments_sha256": _digest(hashes),
+        "argument_hashes": hashes,
         "code_fingerprint": code.fingerprint,
         "code_objects": code.objects,
         "commit": commit,
