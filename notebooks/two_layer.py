@@ -168,9 +168,9 @@ run.metric("u_stepping_min_eigenvalue", np.linalg.eigvalsh(W).min())
 # ({numref}`fig-flow-vs-training`).
 
 # %%
-check, check_half = (run.stored(f"flow_vs_training_lr_{lr:g}", flow_vs_training, main["u0"][: P.train_seeds], main["a"],
-                                 P.mu, P.sigma, P.train_n, lr, P.horizon, seed=P.seed)
-                      for lr in (P.train_lr, P.train_lr / 2))
+check, check_half = (run.stored(name, flow_vs_training, main["u0"][: P.train_seeds], main["a"], P.mu, P.sigma,
+                                 P.train_n, lr, P.horizon, seed=P.seed)
+                      for name, lr in (("flow_vs_training", P.train_lr), ("flow_vs_training_half_lr", P.train_lr / 2)))
 tau_train, W_train, W_flow = check.tau, check.w_train, check.w_flow
 run.text("train_n_points", str(P.train_n)); run.text("train_lr_text", f"{P.train_lr:g}")
 run.metric("flow_vs_training_max_dev", check.max_deviation)
@@ -430,8 +430,8 @@ frac = partial(nonmonotone_flags, mu=P.mu, sigma=P.sigma, d=P.d, width=None, sca
 flags = {"d": [run.stored(f"nonmonotone_d_{k}", frac, d=k) for k in P.sweep_d],
          "width": [run.stored(f"nonmonotone_width_{k}", frac, width=k, scale=P.init_scale * np.sqrt(P.width / k))
                    for k in P.sweep_width],   # E w_ii fixed
-         "scale": [run.stored(f"nonmonotone_scale_{t:g}", frac, scale=t) for t in P.sweep_scale],
-         "mu1": [run.stored(f"nonmonotone_mu1_{m1:g}", frac, mu=[m1] + list(P.mu[1:])) for m1 in P.sweep_mu1]}
+         "scale": [run.stored(f"nonmonotone_scale_{t!r}", frac, scale=t) for t in P.sweep_scale],
+         "mu1": [run.stored(f"nonmonotone_mu1_{m1!r}", frac, mu=[m1] + list(P.mu[1:])) for m1 in P.sweep_mu1]}
 sweep = {k: [fraction(f) for f in v] for k, v in flags.items()}
 by_d, by_width, by_scale, by_mu1 = ([e.value for e in sweep[k]] for k in ("d", "width", "scale", "mu1"))
 run.text("sweep_seeds_text", str(P.sweep_seeds))
