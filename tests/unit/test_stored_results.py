@@ -447,6 +447,6 @@ def test_the_status_page_lists_what_a_run_read():
         ]
     }
     line = stored_results_line(record)
-    assert line.startswith("stored results: 1 read (`a`; commits ") and "AMD EPYC" in line
+    assert line.startswith("stored results: 1 read (commits ") and "AMD EPYC" in line
     assert "2 computed live (1 stored but not used: `b`)" in line
     assert stored_results_line({}) == ""

@@ -471,8 +471,7 @@ def stored_results_line(record: dict) -> str:
     if read:
         commits = ", ".join(commit_markdown(c) for c in sorted({e.get("commit") or "unknown" for e in read}))
         processors = "; ".join(sorted({e.get("processor") or "not recorded" for e in read}))
-        names = ", ".join(f"`{e['name']}`" for e in read)
-        parts.append(f"{len(read)} read ({names}; commits {commits}; {processors})")
+        parts.append(f"{len(read)} read (commits {commits}; {processors})")
     if live:
         unused = [e for e in live if e.get("notice")]
         parts.append(
@@ -528,8 +527,11 @@ def status_page(runs_dir: Path) -> str:
             if not changed
             else "changed: " + ", ".join(f"`{k}`" for k in changed)
         ) + f" (hash `{config_hash(parameters)[:8]}`)"
-        lines = [line for _, line in _evidence_rows(chapter.id)] + [stored_results_line(record)]
-        evidence = "<br>".join(_html(line) for line in lines if line) or "none"
+        lines = [_html(line) for _, line in _evidence_rows(chapter.id)]
+        if stored := stored_results_line(record):  # and the names, folded: a chapter reads dozens
+            names = ", ".join(e["name"] for e in record["stored"])
+            lines.append(_html(stored) + _folded(f"{len(record['stored'])} names", names))
+        evidence = "<br>".join(lines) or "none"
         notices = reader_notices(record.get("notices") or [])
         folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
         out.append(f"| {{doc}}`../chapters/{chapter.id}` | {run} | {params} | {evidence} | {folded} |")
