@@ -43,7 +43,7 @@ LIB := $(shell find lib -name '*.py')
 BOOK_SOURCES := _config.yml _toc.yml book/references.bib $(wildcard book/*.md book/_ext/*.py book/_static/*.css book/_static/*/*)
 HTML_STAMP := _build/html/.built
 
-.PHONY: book help test bench refs release clean
+.PHONY: book help test bench refs release clean stored-results
 
 book: $(HTML_STAMP)  ## (the default goal) environment, the chapters that changed, HTML in _build/html
 
@@ -85,8 +85,10 @@ else
 -include $(CHAPTERS:%=_build/deps/%.d)
 endif
 
-# A chapter also depends on its stored evidence (data/evidence/ID/SET/[smoke/]SHARD/{provenance.json,arrays.npz}):
-# a regenerated, newly committed or damaged shard re-executes the chapter that reads it (which refuses a damaged one).
+# A chapter also depends on its stored evidence (data/evidence/ID/SET/[smoke/]SHARD/{provenance.json,arrays.npz}) and
+# its stored results (data/evidence/ID/stored-results/NAME/{provenance.json,arrays.npz}, matched by the same pattern):
+# a regenerated, newly committed or damaged shard re-executes the chapter that reads it (which refuses a damaged one);
+# a rewritten or damaged stored result too (which computes live what it cannot use, with a notice).
 EVIDENCE_FILES = $(wildcard $(foreach f,provenance.json arrays.npz,data/evidence/$(1)/*/*/$(f) data/evidence/$(1)/*/smoke/*/$(f)))
 # One run writes both files (a pattern rule with two targets is one recipe for both): a notebook whose
 # metrics were deleted re-executes its chapter instead of being rendered with "not computed" claims.
@@ -127,14 +129,24 @@ test-pages: test-lint $(HTML_STAMP)  ## part of make test: the built book's page
 test-unit: test-lint  ## part of make test: the unit tests, one worker per core (an idle one takes tests from the other)
 	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS) --dist worksteal)
 
+# The checked outputs read no stored result (LIB_STORED_RESULTS=live; tests/notebooks/conftest.py sets it too): they
+# exercise the live code.
 test-nbval: test-lint  ## part of make test: the checked outputs (nbval) on this machine's kernels
-	$(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
+	LIB_STORED_RESULTS=live $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
 # Its two OpenMP threads wait passively (they sleep instead of spinning): beside the other parts on two cores,
 # spinning threads took the cores from the work (one_layer's checked outputs: 62 s against 37 s, AMD EPYC, loaded).
 test-nbval-generic: test-lint  ## part of make test: the checked outputs under the generic kernels, two threads
-	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 OMP_WAIT_POLICY=PASSIVE LIB_OUTPUT_DIR=_build/nbval-generic \
+	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 OMP_WAIT_POLICY=PASSIVE LIB_OUTPUT_DIR=_build/nbval-generic LIB_STORED_RESULTS=live \
 	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
+
+# The chapters' stored results (README, Evidence): each chapter that calls run.stored(...) is run at its default
+# parameters with every stored call computed live and rewritten (unchanged results keep their files); into a
+# scratch folder, so the book's executed chapters stay as they are (they re-execute if a stored result changed).
+STORED_CHAPTERS := $(patsubst notebooks/%.py,%,$(shell grep -lF 'run.stored' $(CHAPTERS:%=notebooks/%.py) 2>/dev/null))
+stored-results: $(STORED_CHAPTERS:%=stored-results-%)  ## recompute and rewrite the chapters' stored results (commit data/evidence/*/stored-results)
+stored-results-%: $(ENV_STAMP)
+	$(PY) -m lib run $* --stored-results write --output-dir _build/stored-results
 
 release: $(EXECUTED)  ## store this version's verdicts in book/releases/VERSION.json (the changelog's baseline)
 	$(PY) -m lib release $(RUNS)

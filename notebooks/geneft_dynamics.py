@@ -70,6 +70,7 @@ import numpy as np
 from lib.book.run.notebook import mapping_table
 from lib.book.evidence import load, registry
 from lib.book.evidence import status as evidence_status
+from lib.book.evidence.stored import unhashed
 from lib.util.fingerprint import code_fingerprint
 from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic, wd_boundary
@@ -203,15 +204,15 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 
 # %%
 ratios, sig = np.array(P.theory_lr_ratios), np.array(P.sigma_ratios)
-mc = np.array([[repons.monte_carlo_reduced(s, 1.0, 1.0, r, samples=P.mc_samples, seed=P.seed,
-                                           t_max=P.ode_time, tol=P.collision_tol) for r in ratios] for s in sig])
+mc = run.stored("arctan_reduced_mc", repons.monte_carlo_reduced_grid, P.sigma_ratios, P.theory_lr_ratios,
+                samples=P.mc_samples, seed=P.seed, t_max=P.ode_time, tol=P.collision_tol)
 law = repons.arctan_law(sig[:, None], ratios[None, :])
 run.metric("arctan_vs_mc_max_abs_error", float(np.abs(mc - law).max()))
 
 # %%
 ns = np.array(P.n_cluster)
-sim = np.array([[repons.monte_carlo_cluster(1.0, 1.0, 1.0, r, int(m), samples=P.mc_samples, seed=P.seed,
-                                            t_max=P.ode_time, tol=P.collision_tol) for r in ratios] for m in ns])
+sim = run.stored("arctan_cluster_mc", repons.monte_carlo_cluster_grid, P.n_cluster, P.theory_lr_ratios,
+                 samples=P.mc_samples, seed=P.seed, t_max=P.ode_time, tol=P.collision_tol)
 law_n = repons.arctan_law(1.0, ratios[None, :], ns[:, None])
 run.metric("n_repon_vs_sim_max_abs_error", float(np.abs(sim - law_n).max()))
 
@@ -242,7 +243,8 @@ run.figure("fig_arctan", fig)
 # slightly undercounts collisions.
 #
 # Code: {py:func}`lib.geneft.repons.arctan_law`, {py:func}`lib.geneft.repons.monte_carlo_reduced`,
-# {py:func}`lib.geneft.repons.monte_carlo_cluster` · evidence: none, computed live by the chapter.
+# {py:func}`lib.geneft.repons.monte_carlo_cluster`, {py:func}`lib.geneft.repons.monte_carlo_reduced_grid`,
+# {py:func}`lib.geneft.repons.monte_carlo_cluster_grid` · evidence: none, computed live by the chapter.
 # ```
 #
 # ## Beyond the scalar pair: a matrix decoder
@@ -257,9 +259,9 @@ run.figure("fig_arctan", fig)
 # and the outcome set against the sign of $M$.
 
 # %% tags=["remove-input"]
-study = {shape: repons.collision_study(*shape, draws=P.matrix_draws, seed=P.seed + i, t_max=P.ode_time,
-                                       tol=P.collision_tol)
-         for i, shape in enumerate([(1, 1), (1, 2), (2, 2), (3, 2)])}
+study = {(m, d): run.stored(f"collision_study_{m}x{d}", repons.collision_study, m, d, draws=P.matrix_draws,
+                            seed=P.seed + i, t_max=P.ode_time, tol=P.collision_tol)
+         for i, (m, d) in enumerate([(1, 1), (1, 2), (2, 2), (3, 2)])}
 agree = np.concatenate([s.collided == s.m_psd for s in study.values()])
 run.metric("collision_iff_m_psd_agreement", fraction(agree))
 run.metric("collision_probability_scalar_1d", study[1, 1].collision)
@@ -533,9 +535,9 @@ run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 live_net = dict(n=P.n, train_fraction=P.train_fraction, split_seed=P.seed, mode=P.mode, depth=P.depth, width=P.width,
                 embed_dim=P.embed_dim, init_scale=P.init_scale, steps=P.steps)
 live_seeds = P.seed + np.arange(P.seeds_per_cell)
-LE, LD = np.meshgrid(10.0 ** np.array(P.live_log10_lr_enc), 10.0 ** np.array(P.live_log10_lr_dec), indexing="ij")
-live = phase_grid.train_phase_grid(P.live_relation, LE, LD, seeds=live_seeds, threshold_fraction=P.grok_threshold_fraction,
-                                   checkpoint=CACHE and CACHE / "live", **live_net)
+live = run.stored("live_phase_grid", phase_grid.train_phase_grid_log10, P.live_relation, P.live_log10_lr_enc,
+                  P.live_log10_lr_dec, seeds=live_seeds, threshold_fraction=P.grok_threshold_fraction,
+                  checkpoint=unhashed(CACHE and CACHE / "live"), **live_net)
 run.metric("live_phase_counts", [phases.phase_counts(live.phase.ravel())[p] for p in phases.PHASES])
 reference = [EV["phase_grid"]] + ([load("geneft_dynamics", "phase_grid", variant="smoke")] if COMPLETE["phase_grid"] else [])
 stored, ref = None, None

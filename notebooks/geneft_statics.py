@@ -209,9 +209,9 @@ display(Markdown(" · ".join(f"{reader_name(k)}: $p_c$ = {format_number(v)}" for
 # ({glue:text}`mc_samplings_order_text` for the total order, as in the paper).
 
 # %%
-mc = {name: bounds.monte_carlo_bound(
-          name, P.n, P.fractions, P.mc_samplings_order if name == "greater_than" else P.mc_samplings,
-          orderings=P.mc_orderings, sweeps=P.mc_sweeps, seed=P.seed)
+mc = {name: run.stored(f"mc_bound_{name}", bounds.monte_carlo_bound,
+                       name, P.n, P.fractions, P.mc_samplings_order if name == "greater_than" else P.mc_samplings,
+                       orderings=P.mc_orderings, sweeps=P.mc_sweeps, seed=P.seed)
       for name in P.mc_relations}
 frac = np.array(P.fractions)
 analytic = {name: bounds.upper_bound(frac * N, description.description_length(relation_matrix(name, P.n)),
@@ -343,10 +343,11 @@ for name in P.net_relations:
     masks = split_masks(P.n, P.fractions, P.seeds)
     for arch in P.architectures:
         mode, depth = statics.split_architecture(arch)
-        res = train_models(relation_matrix(name, P.n), masks, mode=mode, depth=depth, width=P.width,
-                           embed_dim=P.embed_dim, lr_enc=P.lr, lr_dec=P.lr, init_scale=P.init_scale,
-                           steps=P.steps, seeds=np.arange(len(masks)) + 1000 * P.seeds[0], early_stop=False,
-                           plateau_patience=P.patience)
+        res = run.stored(f"networks_{name}_{mode}_{depth}", train_models,
+                         relation_matrix(name, P.n), masks, mode=mode, depth=depth, width=P.width,
+                         embed_dim=P.embed_dim, lr_enc=P.lr, lr_dec=P.lr, init_scale=P.init_scale,
+                         steps=P.steps, seeds=np.arange(len(masks)) + 1000 * P.seeds[0], early_stop=False,
+                         plateau_patience=P.patience)
         fig3[name, arch] = res.full_acc.reshape(len(P.fractions), len(P.seeds)).mean(1)
         gap[name, arch] = bounds.inductive_gap(frac, fig3[name, arch], mc[name].accuracy)
 
@@ -612,11 +613,12 @@ display(Markdown("| relation | decoder | largest excess over the bound |\n|---|-
 
 # %%
 masks = split_masks(P.n, [P.goldilocks_fraction], range(P.goldilocks_runs))
-depth_runs = {depth: train_models(relation_matrix(P.goldilocks_relation, P.n), masks, mode=P.goldilocks_mode,
-                                  depth=depth, width=P.goldilocks_width, embed_dim=P.embed_dim, lr_enc=P.lr,
-                                  lr_dec=P.lr, init_scale=P.init_scale, steps=P.steps,
-                                  seeds=np.arange(len(masks)) + 2000, early_stop=False,
-                                  plateau_patience=P.patience)
+depth_runs = {depth: run.stored(f"goldilocks_depth_{depth}", train_models,
+                                relation_matrix(P.goldilocks_relation, P.n), masks, mode=P.goldilocks_mode,
+                                depth=depth, width=P.goldilocks_width, embed_dim=P.embed_dim, lr_enc=P.lr,
+                                lr_dec=P.lr, init_scale=P.init_scale, steps=P.steps,
+                                seeds=np.arange(len(masks)) + 2000, early_stop=False,
+                                plateau_patience=P.patience)
               for depth in P.goldilocks_depths}
 
 # %% tags=["remove-input"]
@@ -733,9 +735,10 @@ run.figure("fig_goldilocks_evidence", fig)
 # classes is expressible there, whatever the embedding.
 
 # %%
-full_fit = {depth: statics.fit_all_pairs(P.goldilocks_relation, P.n, mode=P.goldilocks_mode, depth=depth,
-                                         width=P.goldilocks_width, embed_dim=P.embed_dim, lr=P.lr, steps=P.steps,
-                                         seeds=np.arange(P.fit_seeds) + 3000, init_scale=P.init_scale)
+full_fit = {depth: run.stored(f"full_fit_depth_{depth}", statics.fit_all_pairs,
+                              P.goldilocks_relation, P.n, mode=P.goldilocks_mode, depth=depth,
+                              width=P.goldilocks_width, embed_dim=P.embed_dim, lr=P.lr, steps=P.steps,
+                              seeds=np.arange(P.fit_seeds) + 3000, init_scale=P.init_scale)
             for depth in P.goldilocks_depths}
 
 # %% tags=["remove-input"]

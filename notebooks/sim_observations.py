@@ -84,7 +84,7 @@ import numpy as np
 from lib.sim import metrics as M
 from lib.sim.data import sim_dataset
 from lib.sim.models import MLPShape, end_to_end_rms
-from lib.sim.observations import concept_test_point, mlp_shape, sim_datasets, swing_cell
+from lib.sim.observations import concept_test_point, mlp_shape, sim_datasets, swing_cell, train_concept_runs
 from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
 from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
@@ -95,8 +95,8 @@ from lib.util.stats import bootstrap_median, paired_difference
 SEEDS = [P.seed + i for i in range(P.seeds)]
 SGD = dict(batch=P.batch, loss=P.loss, stop_tol=P.stop_tol)
 # one SIM data set per (mu, sigma) pair and seed, with the chapter's conventions
-datasets = partial(sim_datasets, n=P.n, sigma_is_variance=P.sigma_is_variance, origin_cluster=P.origin_cluster,
-                   rotate=P.rotate)
+DATA = dict(n=P.n, sigma_is_variance=P.sigma_is_variance, origin_cluster=P.origin_cluster, rotate=P.rotate)
+datasets = partial(sim_datasets, **DATA)
 
 
 # %% [markdown]
@@ -167,14 +167,14 @@ ORDER_SEEDS = [P.seed + i for i in range(P.order_seeds)]
 # %%
 order, data = {}, datasets(*zip(*configs), P.d, ORDER_SEEDS)
 for model in P.order_models:
-    traj, y = train_datasets(mlp_shape(model, P.d, P.width, P.bias), data, ORDER_SEEDS * len(configs),
-                                  lr=P.lr, epochs=P.epochs, **SGD)
-    order[model] = (traj, y[:, :, 0], data)
+    runs = run.stored(f"order_{model.replace('-', '_')}", train_concept_runs, mlp_shape(model, P.d, P.width, P.bias),
+                      *zip(*configs), ORDER_SEEDS, ORDER_SEEDS * len(configs), data=DATA, lr=P.lr, epochs=P.epochs, **SGD)
+    order[model] = (runs.plane, runs.distance, data)
 
 # %% tags=["remove-cell"]
 fig2a = len(P.mu1_values)
 widest = fig2a + int(np.argmax(P.sigma1_values))  # the Fig. 2b setting with the largest sigma_1
-for model, (traj, y, data) in order.items():
+for model, (y, _, data) in order.items():
     first = np.array([M.learned_first(y[:, i], ds.mu) for i, ds in enumerate(data)]).reshape(len(configs), -1)
     key = "" if model == "1-linear" else "_" + model.replace("-", "_")
     run.metric("stronger_signal_first" + key, stronger_signal_first(first[:fig2a], [m for m, _ in configs[:fig2a]]))
@@ -186,7 +186,7 @@ for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the mod
         run.skip(name + key, f"{model} not in order_models")
 
 # %% tags=["remove-input"]
-for model, (traj, y, data) in order.items():
+for model, (y, _, data) in order.items():
     fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.4), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
     plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [rf"$\mu$ = {ds.mu.tolist()}" for ds in data[:n2a]],
@@ -210,7 +210,7 @@ for model, (traj, y, data) in order.items():
 # these, and states what changes: the signal strengths $a_k$, hence the speeds, but not which
 # concept leads.
 #
-# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.learned_first`,
+# Code: {py:func}`lib.sim.observations.train_concept_runs`, {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.learned_first`,
 # {py:func}`lib.sim.plots.plot_trajectories` · evidence: none, computed live by the chapter.
 # ```
 #
@@ -218,7 +218,7 @@ for model, (traj, y, data) in order.items():
 # :name: fig-order-2-linear
 # The paper's Fig. 11: the same with two-layer linear models.
 #
-# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
+# Code: {py:func}`lib.sim.observations.train_concept_runs`, {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
 # computed live by the chapter.
 # ```
 #
@@ -226,7 +226,7 @@ for model, (traj, y, data) in order.items():
 # :name: fig-order-2-relu
 # The paper's Fig. 12: the same with two-layer ReLU models.
 #
-# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
+# Code: {py:func}`lib.sim.observations.train_concept_runs`, {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_trajectories` · evidence: none,
 # computed live by the chapter.
 # ```
 #
@@ -244,8 +244,8 @@ for model, (traj, y, data) in order.items():
 
 # %% tags=["remove-input"]
 if "1-linear" in order:
-    y1, data1 = order["1-linear"][1:]
-    ratios = [M.terminal_slowdown(y1[:, i], concept_test_point(ds)) for i, ds in enumerate(data1)]
+    distance = order["1-linear"][1]  # ||f(x_hat) - x_hat|| per step and run
+    ratios = [M.slowdown_ratio(distance[:, i]) for i in range(distance.shape[1])]
     run.metric("terminal_slowdown_ratios", ratios)
     run.metric("terminal_slowdown_ratio", float(np.nanmedian(ratios)) if np.isfinite(ratios).any() else float("nan"))
 else:
@@ -287,16 +287,16 @@ for name in ("depth", "activation", "mu", "sigma", "lowdim_d", "lowdim_width", "
 
 # %% tags=["remove-input"]
 high = datasets([P.mu], [P.sigma], P.d, SEEDS)
-traj_h, y_h = train_datasets(MLPShape(P.d, P.width, P.depth, P.activation, P.bias), high, SEEDS,
-                                  lr=P.lr, epochs=P.epochs, **SGD)
+runs_h = run.stored("deep_high_dim", train_concept_runs, MLPShape(P.d, P.width, P.depth, P.activation, P.bias),
+                    [P.mu], [P.sigma], SEEDS, SEEDS, data=DATA, lr=P.lr, epochs=P.epochs, **SGD)
 low = datasets([P.mu], [P.sigma], P.lowdim_d, SEEDS)
-traj_l, y_l = train_datasets(MLPShape(P.lowdim_d, P.lowdim_width, P.depth, P.activation, P.bias), low, SEEDS,
-                                  lr=P.lowdim_lr, epochs=P.epochs, **SGD)
-run.metric("highdim_turn_backs", [float(M.turn_back(y_h[:, i, 0], P.mu).max()) for i in range(P.seeds)])
-run.metric("lowdim_turn_backs", [float(M.turn_back(y_l[:, i, 0], P.mu).max()) for i in range(P.seeds)])
+runs_l = run.stored("deep_low_dim", train_concept_runs, MLPShape(P.lowdim_d, P.lowdim_width, P.depth, P.activation, P.bias),
+                    [P.mu], [P.sigma], SEEDS, SEEDS, data=DATA, lr=P.lowdim_lr, epochs=P.epochs, **SGD)
+run.metric("highdim_turn_backs", [float(M.turn_back(runs_h.plane[:, i], P.mu).max()) for i in range(P.seeds)])
+run.metric("lowdim_turn_backs", [float(M.turn_back(runs_l.plane[:, i], P.mu).max()) for i in range(P.seeds)])
 same = [i for i, c in enumerate(configs) if c == (P.mu, P.sigma)]
 if "1-linear" in order and same:
-    y_one = order["1-linear"][1][:, same[0] * P.order_seeds]
+    y_one = order["1-linear"][0][:, same[0] * P.order_seeds]
     run.metric("onelayer_detour", float(M.detour(y_one, P.mu)["in_plane"].max()))
     run.metric("onelayer_turn_back", float(M.turn_back(y_one, P.mu).max()))
 else:
@@ -305,13 +305,12 @@ else:
 
 # %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.0), layout="constrained")
-plot_trajectories(axes[0], [y_h[:, i, 0] for i in range(P.seeds)] + [y_l[:, i, 0] for i in range(P.seeds)],
+plot_trajectories(axes[0], [runs_h.plane[:, i] for i in range(P.seeds)] + [runs_l.plane[:, i] for i in range(P.seeds)],
                   [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
                   [concept_test_point(ds) for ds in high + low])
-plot_curves(axes[1], [M.ood_loss(y_h[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(high)]
-            + [M.ood_loss(y_l[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(low)],
+plot_curves(axes[1], [runs_h.ood_loss[:, i] for i in range(P.seeds)] + [runs_l.ood_loss[:, i] for i in range(P.seeds)],
             [f"high dim, seed {k}" for k in SEEDS] + [f"low dim, seed {k}" for k in SEEDS],
-            traj_h.steps_per_epoch, "OOD loss")
+            runs_h.steps_per_epoch, "OOD loss")
 run.figure("fig_deep", fig)
 
 # %% [markdown]
@@ -322,7 +321,7 @@ run.figure("fig_deep", fig)
 # The epoch axis of the low-dimensional runs is that of the high-dimensional data set (same
 # number of points, same steps per epoch).
 #
-# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
+# Code: {py:func}`lib.sim.observations.train_concept_runs`, {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
 # {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
 # live by the chapter.
 # ```
@@ -511,7 +510,7 @@ twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 # %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 1, figsize=(5.6, 8.8), layout="constrained")
 plot_task(axes[0], high[0], P.origin_cluster, points=1500)
-axes[0].plot(y_h[:, 0, 0, 0], y_h[:, 0, 0, 1], color="tab:orange", label="output trajectory")
+axes[0].plot(runs_h.plane[:, 0, 0], runs_h.plane[:, 0, 1], color="tab:orange", label="output trajectory")
 axes[0].legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2)  # below the axes, off the density
 plot_trajectories(axes[1], [twin["outputs"][:, 0], twin["cut_outputs"][:, 0]],
                   ["full", "orthant removed"], [np.asarray(P.mu)] * 2)
@@ -524,7 +523,7 @@ run.figure("fig_truncation", fig)
 # (concept plane). Bottom: the first seed of the evidence set trained on the full data and, as its
 # twin, on the data without the orthant of $\hat x$.
 #
-# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_task`,
+# Code: {py:func}`lib.sim.observations.train_concept_runs`, {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.plots.plot_task`,
 # {py:func}`lib.sim.plots.plot_trajectories` · evidence: top computed live by the chapter; bottom
 # {ref}`sim_observations/swing <evidence-sim-observations-swing>`.
 # ```
@@ -546,8 +545,9 @@ run.figure("fig_truncation", fig)
 # %% tags=["remove-input"]
 run.text("P_tiny_mu_large", str(P.tiny_mu_large))
 tiny = datasets([P.mu, P.tiny_mu_large], [P.sigma] * 2, P.tiny_d, SEEDS, rotate=False)
-traj_t, y_t = train_datasets(MLPShape(P.tiny_d, P.tiny_width, P.tiny_depth, "linear", P.bias), tiny, SEEDS * 2,
-                                  lr=P.lowdim_lr, epochs=P.epochs, **SGD)
+runs_t = run.stored("tiny", train_concept_runs, MLPShape(P.tiny_d, P.tiny_width, P.tiny_depth, "linear", P.bias),
+                    [P.mu, P.tiny_mu_large], [P.sigma] * 2, SEEDS, SEEDS * 2, data={**DATA, "rotate": False},
+                    lr=P.lowdim_lr, epochs=P.epochs, **SGD)
 for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs")):  # until learned; 25 epochs
     ev_tiny = run.evidence(set_name).data
     tiny_cells = [swing_cell(ev_tiny, p) for p in ("tiny", "tiny_large")]
@@ -562,9 +562,8 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
 # %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.0), layout="constrained")
 labels = [rf"$\mu$ = {ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
-plot_trajectories(axes[0], [y_t[:, i, 0] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
-plot_curves(axes[1], [M.ood_loss(y_t[:, i, 0], concept_test_point(ds)) for i, ds in enumerate(tiny)], labels,
-            traj_t.steps_per_epoch, "OOD loss")
+plot_trajectories(axes[0], [runs_t.plane[:, i] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
+plot_curves(axes[1], [runs_t.ood_loss[:, i] for i in range(len(tiny))], labels, runs_t.steps_per_epoch, "OOD loss")
 run.figure("fig_tiny", fig)
 
 # %% [markdown]
@@ -572,7 +571,7 @@ run.figure("fig_tiny", fig)
 # :name: fig-tiny
 # The paper's Fig. 13 (top) and the paper's Fig. 14 (bottom): three-layer linear models with three hidden units in $d=3$.
 #
-# Code: {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
+# Code: {py:func}`lib.sim.observations.train_concept_runs`, {py:func}`lib.sim.train.train_datasets`, {py:func}`lib.sim.metrics.ood_loss`,
 # {py:func}`lib.sim.plots.plot_trajectories`, {py:func}`lib.sim.plots.plot_curves` · evidence: none, computed
 # live by the chapter.
 # ```

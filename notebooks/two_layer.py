@@ -168,8 +168,9 @@ run.metric("u_stepping_min_eigenvalue", np.linalg.eigvalsh(W).min())
 # ({numref}`fig-flow-vs-training`).
 
 # %%
-check, check_half = (flow_vs_training(main["u0"][: P.train_seeds], main["a"], P.mu, P.sigma, P.train_n, lr, P.horizon,
-                                      seed=P.seed) for lr in (P.train_lr, P.train_lr / 2))
+check, check_half = (run.stored(name, flow_vs_training, main["u0"][: P.train_seeds], main["a"], P.mu, P.sigma,
+                                 P.train_n, lr, P.horizon, seed=P.seed)
+                      for name, lr in (("flow_vs_training", P.train_lr), ("flow_vs_training_half_lr", P.train_lr / 2)))
 tau_train, W_train, W_flow = check.tau, check.w_train, check.w_flow
 run.text("train_n_points", str(P.train_n)); run.text("train_lr_text", f"{P.train_lr:g}")
 run.metric("flow_vs_training_max_dev", check.max_deviation)
@@ -426,10 +427,11 @@ frac = partial(nonmonotone_flags, mu=P.mu, sigma=P.sigma, d=P.d, width=None, sca
                power=P.covariance_power, seed=P.seed + 1)
 
 
-flags = {"d": [frac(d=k) for k in P.sweep_d],
-         "width": [frac(width=k, scale=P.init_scale * np.sqrt(P.width / k)) for k in P.sweep_width],   # E w_ii fixed
-         "scale": [frac(scale=t) for t in P.sweep_scale],
-         "mu1": [frac(mu=[m1] + list(P.mu[1:])) for m1 in P.sweep_mu1]}
+flags = {"d": [run.stored(f"nonmonotone_d_{k}", frac, d=k) for k in P.sweep_d],
+         "width": [run.stored(f"nonmonotone_width_{k}", frac, width=k, scale=P.init_scale * np.sqrt(P.width / k))
+                   for k in P.sweep_width],   # E w_ii fixed
+         "scale": [run.stored(f"nonmonotone_scale_{t!r}", frac, scale=t) for t in P.sweep_scale],
+         "mu1": [run.stored(f"nonmonotone_mu1_{m1!r}", frac, mu=[m1] + list(P.mu[1:])) for m1 in P.sweep_mu1]}
 sweep = {k: [fraction(f) for f in v] for k, v in flags.items()}
 by_d, by_width, by_scale, by_mu1 = ([e.value for e in sweep[k]] for k in ("d", "width", "scale", "mu1"))
 run.text("sweep_seeds_text", str(P.sweep_seeds))
@@ -437,7 +439,8 @@ for k, v in sweep.items():
     run.metric(f"nonmonotone_by_{k}", [e.as_dict() for e in v])
 run.metric("nonmonotone_drop_with_d", tl.fraction_difference(flags["d"][0], flags["d"][-1]))
 fixed_d = [k for k in P.sweep_d if k <= P.sweep_fixed_width]  # d alone: the width d' held at sweep_fixed_width
-fixed_flags = [frac(d=k, width=P.sweep_fixed_width) for k in fixed_d]
+fixed_flags = [run.stored(f"nonmonotone_d_{k}_width_{P.sweep_fixed_width}", frac, d=k, width=P.sweep_fixed_width)
+               for k in fixed_d]
 run.metric("nonmonotone_by_d_fixed_width", [fraction(f).as_dict() for f in fixed_flags])
 run.metric("nonmonotone_drop_with_d_fixed_width", tl.fraction_difference(fixed_flags[0], fixed_flags[-1]))
 run.text("fixed_width_d_text", f"{fixed_d[0]} to {fixed_d[-1]}")
@@ -504,7 +507,7 @@ run.text("frac_mu_lo", by_mu1[0]); run.text("frac_mu_hi", by_mu1[-1])
 
 # %% tags=["remove-input"]
 script = sr.ScriptSetting(descent_tol=P.descent_tol)
-readings = sr.compare_readings(script, P.script_seeds, seed=P.seed, integrators=("flow",))
+readings = run.stored("script_readings", sr.compare_readings, script, P.script_seeds, seed=P.seed, integrators=("flow",))
 run.metric("script_nonmonotone_a", readings["A/flow"]["nonmonotone"])
 run.metric("script_nonmonotone_a2", readings["A2/flow"]["nonmonotone"])
 run.metric("script_nonmonotone_a2_minus_a", readings["A2-A/flow"]["nonmonotone"])
@@ -760,7 +763,7 @@ settings_d = {"none": (const, a_main),           # and one assumption broken at 
               "D.4: init 1e40x too large": (ad.broken(const, omega=1e40 * const.omega), a_main),
               "D.5: $\\mu_2 = 1.3\\,\\mu_1$": (ad.broken(const, gamma=float(a_close.max() / a_close.min())), a_close)}
 lemma_steps = ad.steps_to_converge(const, a_main)
-checks = lm.check_settings(settings_d, P.lemma_seeds, lemma_steps, seed=P.seed)
+checks = run.stored("lemma_checks", lm.check_settings, settings_d, P.lemma_seeds, lemma_steps, seed=P.seed)
 Markdown("| constant | value |\n|---|---|\n" + "\n".join(f"| {k} | {format_number(v)} |" for k, v in vars(const).items())
          + f"\n\nAssumptions violated: {checks['none']['assumptions'] or 'none'}; steps: {lemma_steps}.")
 
@@ -832,7 +835,8 @@ Markdown("| broken | assumptions violated | first lemma to fail | at step |\n|--
 a_s3 = tl.signal_strengths(P.lemma_s3_mu, [0.05] * 3, 3)
 const_s3 = ad.choose_constants(a_s3, beta=P.lemma_beta)
 steps_s3 = ad.steps_to_converge(const_s3, a_s3)
-check_s3 = lm.check_settings({"s3": (const_s3, a_s3)}, P.lemma_s3_seeds, steps_s3, seed=P.seed)["s3"]
+check_s3 = run.stored("lemma_checks_s3", lm.check_settings, {"s3": (const_s3, a_s3)}, P.lemma_s3_seeds, steps_s3,
+                      seed=P.seed)["s3"]
 run.metric("lemma_violations_s3", int(sum(v.sum() for v in check_s3["lemmas"].values())) if not check_s3["assumptions"] else None)
 run.metric("lemma_s3_assumptions_violated", len(check_s3["assumptions"]))
 run.text("lemma_s3_mu_text", "(" + ", ".join(format_number(m) for m in P.lemma_s3_mu) + ")")  # a vector

@@ -122,6 +122,14 @@ def train_phase_grid(
     )
 
 
+def train_phase_grid_log10(relation: str, log10_lr_enc, log10_lr_dec, **options) -> PhaseGrid:
+    """`train_phase_grid` on the grid of learning rates 10^x: encoder rates 10^`log10_lr_enc` along the first axis,
+    decoder rates 10^`log10_lr_dec` along the second (`options`: its keyword arguments). Given by their
+    exponents, the rates are the same numbers wherever the grid is asked for (a stored grid is found again)."""
+    lr_enc, lr_dec = np.meshgrid(10.0 ** np.array(log10_lr_enc), 10.0 ** np.array(log10_lr_dec), indexing="ij")
+    return train_phase_grid(relation, lr_enc, lr_dec, **options)
+
+
 def grid_from_runs(
     step_train_90, step_test_90, test_acc, embed, *, n_test: int, steps: int, threshold_fraction: float = 0.01
 ) -> PhaseGrid:

@@ -191,6 +191,40 @@ def monte_carlo_cluster(
     return float((simulate_cluster(a0, c0, n_cluster, eta_A, eta_x, t_max=t_max) < tol).mean())
 
 
+def monte_carlo_reduced_grid(
+    sigma_ratios, lr_ratios, *, samples: int, seed: int, t_max: float, tol: float = 1e-2
+) -> np.ndarray:
+    """`monte_carlo_reduced` at every sigma_a / sigma_c in `sigma_ratios` (rows) and eta_x / eta_A in
+    `lr_ratios` (columns), with sigma_c = eta_A = 1: the collision fractions of the paper's eq. (10) that its
+    arctan law (12) predicts; each point draws its starts from `seed`."""
+    return np.array(
+        [
+            [
+                monte_carlo_reduced(s, 1.0, 1.0, r, samples=samples, seed=seed, t_max=t_max, tol=tol)
+                for r in np.array(lr_ratios)
+            ]
+            for s in np.array(sigma_ratios)
+        ]
+    )
+
+
+def monte_carlo_cluster_grid(
+    n_cluster, lr_ratios, *, samples: int, seed: int, t_max: float, tol: float = 1e-2
+) -> np.ndarray:
+    """`monte_carlo_cluster` for one repon against N clustered ones, N in `n_cluster` (rows), at eta_x / eta_A in
+    `lr_ratios` (columns), with sigma_a = sigma_c = eta_A = 1: the collision fractions the paper's eq. (13)
+    predicts; each point draws its starts from `seed`."""
+    return np.array(
+        [
+            [
+                monte_carlo_cluster(1.0, 1.0, 1.0, r, int(m), samples=samples, seed=seed, t_max=t_max, tol=tol)
+                for r in np.array(lr_ratios)
+            ]
+            for m in np.array(n_cluster)
+        ]
+    )
+
+
 # ----------------------------------------------------------------------------------------------
 # Beyond the scalar pair: eq. (8) with an m x d decoder and the conserved matrix M
 # ----------------------------------------------------------------------------------------------

@@ -94,7 +94,12 @@ def terminal_slowdown(traj: np.ndarray, target: np.ndarray) -> float:
     Both intervals remove the same amount, a tenth of the initial distance D0 = ||f(x_hat) - x_hat||
     at step 0. A pure exponential relaxation gives ln 2 / ln(10/9) ~ 6.6; NaN if 0.1 D0 is never reached.
     """
-    dist = np.linalg.norm(traj - target, axis=1)
+    return slowdown_ratio(np.linalg.norm(traj - target, axis=1))
+
+
+def slowdown_ratio(dist: np.ndarray) -> float:
+    """`terminal_slowdown` of a distance curve ||f(x_hat) - x_hat|| per step: steps from 0.2 to 0.1 of its initial
+    value over steps from 1 to 0.9 of it (NaN if 0.1 of it is never reached)."""
     first = first_step_below(dist, 0.9 * dist[0])
     last = first_step_below(dist, 0.1 * dist[0]) - first_step_below(dist, 0.2 * dist[0])
     return last / first

@@ -1,14 +1,18 @@
 """The SIM observations chapter's setup with explicit arguments: data sets per setting, model shapes by
-name, the test point in concept coordinates, and the per-seed arrays of one cell of a swing evidence set."""
+name, the test point in concept coordinates, the batched runs kept to what the chapter reads of them, and the
+per-seed arrays of one cell of a swing evidence set."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from lib.sim.data import SIMData, sim_dataset
+from lib.sim.metrics import ood_loss
 from lib.sim.models import MLPShape
+from lib.sim.train import train_datasets
 
 SWING_ARRAYS = ("turn_back", "loss_rise", "bulge", "final_distance")
 
@@ -52,6 +56,39 @@ def mlp_shape(model: str, dim: int, width: int, bias: bool) -> MLPShape:
     """The shape of a model named "LAYERS-ACTIVATION" ("2-relu", "4-linear") on inputs of dimension `dim`."""
     layers, activation = model.split("-")
     return MLPShape(dim, width, int(layers), activation, bias)
+
+
+@dataclass(frozen=True)
+class ConceptRuns:
+    """What the chapter reads of a batched run (`lib.sim.train.train_datasets`), per logged step and model: the
+    output at the OOD test point in the concept plane (`plane`, (T+1, M, s): the first s concept coordinates) and
+    the OOD loss 1/2 ||f(x_hat) - x_hat||^2 and the distance ||f(x_hat) - x_hat|| over all d coordinates
+    (`ood_loss`, `distance`, (T+1, M)); and the steps per epoch (`steps_per_epoch`) of the epoch axis."""
+
+    plane: np.ndarray
+    ood_loss: np.ndarray
+    distance: np.ndarray
+    steps_per_epoch: int
+
+
+def train_concept_runs(
+    shape: MLPShape, mus, sigmas, data_seeds: Sequence[int], seeds: Sequence[int], *, data: dict, **sgd
+) -> ConceptRuns:
+    """Train one model per SIM data set (`sim_datasets(mus, sigmas, shape.d, data_seeds, **data)`, pairs outer,
+    seeds inner) as one batched run (`lib.sim.train.train_datasets` with init seeds `seeds` and its SGD options
+    `sgd`) and keep what the chapter reads of it: the test point's output in the concept plane and its OOD loss
+    (`ConceptRuns`), a few hundred kilobytes where the whole output trajectory in d = 64 dimensions takes
+    megabytes. The data sets are given by their parameters, not their points: a stored run is found again from
+    numbers that are the same on every processor."""
+    datasets = sim_datasets(mus, sigmas, shape.d, data_seeds, **data)
+    traj, y = train_datasets(shape, datasets, list(seeds), **sgd)
+    s = len(datasets[0].mu)
+    if any(len(ds.mu) != s for ds in datasets):
+        raise ValueError("a batched run of data sets with different numbers of concepts")
+    targets = [concept_test_point(ds) for ds in datasets]
+    loss = np.stack([ood_loss(y[:, i, 0], target) for i, target in enumerate(targets)], axis=1)
+    distance = np.stack([np.linalg.norm(y[:, i, 0] - target, axis=1) for i, target in enumerate(targets)], axis=1)
+    return ConceptRuns(np.ascontiguousarray(y[:, :, 0, :s]), loss, distance, int(traj.steps_per_epoch))
 
 
 def swing_cell(evidence, protocol: str, init_scale: float = 1.0, truncation: str = "none", prefix: str = "") -> dict:

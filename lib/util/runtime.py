@@ -5,10 +5,13 @@ One place for thread settings and for reading the book's environment variables. 
 at the start of a chapter. The Makefile's default is one BLAS thread per process (chapters run in
 parallel on a shared 2-core machine, where threaded BLAS made small solves 15-30x slower).
 
-Every variable the book reads (`LIB_THREADS`, `LIB_OUTPUT_DIR`, `LIB_CACHE_DIR`, `LIB_DRAFT_FIGURES`) goes
-through `setting`: an empty or blank value counts as unset, and a value that cannot be used raises
+Every variable the book reads (`LIB_THREADS`, `LIB_OUTPUT_DIR`, `LIB_CACHE_DIR`, `LIB_DRAFT_FIGURES`,
+`LIB_STORED_RESULTS`) goes through `setting`: an empty or blank value counts as unset, and a value that cannot be used raises
 `SettingError`, one line naming the variable. `LIB_DRAFT_FIGURES=1` (the nbval runs and their references,
-which keep no figure) has a chapter lay out and draw its figures without rendering them to images. Chapters compute on the CPU; GPU-sized work is
+which keep no figure) has a chapter lay out and draw its figures without rendering them to images.
+`LIB_STORED_RESULTS` says what a chapter does with its stored results (`lib.book.evidence.stored`): `use` (the
+default: read those that match, compute the rest), `live` (compute everything; the nbval runs) or `write`
+(compute everything and rewrite the stored results, at the default parameters). Chapters compute on the CPU; GPU-sized work is
 evidence, run through the workflow's `gpu` profiles (README, Evidence).
 """
 
@@ -58,6 +61,8 @@ def folder_setting(name: str, default: Path) -> Path:
 
 FOLDER_ENVS = ("LIB_OUTPUT_DIR", "LIB_CACHE_DIR")
 DRAFT_FIGURES_ENV = "LIB_DRAFT_FIGURES"
+STORED_RESULTS_ENV = "LIB_STORED_RESULTS"
+STORED_RESULTS_MODES = ("use", "live", "write")
 
 
 def draft_figures() -> bool:
@@ -68,30 +73,48 @@ def draft_figures() -> bool:
     return value == "1"
 
 
+def stored_results_mode() -> str:
+    """What a chapter does with its stored results: `LIB_STORED_RESULTS`, one of STORED_RESULTS_MODES ("use" when
+    unset): "use" reads those that match their call and code, "live" reads none, "write" computes and rewrites them."""
+    value = setting(STORED_RESULTS_ENV)
+    if value is None:
+        return "use"
+    if value not in STORED_RESULTS_MODES:
+        raise SettingError(
+            f"{STORED_RESULTS_ENV}={value[:40]!r}: expected use (read stored results that match), live (compute "
+            "everything) or write (compute and rewrite the stored results)"
+        )
+    return value
+
+
 def check_environment() -> None:
     """Validate every variable the book reads, before any compute; drop the blank ones (unset).
 
     Called by the command line and at the start of every chapter, so that `lib.util.paths` reads only a
     usable `LIB_CACHE_DIR` or none.
     """
-    for name in (THREADS_ENV, DRAFT_FIGURES_ENV, *FOLDER_ENVS):
+    for name in (THREADS_ENV, DRAFT_FIGURES_ENV, STORED_RESULTS_ENV, *FOLDER_ENVS):
         if name in os.environ and setting(name) is None:
             del os.environ[name]
     current()
     draft_figures()
+    stored_results_mode()
     for name in FOLDER_ENVS:
         folder_setting(name, Path("."))
 
 
 @dataclass(frozen=True)
 class Runtime:
-    """How a run computes (not what): threads of torch and BLAS."""
+    """How a run computes (not what): threads of torch and BLAS, and what it does with stored results (None:
+    what the environment says, `use` when unset)."""
 
     threads: int = 1
+    stored_results: str | None = None
 
     def environment(self) -> dict[str, str]:
         """Variables that carry these settings into a kernel or a worker process."""
-        return {THREADS_ENV: str(self.threads), **{k: str(self.threads) for k in BLAS_ENVS}}
+        stored = {STORED_RESULTS_ENV: self.stored_results} if self.stored_results else {}
+        return {THREADS_ENV: str(self.threads), **{k: str(self.threads) for k in BLAS_ENVS}, **stored}
 
 
 def current() -> Runtime:

@@ -7,7 +7,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from lib.geneft.statics import decoder_label
-from lib.sim.observations import SWING_ARRAYS, concept_test_point, mlp_shape, sim_datasets, swing_cell
+from lib.sim import metrics as M
+from lib.sim.observations import (
+    SWING_ARRAYS,
+    concept_test_point,
+    mlp_shape,
+    sim_datasets,
+    swing_cell,
+    train_concept_runs,
+)
+from lib.sim.train import train_datasets
 from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
 from lib.util.plotting import shade_stages, training_fraction_axis
 
@@ -42,6 +51,23 @@ def test_sim_datasets_one_per_setting_and_seed_and_the_test_point_in_concepts():
 def test_mlp_shape_by_name():
     shape = mlp_shape("4-relu", 64, 16, False)
     assert (shape.d, shape.width, shape.depth, shape.activation, shape.bias) == (64, 16, 4, "relu", False)
+
+
+def test_concept_runs_keep_the_concept_plane_and_the_ood_loss_of_the_batched_run():
+    options = dict(n=16, sigma_is_variance=False, origin_cluster=True, rotate=True)
+    data = sim_datasets([[1.0, 2.0]], [[0.05, 0.05]], 4, [0, 1], **options)
+    sgd = dict(lr=0.1, epochs=2.0, batch=8, loss="mse", stop_tol=None)
+    runs = train_concept_runs(
+        mlp_shape("2-linear", 4, 3, True), [[1.0, 2.0]], [[0.05, 0.05]], [0, 1], [5, 6], data=options, **sgd
+    )
+    traj, y = train_datasets(mlp_shape("2-linear", 4, 3, True), data, [5, 6], **sgd)
+    assert runs.plane.shape == (len(y), 2, 2) and runs.steps_per_epoch == traj.steps_per_epoch
+    np.testing.assert_array_equal(runs.plane, y[:, :, 0, :2])
+    for i, ds in enumerate(data):
+        np.testing.assert_array_equal(runs.ood_loss[:, i], M.ood_loss(y[:, i, 0], concept_test_point(ds)))
+        assert M.slowdown_ratio(runs.distance[:, i]) == M.terminal_slowdown(y[:, i, 0], concept_test_point(ds)) or (
+            np.isnan(M.terminal_slowdown(y[:, i, 0], concept_test_point(ds)))
+        )
 
 
 def test_swing_cell_reads_every_array_of_one_cell_with_its_prefix():

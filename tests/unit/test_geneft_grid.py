@@ -26,6 +26,15 @@ def test_tiny_grid_shapes_and_pooling():
     np.testing.assert_array_equal(again.phase, g.phase)
 
 
+def test_a_grid_given_by_exponents_is_the_grid_of_their_powers():
+    by_exponents = grid.train_phase_grid_log10("mod3", [-2.0, -1.0], [-1.0], seeds=[0], **NET)
+    E, D = np.meshgrid(10.0 ** np.array([-2.0, -1.0]), 10.0 ** np.array([-1.0]), indexing="ij")
+    by_rates = grid.train_phase_grid("mod3", E, D, seeds=[0], **NET)
+    assert by_exponents.phase.shape == (2, 1, 1)
+    np.testing.assert_array_equal(by_exponents.step_test_90, by_rates.step_test_90)
+    np.testing.assert_array_equal(by_exponents.embed, by_rates.embed)
+
+
 def test_distance_from_an_interval():
     e = Estimate(1.2, 0.9, 1.6, 10, "t")
     d = phases.distance_from(e, 1.0)

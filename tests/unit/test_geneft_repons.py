@@ -81,6 +81,16 @@ def test_one_repon_against_n_clustered_matches_eq13():
     assert p == pytest.approx(repons.arctan_law(1.0, 0.5, 6), abs=0.025)
 
 
+def test_the_grids_are_the_points_one_by_one():
+    kw = dict(samples=200, seed=3, t_max=1e3, tol=1e-2)
+    grid = repons.monte_carlo_reduced_grid([0.5, 2.0], [0.1, 1.0, 10.0], **kw)
+    assert grid.shape == (2, 3)
+    assert grid[1, 0] == repons.monte_carlo_reduced(2.0, 1.0, 1.0, 0.1, **kw)
+    cluster = repons.monte_carlo_cluster_grid([1, 4], [0.1, 10.0], **kw)
+    assert cluster.shape == (2, 2)
+    assert cluster[1, 1] == repons.monte_carlo_cluster(1.0, 1.0, 1.0, 10.0, 4, **kw)
+
+
 # ----------------------------------------------------------------------------------------------
 # Matrix decoder, the networks' sigma ratio, Fig. 6 comparison, collapse of trained embeddings
 # ----------------------------------------------------------------------------------------------

@@ -1,11 +1,17 @@
 """Command line of the evidence tier (the Snakemake rules call `shard`).
 
 python -m lib evidence list                       declared sets, shards, estimated minutes, commands
-python -m lib evidence status [SETS] [--smoke]    present / missing / stale shards per set
+python -m lib evidence status [SETS] [--smoke]    present / missing / stale shards per set, and each chapter's
+                                                  stored results: ok / from other code / damaged / missing
 python -m lib evidence stale [SETS] [--smoke]     provenance.json paths of stale shards (for --forcerun)
 python -m lib evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
 python -m lib evidence compare CHAPTER SET --root DIR [--smoke]   a regenerated copy vs the stored one
 python -m lib evidence recertify CHAPTER/SET [--sample N] [--against COMMIT]   certify stale shards by a smoke recompute
+
+Stored results (data/evidence/CHAPTER/stored-results/NAME/) are a chapter's default computations, read by its
+`run.stored(...)` calls when function, arguments and reached code match; `status` checks their files and code
+(their arguments are checked when the chapter runs) and names the command that rewrites them:
+`python -m lib run CHAPTER --stored-results write` (all chapters: `make stored-results`).
 
 Exit code 2, with one line, for an unusable environment variable (LIB_CACHE_DIR, LIB_THREADS, ...).
 """
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,5 +129,27 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    processors: {'; '.join(row['processors']) or 'none'}")
             for problem in row["problems"][:5]:
                 print(f"    {problem}")
-        return 0 if all(r["counts"].get("ok") == r["shards"] for r in rows) else 1
+        stored_ok = True
+        if not args.smoke:
+            from lib.book.evidence.stored import refresh_command, stored_chapters, stored_status
+
+            chapters = sorted({r["set"].split("/")[0] for r in rows} if args.sets else stored_chapters(args.root))
+            for chapter in chapters:
+                found = stored_status(chapter, args.root)
+                if not found:
+                    continue
+                counts = ", ".join(f"{n} {state}" for state, n in sorted(Counter(r["state"] for r in found).items()))
+                bad = [r for r in found if r["state"] != "ok"]
+                stored_ok = stored_ok and not bad
+                seconds = sum(r["wall_seconds"] for r in found)
+                print(
+                    f"{chapter + '/stored-results':45s} {len(found):4d} results: {counts}  ~{seconds / 60:.1f} core-min"
+                    + (f"  -> {refresh_command(chapter)}" if bad else "")
+                )
+                print(
+                    f"    processors: {'; '.join(sorted({r['processor'] for r in found if r['processor']})) or 'none'}"
+                )
+                for r in bad[:5]:
+                    print(f"    {r['name']} ({r['state']}): {r['problem']}")
+        return 0 if stored_ok and all(r["counts"].get("ok") == r["shards"] for r in rows) else 1
     return 0

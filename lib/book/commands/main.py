@@ -1,7 +1,7 @@
 """Command line of the book (see the README): run, list, claims, page, plus the build's helpers.
 
     python -m lib run ID [-p NAME VALUE]... [-y YAML] [--output-dir DIR] [--html] [--threads N]
-                         [--allow-expensive]
+                         [--allow-expensive] [--stored-results use|live|write]
     python -m lib list [ID]                (parameters: type, default, range, meaning, claims they reach)
     python -m lib claims [DIR] [--chapter ID]... [--check]
     python -m lib page OUT.ipynb [-o OUT.html] (an executed chapter as a standalone offline page)
@@ -37,6 +37,7 @@ import yaml
 from lib.book.chapters.declaration import ParameterError, look_alike_hint, short
 from lib.book.run.papermill_route import look_alike_number
 from lib.util.paths import ROOT
+from lib.util.runtime import STORED_RESULTS_MODES
 
 BOOK_RUNS = ROOT / "book" / "chapters"
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
@@ -242,6 +243,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--html", action="store_true", help="also write DIR/ID.html, a standalone offline page")
     run.add_argument("--threads", default=None, help="torch and BLAS threads (default: 1)")
     run.add_argument(
+        "--stored-results",
+        choices=STORED_RESULTS_MODES,
+        default=None,
+        help="use: read the chapter's stored results that match their call and code (default; LIB_STORED_RESULTS); "
+        "live: compute everything; write: compute everything and rewrite the stored results (default parameters only)",
+    )
+    run.add_argument(
         "--allow-expensive",
         action="store_true",
         help="run even when the estimated time or memory is beyond reason for this machine",
@@ -340,8 +348,14 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 threads = int(threads)
             overrides = parse_overrides(pairs, args.yaml)
-            validate_run(args.chapter, overrides, args.output_dir, args.allow_expensive, html=args.html)
-            runtime = Runtime(threads) if threads else current()
+            chapter, params, _ = validate_run(
+                args.chapter, overrides, args.output_dir, args.allow_expensive, html=args.html
+            )
+            from lib.book.run.notebook import check_stored_results_mode
+            from lib.util.runtime import stored_results_mode
+
+            check_stored_results_mode(chapter, params, args.stored_results or stored_results_mode())
+            runtime = Runtime(threads or current().threads, args.stored_results)
             from papermill.exceptions import PapermillExecutionError
 
             from lib.book.run.runner import Terminated, disk_full
@@ -383,9 +397,10 @@ def main(argv: list[str] | None = None) -> int:
 
                 written.append(render_page(path))
             print("wrote " + ", ".join(str(p) for p in written))
-            from lib.book.run.notebook import evidence_notices
+            from lib.book.run.notebook import evidence_notices, stored_notices
 
-            for notice in evidence_notices(json.loads(written[1].read_text())):
+            metrics = json.loads(written[1].read_text())
+            for notice in evidence_notices(metrics) + stored_notices(metrics):
                 print(notice, file=sys.stderr)
         elif args.command == "page":
             from lib.book.pages.rerun import read_chapter_notebook, render_page

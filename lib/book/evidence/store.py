@@ -140,10 +140,13 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def write_shard(directory: Path, arrays: dict[str, np.ndarray], provenance: dict[str, Any]) -> None:
+def write_shard(
+    directory: Path, arrays: dict[str, np.ndarray], provenance: dict[str, Any], compressed: bool = False
+) -> None:
     """Write arrays.npz and provenance.json into a temporary folder beside `directory`, then rename it in.
 
     An empty `directory` (Snakemake creates output folders before the job) or an older shard there is replaced.
+    `compressed`: the npz's members deflated (`np.savez_compressed`; read the same way).
     """
     directory = Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
@@ -154,7 +157,7 @@ def write_shard(directory: Path, arrays: dict[str, np.ndarray], provenance: dict
         for name, value in arrays.items():
             if np.asarray(value).dtype == object:
                 raise TypeError(f"array {name!r} has dtype object: shards hold numeric arrays only")
-        np.savez(tmp / ARRAYS, **arrays)
+        (np.savez_compressed if compressed else np.savez)(tmp / ARRAYS, **arrays)
         provenance = {**provenance, "arrays_sha256": file_sha256(tmp / ARRAYS)}
         (tmp / PROVENANCE).write_text(json.dumps(provenance, indent=2, sort_keys=True, allow_nan=False) + "\n")
         for path in (tmp / ARRAYS, tmp / PROVENANCE, tmp):

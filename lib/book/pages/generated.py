@@ -458,6 +458,33 @@ def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
     return lines
 
 
+def stored_results_line(record: dict) -> str:
+    """What a run did with its chapter's stored results (its record's `stored`), in one line: how many it read,
+    the commits and processors that computed them, and how many it computed live (with why, when it could not
+    use a stored one); "" when the chapter has none."""
+    entries = record.get("stored") or []
+    if not entries:
+        return ""
+    read = [e for e in entries if e.get("state") == "read"]
+    live = [e for e in entries if e.get("state") != "read"]
+    parts = []
+    if read:
+        commits = ", ".join(commit_markdown(c) for c in sorted({e.get("commit") or "unknown" for e in read}))
+        processors = "; ".join(sorted({e.get("processor") or "not recorded" for e in read}))
+        parts.append(f"{len(read)} read (commits {commits}; {processors})")
+    if live:
+        unused = [e for e in live if e.get("notice")]
+        parts.append(
+            f"{len(live)} computed live"
+            + (
+                f" ({len(unused)} stored but not used: " + ", ".join(f"`{e['name']}`" for e in unused) + ")"
+                if unused
+                else ""
+            )
+        )
+    return "stored results: " + ", ".join(parts)
+
+
 def status_page(runs_dir: Path) -> str:
     """The build status page: per chapter, when, at which commit, with which parameters and evidence it ran."""
     from lib.book.evidence.declare import config_hash
@@ -468,7 +495,8 @@ def status_page(runs_dir: Path) -> str:
         "",
         "How each chapter of this book was computed: the date and the commit of its run, its run time "
         "and peak memory, the hash of its parameters and those that differ from the defaults, the "
-        "evidence sets it declares (shards by state, the commits that computed them, core-minutes) and "
+        "evidence sets it declares (shards by state, the commits that computed them, core-minutes), the stored "
+        "results of its default computations it read (the commits and processors that computed them) and "
         "the notices of its run (warnings of the libraries and of the evidence store, caught and kept "
         "here rather than printed into the page).",
         "",
@@ -499,7 +527,11 @@ def status_page(runs_dir: Path) -> str:
             if not changed
             else "changed: " + ", ".join(f"`{k}`" for k in changed)
         ) + f" (hash `{config_hash(parameters)[:8]}`)"
-        evidence = "<br>".join(_html(line) for _, line in _evidence_rows(chapter.id)) or "none"
+        lines = [_html(line) for _, line in _evidence_rows(chapter.id)]
+        if stored := stored_results_line(record):  # and the names, folded: a chapter reads dozens
+            names = ", ".join(e["name"] for e in record["stored"])
+            lines.append(_html(stored) + _folded(f"{len(record['stored'])} names", names))
+        evidence = "<br>".join(lines) or "none"
         notices = reader_notices(record.get("notices") or [])
         folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
         out.append(f"| {{doc}}`../chapters/{chapter.id}` | {run} | {params} | {evidence} | {folded} |")

@@ -15,6 +15,11 @@ estimate is also glued as `name_ci`, its interval, and `name_n`), figures throug
 generated from the claim, never typed), and the chapter ends with `run.claims_table()`, which also
 glues the chapter's summary box `chapter_summary`. Warnings raised in the kernel become notices of
 the run (its metrics record, the summary box, the build status page), not stderr in the page.
+
+A default computation too long for every build to repeat goes through `run.stored(NAME, function, *args,
+**kwargs)`: it returns `function(*args, **kwargs)`, read from the chapter's stored result NAME when one of the
+same function, arguments and code is stored (`lib.book.evidence.stored`, `LIB_STORED_RESULTS`); every stored
+result it read or could not use is kept in the run's record, and one it could not use is a notice of the run.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import os
 import resource
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,10 +66,11 @@ from lib.book.verdicts.claims import (
     slug,
     verdicts,
 )
+from lib.book.verdicts.summary import STORED_NOTICE
 from lib.util.io import atomic_write_json
 from lib.util.numbers import format_estimate, format_number, format_percent
 from lib.util.paths import ROOT
-from lib.util.runtime import folder_setting, setting
+from lib.util.runtime import STORED_RESULTS_ENV, folder_setting, setting, stored_results_mode
 from lib.util.wording import reader_name
 
 if TYPE_CHECKING:
@@ -179,6 +185,23 @@ def _rounded(value: Any, digits: int) -> Any:
     return value
 
 
+def changed_parameters(chapter: Chapter, params: Parameters) -> list[str]:
+    """The names of the parameters whose values differ from the chapter's defaults."""
+    defaults = chapter.validate({}).as_dict()
+    return [k for k, v in params.as_dict().items() if to_jsonable(v) != to_jsonable(defaults[k])]
+
+
+def check_stored_results_mode(chapter: Chapter, params: Parameters, mode: str) -> None:
+    """ParameterError when `write` is asked for at parameters other than the defaults: stored results are the
+    chapter's default computations, and a build at the defaults would find them all of other arguments."""
+    changed = changed_parameters(chapter, params)
+    if mode == "write" and changed:
+        raise ParameterError(
+            f"stored results are written at the default parameters only ({STORED_RESULTS_ENV}=write, "
+            f"--stored-results write); these differ: {', '.join(changed)}"
+        )
+
+
 def run_provenance() -> dict[str, Any]:
     """When and at which commit a chapter runs (for the status page)."""
     from lib.book.evidence.store import git_commit
@@ -205,6 +228,10 @@ class ChapterRun:
         }
         self._started = self._written = time.monotonic()
         self._pending = False
+        self.stored_mode = stored_results_mode()
+        self.at_defaults = not changed_parameters(chapter, params)
+        self.stored_root: Path | None = None  # data/evidence (a test's own folder otherwise)
+        self._stored_names: list[str] = []
         self.path = (directory or output_dir()) / (metrics_name or f"{chapter.id}.metrics.json")
         self._write(now=True)
         atexit.register(self.flush)  # what a chapter recorded after its last write, when the kernel ends
@@ -285,6 +312,88 @@ class ChapterRun:
         self._write()
         return available
 
+    def stored(self, name: str, function: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        """`function(*args, **kwargs)`, read from this chapter's stored result `name` when it matches.
+
+        Under `LIB_STORED_RESULTS=use` (the default), a stored result of the same function ("module:qualname"),
+        the same arguments (a canonical hash; `lib.book.evidence.stored.unhashed(x)` passes an argument that does
+        not change the result, such as a checkpoint folder, without hashing it) and the same code (what the
+        function reaches, and the compute packages' versions), whose files are intact, is returned instead
+        of computing. One that exists but does not match (other code, other arguments at the default
+        parameters, a damaged file) is never used: the chapter computes live, and a notice of the run names it
+        and the command that refreshes it (`lib run` prints it on the terminal). `live` computes everything;
+        `write` computes everything and writes each result (at the default parameters only). A result that
+        cannot be stored (`lib.book.evidence.stored.encode_result`) or an argument that cannot be hashed
+        raises StoredResultError in every mode, so that the chapter's author learns it at once. `function` may be
+        a `functools.partial` of a lib function (its arguments join the call's).
+        """
+        import functools
+
+        from lib.book.evidence import stored as store
+        from lib.book.evidence.store import processor_text
+
+        while isinstance(function, functools.partial):  # a partial of a lib function: its arguments are the call's
+            args, kwargs = function.args + args, {**function.keywords, **kwargs}
+            function = function.func
+        store.check_name(name)
+        if name in self._stored_names:
+            raise ValueError(f"stored result {name!r} is asked for twice in one run of {self.chapter.id}")
+        self._stored_names.append(name)
+        function_name = store.qualified_name(function)
+        entry: dict[str, Any] = {"name": name, "function": function_name}
+        if self.stored_mode == "use":
+            found = store.check_stored(self.chapter.id, name, function, args, kwargs, root=self.stored_root)
+            if found.status == "ok":
+                entry.update(
+                    state="read",
+                    commit=str(found.provenance.get("commit", ""))[:12],
+                    processor=processor_text(found.provenance),
+                    wall_seconds=found.provenance.get("wall_seconds"),
+                )
+                self._stored_entry(entry)
+                return found.value
+            entry["reason"] = f"{found.status}: {found.problem}"
+            if self.at_defaults or found.status not in (
+                "missing",
+                "other arguments",
+            ):  # else expected: other parameters
+                entry["notice"] = (
+                    f"{STORED_NOTICE}{self.chapter.id}/{name} not used ({found.status}: {found.problem}); computed live. "
+                    f"Refresh: {store.refresh_command(self.chapter.id)}"
+                )
+                if entry["notice"] not in self.record["notices"]:
+                    self.record["notices"].append(entry["notice"])
+        else:
+            store.argument_hash(function, args, kwargs)  # an argument that cannot be hashed fails in every mode
+        call_args, call_kwargs = store.passed(args, kwargs)
+        started = time.perf_counter()
+        value = function(*call_args, **call_kwargs)
+        wall = time.perf_counter() - started
+        entry.update(state="computed live", wall_seconds=round(wall, 3))
+        if self.stored_mode == "write":
+            from lib.util.runtime import current
+
+            directory, written = store.write_stored(
+                self.chapter.id,
+                name,
+                function,
+                args,
+                kwargs,
+                value,
+                wall_seconds=wall,
+                threads=current().threads,
+                root=self.stored_root,
+            )
+            entry["state"] = "written" if written else "unchanged"
+        else:
+            store.encode_result(value)  # a result that cannot be stored fails in every mode
+        self._stored_entry(entry)
+        return value
+
+    def _stored_entry(self, entry: dict[str, Any]) -> None:
+        self.record.setdefault("stored", []).append(entry)
+        self._write(now="notice" in entry)
+
     def skip(self, name: str, reason: str) -> None:
         """Record a metric that these parameters do not compute, with the reason: a claim on it reads
         "not computed", the prose and a headline show the reason, and nothing downstream meets a missing key."""
@@ -350,6 +459,11 @@ class ChapterRun:
         """
         from IPython.display import Markdown
 
+        if self.stored_mode == "write":  # the run is complete: it reached every stored result it has
+            from lib.book.evidence.stored import write_manifest
+
+            removed = write_manifest(self.chapter.id, self._stored_names, self.stored_root)
+            self.record["stored_removed"] = removed
         self._write(now=True)
         for claim in self.chapter.claims:
             self.verdict(claim.id)
@@ -383,6 +497,23 @@ def evidence_notices(metrics: Mapping[str, Any]) -> list[str]:
         for entry in used
         if entry["pending"]
     ]
+
+
+def stored_notices(metrics: Mapping[str, Any]) -> list[str]:
+    """What a run did with its stored results, for the terminal (from the metrics' `_run`): one line per stored
+    result it could not use, and after a `write` run one line of what was written."""
+    record = metrics.get(RUN_KEY, {})
+    entries = record.get("stored", [])
+    lines = [f"notice: {entry['notice']}" for entry in entries if entry.get("notice")]
+    states = [entry["state"] for entry in entries]
+    if "written" in states or "unchanged" in states:
+        removed = record.get("stored_removed") or []
+        lines.append(
+            f"stored results of {record.get('chapter')}: {states.count('written')} written, "
+            f"{states.count('unchanged')} unchanged"
+            + (f", {len(removed)} removed ({', '.join(removed)})" if removed else "")
+        )
+    return lines
 
 
 def _installed_guards(shell) -> list:
@@ -430,6 +561,7 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
             raise ParameterError(problem)
     params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
     check_cost(chapter, params, allow_expensive=os.environ.get(ALLOW_EXPENSIVE_ENV) == "1")
+    check_stored_results_mode(chapter, params, stored_results_mode())
     from_runner = setting(OUTPUT_DIR_ENV) is not None  # lib run's staging folder, checked by `lib run`
     known = known_output_dir(namespace)
     directory = usable_output_dir(

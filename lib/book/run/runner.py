@@ -29,7 +29,7 @@ from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost
 from lib.book.run.outputs import publish, usable_output_dir
 from lib.util.paths import ROOT
-from lib.util.runtime import DRAFT_FIGURES_ENV, Runtime
+from lib.util.runtime import DRAFT_FIGURES_ENV, STORED_RESULTS_ENV, Runtime
 
 OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 REFERENCES = ROOT / "tests" / "notebooks"
@@ -258,7 +258,8 @@ def refresh_reference(chapter_id: str) -> Path:
     Outputs that nbval does not compare (figures, tables) are stripped, so the references stay small,
     and so is everything that changes from run to run (`stable_reference`): two runs give the same bytes.
     """
-    with _environment({DRAFT_FIGURES_ENV: "1"}):  # figures drawn, not rendered: the references keep none
+    # figures drawn, not rendered: the references keep none; stored results unread: checked outputs exercise the live code
+    with _environment({DRAFT_FIGURES_ENV: "1", STORED_RESULTS_ENV: "live"}):
         path = run_chapter(chapter_id, dict(load(chapter_id).smoke), REFERENCES, source_ok=True)
     (REFERENCES / f"{chapter_id}.metrics.json").unlink(missing_ok=True)
     strip_unchecked_outputs(path)

@@ -311,6 +311,9 @@ _COMMIT_NOTICE = re.compile(
 )
 
 
+STORED_NOTICE = "stored result "  # how a notice of a stored result a run could not use begins (ChapterRun.stored)
+
+
 def reader_notices(notices: list[str]) -> list[str]:
     """A run's notices (caught warnings, "Category: message") worded for a reader: the evidence store's
     one notice per earlier commit becomes one sentence per set; a library warning names its library's
@@ -323,6 +326,9 @@ def reader_notices(notices: list[str]) -> list[str]:
             counts = shards.setdefault(match["set"], [0, int(match["n"]), 0])
             counts[0] += int(match["k"])
             counts[2] += 1
+            continue
+        if notice.startswith(STORED_NOTICE):  # already worded for a reader
+            out.append(notice)
             continue
         category, _, message = notice.partition(": ")
         out.append(f"a library warned: {message} ({category})" if message else notice)
