@@ -61,7 +61,6 @@ from lib.util.numbers import interval_text, significant
 
 from lib.diffusion import analysis, evidence, figures
 from lib.diffusion.configs import REGISTERED_COMMON_EVERY, REGISTERED_CONTRASTS
-from lib.diffusion.data import concept_signals
 
 cpu = run.evidence("cpu", P.evidence_variant)  # still computing: its smoke variant, claims undecided
 ev, pending = cpu.data, cpu.pending
@@ -72,8 +71,9 @@ run.text("evidence_pending", f"Every S-6 verdict below is inconclusive and the f
 cfg = ev.config
 contrasts = [float(c) for c in cfg["contrasts"]]
 window = (P.transit_low, P.transit_high)
-runs, dgps, results = analysis.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in contrasts}, cfg,
-                                           P.learned_level, window)
+runs, dgps, by_readout = analysis.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in contrasts}, cfg,
+                                              P.learned_level, window)
+results, results_clf = by_readout["segmentation"], by_readout["classifier"]  # the read-out fixed in advance, the other
 summary = ev.summary()
 run.text("evidence_shards", str(summary["shards"]))
 run.text("evidence_hours", summary["wall_seconds"] / 3600)
@@ -94,10 +94,9 @@ run.text("contrast_list", ", ".join(f"{c:g}" for c in contrasts))
 # the stronger concept is {glue:text}`stronger_list` at contrasts {glue:text}`contrast_list`.
 
 # %% tags=["hide-input"]
-signals = {c: concept_signals(d) for c, d in dgps.items()}
 run.text("param_resolution_text", f"{cfg['resolution']} × {cfg['resolution']}")
 run.text("small_disc_pixels", 2 * (cfg["size_mean"] - cfg["size_signal"] / 2) * (cfg["resolution"] - 1) / 2)
-run.text("stronger_list", ", ".join(max(s, key=s.get) for s in signals.values()))
+run.text("stronger_list", ", ".join(results[c]["stronger"] for c in contrasts))
 run.figure("fig_diffusion_data", figures.data_grid([dgps[contrasts[0]], dgps[contrasts[-1]]]))
 
 # %% [markdown]
@@ -210,8 +209,6 @@ s6 = analysis.s6_metrics(results, [cal[c]["noise_readout"] for c in contrasts],
 full_contrasts = registry.get("diffusion", "cpu").config["contrasts"]
 for name, value in (analysis.pending_metrics(s6, full_contrasts, "evidence incomplete") if pending else s6).items():
     run.metric(name, value)
-_, _, results_clf = analysis.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in contrasts}, cfg,
-                                         P.learned_level, window, readout="classifier")  # the other read-out
 s6_clf = analysis.s6_metrics(results_clf, [cal[c]["noise_readout"] for c in contrasts],
                             min(len(ev.where(contrast=c)) for c in contrasts))
 for name, value in analysis.readout_alternative(
@@ -254,9 +251,8 @@ extra = None if long_pending else run.evidence("cpu_long_extra")
 ev_extra = extra.data if extra and extra.complete else None
 long_arrays = {c: [s.arrays for s in ev_long.where(contrast=c) + (ev_extra.where(contrast=c) if ev_extra else [])]
                for c in long_contrasts}
-_, _, long_results = analysis.analyse_set(long_arrays, ev_long.config, P.learned_level, window)
-_, _, long_results_clf = analysis.analyse_set(long_arrays, ev_long.config, P.learned_level, window,
-                                              readout="classifier")
+_, _, long_by_readout = analysis.analyse_set(long_arrays, ev_long.config, P.learned_level, window)
+long_results, long_results_clf = long_by_readout["segmentation"], long_by_readout["classifier"]
 long_declared = registry.get("diffusion", "cpu_long")
 long_s6 = analysis.s6_metrics(long_results, [ev_long.where(contrast=c)[0]["calibration_noise_readout"]
                                              for c in long_contrasts],
@@ -277,14 +273,14 @@ for name, value in long_s6.items():  # what the end state is judged on, and the 
 run.text("long_contrast_list", " and ".join(f"{c:g}" for c in long_contrast_values))
 run.text("long_steps", f"{long_declared.config['steps']:,}")
 run.text("cpu_steps", f"{cfg['steps']:,}")
-stored = status(long_declared.key)[0]["counts"].get("ok", 0)
-extra_stored = status(extra_declared.key)[0]["counts"].get("ok", 0)
-run.text("long_status", f"They are not complete ({stored} of {len(long_declared.shards)} shards stored), so their "
+run.text("long_status", f"They are not complete ({status(long_declared.key)[0]['counts'].get('ok', 0)} of "
+         f"{len(long_declared.shards)} shards stored), so their "
          f"claims are inconclusive and the figure shows their test-size smoke variant: {long_pending}." if long_pending
          else f"The first five seeds took {significant(ev_long.summary()['wall_seconds'] / 3600, 2, strip=True)} hours of computation. " + (
              f"Five more seeds of the same runs ({len(ev_extra)} shards, "
              f"{significant(ev_extra.summary()['wall_seconds'] / 3600, 2, strip=True)} hours) are pooled with them." if ev_extra else
-             f"Five more seeds of the same runs are declared ({extra_stored} of {len(extra_declared.shards)} "
+             f"Five more seeds of the same runs are declared ({status(extra_declared.key)[0]['counts'].get('ok', 0)} "
+             f"of {len(extra_declared.shards)} "
              "shards stored); they join the analysis once complete."))
 run.figure("fig_diffusion_fig6", figures.fig6(long_results))
 for name, text in analysis.prose(long_results, long_s6).items():
@@ -532,8 +528,8 @@ else:
     run.text("paper_status", "It has not been computed for this book (no GPU was at hand for that long): every "
              "verdict here rests on the CPU sets.")
 gpu_declared = registry.get("diffusion", "registered_gpu")
-run.text("gpu_status", f"{status(gpu_declared.key)[0]['counts'].get('ok', 0)} of its {len(gpu_declared.shards)} "
-         "shards are stored and computed by the current code.")
+run.text("gpu_status", f"{status(gpu_declared.key, read=False)[0]['counts'].get('ok', 0)} of its "
+         f"{len(gpu_declared.shards)} shards are stored and computed by the current code.")  # hashes checked, not read
 
 # %%
 # NBVAL_CHECK_OUTPUT

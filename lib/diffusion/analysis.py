@@ -290,6 +290,40 @@ def _linear_part(e: np.ndarray, d: np.ndarray, w: np.ndarray) -> tuple[np.ndarra
 # exp(20) over the segment (a curve after its peak can also bend down faster and faster)
 DECAY_GRID = np.linspace(-4.0, 4.0, 161)
 GROWTH_GRID = np.linspace(-4.0, np.log10(20.0), 89)
+RATE_GRID = np.concatenate([-(10.0**GROWTH_GRID), 10.0**DECAY_GRID])  # signed, in units of 1 / the last time
+
+
+def _centred(x: np.ndarray, w: np.ndarray, n: np.ndarray | float) -> np.ndarray:
+    """x (..., K) less its weighted mean over the last axis, sum(w x) / n (n: the weights' sum, at least 1)."""
+    return x - ((w * x).sum(-1) / n)[..., None]
+
+
+def _residual_from_sums(sdd: np.ndarray, sed: np.ndarray, see: np.ndarray) -> np.ndarray:
+    """The residual sum of squares of `_linear_part`'s fit d = floor + amplitude e from the centred sums
+    S_xy = sum_k w (x - mean x)(y - mean y) (weighted means): S_dd - S_ed^2 / S_ee, or S_dd where S_ee = 0
+    (a constant basis, amplitude 0), NaN where S_ee is (a basis that overflows, as in `_linear_part`). The
+    same number as the residuals' sum of squares, to rounding."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.isnan(see), np.nan, sdd - np.where(see > 1e-300, sed * sed / see, 0.0))
+
+
+def _grid_residuals(
+    t: np.ndarray, scale: np.ndarray, w: np.ndarray, dc: np.ndarray, sdd: np.ndarray, grid: np.ndarray
+) -> np.ndarray:
+    """Residual sums of squares (B, G) of `_linear_part`'s fits to the curves (B, K) at every rate
+    grid[g] * scale[b] (`_residual_from_sums`), all rates at once; t and w (B, K) are the curves' times and
+    weights, dc their centred values and sdd the sums of squares of those. The curves that share their
+    times and weights (the same peak and read-outs) share the basis exp(-rate t) of every rate, centred once
+    for them; their cross sums S_ed at every rate are one matrix product."""
+    ss = np.empty((len(dc), len(grid)))
+    _, first, group = np.unique(np.column_stack([t, w]), axis=0, return_index=True, return_inverse=True)
+    for g, row in enumerate(first):
+        members, weights = np.flatnonzero(group.ravel() == g), w[row]
+        with np.errstate(over="ignore", invalid="ignore"):
+            basis = _centred(np.exp(-(grid * scale[row])[:, None] * t[row]), weights, max(weights.sum(), 1.0))
+        see = (weights * basis * basis).sum(-1)
+        ss[members] = _residual_from_sums(sdd[members, None], (weights * dc[members]) @ basis.T, see)
+    return ss
 
 
 def _r2(d: np.ndarray, fitted: np.ndarray) -> float:
@@ -304,16 +338,19 @@ def least_squares_decay(steps: np.ndarray, distance: np.ndarray) -> tuple[np.nda
     Variable projection: for a fixed rate the floor and amplitude are linear, so the residual sum of
     squares is a function of the rate alone; its minimum is found on a grid of rates (decays from
     1e-4 to 1e4 times 1 / the segment's length, growths up to exp(20) over it), then refined by golden
-    section between the grid's neighbours of the best point (to 1e-9 of a grid step). Curves without a
+    section between the grid's neighbours of the best point (to 1e-9 of a grid step). The search reads the
+    residual sum of squares from centred sums (`_residual_from_sums`; every grid rate at once:
+    `_grid_residuals`), the fit at the rate found from its residuals (`_linear_part`). Curves without a
     segment (fewer than 4 points) get NaN."""
     t, d, w, fits = _from_peak(steps, np.atleast_2d(np.asarray(distance, dtype=float)))
     scale = 1.0 / np.maximum(t.max(1), 1.0)
-    grid = np.concatenate([-(10.0**GROWTH_GRID), 10.0**DECAY_GRID])  # signed rates in units of `scale`
-    with np.errstate(over="ignore", invalid="ignore"):
-        ss = np.stack([_linear_part(np.exp(-(g * scale)[:, None] * t), d, w)[2] for g in grid], axis=1)
+    n = np.maximum(w.sum(1), 1.0)  # a curve without points has no fit (marked below)
+    dc = _centred(d, w, n)
+    sdd = (w * dc * dc).sum(1)
+    ss = _grid_residuals(t, scale, w, dc, sdd, RATE_GRID)
     best = np.where(np.isfinite(ss), ss, np.inf).argmin(1)
-    sign = np.sign(grid[best])
-    exponent = np.log10(np.abs(grid[best]))
+    sign = np.sign(RATE_GRID[best])
+    exponent = np.log10(np.abs(RATE_GRID[best]))
     step = np.where(sign > 0, DECAY_GRID[1] - DECAY_GRID[0], GROWTH_GRID[1] - GROWTH_GRID[0])
     low, high = exponent - step, exponent + step
     high = np.where(sign < 0, np.minimum(high, GROWTH_GRID[-1]), high)
@@ -321,7 +358,8 @@ def least_squares_decay(steps: np.ndarray, distance: np.ndarray) -> tuple[np.nda
     def residual(x: np.ndarray) -> np.ndarray:
         rate = sign * 10.0**x * scale
         with np.errstate(over="ignore", invalid="ignore"):
-            value = _linear_part(np.exp(-rate[:, None] * t), d, w)[2]
+            basis = _centred(np.exp(-rate[:, None] * t), w, n)
+            value = _residual_from_sums(sdd, (w * basis * dc).sum(1), (w * basis * basis).sum(1))
         return np.where(np.isfinite(value), value, np.inf)
 
     golden = (np.sqrt(5.0) - 1) / 2
@@ -336,11 +374,8 @@ def least_squares_decay(steps: np.ndarray, distance: np.ndarray) -> tuple[np.nda
         c, e, fc, fe = np.where(left, x, e), np.where(left, c, x), np.where(left, fx, fe), np.where(left, fc, fx)
     rate = sign * 10.0 ** ((a + b) / 2) * scale
     floor, amplitude, ss_best = _linear_part(np.exp(-rate[:, None] * t), d, w)
-    n = np.maximum(w.sum(1), 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        centred = d - ((w * d).sum(1) / n)[:, None]
-        total = (w * centred * centred).sum(1)
-        r2 = np.where(total > 0, 1 - ss_best / total, np.nan)
+        r2 = np.where(sdd > 0, 1 - ss_best / sdd, np.nan)
     params = np.stack([floor, amplitude, rate], axis=1)
     params[~fits], r2[~fits] = np.nan, np.nan
     return params, r2, fits
@@ -514,16 +549,25 @@ def analyse_set(
     config: dict,
     level: float = LEARNED_LEVEL,
     window: tuple[float, float] = TRANSIT,
-    readout: str = "segmentation",
-) -> tuple[dict[float, dict[str, np.ndarray]], dict[float, Circles], dict[float, dict]]:
+    readouts: tuple[str, ...] = READOUTS_OF_CONCEPTS,
+) -> tuple[dict[float, dict[str, np.ndarray]], dict[float, Circles], dict[str, dict[float, dict]]]:
     """An evidence set's runs by contrast (each contrast's shard arrays, one per seed), their
-    data-generating processes from the set's configuration, and `analyse_contrast` of each."""
+    data-generating processes from the set's configuration, and `analyse_contrast` of each under each
+    read-out of `readouts` (by read-out, then contrast); each contrast's stronger concept is computed once."""
     runs = {c: stack_seeds(arrays) for c, arrays in shards_by_contrast.items()}
     dgps = {
         c: Circles(c, config["size_mean"], config["size_signal"], config["resolution"], blur=config["blur"])
         for c in runs
     }
-    return runs, dgps, {c: analyse_contrast(runs[c], dgps[c], level, window, readout) for c in runs}
+    stronger = {c: stronger_concept(dgp) for c, dgp in dgps.items()}
+    return (
+        runs,
+        dgps,
+        {
+            readout: {c: analyse_contrast(runs[c], dgps[c], level, window, readout, stronger[c]) for c in runs}
+            for readout in readouts
+        },
+    )
 
 
 READOUTS = ("present", "radius", "colour", "classifier")
@@ -597,10 +641,12 @@ def analyse_contrast(
     level: float = LEARNED_LEVEL,
     window: tuple[float, float] = TRANSIT,
     readout: str = "segmentation",
+    stronger: str | None = None,
 ) -> dict:
     """Trajectories (seeds, K, P, 2), blank fractions, success, the decay fit, the MSE rise during the bend,
     the bend toward the stronger concept and the colour lead, for one contrast's stacked seeds, read
-    by the segmentation (concept units) or the classifier (`classifier_coordinates`)."""
+    by the segmentation (concept units) or the classifier (`classifier_coordinates`). `stronger`: the
+    data's stronger concept (`stronger_concept(dgp)` when None)."""
     if readout not in READOUTS_OF_CONCEPTS:
         raise ValueError(f"unknown read-out {readout!r}: use one of {READOUTS_OF_CONCEPTS}")
     steps = runs["eval_steps"]
@@ -608,7 +654,7 @@ def analyse_contrast(
     traj = trajectory(coords)  # (seeds, K, P, 2)
     unseen = traj[:, :, UNSEEN_PROMPT]
     err = sample_error(coords[:, :, UNSEEN_PROMPT])  # (seeds, K, S)
-    stronger = stronger_concept(dgp)
+    stronger = stronger or stronger_concept(dgp)
     r2, fit = decay_r2(unseen, steps)
     leads = colour_lead(unseen, steps, level)
     bound = float(steps[-1] + (steps[-1] - steps[-2]))  # the largest lead a censored crossing allows
@@ -846,9 +892,9 @@ def read_registered(
     long runs and `new` the twenty of diffusion/registered, shard arrays by contrast; (a) and (b) on all
     seeds cut to the `common_every`-step grid, (c) and (d) on the new seeds' own read-outs."""
     pooled = {c: [on_grid(a, common_every) for a in stored[c] + new[c]] for c in new}
+    pooled_results = analyse_set(pooled, config, level, window)[2]
+    dense_results = analyse_set(new, config, level, window)[2]
     out: dict = {}
     for readout, suffix in (("segmentation", ""), ("classifier", "_classifier")):
-        pooled_results = analyse_set(pooled, config, level, window, readout)[2]
-        dense_results = analyse_set(new, config, level, window, readout)[2]
-        out |= registered_metrics(pooled_results, dense_results, suffix)
+        out |= registered_metrics(pooled_results[readout], dense_results[readout], suffix)
     return out

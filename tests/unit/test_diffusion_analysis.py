@@ -129,11 +129,16 @@ def test_analyse_set_on_the_stored_smoke_variant():
 
     ev = load("diffusion", "cpu", "smoke")
     contrasts = sorted({s.key["contrast"] for s in ev})
-    runs, dgps, results = an.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in contrasts}, ev.config)
+    runs, dgps, by_readout = an.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in contrasts}, ev.config)
+    assert set(by_readout) == set(an.READOUTS_OF_CONCEPTS)
+    results = by_readout["segmentation"]
     assert set(runs) == set(dgps) == set(results) == set(contrasts)
     for c in contrasts:
         assert dgps[c].colour_signal == c and dgps[c].resolution == ev.config["resolution"]
         assert results[c]["success"].n == len(ev.where(contrast=c)) and results[c]["traj"].shape[-1] == 2
+        alone = an.analyse_contrast(runs[c], dgps[c], readout="classifier")  # finds its stronger concept itself
+        assert alone["stronger"] == results[c]["stronger"] == by_readout["classifier"][c]["stronger"]
+        assert alone["success"] == by_readout["classifier"][c]["success"]
     metrics = an.s6_metrics(results, [ev.where(contrast=c)[0]["calibration_noise_readout"] for c in contrasts], 2)
     for c in contrasts:
         first = int(np.sum(results[c]["leads"] > 0))
@@ -357,3 +362,48 @@ def test_the_variable_projection_finds_the_least_squares_optimum():
             assert ss <= ((y - an.decay_curve(s, *p)) ** 2).sum() * (1 + 1e-7) + 1e-15
     single = np.array([an.least_squares_decay(steps, d[row : row + 1])[1][0] for row in range(len(curves))])
     np.testing.assert_allclose(single, r2, rtol=1e-12, equal_nan=True)
+
+
+@pytest.fixture(scope="module")
+def stored_cpu_analysis() -> dict[str, dict[float, dict]]:
+    """`analyse_set` of two contrasts of the stored CPU set (five seeds each), by read-out."""
+    from lib.book.evidence import load
+
+    ev = load("diffusion", "cpu")
+    return an.analyse_set({c: [s.arrays for s in ev.where(contrast=c)] for c in (0.2, 0.5)}, ev.config)[2]
+
+
+# decay_r2 (value, low, high) on the stored CPU set by the previous search of least_squares_decay (commit
+# 206de35: `_linear_part` at one grid rate and one golden-section point at a time)
+DECAY_R2_BEFORE = {
+    (0.2, "segmentation"): (0.8869264099034498, 0.7542242693819387, 0.9826872536798499),
+    (0.2, "classifier"): (0.9130598770222866, 0.6562532622379884, 0.9553580317825735),
+    (0.5, "segmentation"): (0.8372464491762837, 0.6322181135500018, 0.9890040861934565),
+    (0.5, "classifier"): (0.9560381699654915, 0.8147709840289404, 0.9826649475023183),
+}
+
+
+def test_decay_r2_on_the_stored_runs_is_what_the_single_rate_search_gave(stored_cpu_analysis):
+    for (contrast, readout), before in DECAY_R2_BEFORE.items():
+        r2 = stored_cpu_analysis[readout][contrast]["r2"]
+        np.testing.assert_allclose([r2.value, r2.low, r2.high], before, rtol=1e-12)
+
+
+def test_the_grid_residuals_are_the_linear_part_s(stored_cpu_analysis):
+    """`_grid_residuals` (centred sums, one matrix product per group of curves that share their peak and
+    read-outs) gives `_linear_part`'s residual sum of squares at every grid rate, on seed resamples of stored
+    runs, with a read-out missing in some curves."""
+    result = stored_cpu_analysis["segmentation"][0.5]
+    unseen, steps = result["traj"][:, :, an.UNSEEN_PROMPT], result["steps"]
+    resamples = np.random.default_rng(0).integers(0, len(unseen), (200, len(unseen)))
+    distance = an.distance_to_target(an.trajectory(np.moveaxis(unseen[resamples], -3, -2)))
+    distance[::7, 5] = np.nan
+    t, d, w, fits = an._from_peak(steps, distance)
+    assert fits.all() and len(np.unique(np.column_stack([t, w]), axis=0)) > 2
+    scale = 1.0 / np.maximum(t.max(1), 1.0)
+    dc = an._centred(d, w, np.maximum(w.sum(1), 1.0))
+    sdd = (w * dc * dc).sum(1)
+    ss = an._grid_residuals(t, scale, w, dc, sdd, an.RATE_GRID)
+    with np.errstate(over="ignore", invalid="ignore"):
+        single = np.stack([an._linear_part(np.exp(-(g * scale)[:, None] * t), d, w)[2] for g in an.RATE_GRID], 1)
+    np.testing.assert_allclose(ss, single, rtol=1e-9, atol=1e-12 * sdd.max())

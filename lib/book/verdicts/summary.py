@@ -227,14 +227,15 @@ def primary_text(v: Verdict) -> str:
 
 
 def gpu_pending_chapters() -> set[str]:
-    """Chapters with an evidence set declared for a GPU that has no stored shard."""
+    """Chapters with an evidence set declared for a GPU that has no stored shard (one whose files match their
+    recorded hashes, configuration and code: the check `load_or_smoke` makes before it reads any array)."""
     from lib.book.evidence.registry import all_sets
     from lib.book.evidence.status import status
 
     gpu_sets = [s.key for s in all_sets() if s.gpu]
     if not gpu_sets:
         return set()
-    return {row["set"].split("/")[0] for row in status(",".join(gpu_sets)) if not row["counts"].get("ok")}
+    return {row["set"].split("/")[0] for row in status(",".join(gpu_sets), read=False) if not row["counts"].get("ok")}
 
 
 def summarise(chapters: list[Chapter], found: list[Verdict], gpu_pending: set[str] | None = None) -> list[RowSummary]:
