@@ -529,7 +529,7 @@ def status_page(runs_dir: Path) -> str:
         ) + f" (hash `{config_hash(parameters)[:8]}`)"
         lines = [_html(line) for _, line in _evidence_rows(chapter.id)]
         if stored := stored_results_line(record):  # and the names, folded: a chapter reads dozens
-            names = ", ".join(e["name"] for e in record["stored"])
+            names = ", ".join(f"`{e['name']}`" for e in record["stored"])  # code names, set as code
             lines.append(_html(stored) + _folded(f"{len(record['stored'])} names", names))
         evidence = "<br>".join(lines) or "none"
         notices = reader_notices(record.get("notices") or [])
