@@ -515,15 +515,6 @@ def training_curves(
     return {"tau": tau, "w": w, "train": empirical_train_loss(w, x), "ood": ood_loss(w, mu)}
 
 
-def monotone_fraction(curves: np.ndarray, tol: float):
-    """Estimate of the fraction of columns of `curves` (T, n) that never rise by more than `tol`
-    between turning points (the zig-zag filter of `turning_points`), Wilson interval."""
-    from lib.util.stats import fraction
-
-    _, bump = descents_batch(curves, tol)
-    return fraction(bump == 0)
-
-
 # ----------------------------------------------------------------------------------------------
 # Ensembles: how often, and the failure mode (Sec. 4.2.2, App. E.1, E.3)
 # ----------------------------------------------------------------------------------------------
