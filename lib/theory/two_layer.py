@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import torch
 from scipy.integrate import solve_ivp
 
 from lib.sim.data import population_second_moment, sim_dataset
@@ -463,6 +462,8 @@ def train_u(
     dU/dt = -grad L at t = k lr, i.e. the paper's time tau = 2 k lr. Returns (tau, W) at
     every `record_every` steps, W of shape (n_records, n, d, d).
     """
+    import torch  # here: the flow and everything else of this module run without it
+
     d = u0.shape[1]
     data = sim_dataset(mu, sigma, d, n_per_cluster, seed=seed)
     x = torch.as_tensor(data.x, dtype=torch.float64)
