@@ -98,6 +98,7 @@ from lib.theory import two_layer as tl
 from lib.theory.flow_vs_training import flow_vs_training
 from lib.theory.two_layer_sweeps import (
     detour_stage_flags,
+    flow_failure,
     fraction_at_least,
     most_descents,
     nonmonotone_flags,
@@ -650,9 +651,10 @@ run.figure("fig_multi", fig)
 
 # %% tags=["remove-input"]
 fail_mu, fail_sigma = [0.7, 1.7, 3.0], [0.05] * 3
-fail = tl.ensemble(fail_mu, fail_sigma, 3, 3, P.init_scale, P.init, P.failure_seeds, P.failure_horizon, P.n_times,
-                   P.descent_tol, P.covariance_power, P.seed + 3)
-summary = tl.failure_summary(fail["w"], fail["times"], fail_mu)
+fail = run.stored("flow_failure", flow_failure, mu=fail_mu, sigma=fail_sigma, d=3, scale=P.init_scale, kind=P.init,
+                  n=P.failure_seeds, horizon=P.failure_horizon, n_times=P.n_times, tol=P.descent_tol,
+                  power=P.covariance_power, seed=P.seed + 3)
+summary = fail["summary"]
 plateau = summary["plateau"]
 esc = summary["escape"][plateau]
 run.text("failure_seeds_text", str(P.failure_seeds)); run.text("failure_horizon_text", f"{P.failure_horizon:g}")
@@ -691,10 +693,9 @@ run.metric("sgd_never_escaped", np.isinf(sgd["escape"]).mean())
 
 # %% tags=["remove-input"]
 fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(6.4, 6.4), layout="constrained")
-i = int(np.flatnonzero(plateau)[np.argmax(esc)]) if plateau.any() else 0
 for k in range(3):
-    ax0.plot(fail["times"][1:], fail["w"][1:, i, k, k], label=f"$w_{{{k+1}{k+1}}}$")
-ax0.plot(fail["times"][1:], fail["loss"][1:, i], "k", label="OOD loss")
+    ax0.plot(fail["times"][1:], fail["diagonal"][1:, k], label=f"$w_{{{k+1}{k+1}}}$")
+ax0.plot(fail["times"][1:], fail["loss"][1:], "k", label="OOD loss")
 ax0.set(xscale="log", xlabel=r"paper time $\tau$", title="longest plateau (flow)"); ax0.legend(fontsize=8)
 bins = np.geomspace(1, P.failure_horizon, 30)
 ax1.hist(summary["escape"][np.isfinite(summary["escape"])], bins=bins, alpha=0.6, label="flow, all seeds")
@@ -710,9 +711,9 @@ run.figure("fig_failure", fig)
 # then $w_{11}$ grows after all. Bottom: the time at which $w_{11}$ passes 0.5, over all seeds, over
 # the seeds that reached the plateau, and under SGD.
 #
-# Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.failure_summary`,
-# {py:func}`lib.theory.two_layer_sweeps.sgd_failure`, {py:func}`lib.theory.two_layer.train_u` · evidence: none,
-# computed live by the chapter.
+# Code: {py:func}`lib.theory.two_layer_sweeps.flow_failure`, {py:func}`lib.theory.two_layer.ensemble`,
+# {py:func}`lib.theory.two_layer.failure_summary`, {py:func}`lib.theory.two_layer_sweeps.sgd_failure`,
+# {py:func}`lib.theory.two_layer.train_u` · evidence: none, computed live by the chapter.
 # ```
 #
 # A fraction {glue:text}`failure_suppressed_fraction` of the seeds has $w_{11}$ suppressed

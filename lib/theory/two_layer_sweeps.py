@@ -120,6 +120,37 @@ def most_descents(
     }
 
 
+def flow_failure(
+    *,
+    mu: Sequence[float],
+    sigma: Sequence[float],
+    d: int,
+    scale: float,
+    kind: str,
+    n: int,
+    horizon: float,
+    n_times: int,
+    tol: float,
+    power: int,
+    seed: int,
+) -> dict:
+    """The failure mode of the paper's Fig. 10 under the flow (D.2) with A^power: `n` init seeds (d' = d)
+    summarised per seed by `failure_summary` ("summary"), and for a figure the seed with the longest plateau
+    ("longest_plateau": the latest escape among the seeds that reach the plateau; seed 0 when none does), its
+    diagonal entries w_pp ("diagonal", (n_times, d)) and OOD loss ("loss", (n_times,)) on the time grid ("times")."""
+    run = ensemble(mu, sigma, d, d, scale, kind, n, horizon, n_times, tol, power, seed)
+    summary = failure_summary(run["w"], run["times"], mu)
+    plateau = summary["plateau"]
+    i = int(np.flatnonzero(plateau)[np.argmax(summary["escape"][plateau])]) if plateau.any() else 0
+    return {
+        "summary": summary,
+        "times": run["times"],
+        "longest_plateau": i,
+        "diagonal": np.diagonal(run["w"][:, i], axis1=-2, axis2=-1),
+        "loss": run["loss"][:, i],
+    }
+
+
 def sgd_failure(
     *,
     n: int,

@@ -21,6 +21,7 @@ from lib.theory import stage_checks as sc
 from lib.theory import two_layer as tl
 from lib.theory.two_layer_sweeps import (
     detour_stage_flags,
+    flow_failure,
     fraction_at_least,
     most_descents,
     nonmonotone_flags,
@@ -170,3 +171,31 @@ def test_sgd_failure_summarises_the_sgd_run():
     assert summary.keys() == expected.keys()
     for key, value in expected.items():
         np.testing.assert_array_equal(summary[key], value)
+
+
+def test_flow_failure_summarises_the_ensemble_and_keeps_the_longest_plateau():
+    mu, sigma = [0.7, 1.7, 3.0], [0.05] * 3
+    whole = tl.ensemble(mu, sigma, 3, 3, 0.05, "gaussian", 40, 400.0, 120, 0.01, 1, 3)
+    expected = tl.failure_summary(whole["w"], whole["times"], mu)
+    failure = flow_failure(
+        mu=mu,
+        sigma=sigma,
+        d=3,
+        scale=0.05,
+        kind="gaussian",
+        n=40,
+        horizon=400.0,
+        n_times=120,
+        tol=0.01,
+        power=1,
+        seed=3,
+    )
+    for key, value in expected.items():
+        np.testing.assert_array_equal(failure["summary"][key], value)
+    plateau, escape = expected["plateau"], expected["escape"]
+    assert plateau.any()  # the figure's seed is chosen among the plateau seeds
+    i = int(np.flatnonzero(plateau)[np.argmax(escape[plateau])])
+    assert failure["longest_plateau"] == i
+    np.testing.assert_array_equal(failure["times"], whole["times"])
+    np.testing.assert_array_equal(failure["diagonal"], np.stack([whole["w"][:, i, k, k] for k in range(3)], -1))
+    np.testing.assert_array_equal(failure["loss"], whole["loss"][:, i])
