@@ -932,9 +932,10 @@ run.figure("fig_prob_gd", fig)
 set6n = registry.get("geneft_dynamics", "ratio_seeds_1e5_normal")
 cfg6n = set6n.config
 scales6n = sorted({float(sh["init_scale"]) for sh in set6n.shards})
-sigma6n = {s: repons.init_sigma_ratio(P.seed + np.arange(P.sigma_models), cfg6n["n"], mode=cfg6n["mode"],
-                                     depth=cfg6n["depth"], width=cfg6n["width"], embed_dim=cfg6n["embed_dim"],
-                                     init_scale=s, decoder_init=cfg6n["decoder_init"], seed=P.seed)
+sigma6n = {s: run.stored(f"sigma_ratio_1e5_normal_init_{s!r}", repons.init_sigma_ratio,
+                         P.seed + np.arange(P.sigma_models), cfg6n["n"], mode=cfg6n["mode"], depth=cfg6n["depth"],
+                         width=cfg6n["width"], embed_dim=cfg6n["embed_dim"], init_scale=s,
+                         decoder_init=cfg6n["decoder_init"], seed=P.seed)
            for s in scales6n}
 for s in scales6n:
     run.metric(f"sigma_ratio_1e5_normal_init_{s:g}", sigma6n[s])
