@@ -732,8 +732,9 @@ g6 = {s: phase_grid.grid_from_runs(*(np.concatenate([sh[k] for sh in shs]) for k
                                    n_test=n_test6, steps=cfg6["steps"], threshold_fraction=P.grok_threshold_fraction)
       for s, shs in points6.items()}
 ratio6 = {s: np.array([10.0 ** cfg6["log10_ratios"][sh.key["point"]] for sh in shs]) for s, shs in points6.items()}
-sigma = {s: repons.init_sigma_ratio(P.seed + np.arange(P.sigma_models), cfg6["n"], mode=cfg6["mode"], depth=cfg6["depth"],
-                                    width=cfg6["width"], embed_dim=cfg6["embed_dim"], init_scale=s, seed=P.seed)
+sigma = {s: run.stored(f"sigma_ratio_init_{s!r}", repons.init_sigma_ratio, P.seed + np.arange(P.sigma_models), cfg6["n"],
+                      mode=cfg6["mode"], depth=cfg6["depth"], width=cfg6["width"], embed_dim=cfg6["embed_dim"],
+                      init_scale=s, seed=P.seed)
          for s in scales6}
 cmp6 = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6[s]), ratio6[s], sigma[s]) for s in scales6}
 above = np.concatenate([c["above"] for c in cmp6.values()])
@@ -842,9 +843,9 @@ g6g = {s: phase_grid.grid_from_runs(*(a[k][:, 0] for k in ("step_train_90", "ste
                                     n_test=n_test6g, steps=cfg6g["steps"], threshold_fraction=P.grok_threshold_fraction)
        for s, a in st6g.items()}
 ratio6g = {s: 10.0 ** np.asarray(cfg6g["log10_ratios"])[a["point"]] for s, a in st6g.items()}
-sigma_gd = {s: repons.init_sigma_ratio(P.seed + np.arange(P.sigma_models), cfg6g["n"], mode=cfg6g["mode"],
-                                       depth=cfg6g["depth"], width=cfg6g["width"], embed_dim=cfg6g["embed_dim"],
-                                       init_scale=s, seed=P.seed)
+sigma_gd = {s: run.stored(f"sigma_ratio_gd_init_{s!r}", repons.init_sigma_ratio, P.seed + np.arange(P.sigma_models),
+                         cfg6g["n"], mode=cfg6g["mode"], depth=cfg6g["depth"], width=cfg6g["width"],
+                         embed_dim=cfg6g["embed_dim"], init_scale=s, seed=P.seed)
             for s in scales6g}
 cmp6g = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6g[s]), ratio6g[s], sigma_gd[s]) for s in scales6g}
 shape6g = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6g[s]), ratio6g[s]) for s in scales6g}
@@ -931,9 +932,10 @@ run.figure("fig_prob_gd", fig)
 set6n = registry.get("geneft_dynamics", "ratio_seeds_1e5_normal")
 cfg6n = set6n.config
 scales6n = sorted({float(sh["init_scale"]) for sh in set6n.shards})
-sigma6n = {s: repons.init_sigma_ratio(P.seed + np.arange(P.sigma_models), cfg6n["n"], mode=cfg6n["mode"],
-                                     depth=cfg6n["depth"], width=cfg6n["width"], embed_dim=cfg6n["embed_dim"],
-                                     init_scale=s, decoder_init=cfg6n["decoder_init"], seed=P.seed)
+sigma6n = {s: run.stored(f"sigma_ratio_1e5_normal_init_{s!r}", repons.init_sigma_ratio,
+                         P.seed + np.arange(P.sigma_models), cfg6n["n"], mode=cfg6n["mode"], depth=cfg6n["depth"],
+                         width=cfg6n["width"], embed_dim=cfg6n["embed_dim"], init_scale=s,
+                         decoder_init=cfg6n["decoder_init"], seed=P.seed)
            for s in scales6n}
 for s in scales6n:
     run.metric(f"sigma_ratio_1e5_normal_init_{s:g}", sigma6n[s])

@@ -96,7 +96,15 @@ from lib.theory import stage_checks as sc
 from lib.theory import symbolic_two_layer as sym
 from lib.theory import two_layer as tl
 from lib.theory.flow_vs_training import flow_vs_training
-from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
+from lib.theory.two_layer_sweeps import (
+    detour_stage_flags,
+    flow_failure,
+    fraction_at_least,
+    most_descents,
+    nonmonotone_flags,
+    sgd_failure,
+    training_loss_flags,
+)
 from lib.util.plotting import shade_stages, stage_handles
 
 s = len(P.mu)
@@ -334,19 +342,20 @@ train_curves = tl.train_loss(W, main["a"])
 run.metric("train_loss_monotone_flow", bool((np.diff(train_curves, axis=0) <= 1e-6 * train_curves[0]).all()))
 steps17 = int(P.horizon / (2 * P.train_lr))
 for name, batch in (("gd", None), ("sgd", P.s17_batch)):
-    r17 = tl.training_curves(main["u0"][: P.s17_seeds], P.mu, P.sigma, P.train_n, P.train_lr, steps17,
-                             max(1, steps17 // 300), batch, P.seed)
-    run.metric(f"train_monotone_{name}", tl.monotone_fraction(r17["train"], P.descent_tol * r17["train"][0].mean()))
-    ood_desc = tl.descents_batch(r17["ood"], P.descent_tol * r17["ood"][0].mean())
-    run.metric(f"ood_nonmonotone_{name}", tl.swing_fractions(*ood_desc)["nonmonotone"])
+    s17 = run.stored(f"training_loss_{name}", training_loss_flags, u0=main["u0"][: P.s17_seeds], mu=P.mu, sigma=P.sigma,
+                     n_per_cluster=P.train_n, lr=P.train_lr, steps=steps17, record_every=max(1, steps17 // 300),
+                     batch=batch, seed=P.seed, tol=P.descent_tol)
+    run.metric(f"train_monotone_{name}", fraction(s17["train_monotone"]))
+    run.metric(f"ood_nonmonotone_{name}", fraction(s17["ood_nonmonotone"]))
 run.text("s17_seeds_text", str(P.s17_seeds)); run.text("s17_batch_text", str(P.s17_batch))
 mean_out = tl.cluster_mean_outputs(w1, P.mu)                # (n_times, s, d)
 detours = tl.cluster_detours(W, P.mu)
-high_d = tl.ensemble(P.mu, P.sigma, P.detour_d, P.detour_d, P.init_scale, P.init, P.sweep_seeds, P.horizon,
-                     P.n_times // 2, P.descent_tol, P.covariance_power, P.seed + 4)
+high_d = run.stored("detour_stages_high_d", detour_stage_flags, mu=P.mu, sigma=P.sigma, d=P.detour_d, width=P.detour_d,
+                    scale=P.init_scale, kind=P.init, n=P.sweep_seeds, horizon=P.horizon, n_times=P.n_times // 2,
+                    tol=P.descent_tol, power=P.covariance_power, seed=P.seed + 4)
 run.metric("cluster_detour_ratio", bootstrap_median(detours["ratio"].min(-1), seed=P.seed))
 run.metric("cluster_detour_different_stages", fraction(detours["different_stages"]))
-run.metric("cluster_detour_different_stages_high_d", fraction(tl.cluster_detours(high_d["w"], P.mu)["different_stages"]))
+run.metric("cluster_detour_different_stages_high_d", fraction(high_d))
 for floor in (0.1, 0.01, 0.3):  # 0.1 the declared speed floor, the others its robustness row
     course = sc.cluster_off_course(W, P.mu, times, speed_floor=floor)
     run.metric(f"cluster_off_course_different_stages_speed_{floor:g}".replace(".", "_"),
@@ -580,11 +589,9 @@ run.metric("quadruple_count_a_uniform", count(ev_ab.concat("descents", experimen
 best = {}
 for name, (m, sg, dd) in settings.items():
     for p in (1, 2):
-        r = tl.ensemble(m, sg, dd, dd, 0.2, "uniform", P.multi_seeds, P.multi_horizon, P.n_times,
-                        P.descent_tol, p, P.seed + 2)
-        i = int(r["descents"].argmax())
-        best[name, p] = {"descents": int(r["descents"][i]), "loss": r["loss"][:, i], "times": r["times"],
-                         "stages": tl.stages(r["w"][:, i], r["a"], dd, r["times"], sc.init_entry_scale("uniform", 0.2, dd))}
+        best[name, p] = run.stored(f"most_descents_{name}_power_{p}", most_descents, mu=m, sigma=sg, d=dd, scale=0.2,
+                                   kind="uniform", n=P.multi_seeds, horizon=P.multi_horizon, n_times=P.n_times,
+                                   tol=P.descent_tol, power=p, seed=P.seed + 2)
 run.text("multi_seeds_text", str(P.multi_seeds))
 
 # %% tags=["remove-input"]
@@ -609,8 +616,9 @@ run.figure("fig_multi", fig)
 # $d = s = 4$) under $A$ (top) and the script's $A^2$ (bottom), uniform init; growth (green) and
 # suppression (red) stages computed from the terms.
 #
-# Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.stages`,
-# {py:func}`lib.util.plotting.shade_stages` · evidence: none, computed live by the chapter.
+# Code: {py:func}`lib.theory.two_layer_sweeps.most_descents`, {py:func}`lib.theory.two_layer.ensemble`,
+# {py:func}`lib.theory.two_layer.stages`, {py:func}`lib.util.plotting.shade_stages` · evidence: none, computed live
+# by the chapter.
 # ```
 #
 # Fraction of seeds with at least three descents in the paper's Fig. 8 setting, and at least four in the
@@ -643,9 +651,10 @@ run.figure("fig_multi", fig)
 
 # %% tags=["remove-input"]
 fail_mu, fail_sigma = [0.7, 1.7, 3.0], [0.05] * 3
-fail = tl.ensemble(fail_mu, fail_sigma, 3, 3, P.init_scale, P.init, P.failure_seeds, P.failure_horizon, P.n_times,
-                   P.descent_tol, P.covariance_power, P.seed + 3)
-summary = tl.failure_summary(fail["w"], fail["times"], fail_mu)
+fail = run.stored("flow_failure", flow_failure, mu=fail_mu, sigma=fail_sigma, d=3, scale=P.init_scale, kind=P.init,
+                  n=P.failure_seeds, horizon=P.failure_horizon, n_times=P.n_times, tol=P.descent_tol,
+                  power=P.covariance_power, seed=P.seed + 3)
+summary = fail["summary"]
 plateau = summary["plateau"]
 esc = summary["escape"][plateau]
 run.text("failure_seeds_text", str(P.failure_seeds)); run.text("failure_horizon_text", f"{P.failure_horizon:g}")
@@ -672,10 +681,9 @@ run.text("failure_verdict", "No seed reaches the plateau" if stuck is None else
 
 # %% tags=["remove-input"]
 sgd_steps = int(P.failure_horizon / (2 * P.sgd_lr))
-u0_fail = tl.init_u(P.sgd_seeds, 3, 3, P.init_scale, P.init, P.seed + 3)
-tau_sgd, W_sgd = tl.train_u(u0_fail, fail_mu, fail_sigma, P.train_n, P.sgd_lr, sgd_steps, record_every=5,
-                            batch=P.sgd_batch, seed=P.seed + 3)
-sgd = tl.failure_summary(W_sgd, tau_sgd, fail_mu)
+sgd = run.stored("sgd_failure", sgd_failure, n=P.sgd_seeds, d=3, width=3, scale=P.init_scale, kind=P.init, mu=fail_mu,
+                 sigma=fail_sigma, n_per_cluster=P.train_n, lr=P.sgd_lr, steps=sgd_steps, record_every=5,
+                 batch=P.sgd_batch, seed=P.seed + 3)
 run.text("sgd_seeds_text", str(P.sgd_seeds)); run.text("sgd_lr_text", f"{P.sgd_lr:g}")
 run.text("sgd_batch_text", str(P.sgd_batch))
 run.metric("sgd_plateau_fraction", sgd["plateau"].mean())
@@ -685,10 +693,9 @@ run.metric("sgd_never_escaped", np.isinf(sgd["escape"]).mean())
 
 # %% tags=["remove-input"]
 fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(6.4, 6.4), layout="constrained")
-i = int(np.flatnonzero(plateau)[np.argmax(esc)]) if plateau.any() else 0
 for k in range(3):
-    ax0.plot(fail["times"][1:], fail["w"][1:, i, k, k], label=f"$w_{{{k+1}{k+1}}}$")
-ax0.plot(fail["times"][1:], fail["loss"][1:, i], "k", label="OOD loss")
+    ax0.plot(fail["times"][1:], fail["diagonal"][1:, k], label=f"$w_{{{k+1}{k+1}}}$")
+ax0.plot(fail["times"][1:], fail["loss"][1:], "k", label="OOD loss")
 ax0.set(xscale="log", xlabel=r"paper time $\tau$", title="longest plateau (flow)"); ax0.legend(fontsize=8)
 bins = np.geomspace(1, P.failure_horizon, 30)
 ax1.hist(summary["escape"][np.isfinite(summary["escape"])], bins=bins, alpha=0.6, label="flow, all seeds")
@@ -704,7 +711,8 @@ run.figure("fig_failure", fig)
 # then $w_{11}$ grows after all. Bottom: the time at which $w_{11}$ passes 0.5, over all seeds, over
 # the seeds that reached the plateau, and under SGD.
 #
-# Code: {py:func}`lib.theory.two_layer.ensemble`, {py:func}`lib.theory.two_layer.failure_summary`,
+# Code: {py:func}`lib.theory.two_layer_sweeps.flow_failure`, {py:func}`lib.theory.two_layer.ensemble`,
+# {py:func}`lib.theory.two_layer.failure_summary`, {py:func}`lib.theory.two_layer_sweeps.sgd_failure`,
 # {py:func}`lib.theory.two_layer.train_u` · evidence: none, computed live by the chapter.
 # ```
 #
@@ -884,11 +892,11 @@ margins = gaps.d64_margin(const, len(a_main))
 run.metric("d64_corrected_margin", margins["corrected"]); run.metric("d64_printed_margin", margins["printed"])
 run.metric("d1_largest_alpha_high_d", gaps.largest_alpha(P.lemma_mu, P.lemma_sigma, len(P.lemma_mu) + 1))
 w0_rank1 = gaps.rank_one_init(const)
-psd_run = gaps.psd_loss_trajectory(const, a_main, w0_rank1, 2 * lemma_steps)
+psd_run = run.stored("psd_recursion", gaps.psd_recursion_summary, const, a_main, w0_rank1, 2 * lemma_steps)
 run.metric("w_recursion_det", float(gaps.first_step_determinant(const, a_main, w0_rank1[0])))
-run.metric("w_recursion_min_eig_rel", float(psd_run["min_eig_rel"][1, 0]))
+run.metric("w_recursion_min_eig_rel", float(psd_run["min_eig_rel_step_1"][0]))
 run.metric("w_recursion_negative_diagonal_step", int(psd_run["first_negative_diagonal"][0]))
-run.text("w_recursion_first_lemma", f"Lemma {lm.first_failure(psd_run['lemmas'])[0]}")
+run.text("w_recursion_first_lemma", f"Lemma {psd_run['first_failure'][0]}")
 for name, (m, sg, _) in settings.items():
     fig_no = {"triple": "fig8", "quadruple": "fig9"}[name]
     run.metric(f"{fig_no}_min_strength_ratio", float(gaps.strength_ratios(m, sg).min()))

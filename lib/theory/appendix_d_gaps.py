@@ -21,7 +21,7 @@ import sympy as sp
 
 from lib.theory import two_layer as tl
 from lib.theory.assumptions_d import Constants, assumption_violations
-from lib.theory.lemmas import discrete_run, lemma_violations
+from lib.theory.lemmas import discrete_run, first_failure, lemma_violations
 from lib.theory.symbolic_two_layer import d2_rhs
 
 # ----------------------------------------------------------------------------------------------
@@ -101,6 +101,20 @@ def psd_loss_trajectory(c: Constants, a: np.ndarray, w0: np.ndarray, steps: int)
         "min_eig_rel": rel,
         "first_negative_diagonal": first_neg,
         "lemmas": lemma_violations(w, a, c),
+    }
+
+
+def psd_recursion_summary(c: Constants, a: np.ndarray, w0: np.ndarray, steps: int) -> dict:
+    """What the chapter reads of `psd_loss_trajectory` (a trajectory of megabytes): the assumptions violated at
+    the start, the smallest eigenvalue relative to the largest after one step of (D.1) ("min_eig_rel_step_1",
+    (n,)), the first step with a negative diagonal entry per seed (-1 if none) and the earliest lemma violation
+    over the seeds, (lemma, step) (`lib.theory.lemmas.first_failure`; (None, None) if none)."""
+    run = psd_loss_trajectory(c, a, w0, steps)
+    return {
+        "assumptions": run["assumptions"],
+        "min_eig_rel_step_1": run["min_eig_rel"][1],
+        "first_negative_diagonal": run["first_negative_diagonal"],
+        "first_failure": first_failure(run["lemmas"]),
     }
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import torch
 from scipy.integrate import solve_ivp
 
 from lib.sim.data import population_second_moment, sim_dataset
@@ -463,6 +462,8 @@ def train_u(
     dU/dt = -grad L at t = k lr, i.e. the paper's time tau = 2 k lr. Returns (tau, W) at
     every `record_every` steps, W of shape (n_records, n, d, d).
     """
+    import torch  # here: the flow and everything else of this module run without it
+
     d = u0.shape[1]
     data = sim_dataset(mu, sigma, d, n_per_cluster, seed=seed)
     x = torch.as_tensor(data.x, dtype=torch.float64)
@@ -513,15 +514,6 @@ def training_curves(
     tau, w = train_u(u0, mu, sigma, n_per_cluster, lr, steps, record_every, batch, seed)
     x = sim_dataset(mu, sigma, u0.shape[1], n_per_cluster, seed=seed).x
     return {"tau": tau, "w": w, "train": empirical_train_loss(w, x), "ood": ood_loss(w, mu)}
-
-
-def monotone_fraction(curves: np.ndarray, tol: float):
-    """Estimate of the fraction of columns of `curves` (T, n) that never rise by more than `tol`
-    between turning points (the zig-zag filter of `turning_points`), Wilson interval."""
-    from lib.util.stats import fraction
-
-    _, bump = descents_batch(curves, tol)
-    return fraction(bump == 0)
 
 
 # ----------------------------------------------------------------------------------------------

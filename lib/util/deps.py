@@ -7,14 +7,17 @@ module either of them imports, transitively (imports inside functions included).
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 from lib.util.io import memo_by_content
 from lib.util.paths import ROOT
 
 
+@cache
 def module_path(module: str) -> Path | None:
-    """File of a dotted `lib...` module name (a package's `__init__.py`), or None."""
+    """File of a dotted `lib...` module name (a package's `__init__.py`), or None (memoised per process: a
+    chapter's fingerprint asks for each of its modules hundreds of times)."""
     base = ROOT.joinpath(*module.split("."))
     if base.with_suffix(".py").is_file():
         return base.with_suffix(".py")

@@ -2,7 +2,7 @@
 
 One place for thread settings and for reading the book's environment variables. The runner passes
 `--threads` to the kernel through the environment (`LIB_THREADS`); `apply()` sets torch's threads
-at the start of a chapter. The Makefile's default is one BLAS thread per process (chapters run in
+at the start of a chapter (without importing torch: a chapter that never uses it does not pay its import). The Makefile's default is one BLAS thread per process (chapters run in
 parallel on a shared 2-core machine, where threaded BLAS made small solves 15-30x slower).
 
 Every variable the book reads (`LIB_THREADS`, `LIB_OUTPUT_DIR`, `LIB_CACHE_DIR`, `LIB_DRAFT_FIGURES`,
@@ -17,9 +17,14 @@ evidence, run through the workflow's `gpu` profiles (README, Evidence).
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import os
+import sys
 from dataclasses import dataclass
+from importlib.machinery import ModuleSpec
 from pathlib import Path
+from types import ModuleType
 
 THREADS_ENV = "LIB_THREADS"
 BLAS_ENVS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -127,11 +132,47 @@ def current() -> Runtime:
     return Runtime(threads_setting(THREADS_ENV, fallback))
 
 
-def apply(runtime: Runtime | None = None) -> Runtime:
-    """Set torch's intra-op threads from the runtime (imports torch)."""
-    import torch
+class TorchThreads(importlib.abc.MetaPathFinder):
+    """An import finder that sets torch's intra-op threads as soon as torch is imported (`apply`).
 
+    It finds nothing itself: when `import torch` asks, it removes itself from `sys.meta_path`, takes
+    torch's spec from the other finders, and has that spec's loader call `torch.set_num_threads(threads)`
+    once torch's own module has run.
+    """
+
+    def __init__(self, threads: int):
+        self.threads = threads
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        if name != "torch":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        run_module = spec.loader.exec_module
+
+        def run_then_set_threads(module: ModuleType) -> None:
+            run_module(module)
+            module.set_num_threads(self.threads)
+
+        spec.loader.exec_module = run_then_set_threads  # this spec's loader only: torch's import
+        return spec
+
+
+def apply(runtime: Runtime | None = None) -> Runtime:
+    """Set torch's intra-op threads from the runtime, without importing torch.
+
+    A chapter whose computations never use torch does not pay its import (seconds): a torch already
+    imported gets `torch.set_num_threads` now, one imported later gets it when its import ends
+    (`TorchThreads`). BLAS reads its variables when it loads (`Runtime.environment`, set by `lib run` for
+    the kernel).
+    """
     check_environment()
     runtime = runtime or current()
-    torch.set_num_threads(runtime.threads)
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, TorchThreads)]
+    if (torch := sys.modules.get("torch")) is not None:
+        torch.set_num_threads(runtime.threads)
+    else:
+        sys.meta_path.insert(0, TorchThreads(runtime.threads))
     return runtime

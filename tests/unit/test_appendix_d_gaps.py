@@ -53,6 +53,11 @@ def test_w_recursion_leaves_psd_cone_within_assumptions(const):
     assert run["min_eig_rel"][1, 0] < -1e-7  # far above rounding
     assert run["first_negative_diagonal"][0] > 0
     assert run["lemmas"]["D.5"].any()  # 0 <= w_ii fails
+    summary = g.psd_recursion_summary(const, A, w0, 30000)
+    assert summary["assumptions"] == run["assumptions"]
+    np.testing.assert_array_equal(summary["min_eig_rel_step_1"], run["min_eig_rel"][1])
+    np.testing.assert_array_equal(summary["first_negative_diagonal"], run["first_negative_diagonal"])
+    assert summary["first_failure"] == lm.first_failure(run["lemmas"])
 
 
 def test_well_conditioned_init_stays_psd_one_step(const):

@@ -17,7 +17,17 @@ from lib.sim.observations import (
     train_concept_runs,
 )
 from lib.sim.train import train_datasets
-from lib.theory.two_layer_sweeps import fraction_at_least, nonmonotone_flags
+from lib.theory import stage_checks as sc
+from lib.theory import two_layer as tl
+from lib.theory.two_layer_sweeps import (
+    detour_stage_flags,
+    flow_failure,
+    fraction_at_least,
+    most_descents,
+    nonmonotone_flags,
+    sgd_failure,
+    training_loss_flags,
+)
 from lib.util.plotting import shade_stages, training_fraction_axis
 
 
@@ -108,3 +118,84 @@ def test_plot_helpers_and_labels():
     assert ax.get_xscale() == "log" and len(ax.patches) == 2
     plt.close(fig)
     assert decoder_label({"width": 10, "embed_dim": 4}) == "w 10, d 4"
+
+
+def test_detour_stage_flags_are_those_of_the_whole_ensemble():
+    mu, sigma = [1.0, 2.0], [0.05, 0.05]
+    whole = tl.ensemble(mu, sigma, 3, 3, 0.05, "gaussian", 12, 60.0, 80, 0.01, 1, 4)
+    flags = detour_stage_flags(
+        mu=mu, sigma=sigma, d=3, width=3, scale=0.05, kind="gaussian", n=12, horizon=60.0, n_times=80, tol=0.01,
+        power=1, seed=4,
+    )  # fmt: skip
+    np.testing.assert_array_equal(flags, tl.cluster_detours(whole["w"], mu)["different_stages"])
+
+
+def test_training_loss_flags_are_the_flags_of_the_training_curves():
+    mu, sigma = [1.0, 2.0], [0.05, 0.05]
+    u0 = tl.init_u(6, 2, 2, 0.05, seed=0)
+    for batch in (None, 8):
+        curves = tl.training_curves(u0, mu, sigma, 100, 0.05, 200, 4, batch, 0)
+        flags = training_loss_flags(
+            u0=u0, mu=mu, sigma=sigma, n_per_cluster=100, lr=0.05, steps=200, record_every=4, batch=batch, seed=0,
+            tol=0.01,
+        )  # fmt: skip
+        train_bump = tl.descents_batch(curves["train"], 0.01 * curves["train"][0].mean())[1]
+        ood_bump = tl.descents_batch(curves["ood"], 0.01 * curves["ood"][0].mean())[1]
+        np.testing.assert_array_equal(flags["train_monotone"], train_bump == 0)
+        np.testing.assert_array_equal(flags["ood_nonmonotone"], ood_bump > 0)
+
+
+def test_most_descents_is_the_best_seed_of_the_ensemble():
+    mu, sigma = [1.0, 1.5, 2.2], [0.05] * 3
+    whole = tl.ensemble(mu, sigma, 3, 3, 0.2, "uniform", 10, 200.0, 100, 0.01, 1, 2)
+    best = most_descents(
+        mu=mu, sigma=sigma, d=3, scale=0.2, kind="uniform", n=10, horizon=200.0, n_times=100, tol=0.01, power=1, seed=2
+    )
+    i = int(whole["descents"].argmax())
+    assert best["descents"] == whole["descents"][i]
+    np.testing.assert_array_equal(best["loss"], whole["loss"][:, i])
+    np.testing.assert_array_equal(best["times"], whole["times"])
+    floor = sc.init_entry_scale("uniform", 0.2, 3)
+    assert best["stages"] == tl.stages(whole["w"][:, i], whole["a"], 3, whole["times"], floor)
+
+
+def test_sgd_failure_summarises_the_sgd_run():
+    mu, sigma = [0.7, 1.7, 3.0], [0.05] * 3
+    u0 = tl.init_u(4, 3, 3, 0.05, "gaussian", 3)
+    tau, w = tl.train_u(u0, mu, sigma, 100, 0.05, 100, record_every=5, batch=8, seed=3)
+    summary = sgd_failure(
+        n=4, d=3, width=3, scale=0.05, kind="gaussian", mu=mu, sigma=sigma, n_per_cluster=100, lr=0.05, steps=100,
+        record_every=5, batch=8, seed=3,
+    )  # fmt: skip
+    expected = tl.failure_summary(w, tau, mu)
+    assert summary.keys() == expected.keys()
+    for key, value in expected.items():
+        np.testing.assert_array_equal(summary[key], value)
+
+
+def test_flow_failure_summarises_the_ensemble_and_keeps_the_longest_plateau():
+    mu, sigma = [0.7, 1.7, 3.0], [0.05] * 3
+    whole = tl.ensemble(mu, sigma, 3, 3, 0.05, "gaussian", 40, 400.0, 120, 0.01, 1, 3)
+    expected = tl.failure_summary(whole["w"], whole["times"], mu)
+    failure = flow_failure(
+        mu=mu,
+        sigma=sigma,
+        d=3,
+        scale=0.05,
+        kind="gaussian",
+        n=40,
+        horizon=400.0,
+        n_times=120,
+        tol=0.01,
+        power=1,
+        seed=3,
+    )
+    for key, value in expected.items():
+        np.testing.assert_array_equal(failure["summary"][key], value)
+    plateau, escape = expected["plateau"], expected["escape"]
+    assert plateau.any()  # the figure's seed is chosen among the plateau seeds
+    i = int(np.flatnonzero(plateau)[np.argmax(escape[plateau])])
+    assert failure["longest_plateau"] == i
+    np.testing.assert_array_equal(failure["times"], whole["times"])
+    np.testing.assert_array_equal(failure["diagonal"], np.stack([whole["w"][:, i, k, k] for k in range(3)], -1))
+    np.testing.assert_array_equal(failure["loss"], whole["loss"][:, i])

@@ -1,10 +1,14 @@
 """Environment knobs: an empty value is unset, an unusable one is refused in one line naming the variable."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from lib.book.run.notebook import DEFAULT_RUNS_DIR, output_dir
 from lib.util import runtime
-from lib.util.paths import cache_dir
+from lib.util.paths import ROOT, cache_dir
 from lib.util.runtime import SettingError, check_environment, current, folder_setting, threads_setting
 
 
@@ -65,3 +69,28 @@ def test_bad_draft_figures_value_names_the_variable(monkeypatch):
     monkeypatch.setenv("LIB_DRAFT_FIGURES", "yes")
     with pytest.raises(SettingError, match="LIB_DRAFT_FIGURES"):
         check_environment()
+
+
+def test_apply_sets_the_threads_of_an_imported_torch(monkeypatch):
+    import torch
+
+    monkeypatch.setenv("LIB_THREADS", "3")
+    before = torch.get_num_threads()
+    try:
+        assert runtime.apply().threads == 3 and torch.get_num_threads() == 3
+    finally:
+        torch.set_num_threads(before)
+    assert not any(isinstance(finder, runtime.TorchThreads) for finder in sys.meta_path)
+
+
+@pytest.mark.slow(5)
+def test_apply_sets_the_threads_of_torch_imported_later():
+    """A chapter's start does not import torch; the torch its computations import runs on the runtime's threads."""
+    code = (
+        "import sys\nfrom lib.util import runtime\nruntime.apply()\nassert 'torch' not in sys.modules\n"
+        "import torch\nprint(torch.get_num_threads(), sum(isinstance(f, runtime.TorchThreads) for f in sys.meta_path))"
+    )
+    environment = {**os.environ, "LIB_THREADS": "3", "OMP_NUM_THREADS": "5", "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3", "0"]
