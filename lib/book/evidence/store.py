@@ -25,6 +25,7 @@ import stat
 import subprocess
 import tempfile
 import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
@@ -103,12 +104,19 @@ def _head() -> str:
 
 
 def describe_code_change(recorded: dict[str, Any], evidence_set: EvidenceSet) -> str:
-    """Which reached objects or package versions differ between a shard's provenance and the code now."""
-    reached = set_code(evidence_set)
+    """Which reached objects or package versions differ between a shard's provenance and the code now (a set
+    computed on a GPU keeps its own machine's versions: only its code is compared)."""
+    return code_change(recorded, set_code(evidence_set), versions=not evidence_set.gpu)
+
+
+def code_change(recorded: Mapping[str, Any], reached: Reached, versions: bool = True) -> str:
+    """Which reached objects (and, with `versions`, compute packages' versions) differ between a provenance
+    record (its "code_objects", "versions") and `reached`, the code now: the words of a stale shard's or
+    stored result's message."""
     now, then = reached.objects, recorded.get("code_objects")
     if not isinstance(then, dict):
         return "its provenance records no reached code (an older fingerprint scheme)"
-    where = lambda names: ", ".join(f"{n} ({reached.locations[n]})" if n in reached.locations else n for n in names)
+    where = lambda names: ", ".join(f"{n} ({reached.locations[n]})" if n in reached.locations else n for n in names)  # noqa: E731
     parts = []
     if changed := [k for k in sorted(set(now) & set(then)) if now[k] != then[k]]:
         parts.append(f"code of {where(changed)} changed")
@@ -116,14 +124,15 @@ def describe_code_change(recorded: dict[str, Any], evidence_set: EvidenceSet) ->
         parts.append(f"now also reaches {where(added)}")
     if removed := sorted(set(then) - set(now)):
         parts.append(f"no longer reaches {', '.join(removed)}")
-    if not evidence_set.gpu:
-        versions, old = reached.versions, recorded.get("versions", {})
-        if moved := [
-            f"{k} {old.get(k)} -> {versions.get(k)}"
-            for k in sorted(set(versions) | set(old))
-            if versions.get(k) != old.get(k)
-        ]:
-            parts.append(f"versions {', '.join(moved)}")
+    old = recorded.get("versions") if isinstance(recorded.get("versions"), dict) else {}
+    if versions and (
+        moved := [
+            f"{k} {old.get(k)} -> {reached.versions.get(k)}"
+            for k in sorted(set(reached.versions) | set(old))
+            if reached.versions.get(k) != old.get(k)
+        ]
+    ):
+        parts.append(f"versions {', '.join(moved)}")
     return "; ".join(parts) or "the code fingerprint differs"
 
 

@@ -44,6 +44,7 @@ from lib.book.evidence.store import (
     ARRAYS,
     PROVENANCE,
     _rel,
+    code_change,
     code_record,
     file_sha256,
     npz_layout,
@@ -418,30 +419,6 @@ def write_stored(
     return directory, True
 
 
-def describe_code_change(recorded: Mapping[str, Any], reached: Reached) -> str:
-    """Which reached objects or package versions differ between a stored result's provenance and the code now."""
-    then = recorded.get("code_objects")
-    if not isinstance(then, dict):
-        return "its provenance records no reached code"
-    now = reached.objects
-    where = lambda names: ", ".join(f"{n} ({reached.locations.get(n, '?')})" for n in names)  # noqa: E731
-    parts = []
-    if changed := [k for k in sorted(set(now) & set(then)) if now[k] != then[k]]:
-        parts.append(f"code of {where(changed)} changed")
-    if added := sorted(set(now) - set(then)):
-        parts.append(f"now also reaches {where(added)}")
-    if removed := sorted(set(then) - set(now)):
-        parts.append(f"no longer reaches {', '.join(removed)}")
-    old = recorded.get("versions", {}) if isinstance(recorded.get("versions"), dict) else {}
-    if moved := [
-        f"{k} {old.get(k)} -> {reached.versions.get(k)}"
-        for k in sorted(reached.versions)
-        if old.get(k) != reached.versions.get(k)
-    ]:
-        parts.append(f"versions {', '.join(moved)}")
-    return "; ".join(parts) or "the code fingerprint differs"
-
-
 def read_provenance(directory: Path) -> tuple[dict | None, str]:
     """A stored result's provenance.json and "" when both files are there and it reads as a record of one;
     else None and the state ("missing" or "damaged: why")."""
@@ -527,7 +504,7 @@ def check_stored(
         return StoredState(
             name,
             "other code",
-            f"the code it reaches changed since ({describe_code_change(provenance, code)})",
+            f"the code it reaches changed since ({code_change(provenance, code)})",
             provenance,
         )
     if not read:
@@ -619,7 +596,7 @@ def stored_status(chapter: str, root: Path | None = None, read: bool = True) -> 
             rows.append(row)
             continue
         if provenance["code_fingerprint"] != code.fingerprint:
-            row.update(state="from other code", problem=describe_code_change(provenance, code))
+            row.update(state="from other code", problem=code_change(provenance, code))
         elif read:
             _, problem = read_value(directory, provenance)
             if problem:
