@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -268,7 +269,11 @@ def _not_used(run: ChapterRun, status: str) -> str:
     assert entry["state"] == "computed live" and entry["reason"].startswith(status), entry
     (notice,) = run.record["notices"]
     assert "one_layer/curve" in notice and "python -m lib run one_layer --stored-results write" in notice
-    assert notice in reader_notices(run.record["notices"])  # shown to a reader as it is
+    (reader,) = reader_notices(run.record["notices"])  # the names and the command set as code for a reader
+    assert reader.startswith("the stored result `one_layer/curve` was computed live (") and reader.endswith(
+        "`python -m lib run one_layer --stored-results write` refreshes it"
+    )
+    assert re.sub(r"`[^`]*`", "", reader).count("_") == 0, reader  # no code name outside code
     lines = stored_notices({RUN_KEY: run.record})
     assert lines == [f"notice: {notice}"]
     return notice

@@ -313,6 +313,15 @@ _COMMIT_NOTICE = re.compile(
 
 
 STORED_NOTICE = "stored result "  # how a notice of a stored result a run could not use begins (ChapterRun.stored)
+_STORED_STATES = {  # lib.book.evidence.stored.STATES, for a reader
+    "other arguments": "its arguments differ here",
+    "other code": "the code it reaches has changed",
+    "damaged": "its files are damaged",
+    "missing": "it is not stored",
+}
+_STORED_NOTICE = re.compile(
+    rf"^{STORED_NOTICE}(?P<key>\S+) not used \((?P<state>[a-z ]+)(: .*)?\); computed live\. Refresh: (?P<command>.+)$"
+)
 
 
 def reader_notices(notices: list[str]) -> list[str]:
@@ -328,8 +337,12 @@ def reader_notices(notices: list[str]) -> list[str]:
             counts[0] += int(match["k"])
             counts[2] += 1
             continue
-        if notice.startswith(STORED_NOTICE):  # already worded for a reader
-            out.append(notice)
+        if stored := _STORED_NOTICE.match(notice):  # the details went to the terminal; the names set as code
+            out.append(
+                f"the stored result `{stored['key']}` was computed live "
+                f"({_STORED_STATES.get(stored['state'], stored['state'])}); "
+                f"`{stored['command']}` refreshes it"
+            )
             continue
         category, _, message = notice.partition(": ")
         out.append(f"a library warned: {message} ({category})" if message else notice)
