@@ -1,0 +1,29 @@
+"""A computation in its own process: another process, the caller's runtime, its value or its error back."""
+
+import math
+import os
+
+import pytest
+
+from lib.util.background import in_background
+from lib.util.runtime import current
+
+
+def test_it_computes_in_another_process():
+    assert in_background(os.getpid).result() != os.getpid()
+
+
+def test_it_returns_the_value_and_takes_keyword_arguments():
+    assert in_background(math.fsum, [0.1] * 10).result() == 1.0
+    assert in_background(int, "ff", base=16).result() == 255
+
+
+def test_it_computes_under_the_callers_runtime(monkeypatch):
+    monkeypatch.setenv("LIB_THREADS", "3")
+    assert in_background(current).result() == current()
+    assert current().threads == 3
+
+
+def test_its_error_is_raised_by_result():
+    with pytest.raises(ValueError, match="math domain error"):
+        in_background(math.sqrt, -1.0).result()
