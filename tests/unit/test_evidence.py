@@ -3,6 +3,7 @@
 import dataclasses
 import json
 import shutil
+import time
 import warnings
 
 import numpy as np
@@ -19,7 +20,7 @@ from lib.book.evidence import (
     registry,
     shard_id,
 )
-from lib.book.evidence.run import run_shard
+from lib.book.evidence.run import CLOCK_FILE, ShardClock, run_shard
 from lib.book.evidence.status import stale_targets, status
 from lib.book.evidence.store import ARRAYS, PROVENANCE, shard_dir, write_shard
 
@@ -99,6 +100,8 @@ def test_shard_has_provenance(tiny):
         "cpu",
         "threads",
         "wall_seconds",
+        "cpu_seconds",
+        "runs",
         "date",
         "host",
         "code_fingerprint",
@@ -111,6 +114,34 @@ def test_shard_has_provenance(tiny):
     assert provenance["config_hash"] == config_hash(TINY.config) and provenance["shard"] == {"d": 2, "block": 0}
     assert {"swing_block", "integrate"} <= set(provenance["code_objects"])
     assert set(provenance["processor"]) == {"model", "vector_extensions", "torch_kernels"}
+    assert provenance["runs"] == 1 and 0 <= provenance["cpu_seconds"] and 0 <= provenance["wall_seconds"]
+
+
+def test_a_resumed_shard_counts_the_seconds_of_every_run(tmp_path):
+    with pytest.raises(KeyboardInterrupt), ShardClock(tmp_path, every=0.01):  # the first run is interrupted
+        time.sleep(0.05)
+        raise KeyboardInterrupt
+    first = json.loads((tmp_path / CLOCK_FILE).read_text())
+    assert first["runs"] == 1 and first["wall_seconds"] >= 0.05
+    with ShardClock(tmp_path) as clock:  # the second one goes on from there
+        spent = clock.totals()
+    assert spent["runs"] == 2 and spent["wall_seconds"] >= first["wall_seconds"] + 0.0
+    assert spent["cpu_seconds"] >= first["cpu_seconds"]
+
+
+def test_a_running_shard_records_its_seconds_while_it_runs(tmp_path):
+    with ShardClock(tmp_path, every=0.01):
+        deadline = time.monotonic() + 5
+        while not (tmp_path / CLOCK_FILE).exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert json.loads((tmp_path / CLOCK_FILE).read_text())["runs"] == 1  # a kill now loses little
+
+
+@pytest.mark.parametrize("content", ["", "{", "[]", '{"wall_seconds": "x"}'])
+def test_an_unreadable_clock_starts_from_zero(tmp_path, content):
+    (tmp_path / CLOCK_FILE).write_text(content)
+    with ShardClock(tmp_path) as clock:
+        assert clock.totals()["runs"] == 1
 
 
 def test_write_refuses_pickles_and_leaves_nothing(tmp_path):

@@ -2,17 +2,21 @@
 
 The shard function gets a checkpoint folder under `lib.util.paths.cache_dir("evidence", ...)`, keyed by
 the configuration hash and the code fingerprint, so an interrupted long shard resumes and a shard
-of changed code never resumes from stale state; it is removed once the shard is stored.
+of changed code never resumes from stale state; it is removed once the shard is stored. The time a shard took
+is summed over every run that worked on it (`ShardClock`): a shard resumed after an interruption records the
+wall and CPU seconds of all its runs, not of its last one.
 """
 
 from __future__ import annotations
 
 import datetime
 import importlib
+import json
 import platform
 import re
 import shutil
 import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -22,7 +26,57 @@ import numpy as np
 from lib.book.evidence.declare import EvidenceSet, config_hash
 from lib.book.evidence.store import git_commit, set_code, shard_dir, write_shard
 from lib.util.fingerprint import package_versions
+from lib.util.io import atomic_write_json
 from lib.util.paths import cache_dir
+
+CLOCK_FILE = "shard_clock.json"  # in the checkpoint folder: the seconds of the runs before this one
+CLOCK_EVERY_SECONDS = 60.0  # how often a running shard records its seconds so far (what a kill loses at most)
+
+
+class ShardClock:
+    """Wall and CPU seconds a shard has taken over all its runs, kept beside its checkpoint.
+
+    On entry it reads the seconds of earlier runs from `CLOCK_FILE` in the checkpoint folder (none for a fresh
+    shard, or an unreadable file); while the shard computes, a daemon thread rewrites the file every
+    `CLOCK_EVERY_SECONDS` with the totals so far, so that a run killed at any point loses at most that much.
+    CPU seconds are this process's (`time.process_time`: all its threads), which a paused or crowded process
+    does not inflate; wall seconds count pauses too.
+    """
+
+    def __init__(self, checkpoint: Path, every: float = CLOCK_EVERY_SECONDS):
+        self.path, self.every = Path(checkpoint) / CLOCK_FILE, every
+        self.before = {"wall_seconds": 0.0, "cpu_seconds": 0.0, "runs": 0}
+        try:
+            found = json.loads(self.path.read_text())
+            self.before = {key: type(value)(found[key]) for key, value in self.before.items()}
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        self._stop = threading.Event()
+
+    def totals(self) -> dict[str, float]:
+        """The seconds of the earlier runs plus this one's so far, and the number of runs (this one included)."""
+        return {
+            "wall_seconds": self.before["wall_seconds"] + time.perf_counter() - self._wall,
+            "cpu_seconds": self.before["cpu_seconds"] + time.process_time() - self._cpu,
+            "runs": self.before["runs"] + 1,
+        }
+
+    def _record(self) -> None:
+        while not self._stop.wait(self.every):
+            if self.path.parent.is_dir():
+                atomic_write_json(self.path, self.totals())
+
+    def __enter__(self) -> ShardClock:
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        self._thread = threading.Thread(target=self._record, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        if exc[0] is not None and self.path.parent.is_dir():  # interrupted or failed: the next run adds to this
+            atomic_write_json(self.path, self.totals())
 
 
 def resolve(function: str):
@@ -94,9 +148,9 @@ def run_shard(
     commit, dirty = git_commit(tuple(sorted({where.partition(":")[0] for where in code.locations.values()})))
     cpu = processor()
 
-    start = time.perf_counter()
-    arrays = resolve(evidence_set.function)(config, shard, checkpoint)
-    wall = time.perf_counter() - start
+    with ShardClock(checkpoint) as clock:
+        arrays = resolve(evidence_set.function)(config, shard, checkpoint)
+        spent = clock.totals()
 
     arrays = {name: np.asarray(value) for name, value in arrays.items()}
     provenance = {
@@ -118,7 +172,9 @@ def run_shard(
         "processor": cpu,
         "cpu": f"{cpu['model']}; torch {cpu['torch_kernels']}",
         "threads": threads,
-        "wall_seconds": round(wall, 3),
+        "wall_seconds": round(spent["wall_seconds"], 3),  # over all the runs that worked on it (ShardClock)
+        "cpu_seconds": round(spent["cpu_seconds"], 3),
+        "runs": spent["runs"],
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "host": socket.gethostname(),
         "arrays": {name: [str(a.dtype), list(a.shape)] for name, a in arrays.items()},
