@@ -68,7 +68,7 @@ $(ENV_STAMP): requirements.txt pyproject.toml
 	if $(PYTHON) -m pip --python $(PY) install -q uv==$(UV_VERSION) \
 	  && $(UV_INSTALL) -r requirements.txt pip setuptools \
 	  && $(UV_INSTALL) --no-deps --no-build-isolation -e .; \
-	then :; else echo "uv failed: installing with pip"; $(PY) -m ensurepip \
+	then :; else echo "uv failed: installing with pip"; $(PY) -m ensurepip --default-pip \
 	  && $(PY) -m pip install -q -r requirements.txt && $(PY) -m pip install -q --no-deps --no-build-isolation -e .; fi
 	$(PY) -m ipykernel install --sys-prefix  # a kernelspec for this Python: `jupytext --set-kernel -`, papermill
 	@# the kernels of this environment start without their TCP notice (also under plain papermill)
