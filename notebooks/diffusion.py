@@ -60,11 +60,11 @@ from lib.book.evidence.store import check_shard
 from lib.util.background import in_background
 from lib.util.numbers import interval_text, significant
 
-from lib.diffusion import analysis, evidence, figures
+from lib.diffusion import analysis, figures
 from lib.diffusion.configs import REGISTERED_COMMON_EVERY, REGISTERED_CONTRASTS
 
 smoke = load("diffusion", "cpu", "smoke")  # the live check recomputes its first shard in its own process meanwhile
-live = in_background(evidence.contrast_seed_run, smoke.config, smoke.shards[0].key) if P.live_check else None
+live = in_background("lib.diffusion.evidence:contrast_seed_run", smoke.config, smoke.shards[0].key) if P.live_check else None
 cpu = run.evidence("cpu", P.evidence_variant)  # still computing: its smoke variant, claims undecided
 ev, pending = cpu.data, cpu.pending
 if P.evidence_variant == "smoke":
@@ -516,7 +516,7 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 # never deciding. {glue:text}`gpu_status`
 
 # %% tags=["remove-cell"]
-run.metric("live_smoke_max_difference", evidence.max_difference(live.result(), smoke.shards[0].arrays) if live else None)
+run.metric("live_smoke_max_difference", analysis.max_difference(live.result(), smoke.shards[0].arrays) if live else None)
 paper = load_or_smoke("diffusion", "paper")  # a corrupt shard stops here; missing ones: not computed
 if paper.complete:
     run.text("paper_status", f"It is stored ({len(paper.data)} shards, devices "

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 # ----------------------------------------------------------------------------------------------
 # Concepts: class means and the conditioning vector
@@ -105,23 +104,6 @@ def sample_images(
     centre = rng.uniform(-0.5, 0.5, (len(classes), 2))
     background = rng.uniform(0.8, 1.0, (len(classes), 3))
     return render(cond, centre, background, dgp.resolution, dgp.pixel_noise, rng, disc, dgp.blur), cond
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """A fixed training set: images in [0, 1], conditioning vectors, class labels (colour, size)."""
-
-    x: torch.Tensor
-    cond: torch.Tensor
-    labels: torch.Tensor
-
-
-def make_dataset(dgp: Circles, n_per_class: int, classes=TRAIN_CLASSES, seed: int = 0) -> Dataset:
-    """n_per_class images of each class in `classes` (default: the three training classes)."""
-    rng = np.random.default_rng(seed)
-    labels = np.repeat(np.array(classes), n_per_class, axis=0)
-    x, cond = sample_images(dgp, labels, rng)
-    return Dataset(torch.from_numpy(x), torch.from_numpy(cond), torch.from_numpy(labels))
 
 
 def concept_signals(dgp: Circles, n: int = 512, seed: int = 0) -> dict[str, float]:

@@ -94,17 +94,3 @@ def contrast_seed_run(config: dict, shard: dict, checkpoint: Path | None = None)
     out["prompts"] = prompts.astype(np.float32)
     out.update({f"calibration_{k}": v.astype(np.float32) for k, v in calibration(clf, cfg.dgp).items()})
     return out
-
-
-def max_difference(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> float:
-    """Largest absolute difference between two shards' arrays (NaN where both NaN counts as equal;
-    inf when their names or shapes differ), for comparing a live recomputation with a stored shard."""
-    if set(a) != set(b) or any(a[k].shape != b[k].shape for k in a):
-        return float("inf")
-    worst = 0.0
-    for k, value in a.items():
-        x, y = value.astype(np.float64), b[k].astype(np.float64)
-        both_nan = np.isnan(x) & np.isnan(y)
-        diff = np.where(both_nan, 0.0, np.abs(x - y))
-        worst = max(worst, float(np.nan_to_num(diff, nan=np.inf).max(initial=0.0)))
-    return worst

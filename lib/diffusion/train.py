@@ -24,10 +24,32 @@ import numpy as np
 import torch
 from torch.optim.swa_utils import AveragedModel
 
-from lib.diffusion.data import CLASSES, UNSEEN, Circles, make_dataset
+from lib.diffusion.data import CLASSES, TRAIN_CLASSES, UNSEEN, Circles, sample_images
 from lib.diffusion.unet import UNet
 from lib.diffusion.vdm import VDM
 from lib.util.io import atomic_save
+
+# ----------------------------------------------------------------------------------------------
+# The training set: images of the three seen classes, fixed for the run
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A fixed training set: images in [0, 1], conditioning vectors, class labels (colour, size)."""
+
+    x: torch.Tensor
+    cond: torch.Tensor
+    labels: torch.Tensor
+
+
+def make_dataset(dgp: Circles, n_per_class: int, classes=TRAIN_CLASSES, seed: int = 0) -> Dataset:
+    """n_per_class images of each class in `classes` (default: the three training classes)."""
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(np.array(classes), n_per_class, axis=0)
+    x, cond = sample_images(dgp, labels, rng)
+    return Dataset(torch.from_numpy(x), torch.from_numpy(cond), torch.from_numpy(labels))
+
 
 # ----------------------------------------------------------------------------------------------
 # Configuration

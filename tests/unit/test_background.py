@@ -27,3 +27,9 @@ def test_it_computes_under_the_callers_runtime(monkeypatch):
 def test_its_error_is_raised_by_result():
     with pytest.raises(ValueError, match="math domain error"):
         in_background(math.sqrt, -1.0).result()
+
+
+def test_a_named_function_is_imported_in_that_process_only():
+    assert in_background("os:getpid").result() != os.getpid()
+    assert in_background("math:fsum", [0.5, 0.5]).result() == 1.0
+    assert in_background("lib.util.runtime:Runtime.environment", current()).result() == current().environment()

@@ -146,7 +146,7 @@ def test_analyse_set_on_the_stored_smoke_variant():
 
 
 def test_readouts_at_a_shared_checkpoint():
-    from lib.diffusion.evidence import max_difference
+    from lib.diffusion.analysis import max_difference
 
     short = {
         "eval_steps": np.array([0, 150, 300]),

@@ -7,10 +7,10 @@ from lib.diffusion.data import (
     UNSEEN,
     Circles,
     concept_signals,
-    make_dataset,
     render,
     sample_conditions,
 )
+from lib.diffusion.train import make_dataset
 
 
 def test_class_means_and_prompts():

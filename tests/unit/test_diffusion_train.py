@@ -76,7 +76,7 @@ def test_smoke_shard_arrays():
 
 
 def test_max_difference_of_shards():
-    from lib.diffusion.evidence import max_difference
+    from lib.diffusion.analysis import max_difference
 
     a = {"x": np.array([1.0, np.nan]), "n": np.array([1, 2])}
     assert max_difference(a, {"x": np.array([1.0, np.nan]), "n": np.array([1, 2])}) == 0
