@@ -22,7 +22,7 @@ from lib.book.evidence import (
 )
 from lib.book.evidence.run import CLOCK_FILE, ShardClock, run_shard
 from lib.book.evidence.status import stale_targets, status
-from lib.book.evidence.store import ARRAYS, PROVENANCE, shard_dir, write_shard
+from lib.book.evidence.store import ARRAYS, PROVENANCE, core_seconds, shard_dir, write_shard
 
 TINY = EvidenceSet(
     chapter="two_layer",
@@ -135,6 +135,12 @@ def test_a_running_shard_records_its_seconds_while_it_runs(tmp_path):
         while not (tmp_path / CLOCK_FILE).exists() and time.monotonic() < deadline:
             time.sleep(0.01)
         assert json.loads((tmp_path / CLOCK_FILE).read_text())["runs"] == 1  # a kill now loses little
+
+
+def test_core_seconds_are_the_cpu_seconds_where_recorded_else_wall_times_threads():
+    assert core_seconds({"cpu_seconds": 90.0, "wall_seconds": 200.0, "threads": 2}) == 90.0
+    assert core_seconds({"wall_seconds": 200.0, "threads": 2}) == 400.0
+    assert core_seconds({}) == 0.0
 
 
 @pytest.mark.parametrize("content", ["", "{", "[]", '{"wall_seconds": "x"}'])

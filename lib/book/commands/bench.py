@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from lib.book.chapters import chapter_ids
@@ -65,11 +66,18 @@ def _fresh_clone(into: Path) -> Path:
     return into
 
 
+def fresh_clone_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment a fresh clone is built in: without the book's own settings (`LIB_*`), the calling make's
+    (`MAKE*`, `MFLAGS`), or a `PYTHONPATH`, under which the clone's kernels would import a developer's checkout
+    instead of the clone's own code."""
+    return {k: v for k, v in environ.items() if not k.startswith(("LIB_", "MAKE", "MFLAGS")) and k != "PYTHONPATH"}
+
+
 def build_phases(chapters: list[str]) -> dict[str, float]:
     """Wall seconds of a fresh clone of this repository's HEAD, as a reader and CI meet it: the environment
     (`make .venv/.installed`), the chapters (`make book`'s executions on all cores, and each chapter's own
     time as its run records it), the HTML alone, `make book` in all, and `.ci/run` in a second fresh clone."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LIB_", "MAKE", "MFLAGS"))}
+    env = fresh_clone_environment(os.environ)
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         book = _fresh_clone(Path(tmp) / "book")
         phases = {"build.environment_seconds": _timed(["make", ".venv/.installed"], book, env)}

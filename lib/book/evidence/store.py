@@ -453,6 +453,15 @@ def _rel(path: Path) -> str:
 SHOWN_EXTENSIONS = ("avx2", "avx512f", "avx512_bf16", "amx_tile", "asimd", "sve")
 
 
+def core_seconds(provenance: dict) -> float:
+    """The core-seconds a shard took: its CPU seconds over all its runs where recorded (`ShardClock`), else its
+    wall seconds times its threads (shards stored before CPU time was recorded; a resumed one counted its
+    last run only)."""
+    if isinstance(cpu := provenance.get("cpu_seconds"), (int, float)):
+        return float(cpu)
+    return float(provenance.get("wall_seconds", 0.0)) * int(provenance.get("threads", 1))
+
+
 def processor_text(provenance: dict) -> str:
     """The processor a shard records, in words: model, the telling vector extensions, torch's kernels."""
     cpu = provenance.get("processor")

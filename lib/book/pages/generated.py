@@ -429,6 +429,7 @@ def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
 
     from lib.book.evidence.registry import all_sets
     from lib.book.evidence.status import status
+    from lib.book.evidence.store import core_seconds
 
     lines = []
     for evidence_set in [s for s in all_sets() if s.chapter == chapter_id]:
@@ -439,7 +440,7 @@ def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
             for p in (ROOT / "data" / "evidence" / chapter_id / evidence_set.name).glob("*/provenance.json")
         ]
         commits = [commit_markdown(c) for c in sorted({p.get("commit", "unknown") for p in provenance})]
-        minutes = sum(p.get("wall_seconds", 0) * p.get("threads", 1) for p in provenance) / 60
+        minutes = sum(core_seconds(p) for p in provenance) / 60
         gpu = ", declared for a GPU" if evidence_set.gpu else ""
         to_go = sum(n for state, n in row["counts"].items() if state != "ok")
         resume = (
