@@ -33,3 +33,8 @@ def test_a_named_function_is_imported_in_that_process_only():
     assert in_background("os:getpid").result() != os.getpid()
     assert in_background("math:fsum", [0.5, 0.5]).result() == 1.0
     assert in_background("lib.util.runtime:Runtime.environment", current()).result() == current().environment()
+
+
+def test_a_process_that_dies_without_a_result_says_so():
+    with pytest.raises(RuntimeError, match="without a result .exit code 3."):
+        in_background("os:_exit", 3).result()
