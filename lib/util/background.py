@@ -42,10 +42,15 @@ def _compute(send: Connection, function: Callable | str, args: tuple, kwargs: di
     except BaseException as error:  # any error is the caller's to see
         outcome = (False, error)
     try:
-        send.send(outcome)
-    except Exception as error:  # an unpicklable value or error: its description instead
-        send.send((False, RuntimeError(f"the background computation's outcome could not be sent: {error!r}")))
-    send.close()
+        try:
+            send.send(outcome)
+        except OSError:  # the caller is gone (interrupted): nobody to tell
+            pass
+        except Exception as error:  # an unpicklable value or error: its description instead
+            send.send((False, RuntimeError(f"the background computation's outcome could not be sent: {error!r}")))
+        send.close()
+    except OSError:
+        pass
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)

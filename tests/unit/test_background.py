@@ -38,3 +38,8 @@ def test_a_named_function_is_imported_in_that_process_only():
 def test_a_process_that_dies_without_a_result_says_so():
     with pytest.raises(RuntimeError, match="without a result .exit code 3."):
         in_background("os:_exit", 3).result()
+
+
+def test_an_unpicklable_value_comes_back_as_an_error_that_says_so():
+    with pytest.raises(RuntimeError, match="could not be sent"):
+        in_background("threading:Lock").result()
