@@ -13,7 +13,6 @@ ends with the caller. On a machine with a spare core the two overlap; on one cor
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 import os
 import sys
@@ -22,22 +21,14 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from lib.util import runtime
-
-
-def call_by_name(name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
-    """Import `name` ("module:qualname") and call it."""
-    module, _, qualname = name.partition(":")
-    function: Any = importlib.import_module(module)
-    for attribute in qualname.split("."):
-        function = getattr(function, attribute)
-    return function(*args, **kwargs)
+from lib.util.names import resolve
 
 
 def _compute(send: Connection, function: Callable | str, args: tuple, kwargs: dict[str, Any]) -> None:
     """The process's whole life: compute under the caller's runtime, send (True, value) or (False, error), end."""
     try:
         runtime.apply()
-        value = call_by_name(function, args, kwargs) if isinstance(function, str) else function(*args, **kwargs)
+        value = (resolve(function) if isinstance(function, str) else function)(*args, **kwargs)
         outcome: tuple[bool, Any] = (True, value)
     except BaseException as error:  # any error is the caller's to see
         outcome = (False, error)

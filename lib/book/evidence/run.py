@@ -10,7 +10,6 @@ wall and CPU seconds of all its runs, not of its last one.
 from __future__ import annotations
 
 import datetime
-import importlib
 import json
 import platform
 import re
@@ -27,6 +26,7 @@ from lib.book.evidence.declare import EvidenceSet, config_hash
 from lib.book.evidence.store import git_commit, set_code, shard_dir, write_shard
 from lib.util.fingerprint import package_versions
 from lib.util.io import atomic_write_json
+from lib.util.names import resolve
 from lib.util.paths import cache_dir
 
 CLOCK_FILE = "shard_clock.json"  # in the checkpoint folder: the seconds of the runs before this one
@@ -77,12 +77,6 @@ class ShardClock:
         self._thread.join()
         if exc[0] is not None and self.path.parent.is_dir():  # interrupted or failed: the next run adds to this
             atomic_write_json(self.path, self.totals())
-
-
-def resolve(function: str):
-    """The callable named 'module:name'."""
-    module, _, name = function.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 def choose_device(evidence_set: EvidenceSet, gpu: bool) -> str:

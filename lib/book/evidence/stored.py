@@ -53,6 +53,7 @@ from lib.book.evidence.store import (
     write_shard,
 )
 from lib.util.fingerprint import Reached, reached_code
+from lib.util.names import resolve
 from lib.util.paths import EVIDENCE
 
 STORED = "stored-results"  # the folder of a chapter's stored results, beside its evidence sets
@@ -108,15 +109,6 @@ def qualified_name(obj: Any) -> str:
     if found is not obj:
         raise StoredResultError(f"{name} does not import back to {obj!r}")
     return name
-
-
-def resolve(name: str) -> Any:
-    """The object named "module:qualname"."""
-    module, _, qualname = name.partition(":")
-    obj = importlib.import_module(module)
-    for part in qualname.split("."):
-        obj = getattr(obj, part)
-    return obj
 
 
 def function_code(function: str) -> Reached:
