@@ -61,7 +61,8 @@ from lib.util.background import in_background
 from lib.util.numbers import interval_text, significant
 
 from lib.diffusion import analysis, figures
-from lib.diffusion.configs import REGISTERED_COMMON_EVERY, REGISTERED_CONTRASTS
+from lib.diffusion.configs import (CPU_LONG, CPU_LONG_EXTRA, REGISTERED, REGISTERED_COMMON_EVERY, REGISTERED_CONTRASTS,
+                                   REGISTERED_SIZING)
 
 smoke = load("diffusion", "cpu", "smoke")  # the live check recomputes its first shard in its own process meanwhile
 live = in_background("lib.diffusion.evidence:contrast_seed_run", smoke.config, smoke.shards[0].key) if P.live_check else None
@@ -354,6 +355,11 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 # 3. **(c)** the trajectory bends toward the corner of the stronger concept before it turns;
 # 4. **(d)** the concept-space MSE rises during that bend, measured on each seed's own trajectory.
 #
+# Each test was sized with the design, before its evidence, by the effect it should find (in standard
+# deviations over seeds, SD) and its power there, the probability that its 95 % interval lies wholly on
+# the claim's side: {glue:text}`registered_power_text`. A claim left undecided by the complete set
+# is one whose effect, if any, is smaller than the design could detect; its interval says how small.
+#
 # {glue:text}`registered_status`
 
 # %% tags=["remove-cell"]
@@ -370,6 +376,11 @@ else:
 for name, value in registered_metrics.items():
     run.metric(name, value)
 run.metric("registered_missing", registered.missing if P.evidence_variant == "full" else None)
+pooled_seeds, dense_seeds = len(CPU_LONG["seeds"]) + len(CPU_LONG_EXTRA["seeds"]) + len(REGISTERED["seeds"]), len(REGISTERED["seeds"])
+power = analysis.registered_power(REGISTERED_CONTRASTS, pooled_seeds, dense_seeds, REGISTERED_SIZING)
+for name, value in power.items():
+    run.metric(name, value)
+run.text("registered_power_text", analysis.registered_power_text(power, REGISTERED_SIZING, pooled_seeds, dense_seeds))
 run.text("registered_status", "All of its shards are stored, and the verdicts below are its registered tests." if
          registered_ready else f"{registered.missing} of its {len(registry.get('diffusion', 'registered').shards)} "
          "new shards are still to compute, so none of its statistics is computed yet.")

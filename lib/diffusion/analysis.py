@@ -19,7 +19,7 @@ import numpy as np
 
 from lib.diffusion.data import CLASSES, UNSEEN, Circles, concept_signals
 from lib.diffusion.segment import concept_coordinates
-from lib.util.numbers import interval_text
+from lib.util.numbers import format_number, interval_text
 from lib.util.stats import (
     CONFIDENCE,
     Estimate,
@@ -27,6 +27,7 @@ from lib.util.stats import (
     bootstrap_mean,
     fraction,
     paired_difference,
+    t_interval_power,
     undecided,
 )
 
@@ -158,24 +159,44 @@ def _mann_whitney_null(m: int, n: int) -> np.ndarray:
     return counts[m, n] / counts[m, n].sum()
 
 
+def rank_interval_order(m: int, n: int) -> int | None:
+    """The order k of the exact Mann-Whitney interval [D_(k), D_(mn+1-k)] for samples of m and n (Bauer
+    1972): the largest k whose coverage 1 - 2 P(U < k) reaches CONFIDENCE; None when no k does."""
+    cdf = np.cumsum(_mann_whitney_null(m, n))
+    reach = [k for k in range(1, m * n // 2 + 1) if 1 - 2 * cdf[k - 1] >= CONFIDENCE]
+    return max(reach) if reach else None
+
+
 def rank_shift(a: np.ndarray, b: np.ndarray) -> Estimate:
     """The shift a - b between two independent samples: the Hodges-Lehmann estimate (median of all
-    pairwise differences) with the exact Mann-Whitney interval [D_(k), D_(mn+1-k)] (Bauer 1972), the
-    largest k whose coverage reaches CONFIDENCE. Ranks only, so censored values that keep their order
-    are fine. n is the smaller sample."""
+    pairwise differences) with the exact Mann-Whitney interval [D_(k), D_(mn+1-k)] (`rank_interval_order`).
+    Ranks only, so censored values that keep their order are fine. n is the smaller sample."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     diffs = np.sort((a[:, None] - b[None, :]).ravel())
-    cdf = np.cumsum(_mann_whitney_null(a.size, b.size))
-    reach = [k for k in range(1, diffs.size // 2 + 1) if 1 - 2 * cdf[k - 1] >= CONFIDENCE]
+    k = rank_interval_order(a.size, b.size)
     value = float(np.median(diffs))
     n = int(min(a.size, b.size))
-    if not reach:
+    if k is None:
         span = float(np.abs(diffs).max())
         return Estimate(value, -span, span, n, f"Hodges-Lehmann; too few seeds for a {CONFIDENCE:.0%} interval")
-    k = max(reach)
     return Estimate(
         value, float(diffs[k - 1]), float(diffs[diffs.size - k]), n, f"Hodges-Lehmann, Mann-Whitney {CONFIDENCE:.0%}"
     )
+
+
+def rank_shift_power(shift: float, m: int, n: int, draws: int = 20_000, seed: int = 0) -> float:
+    """The power of `rank_shift`'s interval to lie wholly above 0 when a - b is shifted by `shift` standard
+    deviations (normal samples of m and n): the interval's low end D_(k) is above 0 when fewer than k of
+    the m n pairwise differences are at most 0, so the power is P(#{a_i <= b_j} < k) under the shift. That
+    probability by Monte Carlo over `draws` pairs of samples from a seeded generator (standard error at
+    most 0.5/sqrt(draws), under 0.004 at the default); 0 when no interval reaches CONFIDENCE."""
+    k = rank_interval_order(m, n)
+    if k is None:
+        return 0.0
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((draws, m, 1)) + shift
+    b = rng.standard_normal((draws, 1, n))
+    return float(np.mean((a <= b).sum(axis=(1, 2)) < k))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -864,6 +885,48 @@ def registered_metrics(pooled: dict[float, dict], dense: dict[float, dict], suff
         out[f"{shift}_{level_key(x)}"] = rank_shift(pooled[high]["leads_at"][x], pooled[low]["leads_at"][x]).as_dict()
     out[f"{shift}_dense"] = rank_shift(dense[high]["leads"], dense[low]["leads"]).as_dict()
     return out
+
+
+def registered_power(
+    contrasts: tuple[float, ...], pooled_seeds: int, dense_seeds: int, sizing: dict[str, float]
+) -> dict[str, float]:
+    """The power of each registered S-6 test (`registered_metrics`) at the effect the design was sized for
+    (`sizing`, in seed standard deviations: configs.REGISTERED_SIZING), two decimals: (a) the t interval over
+    `pooled_seeds` seeds, (b) the rank shift between `pooled_seeds` seeds at each end of the contrast range,
+    (c) and (d) the t interval over the `dense_seeds` seeds read out every 100 steps
+    (lib.util.stats.t_interval_power, `rank_shift_power`)."""
+    out = {}
+    for c in sorted(contrasts):
+        key = contrast_key(c)
+        out[f"registered_power_generalisation_{key}"] = t_interval_power(sizing["generalisation"], pooled_seeds)
+        out[f"registered_power_bend_{key}"] = t_interval_power(sizing["bend"], dense_seeds)
+        out[f"registered_power_rise_in_bend_{key}"] = t_interval_power(sizing["rise_in_bend"], dense_seeds)
+    out["registered_power_colour_lead_shift"] = rank_shift_power(
+        sizing["colour_lead_shift"], pooled_seeds, pooled_seeds
+    )
+    return {name: round(power, 2) for name, power in out.items()}
+
+
+def registered_power_text(
+    power: dict[str, float], sizing: dict[str, float], pooled_seeds: int, dense_seeds: int
+) -> str:
+    """The sentence that states `registered_power`'s results for the reader (numbers through lib.util.numbers);
+    the t tests have the same power at every contrast, so each is stated once."""
+
+    def at(kind: str) -> str:
+        name = f"registered_power_{kind}"
+        values = {v for n, v in power.items() if n == name or n.startswith(name + "_")}
+        return " and ".join(format_number(v) for v in sorted(values))
+
+    return (
+        f"(a) power {at('generalisation')} for a success rate {format_number(sizing['generalisation'])} SD above "
+        f"1/2 (t interval over {pooled_seeds} seeds, at each contrast); (b) {at('colour_lead_shift')} for a shift "
+        f"of the colour lead of {format_number(sizing['colour_lead_shift'])} SD (the exact rank interval, "
+        f"{pooled_seeds} + {pooled_seeds} seeds); (c) {at('bend')} for a mean offset of "
+        f"{format_number(sizing['bend'])} SD and (d) {at('rise_in_bend')} for a mean rise of "
+        f"{format_number(sizing['rise_in_bend'])} SD (t intervals over the {dense_seeds} seeds read out every "
+        "100 steps, at each contrast)"
+    )
 
 
 # The range each registered metric can take: while the registered set is incomplete, each is undecided

@@ -182,6 +182,18 @@ def paired_difference(a: Sequence[float], b: Sequence[float], *, confidence: flo
     )
 
 
+def t_interval_power(effect: float, n: int, confidence: float = CONFIDENCE) -> float:
+    """The power of a claim judged on Student's t interval of a mean over `n` independent units: the
+    probability that the two-sided `confidence` interval lies wholly beyond the claim's bound when the true
+    mean is `effect` standard deviations beyond it. That is the one-sided t test at level (1 - confidence)/2,
+    whose power is the noncentral t's tail (statsmodels `TTestPower`); 0 for fewer than two units."""
+    from statsmodels.stats.power import TTestPower
+
+    if n < 2:
+        return 0.0
+    return float(TTestPower().power(effect_size=effect, nobs=n, alpha=(1 - confidence) / 2, alternative="larger"))
+
+
 def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -> Estimate:
     """An estimate whose interval is widened to [low, high] (the metric's range), so that a claim on it
     is inconclusive: for a metric computed on data that cannot decide it (an incomplete evidence set

@@ -233,6 +233,37 @@ def test_rank_shift_is_hodges_lehmann_with_the_exact_mann_whitney_interval():
     )
 
 
+def test_rank_shift_power_is_the_rate_at_which_the_rank_interval_lies_above_zero():
+    # the count criterion of rank_shift_power and rank_shift's own interval agree sample by sample
+    rng = np.random.default_rng(3)
+    k = an.rank_interval_order(12, 9)
+    for _ in range(200):
+        a, b = rng.standard_normal(12) + 0.9, rng.standard_normal(9)
+        assert (an.rank_shift(a, b).low > 0) == ((a[:, None] <= b[None, :]).sum() < k)
+    # about (1 - confidence) / 2 under no shift, rising with the shift; 0 when no interval can reach 95 %
+    assert an.rank_shift_power(0.0, 30, 30) == pytest.approx(0.025, abs=0.006)
+    powers = [an.rank_shift_power(s, 30, 30, draws=4000) for s in (0.2, 0.5, 0.8, 1.2)]
+    assert powers == sorted(powers) and powers[-1] > 0.95
+    assert an.rank_interval_order(2, 2) is None and an.rank_shift_power(5.0, 2, 2) == 0.0
+
+
+def test_registered_power_restates_the_registration_at_its_design():
+    from lib.diffusion.configs import REGISTERED_CONTRASTS, REGISTERED_SIZING
+
+    power = an.registered_power(REGISTERED_CONTRASTS, 30, 20, REGISTERED_SIZING)
+    assert power == {
+        **{
+            f"registered_power_{kind}_{key}": value
+            for key in ("0_2", "0_7")
+            for kind, value in (("generalisation", 0.89), ("bend", 0.8), ("rise_in_bend", 0.8))
+        },
+        "registered_power_colour_lead_shift": 0.84,
+    }  # the registration's figures (lib/book/chapters/diffusion.py): 0.9, 0.84, 0.8
+    text = an.registered_power_text(power, REGISTERED_SIZING, 30, 20)
+    assert "(a) power 0.89" in text and "(b) 0.84" in text and "(c) 0.8 " in text and "(d) 0.8 " in text
+    assert "30 + 30 seeds" in text and "20 seeds" in text
+
+
 def test_the_classifier_read_out_as_concept_coordinates():
     clf = np.array([[0.9, 0.2, 0.8], [0.3, 0.7, 0.4]])  # (P(blue), P(small), P(disc)) of two samples
     coords = an.classifier_coordinates({"classifier": clf})

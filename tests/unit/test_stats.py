@@ -16,6 +16,7 @@ from lib.util.stats import (
     exact,
     fraction,
     paired_difference,
+    t_interval_power,
     undecided,
 )
 
@@ -149,3 +150,14 @@ def test_location_ratios_of_a_bimodal_sample_differ_by_statistic():
     median, mean = (location_ratio(bimodal, unimodal, s) for s in ("median", "mean"))
     assert median.high < 1 < mean.low and median.n == 240
     assert "90th percentiles" in location_ratio(bimodal, unimodal, "90th percentile").method
+
+
+def test_t_interval_power_is_the_rate_at_which_the_t_interval_lies_beyond_the_bound():
+    from scipy.stats import ttest_1samp
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((20000, 20)) + 0.5  # true mean 0.5 SD above the bound 0
+    lows = ttest_1samp(x, 0.0, axis=1).confidence_interval(0.95).low
+    assert t_interval_power(0.5, 20) == pytest.approx(np.mean(lows > 0), abs=0.01)
+    assert t_interval_power(0.0, 20) == pytest.approx(0.025)  # the interval's one-sided error under no effect
+    assert t_interval_power(0.66, 20) == pytest.approx(0.80, abs=0.005) and t_interval_power(1.0, 1) == 0.0
