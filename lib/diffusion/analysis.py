@@ -862,24 +862,27 @@ def rise_in_bend(
     return out
 
 
-def registered_metrics(pooled: dict[float, dict], dense: dict[float, dict], suffix: str = "") -> dict:
+def registered_metrics(
+    pooled: dict[float, dict], dense: dict[float, dict], suffix: str = "", prefix: str = "registered"
+) -> dict:
     """The metrics of the registered S-6 claims from `analyse_contrast` results by contrast (0.2, 0.7):
-    `pooled` over all 30 seeds on the common 400-step grid, `dense` over the 20 seeds read out every
+    `pooled` over all 30 seeds on the common 400-step grid, `dense` over the seeds read out every
     100 steps. (a) generalisation on the end state, gated by its control; (b) the Hodges-Lehmann shift
     of the colour lead, highest minus lowest contrast, at the fixed learned level (the other levels and
     the dense seeds' own grid as robustness rows); (c) the mean offset toward the stronger concept in
-    transit; (d) the mean MSE rise during the bend. `suffix` names the read-out's variant."""
+    transit; (d) the mean MSE rise during the bend. `suffix` names the read-out's variant, `prefix` the
+    evidence set ("registered", or "registered_gpu" for its replication on a GPU)."""
     out: dict = {}
     for c in sorted(pooled):
         key = contrast_key(c) + suffix
         p, d = pooled[c], dense[c]
-        out[f"registered_generalisation_{key}"] = generalisation(p["success"], p["training_success"]).as_dict()
-        out[f"registered_training_success_{key}"] = p["training_success"].as_dict()
-        out[f"registered_bend_{key}"] = d["bend"].as_dict()
-        out[f"registered_rise_in_bend_{key}"] = d["rise_in_bend"].as_dict()
-        out[f"registered_stronger_{key}"] = d["stronger"]
+        out[f"{prefix}_generalisation_{key}"] = generalisation(p["success"], p["training_success"]).as_dict()
+        out[f"{prefix}_training_success_{key}"] = p["training_success"].as_dict()
+        out[f"{prefix}_bend_{key}"] = d["bend"].as_dict()
+        out[f"{prefix}_rise_in_bend_{key}"] = d["rise_in_bend"].as_dict()
+        out[f"{prefix}_stronger_{key}"] = d["stronger"]
     low, high = min(pooled), max(pooled)
-    shift = f"registered_colour_lead_shift{suffix}"
+    shift = f"{prefix}_colour_lead_shift{suffix}"
     out[shift] = rank_shift(pooled[high]["leads"], pooled[low]["leads"]).as_dict()
     for x in OTHER_LEVELS:
         out[f"{shift}_{level_key(x)}"] = rank_shift(pooled[high]["leads_at"][x], pooled[low]["leads_at"][x]).as_dict()
@@ -888,33 +891,35 @@ def registered_metrics(pooled: dict[float, dict], dense: dict[float, dict], suff
 
 
 def registered_power(
-    contrasts: tuple[float, ...], pooled_seeds: int, dense_seeds: int, sizing: dict[str, float]
+    contrasts: tuple[float, ...],
+    pooled_seeds: int,
+    dense_seeds: int,
+    sizing: dict[str, float],
+    prefix: str = "registered",
 ) -> dict[str, float]:
     """The power of each registered S-6 test (`registered_metrics`) at the effect the design was sized for
     (`sizing`, in seed standard deviations: configs.REGISTERED_SIZING), two decimals: (a) the t interval over
     `pooled_seeds` seeds, (b) the rank shift between `pooled_seeds` seeds at each end of the contrast range,
     (c) and (d) the t interval over the `dense_seeds` seeds read out every 100 steps
-    (lib.util.stats.t_interval_power, `rank_shift_power`)."""
+    (lib.util.stats.t_interval_power, `rank_shift_power`), named by `prefix` as in `registered_metrics`."""
     out = {}
     for c in sorted(contrasts):
         key = contrast_key(c)
-        out[f"registered_power_generalisation_{key}"] = t_interval_power(sizing["generalisation"], pooled_seeds)
-        out[f"registered_power_bend_{key}"] = t_interval_power(sizing["bend"], dense_seeds)
-        out[f"registered_power_rise_in_bend_{key}"] = t_interval_power(sizing["rise_in_bend"], dense_seeds)
-    out["registered_power_colour_lead_shift"] = rank_shift_power(
-        sizing["colour_lead_shift"], pooled_seeds, pooled_seeds
-    )
+        out[f"{prefix}_power_generalisation_{key}"] = t_interval_power(sizing["generalisation"], pooled_seeds)
+        out[f"{prefix}_power_bend_{key}"] = t_interval_power(sizing["bend"], dense_seeds)
+        out[f"{prefix}_power_rise_in_bend_{key}"] = t_interval_power(sizing["rise_in_bend"], dense_seeds)
+    out[f"{prefix}_power_colour_lead_shift"] = rank_shift_power(sizing["colour_lead_shift"], pooled_seeds, pooled_seeds)
     return {name: round(power, 2) for name, power in out.items()}
 
 
 def registered_power_text(
-    power: dict[str, float], sizing: dict[str, float], pooled_seeds: int, dense_seeds: int
+    power: dict[str, float], sizing: dict[str, float], pooled_seeds: int, dense_seeds: int, prefix: str = "registered"
 ) -> str:
     """The sentence that states `registered_power`'s results for the reader (numbers through lib.util.numbers);
     the t tests have the same power at every contrast, so each is stated once."""
 
     def at(kind: str) -> str:
-        name = f"registered_power_{kind}"
+        name = f"{prefix}_power_{kind}"
         values = {v for n, v in power.items() if n == name or n.startswith(name + "_")}
         return " and ".join(format_number(v) for v in sorted(values))
 
@@ -932,28 +937,29 @@ def registered_power_text(
 # The range each registered metric can take: while the registered set is incomplete, each is undecided
 # over it (nothing is computed from the partial set: no interim looks).
 REGISTERED_RANGES = {
-    "registered_generalisation_": (0.0, 1.0),
-    "registered_bend_": (-1.0, 1.0),
-    "registered_rise_in_bend_": (-1.0, 1.0),
-    "registered_colour_lead_shift": (-1e6, 1e6),
+    "generalisation": (0.0, 1.0),
+    "bend": (-1.0, 1.0),
+    "rise_in_bend": (-1.0, 1.0),
+    "colour_lead_shift": (-1e6, 1e6),
 }
 
 
-def registered_pending(contrasts: tuple[float, ...], reason: str) -> dict:
-    """Every registered metric (both read-outs, every robustness row) undecided over its range with `reason`."""
+def registered_pending(contrasts: tuple[float, ...], reason: str, prefix: str = "registered") -> dict:
+    """Every registered metric of the set `prefix` names (both read-outs, every robustness row), undecided
+    over its range with `reason`."""
     out = {}
     for suffix in ("", "_classifier"):
-        names = [
-            f"{prefix}{contrast_key(c)}{suffix}"
+        kinds = {
+            f"{prefix}_{kind}_{contrast_key(c)}{suffix}": kind
             for c in contrasts
-            for prefix in REGISTERED_RANGES
-            if prefix.endswith("_")
-        ]
-        shift = f"registered_colour_lead_shift{suffix}"
-        names += [shift, f"{shift}_dense", *(f"{shift}_{level_key(x)}" for x in OTHER_LEVELS)]
-        for name in names:
-            low, high = next(r for prefix, r in REGISTERED_RANGES.items() if name.startswith(prefix))
-            out[name] = undecided(None, low, high, reason).as_dict()
+            for kind in REGISTERED_RANGES
+            if kind != "colour_lead_shift"
+        }
+        shift = f"{prefix}_colour_lead_shift{suffix}"
+        for name in (shift, f"{shift}_dense", *(f"{shift}_{level_key(x)}" for x in OTHER_LEVELS)):
+            kinds[name] = "colour_lead_shift"
+        for name, kind in kinds.items():
+            out[name] = undecided(None, *REGISTERED_RANGES[kind], reason).as_dict()
     return out
 
 
@@ -964,14 +970,16 @@ def read_registered(
     common_every: int,
     level: float = LEARNED_LEVEL,
     window: tuple[float, float] = TRANSIT,
+    prefix: str = "registered",
 ) -> dict:
-    """The registered S-6 metrics under both read-outs (`registered_metrics`): `stored` the ten seeds of the
-    long runs and `new` the twenty of diffusion/registered, shard arrays by contrast; (a) and (b) on all
-    seeds cut to the `common_every`-step grid, (c) and (d) on the new seeds' own read-outs."""
+    """The registered S-6 metrics under both read-outs (`registered_metrics`, named by `prefix`): `stored` the
+    ten seeds of the long runs and `new` the twenty of diffusion/registered, shard arrays by contrast; (a) and
+    (b) on all seeds cut to the `common_every`-step grid, (c) and (d) on the new seeds' own read-outs. Its
+    replication on a GPU (diffusion/registered_gpu) has all 30 seeds in `new` and none in `stored`."""
     pooled = {c: [on_grid(a, common_every) for a in stored[c] + new[c]] for c in new}
     pooled_results = analyse_set(pooled, config, level, window)[2]
     dense_results = analyse_set(new, config, level, window)[2]
     out: dict = {}
     for readout, suffix in (("segmentation", ""), ("classifier", "_classifier")):
-        out |= registered_metrics(pooled_results[readout], dense_results[readout], suffix)
+        out |= registered_metrics(pooled_results[readout], dense_results[readout], suffix, prefix)
     return out

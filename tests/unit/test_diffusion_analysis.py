@@ -322,10 +322,15 @@ def test_rise_in_bend_can_be_negative_and_is_nan_without_transit():
 def test_registered_pending_covers_every_metric_the_registered_claims_read():
     from lib.book.chapters.diffusion import CHAPTER
 
-    pending = an.registered_pending((0.2, 0.7), "incomplete")
+    pending = an.registered_pending((0.2, 0.7), "incomplete") | an.registered_pending(
+        (0.2, 0.7), "incomplete", prefix="registered_gpu"
+    )
     read = {m for c in CHAPTER.claims if "registered" in c.id for m in (c.metric, *c.alternative_metrics)}
-    assert read <= set(pending)
+    assert read <= set(pending) and any(m.startswith("registered_gpu_") for m in read)
     assert all(v["n"] == 0 and v["method"].startswith("undecided") for v in pending.values())
+    # the GPU replication's claims read only its own metrics, and never decide a row
+    gpu = [c for c in CHAPTER.claims if "registered-gpu" in c.id]
+    assert len(gpu) == 7 and all(c.role == "paper" and c.metric.startswith("registered_gpu_") for c in gpu)
 
 
 def test_read_registered_on_the_stored_smoke_variant():
@@ -339,6 +344,20 @@ def test_read_registered_on_the_stored_smoke_variant():
     assert set(metrics) >= set(an.registered_pending((0.2, 0.7), "x"))
     # (a), (b) pool the stored and new seeds; (c), (d) read the new seeds alone
     assert metrics["registered_colour_lead_shift"]["n"] == 2 and metrics["registered_bend_0_2"]["n"] <= 1
+
+
+def test_read_registered_on_the_gpu_replications_smoke_variant():
+    from lib.book.evidence import load
+
+    ev = load("diffusion", "registered_gpu", "smoke")
+    runs = {c: [s.arrays for s in ev.where(contrast=c)] for c in (0.2, 0.7)}
+    metrics = an.read_registered(
+        {c: [] for c in runs}, runs, ev.config, common_every=ev.config["eval_every"], prefix="registered_gpu"
+    )
+    assert set(metrics) >= set(an.registered_pending((0.2, 0.7), "x", prefix="registered_gpu"))
+    assert not any(name.startswith("registered_") and not name.startswith("registered_gpu_") for name in metrics)
+    # every seed is read out densely: (a), (b) and (c), (d) read the same seeds
+    assert metrics["registered_gpu_colour_lead_shift"]["n"] == len(runs[0.2])
 
 
 def test_classifier_accuracy_pools_the_images_of_every_classifier():

@@ -274,98 +274,105 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
 # standardised mean of 0.66 (20 seeds, t); (a) 0.9 at a success rate of 0.65 with a seed SD of 0.25.
 # No further looks: the chapter computes none of these statistics until all 40 shards are stored, and
 # the expected verdicts are set once, from that computation. diffusion/registered_gpu, the same design
-# on a GPU with all 30 seeds read out every 100 steps, is a replication shown beside, never deciding.
+# on a GPU with all 30 seeds read out every 100 steps, is a replication shown beside, never deciding: its
+# claims (the same four, role "paper") were declared 2026-11-27 with 48 of its 60 shards stored and none of
+# its statistics computed; they are judged, and their expected verdicts set, once all 60 are stored.
 REGISTERED_PENDING = (
-    "registered before its evidence: not judged until the {registered_missing} missing shards of the "
-    "registered design's evidence set are stored (no interim looks)"
+    "registered before its evidence{what}: not judged until the {{{prefix}_missing}} missing shards of its "
+    "evidence set are stored (no interim looks)"
 )
 
 
-def _power_note(metric: str, effect: str, sizing: str) -> str:
-    """A registered claim's note: pending until its set is complete, and its test's power at the effect the
-    design was sized for (REGISTERED_SIZING; the chapter computes the power: lib.diffusion.analysis.registered_power),
-    so that an undecided verdict says what the design could have found."""
+def _power_note(prefix: str, metric: str, effect: str, sizing: str) -> str:
+    """A registered claim's note: pending until its set (`prefix`: registered, registered_gpu) is complete, and
+    its test's power at the effect the design was sized for (REGISTERED_SIZING; the chapter computes the power:
+    lib.diffusion.analysis.registered_power), so that an undecided verdict says what the design could have found."""
+    what = " as a replication on a GPU, never deciding" if prefix == "registered_gpu" else ""
     return (
-        f"{REGISTERED_PENDING}; the registered test has power {{{metric}}} for {effect} "
-        f"{REGISTERED_SIZING[sizing]:.2g} standard deviations over seeds"
+        f"{REGISTERED_PENDING.format(what=what, prefix=prefix)}; the registered test has power "
+        f"{{{prefix}_power_{metric}}} for {effect} {REGISTERED_SIZING[sizing]:.2g} standard deviations over seeds"
     )
 
 
-def _registered_claims(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
-    """The four primary S-6 claims of the registered design, (a) to (d) of the paper's Sec. 5 and Fig. 6."""
+def _registered_claims(contrasts: tuple[float, ...], prefix: str = "registered") -> tuple[Claim, ...]:
+    """The four S-6 claims of the registered design, (a) to (d) of the paper's Sec. 5 and Fig. 6: primary on the
+    CPU set (`prefix` "registered"); on its replication on a GPU ("registered_gpu", all 30 seeds read out every
+    100 steps) further statements of the paper, shown beside and never deciding."""
+    gpu = prefix == "registered_gpu"
     low, high = min(contrasts), max(contrasts)
+    dense = len((REGISTERED_GPU if gpu else REGISTERED)["seeds"])
+    tag, role = ("registered-gpu", "paper") if gpu else ("registered", "primary")
+    on = "on the GPU replication of the registered design (its own numerics), " if gpu else ""
     per_contrast = tuple(
         claim
         for c in contrasts
         for key in [f"{c:g}".replace(".", "_")]
         for claim in (
             Claim(
-                f"S-6/generalises-registered-{key}",
-                statement=f"at colour contrast {c:g}, the unseen prompt (blue, small) is generated as its own class at "
-                "the end of training (8000 steps): the fraction of its samples read as (blue, small), mean over 30 "
-                "seeds, exceeds 1/2; judged only if the training prompts are drawn as their own classes in more "
-                "than half of their samples (the end state the claim is about)",
+                f"S-6/generalises-{tag}-{key}",
+                statement=f"{on}at colour contrast {c:g}, the unseen prompt (blue, small) is generated as its own "
+                "class at the end of training (8000 steps): the fraction of its samples read as (blue, small), mean "
+                "over 30 seeds, exceeds 1/2; judged only if the training prompts are drawn as their own classes in "
+                "more than half of their samples (the end state the claim is about)",
                 paper_value="converges to the correct class (Sec. 5)",
-                metric=f"registered_generalisation_{key}",
+                metric=f"{prefix}_generalisation_{key}",
                 condition="> 0.5",
                 basis="evidence",
-                role="primary",
+                role=role,
                 expected="inconclusive",
-                note=_power_note(
-                    f"registered_power_generalisation_{key}", "a success rate above 1/2 by", "generalisation"
-                ),
+                note=_power_note(prefix, f"generalisation_{key}", "a success rate above 1/2 by", "generalisation"),
             ),
             Claim(
-                f"S-6a/bend-registered-{key}",
-                statement=f"at colour contrast {c:g}, the unseen prompt's trajectory bends toward the training corner "
-                "of the concept with the stronger signal before it turns to (blue, small): its mean offset toward that "
-                "corner over the checkpoints in transit (progress between 0.45 and 0.85) is positive (t over the 20 "
-                "seeds read out every 100 steps)",
+                f"S-6a/bend-{tag}-{key}",
+                statement=f"{on}at colour contrast {c:g}, the unseen prompt's trajectory bends toward the training "
+                "corner of the concept with the stronger signal before it turns to (blue, small): its mean offset "
+                "toward that corner over the checkpoints in transit (progress between 0.45 and 0.85) is positive "
+                f"(t over the {dense} seeds read out every 100 steps)",
                 paper_value="qualitative (the paper's Fig. 6a)",
-                metric=f"registered_bend_{key}",
+                metric=f"{prefix}_bend_{key}",
                 condition="> 0",
                 basis="evidence",
-                role="primary",
+                role=role,
                 expected="inconclusive",
-                note=_power_note(f"registered_power_bend_{key}", "a mean offset of", "bend"),
+                note=_power_note(prefix, f"bend_{key}", "a mean offset of", "bend"),
             ),
             Claim(
-                f"S-6b/rise-in-bend-registered-{key}",
-                statement=f"at colour contrast {c:g}, the concept-space MSE of the unseen prompt rises during the "
-                "bend: from the checkpoint of the smallest offset toward the stronger corner to that of the "
-                "largest (both in transit, found on each seed's own trajectory), the MSE goes up (mean over the 20 "
-                "seeds read out every 100 steps, t interval)",
+                f"S-6b/rise-in-bend-{tag}-{key}",
+                statement=f"{on}at colour contrast {c:g}, the concept-space MSE of the unseen prompt rises during "
+                "the bend: from the checkpoint of the smallest offset toward the stronger corner to that of the "
+                "largest (both in transit, found on each seed's own trajectory), the MSE goes up (mean over the "
+                f"{dense} seeds read out every 100 steps, t interval)",
                 paper_value="double-descent-like (the paper's Fig. 6b)",
-                metric=f"registered_rise_in_bend_{key}",
+                metric=f"{prefix}_rise_in_bend_{key}",
                 condition="> 0",
                 basis="evidence",
-                role="primary",
+                role=role,
                 expected="inconclusive",
-                note=_power_note(f"registered_power_rise_in_bend_{key}", "a mean rise of", "rise_in_bend"),
+                note=_power_note(prefix, f"rise_in_bend_{key}", "a mean rise of", "rise_in_bend"),
             ),
         )
     )
     order = Claim(
-        "S-6a/order-by-contrast-registered",
-        statement=f"the order in which colour and size are learned depends on the colour contrast: the colour lead "
-        f"(the step at which size reaches 0.75 minus the step at which colour does) is larger at contrast {high:g} "
-        f"than at {low:g} (Hodges-Lehmann shift with the exact Mann-Whitney interval, 30 + 30 seeds, read on the "
-        f"{REGISTERED_COMMON_EVERY}-step grid all seeds share)",
+        f"S-6a/order-by-contrast-{tag}",
+        statement=f"{on}the order in which colour and size are learned depends on the colour contrast: the colour "
+        f"lead (the step at which size reaches 0.75 minus the step at which colour does) is larger at contrast "
+        f"{high:g} than at {low:g} (Hodges-Lehmann shift with the exact Mann-Whitney interval, 30 + 30 seeds, read "
+        f"on the {REGISTERED_COMMON_EVERY}-step grid all seeds share)",
         paper_value="order set by the concept signal (the paper's Fig. 6a)",
-        metric="registered_colour_lead_shift",
+        metric=f"{prefix}_colour_lead_shift",
         condition="> 0",
         basis="evidence",
-        role="primary",
+        role=role,
         expected="inconclusive",
-        note=_power_note("registered_power_colour_lead_shift", "a shift of", "colour_lead_shift"),
+        note=_power_note(prefix, "colour_lead_shift", "a shift of", "colour_lead_shift"),
         free_choices=(
             FreeChoice(
                 "learned level and read-out grid",
                 "0.75, 400-step grid",
                 {
-                    "0.6": "registered_colour_lead_shift_level_0_6",
-                    "0.9": "registered_colour_lead_shift_level_0_9",
-                    "the 20 seeds read out every 100 steps": "registered_colour_lead_shift_dense",
+                    "0.6": f"{prefix}_colour_lead_shift_level_0_6",
+                    "0.9": f"{prefix}_colour_lead_shift_level_0_9",
+                    f"the {dense} seeds read out every 100 steps": f"{prefix}_colour_lead_shift_dense",
                 },
             ),
         ),
@@ -398,6 +405,7 @@ CHAPTER = Chapter(
             basis="consistency",
         ),
         *_read_both_ways(_registered_claims(REGISTERED_CONTRASTS)),
+        *_read_both_ways(_registered_claims(REGISTERED_CONTRASTS, "registered_gpu")),
         *_read_both_ways(_per_contrast(CPU["contrasts"]) + _long_runs(CPU_LONG_CONTRASTS)),
         Claim(
             "S-6/long-extends-cpu",
