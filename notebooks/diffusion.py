@@ -524,8 +524,8 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 # which needs a GPU: about 100 core-hours per run on a CPU, 2.5 to 7 minutes on one H100.
 # {glue:text}`paper_status` The registered design is also declared on a GPU, all 30 seeds read out
 # every 100 steps: a replication with its own numerics, shown beside the CPU set once complete and
-# never deciding. {glue:text}`gpu_status` Its tests are the registered ones, with power
-# {glue:text}`registered_gpu_power_text`; their verdicts are in the table at the end, beside the
+# never deciding. {glue:text}`gpu_status` Its tests are the registered ones, sized the same way:
+# {glue:text}`registered_gpu_power_text`. Their verdicts are in the table at the end, beside the
 # registered claims.
 
 # %% tags=["remove-cell"]
