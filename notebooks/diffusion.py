@@ -369,8 +369,8 @@ if registered_ready:
     stored_long = {c: [s.arrays for s in ev_long.where(contrast=c) + ev_extra.where(contrast=c)]
                    for c in REGISTERED_CONTRASTS}
     new_runs = {c: [s.arrays for s in registered.data.where(contrast=c)] for c in REGISTERED_CONTRASTS}
-    registered_metrics = analysis.read_registered(stored_long, new_runs, registered.data.config,
-                                                  REGISTERED_COMMON_EVERY, P.learned_level, window)
+    registered_metrics = run.stored("registered_metrics", analysis.read_registered, stored_long, new_runs,
+                                    registered.data.config, REGISTERED_COMMON_EVERY, P.learned_level, window)
 else:
     registered_metrics = analysis.registered_pending(REGISTERED_CONTRASTS, "registered set incomplete")
 for name, value in registered_metrics.items():
@@ -541,8 +541,9 @@ gpu = run.evidence("registered_gpu", P.evidence_variant)
 gpu_ready = gpu.complete and P.evidence_variant == "full"
 if gpu_ready:
     gpu_runs = {c: [s.arrays for s in gpu.data.where(contrast=c)] for c in REGISTERED_CONTRASTS}
-    gpu_metrics = analysis.read_registered({c: [] for c in REGISTERED_CONTRASTS}, gpu_runs, gpu.data.config,
-                                           REGISTERED_COMMON_EVERY, P.learned_level, window, prefix="registered_gpu")
+    gpu_metrics = run.stored("registered_gpu_metrics", analysis.read_registered, {c: [] for c in REGISTERED_CONTRASTS},
+                             gpu_runs, gpu.data.config, REGISTERED_COMMON_EVERY, P.learned_level, window,
+                             prefix="registered_gpu")
 else:
     gpu_metrics = analysis.registered_pending(REGISTERED_CONTRASTS, "registered replication incomplete",
                                               prefix="registered_gpu")
