@@ -2,12 +2,12 @@
 
 import pytest
 
-from lib.book.commands.bench import _timed, fresh_clone_environment
+from lib.book.commands.bench import _timed, cpu_list_size, cpu_ticks, fresh_clone_environment
 
 
 def test_a_failed_build_phase_says_why(tmp_path):
     """`make bench` times a fresh clone's build; a phase that fails names its command and shows its output."""
-    assert _timed(["true"], tmp_path) >= 0
+    assert _timed(["true"], tmp_path).wall >= 0
     with pytest.raises(RuntimeError, match=r"(?s)sh -c echo broken; exit 3 failed .* exit code 3:\nbroken"):
         _timed(["sh", "-c", "echo broken; exit 3"], tmp_path)
 
@@ -15,3 +15,15 @@ def test_a_failed_build_phase_says_why(tmp_path):
 def test_a_fresh_clone_is_built_with_its_own_code_and_settings():
     env = fresh_clone_environment({"PATH": "/bin", "PYTHONPATH": "/work/main", "LIB_THREADS": "2", "MAKEFLAGS": "-j"})
     assert env == {"PATH": "/bin"}
+
+
+def test_a_phase_counts_the_cpu_seconds_of_its_processes_and_the_host_its_stolen_time(tmp_path):
+    """`make bench` reports each phase's CPU seconds beside its wall time, and the hypervisor's share of the
+    machine meanwhile, so that timings from hosts of different speed or load can be told apart."""
+    busy = _timed(
+        ["python3", "-c", "import time; t = time.process_time()\nwhile time.process_time() - t < 0.3: pass"], tmp_path
+    )
+    assert busy.cpu >= 0.25 and busy.wall >= busy.cpu * 0.5
+    assert cpu_ticks("cpu  10 1 5 80 2 0 1 3 0 0\ncpu0 10 1 5 80 2 0 1 3 0 0\n") == (102, 3)
+    assert cpu_ticks("intr 1 2\n") is None
+    assert [cpu_list_size(t) for t in ("0\n", "0-1", "0,4", "0-3,8-11")] == [1, 2, 2, 8]

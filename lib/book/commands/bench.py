@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from lib.book.chapters import chapter_ids
 from lib.util.io import atomic_write_json
@@ -50,15 +52,59 @@ def chapter_peak_memory(chapter_id: str) -> tuple[float, float]:
         return int(done.stdout.strip().splitlines()[-1]) / 1024, time.perf_counter() - start
 
 
-def _timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
-    """Wall seconds of `command` run to success in `cwd`; when it fails, RuntimeError with the last lines
+class Timing(NamedTuple):
+    """A phase's wall seconds and the CPU seconds (user + system) of its processes and every descendant they
+    waited for: on two cores a phase can take no less wall time than half its CPU seconds."""
+
+    wall: float
+    cpu: float
+
+
+def _child_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Timing:
+    """The `Timing` of `command` run to success in `cwd`; when it fails, RuntimeError with the last lines
     of its output (the output is kept quiet otherwise)."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _child_cpu_seconds()
     done = subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0:
         tail = "\n".join(done.stdout.splitlines()[-40:])
         raise RuntimeError(f"{' '.join(command)} failed in {cwd} with exit code {done.returncode}:\n{tail}")
-    return time.perf_counter() - start
+    return Timing(time.perf_counter() - start, _child_cpu_seconds() - cpu)
+
+
+def cpu_ticks(stat: str | None = None) -> tuple[int, int] | None:
+    """(all, stolen) clock ticks of the machine's CPUs so far, from the first line of /proc/stat (`stat`, its
+    text, for a test): user, nice, system, idle, iowait, irq, softirq and steal, the time the hypervisor gave
+    to other guests; None where there is no such file."""
+    if stat is None:
+        try:
+            stat = Path("/proc/stat").read_text()
+        except OSError:
+            return None
+    fields = [int(x) for x in stat.splitlines()[0].split()[1:9]]
+    return (sum(fields), fields[7]) if len(fields) == 8 else None
+
+
+def cpu_list_size(text: str) -> int:
+    """How many CPUs a kernel CPU list names ("0-1,4" is three: the format of /sys/devices/system/cpu/...)."""
+    ranges = (part.split("-") for part in text.strip().split(",") if part)
+    return sum(int(r[-1]) - int(r[0]) + 1 for r in ranges)
+
+
+def host_facts() -> dict[str, float]:
+    """The machine's CPUs as timings need them: the CPUs this process may use, and hardware threads per core
+    (two vCPUs that are the two threads of one core share it)."""
+    facts = {"host.cpus": float(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())}
+    try:
+        siblings = Path("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list").read_text()
+        facts["host.threads_per_core"] = float(cpu_list_size(siblings))
+    except (OSError, ValueError):
+        pass
+    return facts
 
 
 def _fresh_clone(into: Path) -> Path:
@@ -76,21 +122,33 @@ def fresh_clone_environment(environ: Mapping[str, str]) -> dict[str, str]:
 def build_phases(chapters: list[str]) -> dict[str, float]:
     """Wall seconds of a fresh clone of this repository's HEAD, as a reader and CI meet it: the environment
     (`make .venv/.installed`), the chapters (`make book`'s executions on all cores, and each chapter's own
-    time as its run records it), the HTML alone, `make book` in all, and `.ci/run` in a second fresh clone."""
+    time as its run records it), the HTML alone, `make book` in all, and `.ci/run` in a second fresh clone;
+    the CPU seconds of each (`Timing`), and the fraction of the machine's CPU time stolen by the hypervisor
+    meanwhile (`cpu_ticks`): timings from a host whose cores were busy elsewhere say so."""
     env = fresh_clone_environment(os.environ)
+    ticks = cpu_ticks()
+    phases: dict[str, float] = {}
+
+    def timed(name: str, command: list[str], cwd: Path) -> None:
+        phases[f"build.{name}_seconds"], phases[f"build.{name}_cpu_seconds"] = _timed(command, cwd, env)
+
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         book = _fresh_clone(Path(tmp) / "book")
-        phases = {"build.environment_seconds": _timed(["make", ".venv/.installed"], book, env)}
-        phases["build.chapters_seconds"] = _timed(["make", *[f"book/chapters/{c}.ipynb" for c in chapters]], book, env)
+        timed("environment", ["make", ".venv/.installed"], book)
+        timed("chapters", ["make", *[f"book/chapters/{c}.ipynb" for c in chapters]], book)
         for chapter_id in chapters:
             record = json.loads((book / "book" / "chapters" / f"{chapter_id}.metrics.json").read_text())["_run"]
             phases[f"build.{chapter_id}_seconds"] = float(record["elapsed_seconds"])
-        phases["build.html_seconds"] = _timed(["make", "book"], book, env)
-        phases["build.make_book_seconds"] = sum(
-            phases[f"build.{k}_seconds"] for k in ("environment", "chapters", "html")
-        )
+        timed("html", ["make", "book"], book)
+        for unit in ("seconds", "cpu_seconds"):
+            phases[f"build.make_book_{unit}"] = sum(
+                phases[f"build.{k}_{unit}"] for k in ("environment", "chapters", "html")
+            )
         shutil.rmtree(book)
-        phases["build.ci_seconds"] = _timed([".ci/run"], _fresh_clone(Path(tmp) / "ci"), env)
+        timed("ci", [".ci/run"], _fresh_clone(Path(tmp) / "ci"))
+    end = cpu_ticks()
+    if ticks and end and end[0] > ticks[0]:
+        phases["build.steal_fraction"] = (end[1] - ticks[1]) / (end[0] - ticks[0])
     return phases
 
 
@@ -102,7 +160,7 @@ def run_benchmarks(
     from lib.book.evidence.run import processor
     from lib.book.evidence.store import processor_text
 
-    results: dict[str, float | str] = {"processor": processor_text({"processor": processor()})}
+    results: dict[str, float | str] = {"processor": processor_text({"processor": processor()}), **host_facts()}
     for chapter_id in chapters or chapter_ids():
         results.update(chapter_benchmarks(chapter_id))
         if memory:
