@@ -357,8 +357,9 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 #
 # Each test was sized with the design, before its evidence, by the effect it should find (in standard
 # deviations over seeds, SD) and its power there, the probability that its 95 % interval lies wholly on
-# the claim's side: {glue:text}`registered_power_text`. A claim left undecided by the complete set
-# is one whose effect, if any, is smaller than the design could detect; its interval says how small.
+# the claim's side: {glue:text}`registered_power_text`. A claim the complete set leaves undecided
+# either has an effect smaller than the one its design was sized for, or is among the misses that
+# power allows (one in five at 0.8); its interval says which effects remain possible.
 #
 # {glue:text}`registered_status`
 
