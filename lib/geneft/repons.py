@@ -444,6 +444,33 @@ def compare_with_arctan(successes, trials, dec_over_enc, sigma_ratio: Estimate) 
     }
 
 
+def draw_generalization_against_ratio(ax, ratios: dict, comparisons: dict, sigma: dict) -> None:
+    """The paper's Fig. 6 as the book draws it: per init scale, the fraction of seeds that generalize (the Wilson
+    intervals of `compare_with_arctan`'s points) against eta_dec / eta_enc, with the band of eq. (12) at the
+    sigma_a / sigma_c measured at that scale (`sigma`, shaded). All three are keyed by init scale; `ratios` holds
+    each scale's eta_dec / eta_enc in the order of its points."""
+    every = np.concatenate([np.asarray(r, float) for r in ratios.values()])
+    fine = np.logspace(np.log10(every.min()) - 0.2, np.log10(every.max()) + 0.2, 200)
+    for scale, ratio in ratios.items():
+        points = comparisons[scale]["points"]
+        errors = np.clip([[p.value - p.low for p in points], [p.high - p.value for p in points]], 0, None)
+        line = ax.errorbar(
+            ratio, [p.value for p in points], yerr=errors, fmt="o-", lw=1, capsize=2, label=f"init scale {scale:g}"
+        )
+        ax.fill_between(
+            fine,
+            arctan_law(sigma[scale].low, 1 / fine),
+            arctan_law(sigma[scale].high, 1 / fine),
+            color=line[0].get_color(),
+            alpha=0.25,
+            label=f"the paper's eq. (12), scale {scale:g}",
+        )
+    ax.set(
+        xscale="log", xlabel=r"$\eta_\mathrm{dec} / \eta_\mathrm{enc}$", ylabel="P(generalization)", ylim=(-0.05, 1.05)
+    )
+    ax.legend(fontsize=8)
+
+
 def sigma_ratio_for_bound(successes, trials, dec_over_enc) -> float:
     """Fig. 6 read backwards: the smallest sigma_a / sigma_c at which eq. (12) is not below any point.
 

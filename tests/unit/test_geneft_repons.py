@@ -221,3 +221,26 @@ def test_the_shape_test_without_each_ratio_shows_whether_a_rejection_rests_on_on
     without = repons.arctan_shape_without_each(k, t, ratio)
     assert sorted(without) == [0.0, 0.5, 1.0, 1.5] and all(res["df"] == 2 for res in without.values())
     assert without[1.5]["p_value"] > 0.05 and all(without[r]["p_value"] < 1e-6 for r in (0.0, 0.5, 1.0))
+
+
+def test_the_fig6_drawing_shows_each_init_scale_with_its_band():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from lib.geneft import repons
+    from lib.util.stats import Estimate
+
+    ratios = {0.5: np.array([1.0, 10.0]), 1.0: np.array([1.0, 10.0])}
+    sigma = {s: Estimate(v, v * 0.9, v * 1.1, 30, "test") for s, v in ((0.5, 10.0), (1.0, 20.0))}
+    comparisons = {s: repons.compare_with_arctan([30, 20], [30, 30], ratios[s], sigma[s]) for s in ratios}
+    fig, ax = plt.subplots()
+    repons.draw_generalization_against_ratio(ax, ratios, comparisons, sigma)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert sorted(labels) == sorted(
+        ["init scale 0.5", "the paper's eq. (12), scale 0.5", "init scale 1", "the paper's eq. (12), scale 1"]
+    )
+    assert ax.get_xscale() == "log" and len(ax.collections) >= 2  # two bands (and the error bars)
+    np.testing.assert_allclose(np.asarray(ax.lines[0].get_ydata(), float), [1.0, 20 / 30])
+    plt.close(fig)
