@@ -1158,8 +1158,9 @@ else:
          f"{where} the grid" if where != wd_boundary.EMPTY else "none (no run fits)") + f" at wd = {w:g}"
         for w, c, where in zip(wd8c, crossing8c, where8c)) + ", a spread of "
         + interval_text(spread8c) + " decades")
-    for w, c, where in zip(wd8c, crossing8c, where8c):
+    for w, c, where, row in zip(wd8c, crossing8c, where8c, g8c.phase):
         run.metric(f"wd_boundary_log10_lr_dec_mod3_1e5_coupled_{w:g}", float(c) if where == wd_boundary.INSIDE else where)
+        run.metric(f"wd_confusion_mod3_1e5_coupled_{w:g}", fraction(row == phases.CONFUSION))
 run.metric("wd_boundary_spread_coupled_l2_mod3_1e5", spread8c)  # G-8's free choice of the decay form
 
 # %% [markdown]

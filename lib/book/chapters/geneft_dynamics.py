@@ -726,9 +726,16 @@ CHAPTER = Chapter(
             basis="evidence",
             expected="inconclusive",
             scope="extension",
-            note="registered before its evidence: not judged until the 12 shards of its evidence set (the paper's "
-            "Fig. 8 at $10^5$ steps with the decay coupled) are stored (the grid and seeds of G-8's evidence; the "
-            "robustness reading of G-8 for its decay form)",
+            note="registered before its evidence and judged once, on the complete set (12 shards, 2026-11-27; the grid "
+            "and seeds of G-8's evidence, its robustness reading for the decay form): at weight decay 0 the boundary is "
+            "at $\\log_{10}\\eta_\\mathrm{dec}$ = {wd_boundary_log10_lr_dec_mod3_1e5_coupled_0}, as in G-8's runs "
+            "({wd_boundary_log10_lr_dec_mod3_1e5_0}: the same training); at weight decays 0.01, 0.1 and 1 the fraction "
+            "of runs in confusion (never fitting their training set in $10^5$ steps) is "
+            "{wd_confusion_mod3_1e5_coupled_0.01}, {wd_confusion_mod3_1e5_coupled_0.1} and "
+            "{wd_confusion_mod3_1e5_coupled_1}, so those rows have no boundary and the spread is not bounded. With the "
+            "decay coupled, the boundary is not independent of the weight decay in another way: from 0.01 up the "
+            "penalty stops the networks from fitting at all at these rates. This grid cannot decide the claim at any "
+            "number of seeds; smaller coupled decays (below 0.01) would be a new registered set",
         ),
     ),
     smoke={
