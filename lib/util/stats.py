@@ -205,6 +205,10 @@ def undecided(estimate: Estimate | None, low: float, high: float, reason: str) -
     return Estimate(estimate.value, lo, hi, estimate.n, f"undecided: {reason}; {estimate.method}")
 
 
+# Why `decide` leaves an estimate undecided when the data gave no finite interval: an outcome, not the design.
+UNBOUNDED = "no finite estimate: the data do not bound it"
+
+
 def decide(estimate: Estimate | None, low: float, high: float, pending: str | None = None) -> Estimate:
     """The estimate a claim reads: `undecided` over the metric's range [low, high] when `pending` says
     why the data cannot decide it (incomplete evidence), or when there is no estimate or its interval
@@ -212,5 +216,5 @@ def decide(estimate: Estimate | None, low: float, high: float, pending: str | No
     if pending:
         return undecided(estimate, low, high, pending)
     if estimate is None or not all(np.isfinite([estimate.value, estimate.low, estimate.high])):
-        return undecided(estimate, low, high, "no finite estimate: the data do not bound it")
+        return undecided(estimate, low, high, UNBOUNDED)
     return estimate

@@ -61,3 +61,16 @@ def test_a_claim_whose_evidence_is_still_computing_is_not_undecidable_by_design(
     gated = undecided(None, -1.0, 1.0, "control failed").as_dict()
     assert pending(waiting) and not pending(gated)
     assert decidable(claim, waiting) == "" and "cannot reach" in decidable(claim, gated)
+
+
+def test_a_claim_whose_data_gave_no_finite_interval_is_not_undecidable_by_design():
+    """`decide` leaves an estimate undecided when the data give no finite interval (a boundary no run fits): the
+    test reaches both verdicts on other data, so the claim stays declared, with its note saying why."""
+    from lib.book.chapters.declaration import Claim
+    from lib.book.verdicts.decidability import decidable, unbounded
+    from lib.util.stats import Estimate, decide
+
+    claim = Claim("S-X/a", "s", "p", "m", "< 0.5", basis="evidence", expected="inconclusive", note="no row fits")
+    value = decide(Estimate(float("inf"), 0.0, float("inf"), 24, "t"), 0.0, 10.0).as_dict()
+    assert unbounded(value) and decidable(claim, value) == ""
+    assert not unbounded(decide(Estimate(1.0, 0.5, 2.0, 24, "t"), 0.0, 10.0).as_dict())

@@ -10,6 +10,8 @@ excludes nothing. `reachable` says which verdicts the recorded test can reach at
 - an estimate made to be inconclusive (method "undecided: ..."): inconclusive only, whatever its data,
   except while its evidence is still computing (`pending`): a claim registered before its evidence is
   judged once the set is complete, by the test its declaration fixes, and is not undecidable by design;
+  and except where these data gave no finite interval (`unbounded`): an outcome, not the design, which
+  the claim's note explains;
 - a p-value (method "p-value ..., smallest p P"): the condition on the smallest p the test can give and
   on 1, its largest;
 - any other interval (bootstrap, Student's t, a fitted line): its ends move freely with the data, both
@@ -68,10 +70,20 @@ def pending(value: Any) -> bool:
     return reason is not None and PENDING.search(reason) is not None
 
 
+def unbounded(value: Any) -> bool:
+    """An estimate left undecided because these data gave no finite interval (`lib.util.stats.decide`, for
+    example a phase boundary that no run fits): its test reaches both verdicts on other data, so the claim is
+    decidable by design; this outcome decided nothing, which the claim's note must explain."""
+    from lib.util.stats import UNBOUNDED
+
+    return not_judged(value) == UNBOUNDED
+
+
 def decidable(claim: Claim, value: Any, parameters: Mapping[str, Any] | None = None) -> str:
-    """ "" when the claim's test can reach both verdicts (or its evidence is still computing: `pending`), else
-    why not ("cannot reach holds at n = 5: ...")."""
-    if pending(value):
+    """ "" when the claim's test can reach both verdicts (or its evidence is still computing: `pending`; or these
+    data did not bound it: `unbounded`, explained in the claim's note), else why not ("cannot reach holds at
+    n = 5: ...")."""
+    if pending(value) or (unbounded(value) and claim.note.strip()):
         return ""
     found = reachable(claim, value, parameters)
     missing = [v for v in (HOLDS, FAILS) if v not in found]
