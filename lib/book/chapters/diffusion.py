@@ -277,20 +277,15 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
 # on a GPU with all 30 seeds read out every 100 steps, is a replication shown beside, never deciding: its
 # claims (the same four, role "paper") were declared 2026-11-27 with 48 of its 60 shards stored and none of
 # its statistics computed; they are judged, and their expected verdicts set, once all 60 are stored.
-REGISTERED_PENDING = (
-    "registered before its evidence{what}: not judged until the {{{prefix}_missing}} missing shards of its "
-    "evidence set are stored (no interim looks)"
-)
-
-
 def _power_note(prefix: str, metric: str, effect: str, sizing: str) -> str:
     """A registered claim's note: pending until its set (`prefix`: registered, registered_gpu) is complete, and
     its test's power at the effect the design was sized for (REGISTERED_SIZING; the chapter computes the power:
     lib.diffusion.analysis.registered_power), so that an undecided verdict says what the design could have found."""
     what = " as a replication on a GPU, never deciding" if prefix == "registered_gpu" else ""
     return (
-        f"{REGISTERED_PENDING.format(what=what, prefix=prefix)}; the registered test has power "
-        f"{{{prefix}_power_{metric}}} for {effect} {REGISTERED_SIZING[sizing]:.2g} standard deviations over seeds"
+        f"registered before its evidence{what}: not judged until the {{{prefix}_missing}} missing shards of its "
+        f"evidence set are stored (no interim looks); the registered test has power {{{prefix}_power_{metric}}} "
+        f"for {effect} {REGISTERED_SIZING[sizing]:.2g} standard deviations over seeds"
     )
 
 
