@@ -81,7 +81,7 @@ from lib.util.wording import reader_list, reader_name
 from lib.util.paths import cache_dir
 from lib.util.comparisons import p_value_of, proportion_difference
 from lib.util.plotting import panel_grid
-from lib.util.stats import Estimate, decide, exact, fraction, undecided
+from lib.util.stats import Estimate, decide, exact, fraction, undecided, units_to_decide
 
 CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) if P.checkpoint else None
 
@@ -934,7 +934,9 @@ else:
            for s, a in st6n.items()}
     ratio6n = {s: 10.0 ** np.asarray(cfg6n["log10_ratios"])[st6n[s]["point"]] for s in scales6n}
     cmp6n = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6n[s]), ratio6n[s], sigma6n[s]) for s in scales6n}
-    run.metric("fig6_fraction_under_bound_1e5_normal", fraction(~np.concatenate([c["above"] for c in cmp6n.values()])))
+    under6n = fraction(~np.concatenate([c["above"] for c in cmp6n.values()]))
+    run.metric("fig6_fraction_under_bound_1e5_normal", under6n)
+    run.metric("fig6_points_to_decide_1e5_normal", units_to_decide(under6n.value, 0.5))  # G-6/paper-init-1e5's bar
     for s in scales6n:
         run.metric(f"fig6_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6n[s]["points"]])
     run.text("fig6_normal_text", "; ".join(

@@ -70,6 +70,20 @@ def fraction(
     return Estimate(successes / n, float(low), float(high), n, f"{method} {confidence:.0%}")
 
 
+def units_to_decide(
+    rate: float, bound: float, *, method: str = "wilson", confidence: float = CONFIDENCE, most: int = 10_000
+) -> int | None:
+    """What deciding a claim on a fraction would take at the rate it saw: the fewest units n whose interval at
+    round(rate n) successes lies wholly on one side of `bound` (statsmodels `proportion_confint`, all n at once);
+    None when no n up to `most` does (a rate at the bound)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    n = np.arange(1, most + 1)
+    low, high = proportion_confint(np.round(rate * n), n, alpha=1 - confidence, method=method)
+    clear = (low > bound) | (high < bound)
+    return int(n[np.argmax(clear)]) if clear.any() else None
+
+
 def every_fraction(n: int, *, method: str = "wilson", confidence: float = CONFIDENCE) -> list[Estimate]:
     """`fraction(k, n, method=method, confidence=confidence)` for every count k = 0 .. n, the intervals computed
     at once (what a claim on a fraction of n can reach: lib.book.verdicts.decidability)."""

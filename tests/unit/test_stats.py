@@ -18,6 +18,7 @@ from lib.util.stats import (
     paired_difference,
     t_interval_power,
     undecided,
+    units_to_decide,
 )
 
 
@@ -161,3 +162,9 @@ def test_t_interval_power_is_the_rate_at_which_the_t_interval_lies_beyond_the_bo
     assert t_interval_power(0.5, 20) == pytest.approx(np.mean(lows > 0), abs=0.01)
     assert t_interval_power(0.0, 20) == pytest.approx(0.025)  # the interval's one-sided error under no effect
     assert t_interval_power(0.66, 20) == pytest.approx(0.80, abs=0.005) and t_interval_power(1.0, 1) == 0.0
+
+
+def test_units_to_decide_is_the_fewest_units_whose_interval_clears_the_bound():
+    assert units_to_decide(0.75, 0.5) == 16  # 12 of 16: Wilson [0.505, 0.90]; 9 of 12 still reaches 0.47
+    assert fraction(12, 16).low > 0.5 > fraction(9, 12).low
+    assert units_to_decide(0.1, 0.5) == units_to_decide(0.9, 0.5) and units_to_decide(0.5, 0.5) is None

@@ -707,11 +707,10 @@ CHAPTER = Chapter(
             "$\\sigma_a/\\sigma_c$ ({sigma_ratio_1e5_normal_init_0.5} at init scale 0.5, {sigma_ratio_1e5_normal_init_1} "
             "at 1) is {fig6_fraction_under_bound_1e5_normal}. Nearly every run generalizes at init scale 0.5 and almost "
             "none at 1 (the fractions at each ratio are given with the figure): the init scale with the larger "
-            "$\\sigma_a/\\sigma_c$ generalizes less often, as in the $10^4$-step runs (G-6/sigma-monotone). Eight "
-            "points cannot place a fraction of "
-            "0.75 on either side of 1/2: its 95% Wilson interval clears 1/2 from about 16 points at that rate, so "
-            "deciding costs about as many points again (two more init scales at the same four ratios: 16 more "
-            "shards, at most 16 CPU-minutes each on an AVX-512 EPYC)",
+            "$\\sigma_a/\\sigma_c$ generalizes less often, as in the $10^4$-step runs (G-6/sigma-monotone). These "
+            "points cannot place the fraction on either side of 1/2: at the fraction they give, a 95% Wilson interval "
+            "clears 1/2 from {fig6_points_to_decide_1e5_normal} points, which is what deciding costs (more init scales "
+            "at the same ratios, two shards of 15 seeds per point)",
         ),
         Claim(
             "G-8/coupled-l2",
