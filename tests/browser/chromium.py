@@ -136,7 +136,9 @@ class Chromium:
 
     # ---- tabs ------------------------------------------------------------------------------
     def tab(self, width: int, height: int) -> Tab:
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        # Each tab in a window of its own: tabs of one window are hidden but for one, and a hidden page draws no
+        # frame, so a screenshot's wait for the next frame lasted until the tabs before it closed (16 s).
+        target = self.call("Target.createTarget", {"url": "about:blank", "newWindow": True})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         with self._lock:
             self._events[session] = queue.Queue()

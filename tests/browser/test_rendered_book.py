@@ -47,6 +47,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import html.parser
 import http.server
 import json
 import os
@@ -374,10 +375,27 @@ class _Fetcher:
             if url in self._ids:
                 return self._ids[url]
         _, body, _ = self.get(url)
-        ids = _ids_of(BeautifulSoup(body.decode("utf-8", "replace"), "html.parser"))
+        collector = _IdCollector()
+        collector.feed(body.decode("utf-8", "replace"))
+        collector.close()
+        ids = collector.ids
         with self._lock:
             self._ids[url] = ids
         return ids
+
+
+class _IdCollector(html.parser.HTMLParser):
+    """The ids (and anchor names) of an HTML text, as `_ids_of` finds them in its parsed tree (the same tokenizer,
+    without building the tree: a linked page is read only for these)."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is not None and (name == "id" or (name == "name" and tag == "a")):
+                self.ids.add(value)
 
 
 def _ids_of(soup: BeautifulSoup) -> set[str]:
@@ -750,6 +768,8 @@ def check_prose_floats(soup: BeautifulSoup, limit: int = 10) -> list[str]:
 
 def _redirect(static_html: str) -> str | None:
     """The target of a ``<meta http-equiv="refresh">`` page (Jupyter Book's root index.html)."""
+    if "http-equiv" not in static_html.lower():  # no such attribute, no redirect: a page is not parsed for nothing
+        return None
     soup = BeautifulSoup(static_html, "html.parser")
     for meta in soup.find_all("meta"):
         if (meta.get("http-equiv") or "").lower() == "refresh":
@@ -764,7 +784,10 @@ def _redirect(static_html: str) -> str | None:
 # --------------------------------------------------------------------------------------------
 
 
+@functools.cache
 def _is_redirect(page: str) -> bool:
+    """Whether the built `page` is a redirect (read once a session: the pages do not change during it, and
+    about a hundred tests ask)."""
     return _redirect((BOOK_HTML / page).read_text(encoding="utf-8", errors="replace")) is not None
 
 
@@ -876,13 +899,24 @@ def check_code_identifiers(soup: BeautifulSoup, limit: int = 10) -> list[str]:
 
 
 def _content(page: str, request) -> BeautifulSoup | None:
+    """The rendered page without the theme's navigation, parsed once a session (the checks that read it only
+    read it; a typeset page is large, and parsing it is most of these checks' time)."""
     _fail_if_not_built()
     if page == MISSING or _is_redirect(page):
         return None
-    soup = BeautifulSoup(_rendered(request, page).dom, "html.parser")
-    for chrome in soup.select("nav, header, footer, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header"):
-        chrome.decompose()  # the theme's navigation repeats the pages' titles
-    return soup
+    contents = request.getfixturevalue("contents")
+    if page not in contents:
+        soup = BeautifulSoup(_rendered(request, page).dom, "html.parser")
+        for chrome in soup.select("nav, header, footer, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header"):
+            chrome.decompose()  # the theme's navigation repeats the pages' titles
+        contents[page] = soup
+    return contents[page]
+
+
+@pytest.fixture(scope="session")
+def contents() -> dict[str, BeautifulSoup]:
+    """page -> its content as `_content` parsed it (filled as the tests ask)."""
+    return {}
 
 
 @pytest.mark.parametrize("page", PAGES)
