@@ -936,7 +936,12 @@ else:
     cmp6n = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6n[s]), ratio6n[s], sigma6n[s]) for s in scales6n}
     under6n = fraction(~np.concatenate([c["above"] for c in cmp6n.values()]))
     run.metric("fig6_fraction_under_bound_1e5_normal", under6n)
-    run.metric("fig6_points_to_decide_1e5_normal", units_to_decide(under6n.value, 0.5))  # G-6/paper-init-1e5's bar
+    to_decide6n = units_to_decide(under6n.value, 0.5)  # G-6/paper-init-1e5's bar
+    run.metric("fig6_points_to_decide_1e5_normal", to_decide6n)
+    # what the points still missing would cost, at the core-hours per point these took
+    missing6n = None if to_decide6n is None else max(to_decide6n - under6n.n, 0)
+    run.metric("fig6_core_hours_to_decide_1e5_normal",
+               None if missing6n is None else round(ev6n.core_hours() * missing6n / under6n.n, 1))
     for s in scales6n:
         run.metric(f"fig6_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6n[s]["points"]])
     run.text("fig6_normal_text", "; ".join(

@@ -177,6 +177,14 @@ def test_load_reads_every_shard(tiny):
     assert data.summary()["shards"] == 2
 
 
+def test_a_sets_core_hours_are_its_shards_core_seconds(tiny):
+    _edit_provenance(tiny, "d-2__block-0", cpu_seconds=1800.0)
+    _edit_provenance(tiny, "d-2__block-1", cpu_seconds=None, wall_seconds=900.0, threads=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvidenceCommitWarning)
+        assert load("two_layer", "tiny_test_set", root=tiny).core_hours() == pytest.approx(1.0)
+
+
 def test_missing_shard_is_refused(tiny):
     for path in shard_dir(TINY, "d-2__block-1", root=tiny).iterdir():
         path.unlink()

@@ -710,7 +710,8 @@ CHAPTER = Chapter(
             "$\\sigma_a/\\sigma_c$ generalizes less often, as in the $10^4$-step runs (G-6/sigma-monotone). These "
             "points cannot place the fraction on either side of 1/2: at the fraction they give, a 95% Wilson interval "
             "clears 1/2 from {fig6_points_to_decide_1e5_normal} points, which is what deciding costs (more init scales "
-            "at the same ratios, two shards of 15 seeds per point)",
+            "at the same ratios, two shards of 15 seeds per point: about {fig6_core_hours_to_decide_1e5_normal} "
+            "core-hours more at the cost of these, on the processors the set's provenance names)",
         ),
         Claim(
             "G-8/coupled-l2",

@@ -24,6 +24,7 @@ from lib.book.evidence.store import (
     ShardState,
     _rel,
     check_shard,
+    core_seconds,
     processor_text,
     regenerate_command,
     set_dir,
@@ -80,6 +81,11 @@ class EvidenceData:
     def concat(self, name: str, axis: int = 0, **key: Any) -> np.ndarray:
         """Array `name` of the matching shards concatenated along `axis` (e.g. blocks of seeds)."""
         return np.concatenate([s.arrays[name] for s in self.where(**key)], axis=axis)
+
+    def core_hours(self) -> float:
+        """The core-hours its shards took to compute (`core_seconds` of each provenance, summed): what the set
+        cost on the processors that computed it (`summary` names them)."""
+        return sum(core_seconds(s.provenance) for s in self.shards) / 3600.0
 
     def summary(self) -> dict[str, Any]:
         """Where and when the set was computed: commits, devices, processors (in words), threads, total wall
