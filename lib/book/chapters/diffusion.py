@@ -466,9 +466,10 @@ EVIDENCE = (
         "(registered before any shard was computed)",
         config=REGISTERED,
         shards=shards(REGISTERED, REGISTERED_CONTRASTS),
-        # measured: 8000 steps of batch 64 at about 0.8 CPU-s a step, 81 read-outs of 128 samples x 50 sampler
-        # steps at about 20 CPU-s each, the classifier about 2.5 min: about 2.3 core-hours (AMD EPYC, one thread)
-        minutes=140.0,
+        # measured: 37.5 and 37.8 CPU-minutes a shard (contrast-0.2__seed-20, contrast-0.7__seed-11: AMD EPYC
+        # Zen 4, torch's AVX-512 kernels, one thread, 2026-11-28); about an hour on the AVX2 EPYC by the unit costs
+        # of make bench. (The 2.3 core-hours first declared came from a profile on a loaded machine.)
+        minutes=60.0,
         mem_mb=1500,
     ),
     _contrast_seed_set(
