@@ -291,6 +291,14 @@ def test_edited_provenance_fields_are_corrupt(tiny, field, value, message):
     assert rows[0]["counts"] == {"corrupt": 1, "ok": 1} and message in rows[0]["problems"][0]
 
 
+def test_status_estimates_what_is_left_to_compute(tiny):
+    assert status("two_layer/tiny_test_set", root=tiny)[0]["minutes_to_go"] == 0
+    for path in shard_dir(TINY, "d-2__block-1", root=tiny).iterdir():
+        path.unlink()
+    row = status("two_layer/tiny_test_set", root=tiny)[0]
+    assert row["minutes_to_go"] == pytest.approx(TINY.minutes) and row["minutes"] == pytest.approx(2 * TINY.minutes)
+
+
 def test_status_reads_the_arrays(tiny):
     """An npz whose recorded sha256 was updated along with it, but whose arrays differ, is corrupt."""
     directory = shard_dir(TINY, "d-2__block-0", root=tiny)

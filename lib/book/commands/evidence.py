@@ -122,7 +122,11 @@ def main(argv: list[str] | None = None) -> int:
             commit = f", {row['other_commit']} from another commit" if row["other_commit"] else ""
             print(
                 f"{row['set']:45s} {row['shards']:4d} shards: {counts}{commit}  ~{row['minutes']:.1f} core-min"
-                + ("" if row["counts"].get("ok") == row["shards"] else f"  -> {row['command']}")
+                + (
+                    ""
+                    if row["counts"].get("ok") == row["shards"]
+                    else f" (~{row['minutes_to_go']:.0f} still to compute)  -> {row['command']}"
+                )
             )
             for how, n in sorted(row["certified"].items()):
                 print(f"    {n} ok, {how}")

@@ -15,7 +15,8 @@ def status(
     sets: str | None = None, variant: str = "full", root: str | Path | None = None, read: bool = True
 ) -> list[dict]:
     """One row per set: counts per shard state, how its certified shards were certified, the processors
-    its shards were computed on, the estimated minutes and the regenerating command.
+    its shards were computed on, the estimated minutes (of the whole set, and of the shards not ok) and the
+    regenerating command.
 
     Every npz is read (a pickled or mis-shaped array is "corrupt", not "ok"); `read=False` checks
     only the hashes and the recorded fields."""
@@ -33,6 +34,8 @@ def status(
                 "certified": dict(Counter(s.certified for s in states if s.status == "ok" and s.certified)),
                 "processors": sorted({processor_text(s.provenance) for s in states if s.provenance}),
                 "minutes": evidence_set.estimated_minutes(variant),
+                "minutes_to_go": evidence_set.estimated_minutes(variant)
+                * (1 - counts.get("ok", 0) / max(len(states), 1)),
                 "threads": evidence_set.threads,
                 "gpu": evidence_set.gpu,
                 "command": regenerate_command(evidence_set, variant),

@@ -444,7 +444,7 @@ def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
         gpu = ", declared for a GPU" if evidence_set.gpu else ""
         to_go = sum(n for state, n in row["counts"].items() if state != "ok")
         resume = (
-            f"; {to_go} to compute, about {to_go * evidence_set.minutes:.0f} core-minutes: "
+            f"; {to_go} to compute, about {row['minutes_to_go']:.0f} core-minutes: "
             f"`make evidence SETS={evidence_set.key}`"
             if to_go
             else ""
