@@ -16,15 +16,8 @@ SHELL := /bin/bash
 # output comes line by line, so parallel logs stay readable.
 # (getconf, not nproc: nproc honours the OMP_NUM_THREADS=1 exported below; sub-makes share the top one's jobs)
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-# `make test` has a job for each of the three parts that fill the cores beside the book's chain as well
-# (tests, below): they run at a lower priority, so the chain is not slowed by them.
-FILL_PARTS := 3
 ifeq ($(MAKELEVEL),0)
-ifeq ($(filter test,$(MAKECMDGOALS)),)
 MAKEFLAGS += --jobs=$(JOBS) --output-sync=line
-else
-MAKEFLAGS += --jobs=$(shell echo $$(( $(JOBS) + $(FILL_PARTS) ))) --output-sync=line
-endif
 endif
 
 PYTHON ?= python3.11
@@ -118,18 +111,14 @@ $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES
 	touch $@
 
 # ---- tests, references, benchmarks ------------------------------------------------------------
-# The suite's parts are targets, so that make runs them side by side: the chain of the book (its chapters,
-# the HTML, then the book and browser checks) starts first, being the longest; the unit tests (one worker per
-# core), the checked outputs on this machine's kernels, and the checked outputs again under the generic CPU
-# kernels and two threads (where a reference that only matches the machine that wrote it fails: CONTRIBUTING,
-# "What a checked cell may print") fill the cores beside it, at a lower priority (FILL): they take the CPU the
-# chain leaves, so that the chain, the longest path, runs as on an idle machine and the suite ends when the
-# cores have done all of its work (with them at the same priority, the chain waited for job slots and cores:
-# 475 against about 370 s, AMD EPYC, AVX2, 2 cores). Each part writes its log to _build/test/ and prints it
-# whole when it ends.
+# The suite's parts are targets, so that make runs them side by side on its jobs (all cores): the chain of
+# the book (its chapters, the HTML, then the book and browser checks) starts first, being the longest; the
+# unit tests (one worker per core), the checked outputs on this machine's kernels, and the checked outputs
+# again under the generic CPU kernels and two threads (where a reference that only matches the machine that
+# wrote it fails: CONTRIBUTING, "What a checked cell may print") fill the cores beside it. Each part
+# writes its log to _build/test/ and prints it whole when it ends.
 TEST_PARTS := test-pages test-unit test-nbval test-nbval-generic
-FILL := nice -n 10
-TEST_LOG = $(2) $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { cat _build/test/$@.log; exit 1; }
+TEST_LOG = $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { cat _build/test/$@.log; exit 1; }
 
 test: $(TEST_PARTS)  ## the whole suite: lint, unit tests, the book, nbval, book and browser checks (what CI runs)
 
@@ -143,18 +132,18 @@ test-pages: test-lint $(HTML_STAMP)  ## part of make test: the built book's page
 	$(call TEST_LOG,-m pytest tests/book tests/browser -q -p no:cacheprovider)
 
 test-unit: test-lint  ## part of make test: the unit tests, one worker per core (an idle one takes tests from the other)
-	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS) --dist worksteal,$(FILL))
+	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS) --dist worksteal)
 
 # The checked outputs read no stored result (LIB_STORED_RESULTS=live; tests/notebooks/conftest.py sets it too): they
 # exercise the live code.
 test-nbval: test-lint  ## part of make test: the checked outputs (nbval) on this machine's kernels
-	LIB_STORED_RESULTS=live $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider,$(FILL))
+	LIB_STORED_RESULTS=live $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
 # Its two OpenMP threads wait passively (they sleep instead of spinning): beside the other parts on two cores,
 # spinning threads took the cores from the work (one_layer's checked outputs: 62 s against 37 s, AMD EPYC, loaded).
 test-nbval-generic: test-lint  ## part of make test: the checked outputs under the generic kernels, two threads
 	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 OMP_WAIT_POLICY=PASSIVE LIB_OUTPUT_DIR=_build/nbval-generic LIB_STORED_RESULTS=live \
-	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider,$(FILL))
+	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
 # The chapters' stored results (README, Evidence): each chapter that calls run.stored(...) is run at its default
 # parameters with every stored call computed live and rewritten (unchanged results keep their files); into a
