@@ -411,13 +411,15 @@ class ChapterRun:
     def figure(self, name: str, fig) -> None:
         """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it.
 
-        Under `LIB_DRAFT_FIGURES=1` (the nbval runs, whose references keep no figure) the figure is laid out
-        and drawn, every artist and text, but not rendered to an image, and nothing is glued."""
+        Under `LIB_DRAFT_FIGURES=1` (the nbval runs, whose references keep no figure) every artist and text is
+        drawn, but not laid out (the layout engine is the book build's, and was more than half of a draft's time)
+        nor rendered to an image, and nothing is glued."""
         import matplotlib.pyplot as plt
 
         from lib.util.runtime import draft_figures
 
         if draft_figures():
+            fig.set_layout_engine("none")
             fig.draw_without_rendering()
         else:
             self._glue(name, fig)  # the kernel's inline backend gives the PNG that glue stores
