@@ -105,7 +105,7 @@ EVIDENCE_FILES = $(wildcard $(foreach f,provenance.json arrays.npz,data/evidence
 # One run writes both files (a pattern rule with two targets is one recipe for both): a notebook whose
 # metrics were deleted re-executes its chapter instead of being rendered with "not computed" claims.
 .SECONDEXPANSION:
-$(RUNS)/%.ipynb $(RUNS)/%.metrics.json: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*)
+$(RUNS)/%.ipynb $(RUNS)/%.metrics.json: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*) | $$(LINT_FIRST)
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
@@ -129,6 +129,9 @@ $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES
 # to _build/test/ and prints it whole when it ends.
 TEST_PARTS := test-unit test-nbval test-nbval-generic test-pages
 FILL := nice -n 10
+# Under `make test` the chapters wait for the lint (which every part waits for), so that the parts listed
+# before the chain take their slots first, once it passed.
+LINT_FIRST := $(if $(filter test,$(MAKECMDGOALS)),test-lint)
 TEST_LOG = $(2) $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { cat _build/test/$@.log; exit 1; }
 
 test: $(TEST_PARTS)  ## the whole suite: lint, unit tests, the book, nbval, book and browser checks (what CI runs)
