@@ -16,14 +16,12 @@ SHELL := /bin/bash
 # output comes line by line, so parallel logs stay readable.
 # (getconf, not nproc: nproc honours the OMP_NUM_THREADS=1 exported below; sub-makes share the top one's jobs)
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-# `make test` has a job slot for each of the three parts that fill the cores beside the book's chain as well
-# (tests, below).
-FILL_PARTS := 3
+# `make test` runs one job more than there are cores (its schedule: tests, below).
 ifeq ($(MAKELEVEL),0)
 ifeq ($(filter test,$(MAKECMDGOALS)),)
 MAKEFLAGS += --jobs=$(JOBS) --output-sync=line
 else
-MAKEFLAGS += --jobs=$(shell echo $$(( $(JOBS) + $(FILL_PARTS) ))) --output-sync=line
+MAKEFLAGS += --jobs=$(shell echo $$(( $(JOBS) + 1 ))) --output-sync=line
 endif
 endif
 
@@ -105,7 +103,7 @@ EVIDENCE_FILES = $(wildcard $(foreach f,provenance.json arrays.npz,data/evidence
 # One run writes both files (a pattern rule with two targets is one recipe for both): a notebook whose
 # metrics were deleted re-executes its chapter instead of being rendered with "not computed" claims.
 .SECONDEXPANSION:
-$(RUNS)/%.ipynb $(RUNS)/%.metrics.json: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*) | $$(LINT_FIRST)
+$(RUNS)/%.ipynb $(RUNS)/%.metrics.json: notebooks/%.py $(ENV_STAMP) $$(call EVIDENCE_FILES,$$*)
 	$(PY) -m lib run $* --output-dir $(RUNS)
 
 # ---- pages generated from the declarations, then the HTML -----------------------------------
@@ -119,20 +117,23 @@ $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES
 
 # ---- tests, references, benchmarks ------------------------------------------------------------
 # The suite's parts are targets, so that make runs them side by side: the chain of the book (its chapters,
-# the HTML, then the book and browser checks), the longest path, and beside it the unit tests (one worker per
-# core), the checked outputs on this machine's kernels, and the checked outputs again under the generic CPU
-# kernels and two threads (where a reference that only matches the machine that wrote it fails: CONTRIBUTING,
-# "What a checked cell may print"). Those three start first, each holding one job slot of its own (FILL_PARTS
-# above) for its whole run, at a lower priority (FILL): they take the CPU the chain leaves, and the chain
-# keeps its JOBS slots, never waiting for one. (With all parts sharing JOBS slots at one priority, the chain's
-# next step waited for a slot for 3 minutes of a 475 s run, AMD EPYC, AVX2, 2 cores.) Each part writes its log
-# to _build/test/ and prints it whole when it ends.
-TEST_PARTS := test-unit test-nbval test-nbval-generic test-pages
-FILL := nice -n 10
-# Under `make test` the chapters wait for the lint (which every part waits for), so that the parts listed
-# before the chain take their slots first, once it passed.
-LINT_FIRST := $(if $(filter test,$(MAKECMDGOALS)),test-lint)
-TEST_LOG = $(2) $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { cat _build/test/$@.log; exit 1; }
+# the HTML, then the book and browser checks), the unit tests (one worker per core), the checked outputs on
+# this machine's kernels, and the checked outputs again under the generic CPU kernels and two threads (where a
+# reference that only matches the machine that wrote it fails: CONTRIBUTING, "What a checked cell may print").
+# Under `make test` they follow a schedule (TEST_SCHEDULE), with one job more than there are cores: the
+# chapters first, on every job; then the rest of the chain with the two checked-output parts beside it; the
+# unit tests, whose workers share out their tests to the very end, when the checked outputs end. Each part
+# writes its log to _build/test/ and prints it whole when it ends.
+# Priorities cannot do this: every kernel starts a session of its own (jupyter_client), and Linux shares the
+# CPU between sessions whatever their nice value (autogroup). Without the schedule, the chain's next step
+# waited for a job slot for 3 minutes of a 475 s run; with its parts at nice 10, each kernel still took an
+# equal share, and the chain was slower (AMD EPYC, AVX2, 2 cores).
+TEST_PARTS := test-pages test-unit test-nbval test-nbval-generic
+TEST_LOG = $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { cat _build/test/$@.log; exit 1; }
+TEST_SCHEDULE := $(filter test,$(MAKECMDGOALS))
+# (order-only, and only under `make test`: each part run alone starts at once)
+AFTER_CHAPTERS := $(if $(TEST_SCHEDULE),$(EXECUTED))
+AFTER_NBVAL := $(if $(TEST_SCHEDULE),test-nbval)
 
 test: $(TEST_PARTS)  ## the whole suite: lint, unit tests, the book, nbval, book and browser checks (what CI runs)
 
@@ -145,19 +146,19 @@ test-lint: $(ENV_STAMP)  ## part of make test: ruff's lint and format checks
 test-pages: test-lint $(HTML_STAMP)  ## part of make test: the built book's pages and the browser checks
 	$(call TEST_LOG,-m pytest tests/book tests/browser -q -p no:cacheprovider)
 
-test-unit: test-lint  ## part of make test: the unit tests, one worker per core (an idle one takes tests from the other)
-	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS) --dist worksteal,$(FILL))
+test-unit: test-lint | $(AFTER_NBVAL)  ## part of make test: the unit tests, one worker per core (an idle one takes tests from the other)
+	$(call TEST_LOG,-m pytest tests/unit -q -p no:cacheprovider -n $(JOBS) --dist worksteal)
 
 # The checked outputs read no stored result (LIB_STORED_RESULTS=live; tests/notebooks/conftest.py sets it too): they
 # exercise the live code.
-test-nbval: test-lint  ## part of make test: the checked outputs (nbval) on this machine's kernels
-	LIB_STORED_RESULTS=live $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider,$(FILL))
+test-nbval: test-lint | $(AFTER_CHAPTERS)  ## part of make test: the checked outputs (nbval) on this machine's kernels
+	LIB_STORED_RESULTS=live $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
 # Its two OpenMP threads wait passively (they sleep instead of spinning): beside the other parts on two cores,
 # spinning threads took the cores from the work (one_layer's checked outputs: 62 s against 37 s, AMD EPYC, loaded).
-test-nbval-generic: test-lint  ## part of make test: the checked outputs under the generic kernels, two threads
+test-nbval-generic: test-lint | $(AFTER_CHAPTERS)  ## part of make test: the checked outputs under the generic kernels, two threads
 	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 OMP_WAIT_POLICY=PASSIVE LIB_OUTPUT_DIR=_build/nbval-generic LIB_STORED_RESULTS=live \
-	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider,$(FILL))
+	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
 # The chapters' stored results (README, Evidence): each chapter that calls run.stored(...) is run at its default
 # parameters with every stored call computed live and rewritten (unchanged results keep their files); into a

@@ -504,7 +504,9 @@ def status_page(runs_dir: Path) -> str:
         "| chapter | run | parameters | evidence | notices |",
         "|---|---|---|---|---|",
     ]
-    for chapter in _chapters():
+    chapters = _chapters()
+    evidence_rows = {chapter.id: _evidence_rows(chapter.id) for chapter in chapters}  # every shard checked once
+    for chapter in chapters:
         record = (read_metrics(runs_dir, chapter.id) or {}).get(RUN_KEY) or {}
         if not record:
             out.append(f"| {{doc}}`../chapters/{chapter.id}` | not run | | | |")
@@ -528,7 +530,7 @@ def status_page(runs_dir: Path) -> str:
             if not changed
             else "changed: " + ", ".join(f"`{k}`" for k in changed)
         ) + f" (hash `{config_hash(parameters)[:8]}`)"
-        lines = [_html(line) for _, line in _evidence_rows(chapter.id)]
+        lines = [_html(line) for _, line in evidence_rows[chapter.id]]
         if stored := stored_results_line(record):  # and the names, folded: a chapter reads dozens
             names = ", ".join(f"`{e['name']}`" for e in record["stored"])  # code names, set as code
             lines.append(_html(stored) + _folded(f"{len(record['stored'])} names", names))
@@ -544,7 +546,7 @@ def status_page(runs_dir: Path) -> str:
         "rows that read a set link here.",
         "",
     ]
-    for chapter in _chapters():
-        for key, line in _evidence_rows(chapter.id):
+    for chapter in chapters:
+        for key, line in evidence_rows[chapter.id]:
             out += [f"({evidence_anchor(key)})=", f"**`{key}`** ({{doc}}`../chapters/{chapter.id}`): {_html(line)}", ""]
     return "\n".join(out) + "\n"
