@@ -124,10 +124,11 @@ $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES
 # chapters first, on every job; then the rest of the chain with the two checked-output parts beside it; the
 # unit tests, whose workers share out their tests to the very end, when the checked outputs end. Each part
 # writes its log to _build/test/ and prints it whole when it ends.
+# Without it, the chain's next step waited for a job slot for 3 minutes, and its browser checks ended alone on
+# one core: .ci/run 475 s, against 438 s on the schedule (fresh clones, AMD EPYC, AVX2, 2 cores, 2026-12-01).
 # Priorities cannot do this: every kernel starts a session of its own (jupyter_client), and Linux shares the
-# CPU between sessions whatever their nice value (autogroup). Without the schedule, the chain's next step
-# waited for a job slot for 3 minutes of a 475 s run; with its parts at nice 10, each kernel still took an
-# equal share, and the chain was slower (AMD EPYC, AVX2, 2 cores).
+# CPU between sessions whatever their nice value (autogroup): with the other parts at nice 10, each of their
+# kernels still took an equal share, and the run took 498 s.
 TEST_PARTS := test-pages test-unit test-nbval test-nbval-generic
 TEST_LOG = $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { cat _build/test/$@.log; exit 1; }
 TEST_SCHEDULE := $(filter test,$(MAKECMDGOALS))

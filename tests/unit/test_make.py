@@ -51,3 +51,21 @@ def test_jupytext_finds_a_kernel_for_this_python():
 
     spec = kernelspec_from_language("python")  # what `jupytext --set-kernel -` uses
     assert spec["language"] == "python", "run `python -m ipykernel install --sys-prefix` (make does)"
+
+
+def test_make_test_runs_the_chapters_first_and_the_unit_tests_after_the_checked_outputs(fresh_clone):
+    def commands(*goal: str) -> list[str]:
+        done = subprocess.run(["make", "-n", *goal], cwd=fresh_clone, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    lines = commands("test")
+    chapters = [i for i, line in enumerate(lines) if "-m lib run " in line]
+    checked = [i for i, line in enumerate(lines) if "--nbval-lax" in line]
+    unit = [i for i, line in enumerate(lines) if "pytest tests/unit" in line]
+    assert len(chapters) == len(re.findall(r"^ *- file: book/chapters/", (ROOT / "_toc.yml").read_text(), re.M))
+    assert len(checked) == 2 and len(unit) == 1
+    assert max(chapters) < min(checked) and unit[0] > checked[0]
+    # the schedule is make test's: each part alone starts at once
+    assert not any("-m lib run " in line for line in commands("test-nbval", "test-nbval-generic"))
+    assert not any("--nbval-lax" in line for line in commands("test-unit"))
