@@ -17,8 +17,9 @@ SHELL := /bin/bash
 # (getconf, not nproc: nproc honours the OMP_NUM_THREADS=1 exported below; sub-makes share the top one's jobs)
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 # `make test` runs one job more than there are cores (its schedule: tests, below).
+TEST_SCHEDULE := $(filter test,$(MAKECMDGOALS))
 ifeq ($(MAKELEVEL),0)
-ifeq ($(filter test,$(MAKECMDGOALS)),)
+ifeq ($(TEST_SCHEDULE),)
 MAKEFLAGS += --jobs=$(JOBS) --output-sync=line
 else
 MAKEFLAGS += --jobs=$(shell echo $$(( $(JOBS) + 1 ))) --output-sync=line
@@ -131,7 +132,6 @@ $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES
 # kernels still took an equal share, and the run took 498 s.
 TEST_PARTS := test-pages test-unit test-nbval test-nbval-generic
 TEST_LOG = $(PY) $(1) > _build/test/$@.log 2>&1 && cat _build/test/$@.log || { cat _build/test/$@.log; exit 1; }
-TEST_SCHEDULE := $(filter test,$(MAKECMDGOALS))
 # (order-only, and only under `make test`: each part run alone starts at once)
 AFTER_CHAPTERS := $(if $(TEST_SCHEDULE),$(EXECUTED))
 AFTER_NBVAL := $(if $(TEST_SCHEDULE),test-nbval)
