@@ -18,8 +18,10 @@ EVIDENCE = DATA / "evidence"
 CACHE_DIR_ENV = "LIB_CACHE_DIR"
 
 
-def cache_dir(*parts: str) -> Path:
-    """A folder for recomputable results of the caller (`.cache/PARTS` unless LIB_CACHE_DIR is set)."""
+def cache_dir(*parts: str, create: bool = True) -> Path:
+    """A folder for recomputable results of the caller (`.cache/PARTS` unless LIB_CACHE_DIR is set), created
+    unless `create` is false (to look whether it holds anything)."""
     path = Path(os.environ.get(CACHE_DIR_ENV, ROOT / ".cache")).joinpath(*parts)
-    path.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lib.book.evidence import compare, registry
+from lib.book.evidence.run import checkpoint_dir
 from lib.book.evidence.store import PROVENANCE, shard_dir
 from lib.util.paths import ROOT
 
@@ -16,13 +17,13 @@ SMOKE_SET = ("two_layer", "swing_by_d")  # the set whose first smoke shard make 
 ENV = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
-def snakemake(tmp_path: Path, *args: str) -> str:
+def snakemake(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> str:
     result = subprocess.run(
         [*SNAKEMAKE, "--directory", str(tmp_path), *args],
         check=False,
         capture_output=True,
         text=True,
-        env=ENV,
+        env={**ENV, **(env or {})},
         timeout=300,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
@@ -39,13 +40,40 @@ def planned_jobs(out: str) -> dict[str, int]:
     }
 
 
+def prioritised_jobs(out: str) -> set[tuple[str, str]]:
+    """(rule, shard) of the jobs that a dry run lists with a priority above 0."""
+    found = set()
+    for block in out.split("\n\n"):
+        fields = dict(line.strip().split(": ", 1) for line in block.splitlines() if ": " in line)
+        rule = next((line[5:-1] for line in block.splitlines() if line.startswith("rule ")), None)
+        if rule and float(fields.get("priority", 0)) > 0:
+            found.add((rule, fields["wildcards"].removeprefix("shard=")))
+    return found
+
+
 @pytest.mark.slow(15)
-def test_dry_run_plans_a_job_for_every_declared_shard(tmp_path):
-    out = snakemake(tmp_path, "--dry-run", "--forceall", "--quiet", "rules", "--cores", "1", "--config", "gpu=true")
+def test_dry_run_plans_a_job_for_every_declared_shard_and_resumed_ones_first(tmp_path, monkeypatch):
+    """Every declared shard is a job; a shard whose interrupted run left a checkpoint comes first (priority 1)."""
+    monkeypatch.setenv("LIB_CACHE_DIR", str(tmp_path / "cache"))
+    evidence_set = registry.get(*SMOKE_SET)
+    begun = evidence_set.shard_ids()[-1]
+    (checkpoint_dir(evidence_set, begun, create=True) / "state.pt").write_bytes(b"")
+    checkpoint_dir(evidence_set, evidence_set.shard_ids()[0], create=True)  # an empty folder: nothing to resume
+    out = snakemake(
+        tmp_path,
+        "--dry-run",
+        "--forceall",
+        "--cores",
+        "1",
+        "--config",
+        "gpu=true",
+        env={"LIB_CACHE_DIR": str(tmp_path / "cache")},
+    )
     jobs = planned_jobs(out)
-    for evidence_set in registry.all_sets():
-        rule = f"{evidence_set.chapter}__{evidence_set.name}"
-        assert jobs.get(rule) == len(evidence_set.shards), f"{rule}: {jobs.get(rule)}\n{out[-2000:]}"
+    for each in registry.all_sets():
+        rule = f"{each.chapter}__{each.name}"
+        assert jobs.get(rule) == len(each.shards), f"{rule}: {jobs.get(rule)}\n{out[-2000:]}"
+    assert prioritised_jobs(out) == {(f"{SMOKE_SET[0]}__{SMOKE_SET[1]}", begun)}
 
 
 @pytest.mark.slow(7)

@@ -4,6 +4,7 @@ import shlex
 
 import lib.book.chapters  # the chapter declarations register their evidence sets
 from lib.book.evidence import registry
+from lib.book.evidence.run import has_checkpoint
 from lib.book.evidence.store import ARRAYS, PROVENANCE, shard_dir
 
 VARIANT = config.get("variant", "full")
@@ -22,6 +23,13 @@ def shard_outputs(evidence_set, sid):
     return [str(directory / ARRAYS), str(directory / PROVENANCE)]
 
 
+def resumed_first(evidence_set):
+    """A job's priority: 1 for a shard whose interrupted run left a checkpoint, 0 for a fresh one. Stopped and
+    restarted (a session's end, a kill), the workflow finishes the shards it had begun before it starts others,
+    instead of leaving more half-computed shards behind at every stop."""
+    return lambda wildcards: int(has_checkpoint(evidence_set, wildcards.shard, VARIANT))
+
+
 ALL_OUTPUTS = [path for s in SETS for sid in s.shard_ids(VARIANT) for path in shard_outputs(s, sid)]
 
 
@@ -36,6 +44,7 @@ for _set in SETS:
         wildcard_constraints:
             shard="|".join(re.escape(sid) for sid in _set.shard_ids(VARIANT)),
         threads: _set.threads
+        priority: resumed_first(_set)
         resources:
             runtime=max(5, int(3 * _set.minutes) + 5) if VARIANT == "full" else 10,
             mem_mb=_set.mem_mb,

@@ -118,6 +118,19 @@ def processor() -> dict[str, Any]:
     }
 
 
+def checkpoint_dir(evidence_set: EvidenceSet, sid: str, variant: str = "full", create: bool = False) -> Path:
+    """The checkpoint folder of shard `sid`, keyed by the configuration hash and the code fingerprint: a shard
+    of changed configuration or code never resumes from another's state."""
+    key = f"{config_hash(evidence_set.variant_config(variant))[:12]}-{set_code(evidence_set).fingerprint}"
+    return cache_dir("evidence", evidence_set.chapter, evidence_set.name, variant, sid, key, create=create)
+
+
+def has_checkpoint(evidence_set: EvidenceSet, sid: str, variant: str = "full") -> bool:
+    """Whether an interrupted run of shard `sid` left work to resume (anything in its checkpoint folder)."""
+    folder = checkpoint_dir(evidence_set, sid, variant)
+    return folder.is_dir() and any(folder.iterdir())
+
+
 def run_shard(
     evidence_set: EvidenceSet,
     sid: str,
@@ -136,9 +149,7 @@ def run_shard(
     config = {**declared, "device": device} if evidence_set.gpu else declared
     code = set_code(evidence_set)
     chash = config_hash(declared)
-    checkpoint = cache_dir(
-        "evidence", evidence_set.chapter, evidence_set.name, variant, sid, f"{chash[:12]}-{code.fingerprint}"
-    )
+    checkpoint = checkpoint_dir(evidence_set, sid, variant, create=True)
     commit, dirty = git_commit(tuple(sorted({where.partition(":")[0] for where in code.locations.values()})))
     cpu = processor()
 
