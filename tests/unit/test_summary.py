@@ -176,6 +176,26 @@ def test_the_summary_box_lists_claims_that_share_a_reason_once():
     assert '<a href="#claim-s-10-a">S-10/a</a>, <a href="#claim-s-10-b">S-10/b</a>, ' in box
 
 
+def test_a_clause_that_notes_share_is_said_once_and_each_claims_own_clauses_follow():
+    from lib.book.verdicts.summary import note_clauses, shared_clauses
+
+    assert note_clauses("a (b; c); $x; y$ d; e") == ["a (b; c)", "$x; y$ d", "e"]  # not inside brackets or math
+    registered = "registered before its evidence: not judged until 29 shards are stored (no interim looks)"
+    noted = [
+        ("S-6/a", f"{registered}; power 0.89 for a rate"),
+        ("S-6/b", f"{registered}; power 0.8 for an offset"),
+        ("S-6/c", f"{registered}; power 0.89 for a rate"),
+    ]
+    assert shared_clauses(noted, whole=3) == [
+        f"all 3 primary claims: {registered}",
+        "S-6/a, S-6/c: power 0.89 for a rate",
+        "S-6/b: power 0.8 for an offset",
+    ]
+    assert shared_clauses(noted, whole=4)[0] == f"S-6/a, S-6/b, S-6/c: {registered}"  # not all of the row's
+    alone = [("G-5/a", "one; two"), ("G-5/b", "three")]
+    assert shared_clauses(alone) == ["G-5/a: one; two", "G-5/b: three"]  # nothing shared: as before
+
+
 def test_evidence_notices_are_one_sentence_per_set():
     from lib.book.verdicts.summary import reader_notices
 

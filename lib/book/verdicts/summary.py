@@ -194,13 +194,13 @@ class RowSummary:
         """Why the row is not plainly reproduced: its primaries' notes and free choices, and its errata."""
         if not self.primaries:
             return "no primary claim is declared for this row"
-        parts = []
-        for v in self.primaries:
-            status = self.claim_status(v)
-            if status in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note:
-                parts.append(f"{v.claim.id}: {v.note}")
-            if v.dependent_choices:
-                parts.append(f"{v.claim.id} {v.robustness_detail}")
+        noted = [
+            (v.claim.id, v.note)
+            for v in self.primaries
+            if self.claim_status(v) in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note
+        ]
+        parts = shared_clauses(noted, len(self.primaries))
+        parts += [f"{v.claim.id} {v.robustness_detail}" for v in self.primaries if v.dependent_choices]
         if self.status in (UNDECIDED, NEEDS_GPU) and self.gpu_pending:
             parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
         if self.errata:
@@ -215,6 +215,45 @@ class RowSummary:
         return ". ".join(
             f"{CATEGORIES[k][0].upper()}{CATEGORIES[k][1:]}: {'; '.join(groups[k])}" for k in CATEGORIES if k in groups
         )
+
+
+def note_clauses(note: str) -> list[str]:
+    """A note's clauses: its parts between "; " outside brackets and inline math."""
+    clauses, depth, math, start = [], 0, False, 0
+    for i, ch in enumerate(note):
+        if ch == "$":
+            math = not math
+        elif ch in "([{" and not math:
+            depth += 1
+        elif ch in ")]}" and not math:
+            depth -= 1
+        elif note.startswith("; ", i) and depth == 0 and not math:
+            clauses.append(note[start:i])
+            start = i + 2
+    return [*clauses, note[start:]]
+
+
+def shared_clauses(noted: list[tuple[str, str]], whole: int | None = None) -> list[str]:
+    """ "LABELS: clause" for the notes of several claims, (label, note) each: a clause that two or more notes share
+    is said once, after every label that has it (or "all N primary claims" when that is each of the `whole` N,
+    more than two), in the order first met; then each claim's own clauses, in its note's order. Seven
+    registered claims whose notes differ only in their power say the registration once; notes that share
+    nothing read as before."""
+    split = [(label, note_clauses(note)) for label, note in noted]
+    holders: dict[str, list[str]] = {}
+    for label, clauses in split:
+        for clause in dict.fromkeys(clauses):
+            holders.setdefault(clause, []).append(label)
+    shared = {clause: labels for clause, labels in holders.items() if len(labels) > 1}
+    parts = [
+        f"{f'all {whole} primary claims' if len(labels) == whole and whole > 2 else ', '.join(labels)}: {clause}"
+        for clause, labels in shared.items()
+    ]
+    for label, clauses in split:
+        own = [clause for clause in clauses if clause not in shared]
+        if own:
+            parts.append(f"{label}: {'; '.join(own)}")
+    return parts
 
 
 def primary_text(v: Verdict) -> str:
@@ -396,7 +435,7 @@ def chapter_summary_markdown(
 ) -> str:
     """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status; the
     paper's primary claims, what held first, then what did not hold and what is undecided, each in one line
-    (`box_reason`) and grouped when they share it; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
+    (`box_reason`), what they share said once; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
     mine = [v for v in found if v.chapter == chapter.id]
     rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
     c = claim_counts(mine)
@@ -425,12 +464,9 @@ def chapter_summary_markdown(
     if held:
         lines += ["**Held:** " + ", ".join(_linked(v) for v in held) + ".", ""]
     for verdict, title in ((FAILS, "Did not hold"), (INCONCLUSIVE, "Undecided"), (NOT_COMPUTED, "Not computed")):
-        by_reason: dict[str, list[Verdict]] = {}  # claims that share a reason are listed once, together
-        for v in primary:
-            if v.verdict == verdict:
-                by_reason.setdefault(box_reason(v), []).append(v)
-        if by_reason:
-            items = (f"- {', '.join(_linked(v) for v in group)}: {reason}" for reason, group in by_reason.items())
+        reasons = [(_linked(v), box_reason(v)) for v in primary if v.verdict == verdict]
+        if reasons:  # what claims share is said once, with the link of each (`shared_clauses`)
+            items = (f"- {part}" for part in shared_clauses(reasons))
             lines += [f"**{title}:**", "", *items, ""]
     if also:
         lines += [f"**Also tested, never moving a row:** {also[len('also tested: ') :]}.", ""]
