@@ -1,5 +1,7 @@
 """lib/book/pages/generated.py: the README's results block and the pages generated from the declarations."""
 
+import re
+
 import pytest
 
 from lib.book.pages.generated import (
@@ -56,6 +58,6 @@ def test_write_pages_without_runs_writes_every_page(pages_without_runs):
 
     names = {p.name for p in pages_without_runs.iterdir()}
     assert {"summary.md", "scorecard.md", "status.md", "parameters.md", "notes.md"} <= names
-    summary = (pages_without_runs / "summary.md").read_text()
-    assert all(f">{row.key}</a>" in summary for row in catalogue_rows())
+    summary = re.sub(r"<[^>]+>", "", (pages_without_runs / "summary.md").read_text())  # the text of its cells
+    assert all(f"| {row.key} |" in summary for row in catalogue_rows())
     assert "undecided at this budget" in summary

@@ -122,6 +122,12 @@ def _folded(summary: str, body: str) -> str:
     return f"<details><summary>{summary}</summary>{_html(body)}</details>" if body else ""
 
 
+def _row_key(key: str) -> str:
+    """A catalogue row's key ("S-2c, S-3") with each id kept on one line: a column as narrow as the summary's
+    broke them at their hyphens ("S-" above "2c")."""
+    return ", ".join(f'<span class="book-row">{_html(one)}</span>' for one in key.split(", "))
+
+
 def summary_table(summaries: list[RowSummary], link: str) -> str:
     """Markdown: row (linked to its decisive claim in its chapter), artifact, status, its primary claims'
     results, and folded: why, and what else was tested (never moving the row)."""
@@ -129,9 +135,9 @@ def summary_table(summaries: list[RowSummary], link: str) -> str:
     for s in summaries:
         v = s.linked
         ident = (
-            f'<a href="{link}{v.chapter}.html#{claim_anchor(v.claim.id)}">{_html(s.row.key)}</a>'
+            f'<a href="{link}{v.chapter}.html#{claim_anchor(v.claim.id)}">{_row_key(s.row.key)}</a>'
             if v is not None
-            else _html(s.row.key)
+            else _row_key(s.row.key)
         )
         decisive = _html(s.decisive_text())
         why = _folded("why", s.reason()) + _folded("also tested", s.also_tested_text())
@@ -147,9 +153,9 @@ def _rows_by_status(summaries: list[RowSummary], link: str) -> list[str]:
         rows = [s for s in summaries if s.status == status]
         if rows:
             links = "; ".join(
-                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.linked.claim.id)}">{_html(s.row.key)}</a>'
+                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.linked.claim.id)}">{_row_key(s.row.key)}</a>'
                 if s.linked is not None
-                else _html(s.row.key)
+                else _row_key(s.row.key)
                 for s in rows
             )
             lines.append(f"- **{status[0].upper() + status[1:]}:** {links}.")
