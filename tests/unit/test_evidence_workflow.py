@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from lib.book.evidence import compare, registry
-from lib.book.evidence.run import checkpoint_dir
+from lib.book.evidence.run import CLOCK_FILE, checkpoint_dir
 from lib.book.evidence.store import PROVENANCE, shard_dir
+from lib.util.io import atomic_write_json
 from lib.util.paths import ROOT
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "workflow" / "Snakefile")]
@@ -40,25 +41,34 @@ def planned_jobs(out: str) -> dict[str, int]:
     }
 
 
-def prioritised_jobs(out: str) -> set[tuple[str, str]]:
-    """(rule, shard) of the jobs that a dry run lists with a priority above 0."""
-    found = set()
+def prioritised_jobs(out: str) -> dict[tuple[str, str], float]:
+    """{(rule, shard): priority} of the jobs that a dry run lists with a priority above 0."""
+    found = {}
     for block in out.split("\n\n"):
         fields = dict(line.strip().split(": ", 1) for line in block.splitlines() if ": " in line)
         rule = next((line[5:-1] for line in block.splitlines() if line.startswith("rule ")), None)
         if rule and float(fields.get("priority", 0)) > 0:
-            found.add((rule, fields["wildcards"].removeprefix("shard=")))
+            found[rule, fields["wildcards"].removeprefix("shard=")] = float(fields["priority"])
     return found
 
 
 @pytest.mark.slow(15)
 def test_dry_run_plans_a_job_for_every_declared_shard_and_resumed_ones_first(tmp_path, monkeypatch):
-    """Every declared shard is a job; a shard whose interrupted run left a checkpoint comes first (priority 1)."""
+    """Every declared shard is a job; a shard whose interrupted run saved state comes before the fresh ones, the
+    furthest along first (priority 1 + its CPU seconds so far)."""
     monkeypatch.setenv("LIB_CACHE_DIR", str(tmp_path / "cache"))
     evidence_set = registry.get(*SMOKE_SET)
-    begun = evidence_set.shard_ids()[-1]
-    (checkpoint_dir(evidence_set, begun, create=True) / "state.pt").write_bytes(b"")
-    checkpoint_dir(evidence_set, evidence_set.shard_ids()[0], create=True)  # an empty folder: nothing to resume
+    ids = evidence_set.shard_ids()
+    for sid in ids[-2:]:  # saved state; the last one also with the clock of 100 CPU seconds
+        (checkpoint_dir(evidence_set, sid, create=True) / "state.pt").write_bytes(b"")
+    atomic_write_json(
+        checkpoint_dir(evidence_set, ids[-1]) / CLOCK_FILE, {"wall_seconds": 150.0, "cpu_seconds": 100.0, "runs": 1}
+    )
+    atomic_write_json(
+        checkpoint_dir(evidence_set, ids[0], create=True) / CLOCK_FILE,
+        {"wall_seconds": 9.0, "cpu_seconds": 8.0, "runs": 1},
+    )
+    checkpoint_dir(evidence_set, ids[1], create=True)  # killed before its first save, and an empty folder: fresh
     out = snakemake(
         tmp_path,
         "--dry-run",
@@ -73,7 +83,8 @@ def test_dry_run_plans_a_job_for_every_declared_shard_and_resumed_ones_first(tmp
     for each in registry.all_sets():
         rule = f"{each.chapter}__{each.name}"
         assert jobs.get(rule) == len(each.shards), f"{rule}: {jobs.get(rule)}\n{out[-2000:]}"
-    assert prioritised_jobs(out) == {(f"{SMOKE_SET[0]}__{SMOKE_SET[1]}", begun)}
+    rule = f"{SMOKE_SET[0]}__{SMOKE_SET[1]}"
+    assert prioritised_jobs(out) == {(rule, ids[-1]): 101.0, (rule, ids[-2]): 1.0}
 
 
 @pytest.mark.slow(7)

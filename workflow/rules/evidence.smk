@@ -4,7 +4,7 @@ import shlex
 
 import lib.book.chapters  # the chapter declarations register their evidence sets
 from lib.book.evidence import registry
-from lib.book.evidence.run import has_checkpoint
+from lib.book.evidence.run import resume_priority
 from lib.book.evidence.store import ARRAYS, PROVENANCE, shard_dir
 
 VARIANT = config.get("variant", "full")
@@ -24,10 +24,10 @@ def shard_outputs(evidence_set, sid):
 
 
 def resumed_first(evidence_set):
-    """A job's priority: 1 for a shard whose interrupted run left a checkpoint, 0 for a fresh one. Stopped and
-    restarted (a session's end, a kill), the workflow finishes the shards it had begun before it starts others,
-    instead of leaving more half-computed shards behind at every stop."""
-    return lambda wildcards: int(has_checkpoint(evidence_set, wildcards.shard, VARIANT))
+    """A job's priority: 0 for a fresh shard, more for one whose interrupted run saved state, the more the further
+    it got (`resume_priority`). Stopped and restarted (a session's end, a kill), the workflow finishes the shards
+    it had begun before it starts others, instead of leaving more half-computed shards behind at every stop."""
+    return lambda wildcards: resume_priority(evidence_set, wildcards.shard, VARIANT)
 
 
 ALL_OUTPUTS = [path for s in SETS for sid in s.shard_ids(VARIANT) for path in shard_outputs(s, sid)]

@@ -125,10 +125,14 @@ def checkpoint_dir(evidence_set: EvidenceSet, sid: str, variant: str = "full", c
     return cache_dir("evidence", evidence_set.chapter, evidence_set.name, variant, sid, key, create=create)
 
 
-def has_checkpoint(evidence_set: EvidenceSet, sid: str, variant: str = "full") -> bool:
-    """Whether an interrupted run of shard `sid` left work to resume (anything in its checkpoint folder)."""
+def resume_priority(evidence_set: EvidenceSet, sid: str, variant: str = "full") -> float:
+    """How far an interrupted run of shard `sid` got: 0 when its checkpoint folder holds no saved state (none, or
+    only the clock of a run killed before its first save), else 1 + the CPU seconds its runs have spent
+    (`ShardClock`), so that the shard furthest along resumes first."""
     folder = checkpoint_dir(evidence_set, sid, variant)
-    return folder.is_dir() and any(folder.iterdir())
+    if not folder.is_dir() or all(path.name == CLOCK_FILE for path in folder.iterdir()):
+        return 0.0
+    return 1.0 + ShardClock(folder).before["cpu_seconds"]
 
 
 def run_shard(
