@@ -128,6 +128,13 @@ def _row_key(key: str) -> str:
     return ", ".join(f'<span class="book-row">{_html(one)}</span>' for one in key.split(", "))
 
 
+def _claim_of_row(claim_id: str) -> str:
+    """A claim id with its row's part kept on one line ("S-T4.1" of "S-T4.1/flow"); the rest wraps at its "/"
+    and hyphens."""
+    row, slash, rest = claim_id.partition("/")
+    return _row_key(row) + _html(slash + rest)
+
+
 def summary_table(summaries: list[RowSummary], link: str) -> str:
     """Markdown: row (linked to its decisive claim in its chapter), artifact, status, its primary claims'
     results, and folded: why, and what else was tested (never moving the row)."""
@@ -139,7 +146,8 @@ def summary_table(summaries: list[RowSummary], link: str) -> str:
             if v is not None
             else _row_key(s.row.key)
         )
-        decisive = _html(s.decisive_text())
+        decisive = "; ".join(f"{_claim_of_row(claim)}: {_html(text)}" for claim, text in s.decisive_parts())
+        decisive = decisive or _html(s.decisive_text())  # no primary claim declared
         why = _folded("why", s.reason()) + _folded("also tested", s.also_tested_text())
         status = f'<strong class="book-status">{s.status}</strong>'
         rows.append(f"| {ident} | {_html(s.row.artifact)} | {status} | {decisive} | {why} |")

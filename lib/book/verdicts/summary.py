@@ -182,13 +182,15 @@ class RowSummary:
     def chapter(self) -> str | None:
         return self.linked.chapter if self.linked else None
 
-    def decisive_text(self) -> str:
-        """Each primary claim's value (interval and n only where there is one) and what it must meet;
-        for an error in the paper, the erratum."""
+    def decisive_parts(self) -> list[tuple[str, str]]:
+        """(claim id, its value and what it must meet: `primary_text`) for each primary claim; for an error in the
+        paper, for the errata."""
         shown = self.errata if self.status == ERRATUM else self.primaries
-        if not shown:
-            return "no primary claim declared"
-        return "; ".join(f"{v.claim.id}: {primary_text(v)}" for v in shown)
+        return [(v.claim.id, primary_text(v)) for v in shown]
+
+    def decisive_text(self) -> str:
+        """`decisive_parts` as one line: "S-3/rise: 0.42 [0.35, 0.48], n = 480 (needs > 0); ..."."""
+        return "; ".join(f"{claim}: {text}" for claim, text in self.decisive_parts()) or "no primary claim declared"
 
     def reason(self) -> str:
         """Why the row is not plainly reproduced: its primaries' notes and free choices, and its errata."""
