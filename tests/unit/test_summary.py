@@ -6,7 +6,7 @@ import pytest
 
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import Chapter, Claim, Parameters
-from lib.book.verdicts.claims import verdicts
+from lib.book.verdicts.claims import claim_id_html, row_key_html, verdicts
 from lib.book.verdicts.summary import (
     CAVEATS,
     ERRATUM,
@@ -159,8 +159,10 @@ def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
     assert box.startswith(":::{admonition}") and box.rstrip().endswith(":::")
     assert "S-10 (failure mode" in box and "): **not reproduced**" in box
     assert box.index("**Held:** <a") < box.index("**Did not hold:**")  # what held comes first
-    assert '- <a href="#claim-s-10-b">S-10/b</a>: 0 (needs > 0.5' in box  # one line: the note is in the table
-    assert '<a href="#claim-s-10-c">S-10/c</a>' in box  # the erratum, apart
+    assert (
+        f'- <a href="#claim-s-10-b">{claim_id_html("S-10/b", break_at_slash=False)}</a>: 0 (needs > 0.5' in box
+    )  # one line: the note is in the table
+    assert f'<a href="#claim-s-10-c">{claim_id_html("S-10/c", break_at_slash=False)}</a>' in box  # the erratum, apart
     assert "- a library warned: Covariance could not be estimated (OptimizeWarning)" in box
     assert "python -m lib run toy" in box
 
@@ -173,7 +175,22 @@ def test_the_summary_box_lists_claims_that_share_a_reason_once():
     found = verdicts([chapter], {"toy": {"S_10_a": 0.0, "S_10_b": 0.0, "S_10_c": 0.0}})
     box = chapter_summary_markdown(chapter, found)
     assert box.count("(needs > 0.5") == 1  # one item for the three, not three items with the same reason
-    assert '<a href="#claim-s-10-a">S-10/a</a>, <a href="#claim-s-10-b">S-10/b</a>, ' in box
+    assert (
+        f'<a href="#claim-s-10-a">{claim_id_html("S-10/a", break_at_slash=False)}</a>, <a href="#claim-s-10-b">{claim_id_html("S-10/b", break_at_slash=False)}</a>, '
+        in box
+    )
+
+
+def test_a_claim_id_keeps_its_row_on_one_line_and_wraps_its_rest_before_the_slash_in_a_table():
+    assert claim_id_html("S-6a/bend-registered-0_2") == (
+        '<span class="book-claim"><span class="book-row">S-6a</span><wbr>/bend-registered-0_2</span>'
+    )
+    assert claim_id_html("S-6a/bend", break_at_slash=False) == (
+        '<span class="book-claim"><span class="book-row">S-6a</span>/bend</span>'
+    )  # running text: the id goes to the next line whole rather than split at its "/"
+    assert claim_id_html("S-1c") == '<span class="book-claim"><span class="book-row">S-1c</span></span>'
+    assert row_key_html("S-2c, S-3") == '<span class="book-row">S-2c</span>, <span class="book-row">S-3</span>'
+    assert row_key_html("S-<x>") == '<span class="book-row">S-&lt;x&gt;</span>'
 
 
 def test_a_clause_that_notes_share_is_said_once_and_each_claims_own_clauses_follow():

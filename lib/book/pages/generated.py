@@ -23,6 +23,7 @@ from lib.book.verdicts.claims import (
     format_value,
     read_metrics,
     reason_text,
+    row_key_html,
     verdict_label,
     verdicts,
 )
@@ -122,19 +123,6 @@ def _folded(summary: str, body: str) -> str:
     return f"<details><summary>{summary}</summary>{_html(body)}</details>" if body else ""
 
 
-def _row_key(key: str) -> str:
-    """A catalogue row's key ("S-2c, S-3") with each id kept on one line: a column as narrow as the summary's
-    broke them at their hyphens ("S-" above "2c")."""
-    return ", ".join(f'<span class="book-row">{_html(one)}</span>' for one in key.split(", "))
-
-
-def _claim_of_row(claim_id: str) -> str:
-    """A claim id with its row's part kept on one line ("S-T4.1" of "S-T4.1/flow"); the rest wraps at its "/"
-    and hyphens."""
-    row, slash, rest = claim_id.partition("/")
-    return _row_key(row) + _html(slash + rest)
-
-
 def summary_table(summaries: list[RowSummary], link: str) -> str:
     """Markdown: row (linked to its decisive claim in its chapter), artifact, status, its primary claims'
     results, and folded: why, and what else was tested (never moving the row)."""
@@ -142,11 +130,11 @@ def summary_table(summaries: list[RowSummary], link: str) -> str:
     for s in summaries:
         v = s.linked
         ident = (
-            f'<a href="{link}{v.chapter}.html#{claim_anchor(v.claim.id)}">{_row_key(s.row.key)}</a>'
+            f'<a href="{link}{v.chapter}.html#{claim_anchor(v.claim.id)}">{row_key_html(s.row.key)}</a>'
             if v is not None
-            else _row_key(s.row.key)
+            else row_key_html(s.row.key)
         )
-        decisive = "; ".join(f"{_claim_of_row(claim)}: {_html(text)}" for claim, text in s.decisive_parts())
+        decisive = "; ".join(f"{claim_id_html(claim)}: {_html(text)}" for claim, text in s.decisive_parts())
         decisive = decisive or _html(s.decisive_text())  # no primary claim declared
         why = _folded("why", s.reason()) + _folded("also tested", s.also_tested_text())
         status = f'<strong class="book-status">{s.status}</strong>'
@@ -161,9 +149,9 @@ def _rows_by_status(summaries: list[RowSummary], link: str) -> list[str]:
         rows = [s for s in summaries if s.status == status]
         if rows:
             links = "; ".join(
-                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.linked.claim.id)}">{_row_key(s.row.key)}</a>'
+                f'<a href="{link}{s.chapter}.html#{claim_anchor(s.linked.claim.id)}">{row_key_html(s.row.key)}</a>'
                 if s.linked is not None
-                else _row_key(s.row.key)
+                else row_key_html(s.row.key)
                 for s in rows
             )
             lines.append(f"- **{status[0].upper() + status[1:]}:** {links}.")

@@ -409,10 +409,20 @@ def claim_anchor(claim_id: str) -> str:
     return "claim-" + slug(claim_id).replace("_", "-")
 
 
-def claim_id_html(claim_id: str) -> str:
-    """A claim id as HTML that wraps before its "/" and after its hyphens, never inside a word ("G-6/sigma-monotone"):
-    its cell is at least as wide as its longest word (book.css, `book-claim`)."""
-    return f'<span class="book-claim">{html.escape(claim_id).replace("/", "<wbr>/")}</span>'
+def row_key_html(key: str) -> str:
+    """A catalogue row's key ("S-2c, S-3") as HTML with each id kept on one line (book.css, `book-row`): a narrow
+    column or a phone's line broke them at their hyphens ("S-" above "2c")."""
+    return ", ".join(f'<span class="book-row">{html.escape(one, quote=False)}</span>' for one in key.split(", "))
+
+
+def claim_id_html(claim_id: str, *, break_at_slash: bool = True) -> str:
+    """A claim id as HTML whose row ("G-6" of "G-6/sigma-monotone") stays on one line (`row_key_html`) and whose rest
+    wraps after its hyphens, never inside a word. In a table cell (at least as wide as its longest word, book.css
+    `book-claim`) it may also wrap before its "/"; in running text (`break_at_slash=False`) a line that has no room
+    for the id up to its next hyphen takes it whole, and the row's part never ends a line alone."""
+    row, slash, rest = claim_id.partition("/")
+    tail = f"{'<wbr>' if break_at_slash else ''}/{html.escape(rest, quote=False)}" if slash else ""
+    return f'<span class="book-claim">{row_key_html(row)}{tail}</span>'
 
 
 def verdict_label(v: Verdict) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lib.book.chapters.declaration import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
-from lib.book.verdicts.claims import Verdict, claim_anchor, format_value, is_interval, not_judged
+from lib.book.verdicts.claims import Verdict, claim_anchor, claim_id_html, format_value, is_interval, not_judged
 from lib.util.paths import ROOT
 from lib.util.wording import plural, reader_list, reader_name
 
@@ -416,8 +416,8 @@ def chapter_sources(chapter_id: str) -> tuple[list[str], list[str]]:
 
 
 def _linked(v: Verdict) -> str:
-    """A claim's id linked to its row in its chapter's claims table."""
-    return f'<a href="#{claim_anchor(v.claim.id)}">{v.claim.id}</a>'
+    """A claim's id linked to its row in its chapter's claims table, read as running text (`claim_id_html`)."""
+    return f'<a href="#{claim_anchor(v.claim.id)}">{claim_id_html(v.claim.id, break_at_slash=False)}</a>'
 
 
 def box_reason(v: Verdict) -> str:
