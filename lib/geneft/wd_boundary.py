@@ -15,6 +15,8 @@ every cell, so seeds are resampled jointly across the grid).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
@@ -134,12 +136,19 @@ def boundary_spread(
     seeds = np.arange(gen.shape[-1])
     value = float(largest_difference(crossing))
     if gen.shape[-1] > 1:
-        low, high = bootstrap_interval(
-            (seeds,),
-            spread,
-            rng=np.random.default_rng(seed),
-            confidence=confidence,
-        )
+        # A resample of seeds with fewer than two fitting rows has no spread (NaN), and then neither has the
+        # interval: scipy says so with a DegenerateDataWarning (worded for BCa), which would be a notice on the
+        # chapter's page. The NaN is this function's answer, read below, so the warning is not shown.
+        from scipy.stats import DegenerateDataWarning
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)
+            low, high = bootstrap_interval(
+                (seeds,),
+                spread,
+                rng=np.random.default_rng(seed),
+                confidence=confidence,
+            )
     else:
         low = high = value
     if np.isfinite([low, high]).all():  # a resample without two rows that fit has no spread: NaN, left undecided
