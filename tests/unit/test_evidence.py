@@ -20,7 +20,7 @@ from lib.book.evidence import (
     registry,
     shard_id,
 )
-from lib.book.evidence.run import CLOCK_FILE, ShardClock, run_shard
+from lib.book.evidence.run import CLOCK_FILE, ShardClock, checkpoint_dir, run_shard
 from lib.book.evidence.status import stale_targets, status
 from lib.book.evidence.store import ARRAYS, PROVENANCE, core_seconds, shard_dir, write_shard
 
@@ -297,6 +297,23 @@ def test_status_estimates_what_is_left_to_compute(tiny):
         path.unlink()
     row = status("two_layer/tiny_test_set", root=tiny)[0]
     assert row["minutes_to_go"] == pytest.approx(TINY.minutes) and row["minutes"] == pytest.approx(2 * TINY.minutes)
+
+
+def test_status_lists_the_begun_shards_that_make_evidence_resumes_first(tiny, monkeypatch, lib_command):
+    """A shard not stored whose interrupted run saved state is "begun", with the CPU seconds spent on it; a stored
+    shard, or one whose run left only its clock, is not."""
+    monkeypatch.setenv("LIB_CACHE_DIR", str(tiny / "cache"))
+    for path in shard_dir(TINY, "d-2__block-1", root=tiny).iterdir():
+        path.unlink()
+    for sid, files in (("d-2__block-1", ("state.pt", CLOCK_FILE)), ("d-2__block-0", ("state.pt",))):
+        folder = checkpoint_dir(TINY, sid, create=True)
+        for name in files:
+            (folder / name).write_text(json.dumps({"wall_seconds": 200.0, "cpu_seconds": 180.0, "runs": 1}))
+    assert status("two_layer/tiny_test_set", root=tiny)[0]["begun"] == {"d-2__block-1": 180.0}
+    out = lib_command("evidence", "status", "two_layer/tiny_test_set", "--root", str(tiny)).stdout
+    assert "    begun, resumed first: d-2__block-1 (3 CPU-min)\n" in out
+    (checkpoint_dir(TINY, "d-2__block-1") / "state.pt").unlink()  # killed before its first save: fresh
+    assert status("two_layer/tiny_test_set", root=tiny)[0]["begun"] == {}
 
 
 def test_status_reads_the_arrays(tiny):

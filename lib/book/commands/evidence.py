@@ -1,7 +1,7 @@
 """Command line of the evidence tier (the Snakemake rules call `shard`).
 
 python -m lib evidence list                       declared sets, shards, estimated minutes, commands
-python -m lib evidence status [SETS] [--smoke]    present / missing / stale shards per set, and each chapter's
+python -m lib evidence status [SETS] [--smoke]    present / missing / stale / begun shards per set, and each chapter's
                                                   stored results: ok / from other code / damaged / missing
 python -m lib evidence stale [SETS] [--smoke]     provenance.json paths of stale shards (for --forcerun)
 python -m lib evidence shard CHAPTER SET SHARD_ID [--smoke] [--root DIR] [--threads N] [--gpu]
@@ -131,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
             for how, n in sorted(row["certified"].items()):
                 print(f"    {n} ok, {how}")
             print(f"    processors: {'; '.join(row['processors']) or 'none'}")
+            if row["begun"]:  # furthest along first, the order `make evidence` resumes them in
+                begun = sorted(row["begun"].items(), key=lambda item: -item[1])
+                print("    begun, resumed first: " + ", ".join(f"{sid} ({s / 60:.0f} CPU-min)" for sid, s in begun))
             for problem in row["problems"][:5]:
                 print(f"    {problem}")
         stored_ok = True

@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from lib.book.evidence import registry
+from lib.book.evidence.run import resume_priority
 from lib.book.evidence.store import PROVENANCE, check_shard, processor_text, regenerate_command, shard_dir
 
 STALE = ("config", "shard", "code", "corrupt", "incomplete")
@@ -15,8 +16,9 @@ def status(
     sets: str | None = None, variant: str = "full", root: str | Path | None = None, read: bool = True
 ) -> list[dict]:
     """One row per set: counts per shard state, how its certified shards were certified, the processors
-    its shards were computed on, the estimated minutes (of the whole set, and of the shards not ok) and the
-    regenerating command.
+    its shards were computed on, the estimated minutes (of the whole set, and of the shards not ok), the shards not
+    ok whose interrupted runs saved state in this checkout's cache ("begun": the CPU seconds spent on each, which
+    `make evidence` resumes first) and the regenerating command.
 
     Every npz is read (a pickled or mis-shaped array is "corrupt", not "ok"); `read=False` checks
     only the hashes and the recorded fields."""
@@ -24,6 +26,7 @@ def status(
     for evidence_set in registry.select(sets, gpu=True):
         states = [check_shard(evidence_set, sid, variant, root, read=read) for sid in evidence_set.shard_ids(variant)]
         counts = dict(Counter(s.status for s in states))
+        saved = {s.sid: resume_priority(evidence_set, s.sid, variant) for s in states if s.status != "ok"}
         rows.append(
             {
                 "set": evidence_set.key,
@@ -40,6 +43,7 @@ def status(
                 "gpu": evidence_set.gpu,
                 "command": regenerate_command(evidence_set, variant),
                 "problems": [f"{s.sid} ({s.status}): {s.problem}" for s in states if s.status != "ok"],
+                "begun": {sid: priority - 1 for sid, priority in saved.items() if priority > 0},
             }
         )
     return rows
