@@ -47,6 +47,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import html
 import html.parser
 import http.server
 import json
@@ -549,15 +550,22 @@ def _in_signature(node) -> bool:
 CURRENCY_AS_MATH = re.compile(r"^\d[\d.,]*\s.*\s$", re.DOTALL)
 
 
-def check_currency(static: BeautifulSoup) -> list[str]:
-    """Inline formulas in the page's HTML as written by Sphinx that look like prose money."""
+# An inline formula as Sphinx writes it into a page (its TeX HTML-escaped), before MathJax typesets it.
+SPHINX_INLINE_MATH = re.compile(r'<span class="math notranslate nohighlight">\\\((.*?)\\\)</span>', re.DOTALL)
+ANCHOR = re.compile(r'\bid="([^"]+)"')
+
+
+def check_currency(static_html: str) -> list[str]:
+    """Inline formulas in the page's HTML as written by Sphinx that look like prose money, each with the id of
+    the element nearest before it (read from the text: building a tree of the page was a third of this test's
+    parsing)."""
     problems = []
-    for span in static.find_all("span", class_="math"):
-        tex = span.get_text()
-        if tex.startswith("\\(") and tex.endswith("\\)") and CURRENCY_AS_MATH.match(tex[2:-2]):
-            problems.append(
-                f'dollar signs read as math "${tex[2:-2]}$" in {_where(span.parent)}: escape a currency $ as \\$'
-            )
+    for match in SPHINX_INLINE_MATH.finditer(static_html):
+        tex = html.unescape(match.group(1))
+        if CURRENCY_AS_MATH.match(tex):
+            anchors = ANCHOR.findall(static_html, 0, match.start())
+            where = f" after #{anchors[-1]}" if anchors else ""
+            problems.append(f'dollar signs read as math "${tex}$"{where}: escape a currency $ as \\$')
     return problems
 
 
@@ -808,7 +816,7 @@ def test_page(page, request):
     if base is not None:
         page_url = urllib.parse.urljoin(page_url, base["href"])
     problems = []
-    problems += check_currency(BeautifulSoup(static_html, "html.parser"))
+    problems += check_currency(static_html)
     problems += check_math(soup)
     problems += check_images(soup, page_url, site, fetcher)
     problems += check_links(soup, page_url, site, fetcher)
@@ -816,6 +824,7 @@ def test_page(page, request):
     problems += check_stderr(soup)
     problems += check_machine_paths(static_html)
     problems += check_prose_floats(soup)
+    request.getfixturevalue("contents").setdefault(page, _without_chrome(soup))  # this parse serves `_content` too
     if problems:
         pytest.fail(f"{page}: {len(problems)} problem(s)\n  - " + "\n  - ".join(problems), pytrace=False)
 
@@ -905,12 +914,16 @@ def _content(page: str, request) -> BeautifulSoup | None:
     if page == MISSING or _is_redirect(page):
         return None
     contents = request.getfixturevalue("contents")
-    if page not in contents:
-        soup = BeautifulSoup(_rendered(request, page).dom, "html.parser")
-        for chrome in soup.select("nav, header, footer, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header"):
-            chrome.decompose()  # the theme's navigation repeats the pages' titles
-        contents[page] = soup
+    if page not in contents:  # `test_page` has not parsed it yet
+        contents[page] = _without_chrome(BeautifulSoup(_rendered(request, page).dom, "html.parser"))
     return contents[page]
+
+
+def _without_chrome(soup: BeautifulSoup) -> BeautifulSoup:
+    """`soup` without the theme's navigation, which repeats the pages' titles (changed in place: its last reader)."""
+    for chrome in soup.select("nav, header, footer, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header"):
+        chrome.decompose()
+    return soup
 
 
 @pytest.fixture(scope="session")
@@ -931,6 +944,16 @@ def test_no_code_identifiers_in_reader_text(page, request):
     soup = _content(page, request)
     problems = check_code_identifiers(soup) if soup is not None and page not in NAMES_ALLOWED_ON else []
     assert not problems, f"{page}: " + "\n  - ".join(problems)
+
+
+def test_the_currency_check_finds_dollar_signs_read_as_math():
+    """Prose money ("$5 and $10") that dollarmath made a formula, in the HTML Sphinx writes; real formulas pass."""
+    page = (
+        '<section id="costs"><p>It costs <span class="math notranslate nohighlight">\\(5 and \\)</span>10, '
+        'at <span class="math notranslate nohighlight">\\(\\mu &lt; 1\\)</span>.</p></section>'
+    )
+    assert check_currency(page) == ['dollar signs read as math "$5 and $" after #costs: escape a currency $ as \\$']
+    assert check_currency(page.replace("5 and ", "x + y")) == []
 
 
 def test_landing_page_names_every_catalogue_row_with_a_status(request):
