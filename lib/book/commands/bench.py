@@ -53,11 +53,26 @@ def chapter_peak_memory(chapter_id: str) -> tuple[float, float]:
 
 
 class Timing(NamedTuple):
-    """A phase's wall seconds and the CPU seconds (user + system) of its processes and every descendant they
-    waited for: on two cores a phase can take no less wall time than half its CPU seconds."""
+    """A phase's wall seconds; the CPU seconds (user + system) of its processes and every descendant they
+    waited for; and the seconds the machine's CPUs were busy meanwhile (`cpu_ticks`), which also count what the
+    first misses: processes nobody waits for, such as Chromium's renderers in the browser checks (61 of the 115
+    busy core-seconds there, AMD EPYC), and whatever else runs. On two cores a phase can take no less wall time
+    than half its busy core-seconds."""
 
     wall: float
     cpu: float
+    busy: float
+
+
+class Ticks(NamedTuple):
+    """Clock ticks of the machine's CPUs so far (`cpu_ticks`)."""
+
+    all: int
+    stolen: int
+    busy: int
+
+
+CLOCK_TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def _child_cpu_seconds() -> float:
@@ -65,28 +80,36 @@ def _child_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _busy_seconds() -> float:
+    ticks = cpu_ticks()
+    return ticks.busy / CLOCK_TICKS_PER_SECOND if ticks else float("nan")
+
+
 def _timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Timing:
     """The `Timing` of `command` run to success in `cwd`; when it fails, RuntimeError with the last lines
     of its output (the output is kept quiet otherwise)."""
-    start, cpu = time.perf_counter(), _child_cpu_seconds()
+    start, cpu, busy = time.perf_counter(), _child_cpu_seconds(), _busy_seconds()
     done = subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0:
         tail = "\n".join(done.stdout.splitlines()[-40:])
         raise RuntimeError(f"{' '.join(command)} failed in {cwd} with exit code {done.returncode}:\n{tail}")
-    return Timing(time.perf_counter() - start, _child_cpu_seconds() - cpu)
+    return Timing(time.perf_counter() - start, _child_cpu_seconds() - cpu, _busy_seconds() - busy)
 
 
-def cpu_ticks(stat: str | None = None) -> tuple[int, int] | None:
-    """(all, stolen) clock ticks of the machine's CPUs so far, from the first line of /proc/stat (`stat`, its
-    text, for a test): user, nice, system, idle, iowait, irq, softirq and steal, the time the hypervisor gave
-    to other guests; None where there is no such file."""
+def cpu_ticks(stat: str | None = None) -> Ticks | None:
+    """The clock ticks of the machine's CPUs so far, from the first line of /proc/stat (`stat`, its text, for a
+    test): all of user, nice, system, idle, iowait, irq, softirq and steal; stolen (steal, the time the hypervisor
+    gave to other guests); busy (user, nice, system, irq and softirq). None where there is no such file."""
     if stat is None:
         try:
             stat = Path("/proc/stat").read_text()
         except OSError:
             return None
     fields = [int(x) for x in stat.splitlines()[0].split()[1:9]]
-    return (sum(fields), fields[7]) if len(fields) == 8 else None
+    if len(fields) != 8:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return Ticks(sum(fields), steal, user + nice + system + irq + softirq)
 
 
 def cpu_list_size(text: str) -> int:
@@ -123,14 +146,17 @@ def build_phases(chapters: list[str]) -> dict[str, float]:
     """Wall seconds of a fresh clone of this repository's HEAD, as a reader and CI meet it: the environment
     (`make .venv/.installed`), the chapters (`make book`'s executions on all cores, and each chapter's own
     time as its run records it), the HTML alone, `make book` in all, and `.ci/run` in a second fresh clone;
-    the CPU seconds of each (`Timing`), and the fraction of the machine's CPU time stolen by the hypervisor
-    meanwhile (`cpu_ticks`): timings from a host whose cores were busy elsewhere say so."""
+    the CPU seconds and the machine's busy core-seconds of each (`Timing`), and the fraction of the machine's CPU
+    time stolen by the hypervisor meanwhile (`cpu_ticks`): timings from a host whose cores were busy elsewhere say
+    so."""
     env = fresh_clone_environment(os.environ)
     ticks = cpu_ticks()
     phases: dict[str, float] = {}
 
     def timed(name: str, command: list[str], cwd: Path) -> None:
-        phases[f"build.{name}_seconds"], phases[f"build.{name}_cpu_seconds"] = _timed(command, cwd, env)
+        timing = _timed(command, cwd, env)
+        phases[f"build.{name}_seconds"], phases[f"build.{name}_cpu_seconds"] = timing.wall, timing.cpu
+        phases[f"build.{name}_busy_core_seconds"] = timing.busy
 
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         book = _fresh_clone(Path(tmp) / "book")
@@ -140,15 +166,15 @@ def build_phases(chapters: list[str]) -> dict[str, float]:
             record = json.loads((book / "book" / "chapters" / f"{chapter_id}.metrics.json").read_text())["_run"]
             phases[f"build.{chapter_id}_seconds"] = float(record["elapsed_seconds"])
         timed("html", ["make", "book"], book)
-        for unit in ("seconds", "cpu_seconds"):
+        for unit in ("seconds", "cpu_seconds", "busy_core_seconds"):
             phases[f"build.make_book_{unit}"] = sum(
                 phases[f"build.{k}_{unit}"] for k in ("environment", "chapters", "html")
             )
         shutil.rmtree(book)
         timed("ci", [".ci/run"], _fresh_clone(Path(tmp) / "ci"))
     end = cpu_ticks()
-    if ticks and end and end[0] > ticks[0]:
-        phases["build.steal_fraction"] = (end[1] - ticks[1]) / (end[0] - ticks[0])
+    if ticks and end and end.all > ticks.all:
+        phases["build.steal_fraction"] = (end.stolen - ticks.stolen) / (end.all - ticks.all)
     return phases
 
 
