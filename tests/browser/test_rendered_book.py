@@ -928,7 +928,8 @@ def _without_chrome(soup: BeautifulSoup) -> BeautifulSoup:
 
 @pytest.fixture(scope="session")
 def contents() -> dict[str, BeautifulSoup]:
-    """page -> its content as `_content` parsed it (filled as the tests ask)."""
+    """page -> its content without the theme's navigation (`_without_chrome`), from the parse of `test_page` or of
+    `_content`, whichever reads the page first."""
     return {}
 
 

@@ -125,14 +125,20 @@ def checkpoint_dir(evidence_set: EvidenceSet, sid: str, variant: str = "full", c
     return cache_dir("evidence", evidence_set.chapter, evidence_set.name, variant, sid, key, create=create)
 
 
-def resume_priority(evidence_set: EvidenceSet, sid: str, variant: str = "full") -> float:
-    """How far an interrupted run of shard `sid` got: 0 when its checkpoint folder holds no saved state (none, or
-    only the clock of a run killed before its first save), else 1 + the CPU seconds its runs have spent
-    (`ShardClock`), so that the shard furthest along resumes first."""
+def begun_cpu_seconds(evidence_set: EvidenceSet, sid: str, variant: str = "full") -> float | None:
+    """The CPU seconds the interrupted runs of shard `sid` have spent (`ShardClock`), or None when its checkpoint
+    folder holds no saved state (none, or only the clock of a run killed before its first save): a fresh shard."""
     folder = checkpoint_dir(evidence_set, sid, variant)
     if not folder.is_dir() or all(path.name == CLOCK_FILE for path in folder.iterdir()):
-        return 0.0
-    return 1.0 + ShardClock(folder).before["cpu_seconds"]
+        return None
+    return ShardClock(folder).before["cpu_seconds"]
+
+
+def resume_priority(evidence_set: EvidenceSet, sid: str, variant: str = "full") -> float:
+    """How far an interrupted run of shard `sid` got: 0 for a fresh shard, else 1 + the CPU seconds its runs have
+    spent (`begun_cpu_seconds`), so that the shard furthest along resumes first."""
+    seconds = begun_cpu_seconds(evidence_set, sid, variant)
+    return 0.0 if seconds is None else 1.0 + seconds
 
 
 def run_shard(

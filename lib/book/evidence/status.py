@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from lib.book.evidence import registry
-from lib.book.evidence.run import resume_priority
+from lib.book.evidence.run import begun_cpu_seconds
 from lib.book.evidence.store import PROVENANCE, check_shard, processor_text, regenerate_command, shard_dir
 
 STALE = ("config", "shard", "code", "corrupt", "incomplete")
@@ -26,7 +26,7 @@ def status(
     for evidence_set in registry.select(sets, gpu=True):
         states = [check_shard(evidence_set, sid, variant, root, read=read) for sid in evidence_set.shard_ids(variant)]
         counts = dict(Counter(s.status for s in states))
-        saved = {s.sid: resume_priority(evidence_set, s.sid, variant) for s in states if s.status != "ok"}
+        saved = {s.sid: begun_cpu_seconds(evidence_set, s.sid, variant) for s in states if s.status != "ok"}
         rows.append(
             {
                 "set": evidence_set.key,
@@ -43,7 +43,7 @@ def status(
                 "gpu": evidence_set.gpu,
                 "command": regenerate_command(evidence_set, variant),
                 "problems": [f"{s.sid} ({s.status}): {s.problem}" for s in states if s.status != "ok"],
-                "begun": {sid: priority - 1 for sid, priority in saved.items() if priority > 0},
+                "begun": {sid: seconds for sid, seconds in saved.items() if seconds is not None},
             }
         )
     return rows
