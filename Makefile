@@ -43,8 +43,8 @@ ENV_STAMP := $(VENV)/.installed
 
 CHAPTERS := $(shell sed -n 's|^ *- file: book/chapters/\([a-z0-9_]*\) *$$|\1|p' _toc.yml)
 RUNS := book/chapters
-# The chapters start longest first, so that two cores end together: the order of their own times on a fresh clone
-# (AMD EPYC, AVX-512; 8.4 s down to 5.2); a chapter missing from the list starts last.
+# The chapters start longest first, so that two cores end together: the order of their own times on a fresh
+# clone (AMD EPYC, AVX-512; 8.4 s down to 5.2); a chapter missing from the list starts last.
 LONGEST_FIRST := two_layer diffusion geneft_dynamics sim_observations geneft_statics one_layer
 EXECUTED := $(patsubst %,$(RUNS)/%.ipynb,$(filter $(CHAPTERS),$(LONGEST_FIRST)) $(filter-out $(LONGEST_FIRST),$(CHAPTERS)))
 METRICS := $(CHAPTERS:%=$(RUNS)/%.metrics.json)

@@ -144,9 +144,9 @@ def fresh_clone_environment(environ: Mapping[str, str]) -> dict[str, str]:
 
 def build_phases(chapters: list[str]) -> dict[str, float]:
     """Wall seconds of a fresh clone of this repository's HEAD, as a reader and CI meet it: the environment
-    (`make .venv/.installed`), the chapters (`make chapters`: `make book`'s executions on all cores, and each chapter's own
-    time as its run records it), the HTML alone, `make book` in all, and `.ci/run` in a second fresh clone;
-    the CPU seconds and the machine's busy core-seconds of each (`Timing`), and the fraction of the machine's CPU
+    (`make .venv/.installed`), the chapters (`make chapters`: `make book`'s executions on all cores, and each
+    chapter's own time as its run records it), the HTML alone, `make book` in all, and `.ci/run` in a second fresh
+    clone; the CPU seconds and the machine's busy core-seconds of each (`Timing`), and the fraction of the machine's CPU
     time stolen by the hypervisor meanwhile (`cpu_ticks`): timings from a host whose cores were busy elsewhere say
     so."""
     env = fresh_clone_environment(os.environ)
