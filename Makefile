@@ -168,10 +168,16 @@ test-unit: test-lint | $(AFTER_NBVAL)  ## part of make test: the unit tests, one
 test-nbval: test-lint | $(AFTER_CHAPTERS)  ## part of make test: the checked outputs (nbval) on this machine's kernels
 	LIB_STORED_RESULTS=live $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
-# Its two OpenMP threads wait passively (they sleep instead of spinning): beside the other parts on two cores,
-# spinning threads took the cores from the work (one_layer's checked outputs: 62 s against 37 s, AMD EPYC, loaded).
+# The generic kernels are those of each library that computes: torch's own (ATEN_CPU_CAPABILITY=default), MKL's
+# matrix products (MKL_CBWR=COMPATIBLE: SSE2, the branch Intel documents for the same results on Intel and other
+# x86 processors) and oneDNN's convolutions (ONEDNN_MAX_CPU_ISA=SSE41); each of the three changes the floats here.
+# (Under all three, every chapter at its defaults gave the same verdicts and printed values as on its own kernels:
+# AMD EPYC, AVX-512, 2026-12-02.) Its two OpenMP threads wait passively (they sleep instead of spinning): beside the
+# other parts on two cores, spinning threads took the cores from the work (one_layer's checked outputs: 62 s against
+# 37 s, AMD EPYC, loaded).
+GENERIC_KERNELS := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_ISA=SSE41
 test-nbval-generic: test-lint | $(AFTER_CHAPTERS)  ## part of make test: the checked outputs under the generic kernels, two threads
-	ATEN_CPU_CAPABILITY=default LIB_THREADS=2 OMP_WAIT_POLICY=PASSIVE LIB_OUTPUT_DIR=_build/nbval-generic LIB_STORED_RESULTS=live \
+	$(GENERIC_KERNELS) LIB_THREADS=2 OMP_WAIT_POLICY=PASSIVE LIB_OUTPUT_DIR=_build/nbval-generic LIB_STORED_RESULTS=live \
 	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
 
 # The chapters' stored results (README, Evidence): each chapter that calls run.stored(...) is run at its default
