@@ -69,3 +69,12 @@ def test_make_test_runs_the_chapters_first_and_the_unit_tests_after_the_checked_
     # the schedule is make test's: each part alone starts at once
     assert not any("-m lib run " in line for line in commands("test-nbval", "test-nbval-generic"))
     assert not any("--nbval-lax" in line for line in commands("test-unit"))
+
+
+def test_the_second_checked_output_pass_takes_every_librarys_generic_kernels(fresh_clone):
+    done = subprocess.run(["make", "-n", "test-nbval-generic"], cwd=fresh_clone, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if "ATEN_CPU_CAPABILITY" in line]
+    # torch's own kernels, MKL's matrix products and oneDNN's convolutions each change the floats
+    for setting in ("ATEN_CPU_CAPABILITY=default", "MKL_CBWR=COMPATIBLE", "ONEDNN_MAX_CPU_ISA=SSE41", "LIB_THREADS=2"):
+        assert setting in line
