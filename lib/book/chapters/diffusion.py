@@ -278,13 +278,21 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
 # claims (the same four, role "paper") were declared 2026-11-27 with 48 of its 60 shards stored and none of
 # its statistics computed; they are judged, and their expected verdicts set, once all 60 are stored.
 def _power_note(prefix: str, metric: str, effect: str, sizing: str) -> str:
-    """A registered claim's note: pending until its set (`prefix`: registered, registered_gpu) is complete, and
-    its test's power at the effect the design was sized for (REGISTERED_SIZING; the chapter computes the power:
-    lib.diffusion.analysis.registered_power), so that an undecided verdict says what the design could have found."""
-    what = " as a replication on a GPU, never deciding" if prefix == "registered_gpu" else ""
+    """A registered claim's note: judged once, on the complete CPU set (`prefix` registered), or pending until the
+    GPU replication (registered_gpu) is complete; and its test's power at the effect the design was sized for
+    (REGISTERED_SIZING; the chapter computes the power: lib.diffusion.analysis.registered_power), so that an
+    undecided verdict says what the design could have found."""
+    if prefix == "registered":
+        judged = (
+            "registered before its evidence (2026-11-26) and judged once, on the complete set of 40 shards (2026-12-02)"
+        )
+    else:
+        judged = (
+            "registered before its evidence as a replication on a GPU, never deciding: not judged until the "
+            f"{{{prefix}_missing}} missing shards of its evidence set are stored (no interim looks)"
+        )
     return (
-        f"registered before its evidence{what}: not judged until the {{{prefix}_missing}} missing shards of its "
-        f"evidence set are stored (no interim looks); the registered test has power {{{prefix}_power_{metric}}} "
+        f"{judged}; the registered test has power {{{prefix}_power_{metric}}} "
         f"for {effect} {REGISTERED_SIZING[sizing]:.2g} standard deviations over seeds"
     )
 
