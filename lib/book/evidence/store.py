@@ -450,7 +450,15 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
-SHOWN_EXTENSIONS = ("avx2", "avx512f", "avx512_bf16", "amx_tile", "asimd", "sve")
+# The telling vector extensions, as the kernel's /proc/cpuinfo flags name them, and as their makers write them.
+SHOWN_EXTENSIONS = {
+    "avx2": "AVX2",
+    "avx512f": "AVX-512",
+    "avx512_bf16": "AVX-512 BF16",
+    "amx_tile": "AMX",
+    "asimd": "Advanced SIMD",
+    "sve": "SVE",
+}
 
 
 def core_seconds(provenance: dict) -> float:
@@ -466,7 +474,7 @@ def processor_text(provenance: dict) -> str:
     """The processor a shard records, in words: model, the telling vector extensions, torch's kernels."""
     cpu = provenance.get("processor")
     if isinstance(cpu, dict):
-        shown = [e for e in SHOWN_EXTENSIONS if e in cpu.get("vector_extensions", [])]
+        shown = [name for flag, name in SHOWN_EXTENSIONS.items() if flag in cpu.get("vector_extensions", [])]
         return f"{cpu.get('model')} ({', '.join(shown) or 'no AVX2'}; torch {cpu.get('torch_kernels')})"
     if isinstance(provenance.get("cpu"), str):
         return f"{provenance['cpu']} (vector extensions not recorded)"
