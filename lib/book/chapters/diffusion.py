@@ -277,6 +277,19 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
 # on a GPU with all 30 seeds read out every 100 steps, is a replication shown beside, never deciding: its
 # claims (the same four, role "paper") were declared 2026-11-27 with 48 of its 60 shards stored and none of
 # its statistics computed; they are judged, and their expected verdicts set, once all 60 are stored.
+# The registered claims' verdicts, set once, from the one computation made when the set's last shard was stored
+# (2026-12-02, with the stored result of that computation): no look came before it.
+REGISTERED_VERDICTS = {
+    "S-6/generalises-registered-0_2": "holds",
+    "S-6a/bend-registered-0_2": "inconclusive",
+    "S-6b/rise-in-bend-registered-0_2": "does not hold",
+    "S-6/generalises-registered-0_7": "inconclusive",
+    "S-6a/bend-registered-0_7": "holds",
+    "S-6b/rise-in-bend-registered-0_7": "does not hold",
+    "S-6a/order-by-contrast-registered": "holds",
+}
+
+
 def _power_note(prefix: str, metric: str, effect: str, sizing: str) -> str:
     """A registered claim's note: judged once, on the complete CPU set (`prefix` registered), or pending until the
     GPU replication (registered_gpu) is complete; and its test's power at the effect the design was sized for
@@ -284,7 +297,8 @@ def _power_note(prefix: str, metric: str, effect: str, sizing: str) -> str:
     undecided verdict says what the design could have found."""
     if prefix == "registered":
         judged = (
-            "registered before its evidence (2026-11-26) and judged once, on the complete set of 40 shards (2026-12-02)"
+            "registered before its evidence (2026-11-26) and judged once, on the complete set of "
+            f"{len(REGISTERED_CONTRASTS) * len(REGISTERED['seeds'])} shards (2026-12-02)"
         )
     else:
         judged = (
@@ -381,19 +395,6 @@ def _registered_claims(contrasts: tuple[float, ...], prefix: str = "registered")
         ),
     )
     return tuple(replace(c, expected=REGISTERED_VERDICTS.get(c.id, c.expected)) for c in per_contrast + (order,))
-
-
-# The registered claims' verdicts, set once, from the one computation made when the 40th shard was stored
-# (2026-12-02, with the stored result of that computation): no look came before it.
-REGISTERED_VERDICTS = {
-    "S-6/generalises-registered-0_2": "holds",
-    "S-6a/bend-registered-0_2": "inconclusive",
-    "S-6b/rise-in-bend-registered-0_2": "does not hold",
-    "S-6/generalises-registered-0_7": "inconclusive",
-    "S-6a/bend-registered-0_7": "holds",
-    "S-6b/rise-in-bend-registered-0_7": "does not hold",
-    "S-6a/order-by-contrast-registered": "holds",
-}
 
 
 CHAPTER = Chapter(
