@@ -78,3 +78,15 @@ def test_the_second_checked_output_pass_takes_every_librarys_generic_kernels(fre
     # torch's own kernels, MKL's matrix products and oneDNN's convolutions each change the floats
     for setting in ("ATEN_CPU_CAPABILITY=default", "MKL_CBWR=COMPATIBLE", "ONEDNN_MAX_CPU_ISA=SSE41", "LIB_THREADS=2"):
         assert setting in line
+
+
+def test_the_html_builders_warm_imports_name_every_extension_of_the_config():
+    """The pages' recipe compiles the HTML builder's modules on the other core (`HTML_EXTENSIONS`): an extension
+    added to _config.yml and missing there would be compiled by the HTML build itself, alone on one core."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    listed = re.search(r"^HTML_EXTENSIONS := (.*?)\n(?!  )", MAKEFILE, re.M | re.S).group(1)
+    names = {name.strip() for name in listed.replace("\\\n", " ").split(",")}
+    assert set(config["sphinx"]["extra_extensions"]) <= names
+    assert "$(PY) -c '$(WARM_HTML_IMPORTS)' & warm=$$!; $(PY) -m lib pages" in MAKEFILE
