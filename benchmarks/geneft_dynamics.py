@@ -33,6 +33,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from lib.book.commands.bench import matmul_gflops
 from lib.geneft.evidence import nominal_flops
 from lib.geneft.network import init_stack, logits
 from lib.geneft.relations import relation_matrix, split_masks
@@ -43,18 +44,6 @@ FRACTION = 0.75
 THROUGHPUT_MODELS, THROUGHPUT_STEPS = 64, 60
 LOOP_STEPS = 300
 LR_ENC, LR_DEC = 10.0 ** np.array([-2.5, -2.0, -1.5, -1.0]), 10.0 ** np.array([-3.0, -2.5, -2.0, -1.5])
-
-
-def matmul_gflops(size: int = 2048, repeats: int = 3) -> float:
-    """Best of `repeats` float32 matmuls of two size x size matrices, GFLOP/s on the current threads."""
-    a, b = torch.randn(size, size), torch.randn(size, size)
-    a @ b
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        a @ b
-        best = min(best, time.perf_counter() - start)
-    return 2 * size**3 / best / 1e9
 
 
 def own_shapes_gflops(models: int, repeats: int = 3) -> float:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from lib.book.commands.bench import _timed, cpu_list_size, cpu_ticks, fresh_clone_environment
+from lib.book.commands.bench import _timed, cpu_list_size, cpu_ticks, fresh_clone_environment, matmul_gflops
 
 
 def test_a_failed_build_phase_says_why(tmp_path):
@@ -29,3 +29,12 @@ def test_a_phase_counts_the_cpu_seconds_of_its_processes_and_the_host_its_stolen
     assert cpu_ticks("cpu  10 1 5 80 2 0 1 3 0 0\ncpu0 10 1 5 80 2 0 1 3 0 0\n") == (102, 3, 17)
     assert cpu_ticks("intr 1 2\n") is None
     assert [cpu_list_size(t) for t in ("0\n", "0-1", "0,4", "0-3,8-11")] == [1, 2, 2, 8]
+
+
+def test_the_hosts_speed_is_a_matmul_on_the_threads_asked_for_and_leaves_the_threads_as_they_were():
+    """The build phases carry the host's own speed before and after them (a host's speed drifts)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    rate = matmul_gflops(size=64, repeats=2, threads=1)
+    assert 0 < rate < float("inf") and torch.get_num_threads() == threads

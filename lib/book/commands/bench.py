@@ -1,7 +1,8 @@
 """`make bench`: every chapter's benchmark (`benchmarks/ID.py: benchmark() -> dict`), the
 peak resident memory of each chapter executed at its default parameters (budget 4 GB each), and the
 phases of a fresh clone's build (`build_phases`: the environment, each chapter, the HTML, and CI's
-`.ci/run` in a second fresh clone), all with the processor named.
+`.ci/run` in a second fresh clone), all with the processor named and the phases with the host's own speed
+before and after them (`matmul_gflops` on one thread: a host's speed can drift by a quarter within the hour).
 
 Speed-ups are ratios of two timings taken in the same call, never compared across runs.
 """
@@ -118,6 +119,28 @@ def cpu_list_size(text: str) -> int:
     return sum(int(r[-1]) - int(r[0]) + 1 for r in ranges)
 
 
+def matmul_gflops(size: int = 2048, repeats: int = 3, threads: int | None = None) -> float:
+    """Best of `repeats` float32 matmuls of two size x size matrices, GFLOP/s on the current threads (or on
+    `threads`, restored after): the reference that speed figures are ratios against."""
+    import numpy as np
+    import torch
+
+    before = torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
+    try:
+        a, b = torch.randn(size, size), torch.randn(size, size)
+        a @ b
+        best = np.inf
+        for _ in range(repeats):
+            start = time.perf_counter()
+            a @ b
+            best = min(best, time.perf_counter() - start)
+    finally:
+        torch.set_num_threads(before)
+    return 2 * size**3 / best / 1e9
+
+
 def host_facts() -> dict[str, float]:
     """The machine's CPUs as timings need them: the CPUs this process may use, and hardware threads per core
     (two vCPUs that are the two threads of one core share it)."""
@@ -151,7 +174,7 @@ def build_phases(chapters: list[str]) -> dict[str, float]:
     so."""
     env = fresh_clone_environment(os.environ)
     ticks = cpu_ticks()
-    phases: dict[str, float] = {}
+    phases: dict[str, float] = {"build.matmul_gflops_before": matmul_gflops(threads=1)}
 
     def timed(name: str, command: list[str], cwd: Path) -> None:
         timing = _timed(command, cwd, env)
@@ -172,6 +195,7 @@ def build_phases(chapters: list[str]) -> dict[str, float]:
             )
         shutil.rmtree(book)
         timed("ci", [".ci/run"], _fresh_clone(Path(tmp) / "ci"))
+    phases["build.matmul_gflops_after"] = matmul_gflops(threads=1)
     end = cpu_ticks()
     if ticks and end and end.all > ticks.all:
         phases["build.steal_fraction"] = (end.stolen - ticks.stolen) / (end.all - ticks.all)
