@@ -3,16 +3,41 @@
 Each `ID.ipynb` here is the chapter executed by `python -m lib refs ID` (or `make refs`);
 nbval re-executes it and compares the cells marked `# NBVAL_CHECK_OUTPUT`.
 """
+import atexit
 import os
+import shutil
 import tempfile
+import uuid
 
+import nbval.kernel
 import pytest
+from jupyter_client.manager import KernelManager
+from traitlets import default
 
 collect_ignore_glob = ["*.failed.ipynb", ".staging-*"]
 
 os.environ.setdefault("LIB_OUTPUT_DIR", tempfile.mkdtemp(prefix="nbval-metrics-"))
 os.environ.setdefault("LIB_DRAFT_FIGURES", "1")  # figures drawn, not rendered to images: nbval compares none
 os.environ["LIB_STORED_RESULTS"] = "live"  # no stored result is read: the checked outputs exercise the live code
+
+_SOCKETS = tempfile.mkdtemp(prefix="lib-kernel-", dir="/tmp" if os.path.isdir("/tmp") else None)
+atexit.register(shutil.rmtree, _SOCKETS, ignore_errors=True)
+
+
+class LocalSocketKernelManager(KernelManager):
+    """nbval's kernels on local (Unix) sockets, as `lib run`'s (lib/book/run/runner.py, KERNEL_SOCKET_PREFIX): no
+    TCP port to lose to another process's connections between jupyter_client's choice and the kernel's bind."""
+
+    @default("transport")
+    def _default_transport(self) -> str:
+        return "ipc"
+
+    @default("ip")
+    def _default_ip(self) -> str:
+        return os.path.join(_SOCKETS, uuid.uuid4().hex[:8])
+
+
+nbval.kernel.KernelManager = LocalSocketKernelManager  # nbval takes no kernel manager of its own
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -273,3 +273,26 @@ def test_published_notebooks_carry_no_machine_paths(tmp_path):
     record = nbformat.read(path, as_version=4).metadata["papermill"]
     assert record == {"input_path": "notebooks/ch.py", "output_path": "ch.ipynb", "version": "2"}
     assert str(tmp_path) not in path.read_text()
+
+
+def test_a_chapters_kernel_listens_on_local_sockets_in_a_folder_of_its_own_removed_after():
+    """No TCP port to lose to another process between jupyter_client's choice and the kernel's bind (a fresh
+    clone's CI failed so): the kernel starts and answers on IPC sockets, whose folder is gone afterwards."""
+    from jupyter_client import KernelManager
+
+    from lib.book.run.runner import _kernel_sockets
+
+    with _kernel_sockets() as config:
+        socket = config.KernelManager.ip
+        assert config.KernelManager.transport == "ipc" and len(f"{socket}-5") <= 107
+        manager = KernelManager(kernel_name="python3", config=config)
+        manager.start_kernel(extra_arguments=["--IPKernelApp.log_level=CRITICAL"])
+        try:
+            client = manager.client()
+            client.start_channels()
+            client.wait_for_ready(timeout=60)
+            assert manager.transport == "ipc" and os.path.exists(f"{socket}-1")
+            client.stop_channels()
+        finally:
+            manager.shutdown_kernel(now=True)
+    assert not os.path.exists(os.path.dirname(socket))

@@ -36,6 +36,12 @@ REFERENCES = ROOT / "tests" / "notebooks"
 # The kernel's own log stays off the terminal: its start-up warnings ("Kernel is running over TCP ..."), and
 # the traceback it logs when Ctrl-C shuts it down in the middle of a cell (cell errors reach papermill, not this log).
 KERNEL_QUIET = ["--IPKernelApp.log_level=CRITICAL"]
+# The kernel listens on local (Unix) sockets in a folder of its own, not on TCP ports: jupyter_client picks five
+# free ports and the kernel binds them a second or two later, and meanwhile another kernel's connections (chapters
+# side by side, the checked outputs beside them) may take one. A fresh clone's `.ci/run` failed so, "Address
+# already in use" and "Kernel died before replying to kernel_info" (AMD EPYC, AVX2, 2026-12-02). The folder's path
+# stays short: a socket's path has at most 107 bytes.
+KERNEL_SOCKET_PREFIX = "lib-kernel-"
 # Through a pipe (make's log, CI) the cell progress bar is a heartbeat: shown once a run has lasted
 # 30 s, then at most every 30 s, so short runs print nothing and long ones show where they are.
 PIPED_PROGRESS = {"delay": 30, "mininterval": 30, "ascii": True}
@@ -223,7 +229,7 @@ def _execute(
     environment = {OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}
     if allow_expensive:
         environment[ALLOW_EXPENSIVE_ENV] = "1"
-    with _environment(environment):
+    with _environment(environment), _kernel_sockets() as sockets:
         papermill.execute_notebook(
             str(source),
             str(executed),
@@ -234,9 +240,23 @@ def _execute(
             request_save_on_cell_execute=False,  # written once at the end (or at a failing cell), not twice a cell
             language="python",
             extra_arguments=KERNEL_QUIET,
+            config=sockets,
         )
     without_machine_paths(executed, chapter.id)
     return executed
+
+
+@contextmanager
+def _kernel_sockets() -> Iterator[Any]:
+    """The kernel manager's configuration for a kernel on local sockets (`KERNEL_SOCKET_PREFIX`): IPC transport,
+    its socket files in a fresh folder, which is removed afterwards."""
+    from traitlets.config import Config
+
+    folder = tempfile.mkdtemp(prefix=KERNEL_SOCKET_PREFIX, dir="/tmp" if os.path.isdir("/tmp") else None)
+    try:
+        yield Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def without_machine_paths(path: Path, chapter_id: str) -> None:
