@@ -14,18 +14,20 @@ import pytest
 from jupyter_client.manager import KernelManager
 from traitlets import default
 
+from lib.book.run.runner import kernel_socket_folder
+
 collect_ignore_glob = ["*.failed.ipynb", ".staging-*"]
 
 os.environ.setdefault("LIB_OUTPUT_DIR", tempfile.mkdtemp(prefix="nbval-metrics-"))
 os.environ.setdefault("LIB_DRAFT_FIGURES", "1")  # figures drawn, not rendered to images: nbval compares none
 os.environ["LIB_STORED_RESULTS"] = "live"  # no stored result is read: the checked outputs exercise the live code
 
-_SOCKETS = tempfile.mkdtemp(prefix="lib-kernel-", dir="/tmp" if os.path.isdir("/tmp") else None)
+_SOCKETS = kernel_socket_folder()
 atexit.register(shutil.rmtree, _SOCKETS, ignore_errors=True)
 
 
 class LocalSocketKernelManager(KernelManager):
-    """nbval's kernels on local (Unix) sockets, as `lib run`'s (lib/book/run/runner.py, KERNEL_SOCKET_PREFIX): no
+    """nbval's kernels on local (Unix) sockets, as `lib run`'s (lib/book/run/runner.py, `_kernel_sockets`): no
     TCP port to lose to another process's connections between jupyter_client's choice and the kernel's bind."""
 
     @default("transport")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
 import resource
 import shutil
@@ -122,7 +123,6 @@ def cpu_list_size(text: str) -> int:
 def matmul_gflops(size: int = 2048, repeats: int = 3, threads: int | None = None) -> float:
     """Best of `repeats` float32 matmuls of two size x size matrices, GFLOP/s on the current threads (or on
     `threads`, restored after): the reference that speed figures are ratios against."""
-    import numpy as np
     import torch
 
     before = torch.get_num_threads()
@@ -131,7 +131,7 @@ def matmul_gflops(size: int = 2048, repeats: int = 3, threads: int | None = None
     try:
         a, b = torch.randn(size, size), torch.randn(size, size)
         a @ b
-        best = np.inf
+        best = math.inf
         for _ in range(repeats):
             start = time.perf_counter()
             a @ b

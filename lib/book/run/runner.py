@@ -246,13 +246,19 @@ def _execute(
     return executed
 
 
+def kernel_socket_folder() -> str:
+    """A fresh folder for kernels' socket files (`KERNEL_SOCKET_PREFIX`), under /tmp where there is one, so that
+    a socket's path stays short; the caller removes it."""
+    return tempfile.mkdtemp(prefix=KERNEL_SOCKET_PREFIX, dir="/tmp" if os.path.isdir("/tmp") else None)
+
+
 @contextmanager
 def _kernel_sockets() -> Iterator[Any]:
-    """The kernel manager's configuration for a kernel on local sockets (`KERNEL_SOCKET_PREFIX`): IPC transport,
-    its socket files in a fresh folder, which is removed afterwards."""
+    """The kernel manager's configuration for a kernel on local sockets: IPC transport, its socket files in a
+    fresh folder (`kernel_socket_folder`), which is removed afterwards."""
     from traitlets.config import Config
 
-    folder = tempfile.mkdtemp(prefix=KERNEL_SOCKET_PREFIX, dir="/tmp" if os.path.isdir("/tmp") else None)
+    folder = kernel_socket_folder()
     try:
         yield Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
     finally:
