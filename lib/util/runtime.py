@@ -6,12 +6,14 @@ at the start of a chapter (without importing torch: a chapter that never uses it
 parallel on a shared 2-core machine, where threaded BLAS made small solves 15-30x slower).
 
 Every variable the book reads (`LIB_THREADS`, `LIB_OUTPUT_DIR`, `LIB_CACHE_DIR`, `LIB_DRAFT_FIGURES`,
-`LIB_STORED_RESULTS`) goes through `setting`: an empty or blank value counts as unset, and a value that cannot be used raises
+`LIB_STORED_RESULTS`, `LIB_WARM_KERNELS`) goes through `setting`: an empty or blank value counts as unset, and a value that cannot be used raises
 `SettingError`, one line naming the variable. `LIB_DRAFT_FIGURES=1` (the nbval runs and their references,
 which keep no figure) has a chapter lay out and draw its figures without rendering them to images.
 `LIB_STORED_RESULTS` says what a chapter does with its stored results (`lib.book.evidence.stored`): `use` (the
 default: read those that match, compute the rest), `live` (compute everything; the nbval runs) or `write`
-(compute everything and rewrite the stored results, at the default parameters). Chapters compute on the CPU; GPU-sized work is
+(compute everything and rewrite the stored results, at the default parameters). `LIB_WARM_KERNELS=0` starts every
+kernel afresh instead of forking it from a template that has imported the libraries (`lib.book.run.warm_kernels`;
+"1" or unset: forked). Chapters compute on the CPU; GPU-sized work is
 evidence, run through the workflow's `gpu` profiles (README, Evidence).
 """
 
@@ -68,6 +70,7 @@ FOLDER_ENVS = ("LIB_OUTPUT_DIR", "LIB_CACHE_DIR")
 DRAFT_FIGURES_ENV = "LIB_DRAFT_FIGURES"
 STORED_RESULTS_ENV = "LIB_STORED_RESULTS"
 STORED_RESULTS_MODES = ("use", "live", "write")
+WARM_KERNELS_ENV = "LIB_WARM_KERNELS"
 
 
 def draft_figures() -> bool:
@@ -92,18 +95,27 @@ def stored_results_mode() -> str:
     return value
 
 
+def warm_kernels() -> bool:
+    """Whether `LIB_WARM_KERNELS` lets kernels be forked from a warm template ("1" or unset; "0": started afresh)."""
+    value = setting(WARM_KERNELS_ENV)
+    if value not in (None, "0", "1"):
+        raise SettingError(f"{WARM_KERNELS_ENV}={value[:40]!r}: expected 0 (every kernel started afresh) or 1")
+    return value != "0"
+
+
 def check_environment() -> None:
     """Validate every variable the book reads, before any compute; drop the blank ones (unset).
 
     Called by the command line and at the start of every chapter, so that `lib.util.paths` reads only a
     usable `LIB_CACHE_DIR` or none.
     """
-    for name in (THREADS_ENV, DRAFT_FIGURES_ENV, STORED_RESULTS_ENV, *FOLDER_ENVS):
+    for name in (THREADS_ENV, DRAFT_FIGURES_ENV, STORED_RESULTS_ENV, WARM_KERNELS_ENV, *FOLDER_ENVS):
         if name in os.environ and setting(name) is None:
             del os.environ[name]
     current()
     draft_figures()
     stored_results_mode()
+    warm_kernels()
     for name in FOLDER_ENVS:
         folder_setting(name, Path("."))
 

@@ -11,10 +11,10 @@ import uuid
 
 import nbval.kernel
 import pytest
-from jupyter_client.manager import KernelManager
 from traitlets import default
 
 from lib.book.run.runner import kernel_socket_folder
+from lib.book.run.warm_kernels import WarmKernelManager
 
 collect_ignore_glob = ["*.failed.ipynb", ".staging-*"]
 
@@ -26,9 +26,10 @@ _SOCKETS = kernel_socket_folder()
 atexit.register(shutil.rmtree, _SOCKETS, ignore_errors=True)
 
 
-class LocalSocketKernelManager(KernelManager):
-    """nbval's kernels on local (Unix) sockets, as `lib run`'s (lib/book/run/runner.py, `_kernel_sockets`): no
-    TCP port to lose to another process's connections between jupyter_client's choice and the kernel's bind."""
+class LocalSocketKernelManager(WarmKernelManager):
+    """nbval's kernels as `lib run`'s (lib/book/run/runner.py): forked from a warm template (`WarmKernelManager`),
+    and on local (Unix) sockets (`_kernel_sockets`): no TCP port to lose to another process's connections between
+    jupyter_client's choice and the kernel's bind."""
 
     @default("transport")
     def _default_transport(self) -> str:
