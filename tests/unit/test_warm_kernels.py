@@ -45,6 +45,15 @@ def test_only_ipykernels_launcher_on_this_interpreter_is_served(cmd, options):
     assert wk.launcher_options(cmd) == options
 
 
+@pytest.mark.parametrize(
+    "threads, fork",
+    [({"OMP_NUM_THREADS": "1"}, True), ({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "4"}, True),
+     ({"OPENBLAS_NUM_THREADS": "2", "OMP_NUM_THREADS": "1"}, False), ({}, False)],
+)  # fmt: skip
+def test_no_template_is_started_where_openblas_would_start_threads_in_it(threads, fork):
+    assert wk.imports_start_no_thread(threads) is fork
+
+
 def test_a_bad_setting_is_refused_before_any_kernel(monkeypatch):
     monkeypatch.setenv("LIB_WARM_KERNELS", "yes")
     with pytest.raises(SettingError, match="LIB_WARM_KERNELS"):
@@ -164,3 +173,28 @@ def test_a_forked_kernel_ends_with_the_process_that_asked_for_it(tmp_path):
     if alive:
         os.kill(kernel, signal.SIGKILL)
     assert not alive
+
+
+def test_papermills_asynchronous_manager_forks_its_kernel_too(tmp_path):
+    """nbclient (under papermill, `lib run`) polls its kernel without blocking: AsyncWarmKernelManager, whose
+    kernel is forked as WarmKernelManager's."""
+    import asyncio
+
+    env = {**os.environ, **WARM_ENV}
+    env.pop("LIB_WARM_KERNELS", None)
+
+    async def parent_of_kernel() -> int:
+        manager = wk.AsyncWarmKernelManager(kernel_name="python3")
+        await manager.start_kernel(cwd=str(tmp_path), env=env)
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=120)
+            outputs = []
+            await client.execute_interactive("import os; print(os.getppid())", output_hook=outputs.append)
+            return int("".join(o["content"]["text"] for o in outputs if o["msg_type"] == "stream"))
+        finally:
+            client.stop_channels()
+            await manager.shutdown_kernel()
+
+    assert asyncio.run(parent_of_kernel()) != os.getpid()

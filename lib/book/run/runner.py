@@ -223,7 +223,7 @@ def _execute(
     """Execute the chapter in `staging` (its notebook and metrics written there); return the executed notebook."""
     import papermill
 
-    from lib.book.run.warm_kernels import WarmKernelManager
+    from lib.book.run.warm_kernels import AsyncWarmKernelManager
 
     (staging / "pid").write_text(str(os.getpid()))
     source, executed = staging / f"{chapter.id}.source.ipynb", staging / f"{chapter.id}.ipynb"
@@ -243,7 +243,7 @@ def _execute(
             language="python",
             extra_arguments=KERNEL_QUIET,
             config=sockets,
-            kernel_manager_class=WarmKernelManager,
+            kernel_manager_class=AsyncWarmKernelManager,
         )
     without_machine_paths(executed, chapter.id)
     return executed

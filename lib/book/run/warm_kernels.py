@@ -7,8 +7,9 @@ request, as a Zygote does (Android) or multiprocessing's forkserver: the fork sh
 kernel runs ipykernel's own application on jupyter_client's connection file, as `python -m ipykernel_launcher`
 would.
 
-    WarmKernelManager          jupyter_client's KernelManager whose kernels come from a template when one can
-    WarmKernelProvisioner      serve them (`fork_kernel`), else from `python -m ipykernel_launcher` as before
+    WarmKernelManager          jupyter_client's kernel managers (blocking, for nbval, and asynchronous, for
+    AsyncWarmKernelManager     papermill) whose kernels come from a template when one can serve them
+    WarmKernelProvisioner      (`fork_kernel`), else from `python -m ipykernel_launcher` as before
     serve(socket_path)         the template: imports WARM_MODULES, then forks a kernel per request
 
 A template serves only kernels whose environment matches its own in everything a library may read when it is
@@ -42,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_client.connect import KernelConnectionInfo
-from jupyter_client.manager import KernelManager
+from jupyter_client.manager import AsyncKernelManager, KernelManager
 from jupyter_client.provisioning import LocalProvisioner
 
 from lib.util.runtime import warm_kernels
@@ -105,6 +106,13 @@ def launcher_options(cmd: list[str]) -> list[str] | None:
     if not all(option.startswith("-X") for option in options) or rest[:1] != ["ipykernel_launcher"]:
         return None
     return options if len(rest) >= 3 and rest[1] in ("-f", "--f") else None
+
+
+def imports_start_no_thread(environment: dict[str, str]) -> bool:
+    """Whether the libraries a template imports start no thread of their own under `environment`: OpenBLAS (numpy's
+    and scipy's) starts its pool when it loads unless it is given one thread (OPENBLAS_NUM_THREADS, else
+    OMP_NUM_THREADS), and a template with a second thread does not fork (`_answer`)."""
+    return environment.get("OPENBLAS_NUM_THREADS", environment.get("OMP_NUM_THREADS", "")).strip() == "1"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -276,7 +284,7 @@ def fork_kernel(cmd: list[str], environment: dict[str, str], cwd: str, streams: 
     standard output and error `streams` (file descriptors); None when no template can serve it (the caller then
     starts the kernel afresh)."""
     options = launcher_options(cmd)
-    if options is None or not warm_kernels():
+    if options is None or not warm_kernels() or not imports_start_no_thread(environment):
         return None
     interpreter = [sys.executable, *options]
     socket_path = str(template_folder() / f"{template_key(environment, interpreter)}.sock")
@@ -401,9 +409,9 @@ class WarmKernelProvisioner(LocalProvisioner):
         return self.connection_info
 
 
-class WarmKernelManager(KernelManager):
-    """jupyter_client's kernel manager with WarmKernelProvisioner: `lib run` (through papermill) and the checked
-    outputs (nbval) start their kernels with it."""
+class WarmProvisioning:
+    """A kernel manager's kernels from WarmKernelProvisioner (the provisioner is set before jupyter_client would
+    take the default one)."""
 
     async def _async_pre_start_kernel(self, **kw: Any) -> tuple[list[str], dict[str, Any]]:
         if self.provisioner is None:
@@ -414,6 +422,15 @@ class WarmKernelManager(KernelManager):
                 kernel_id=self.kernel_id, kernel_spec=self.kernel_spec, parent=self
             )
         return await super()._async_pre_start_kernel(**kw)
+
+
+class WarmKernelManager(WarmProvisioning, KernelManager):
+    """jupyter_client's blocking kernel manager with warm kernels: the checked outputs (nbval) use it."""
+
+
+class AsyncWarmKernelManager(WarmProvisioning, AsyncKernelManager):
+    """jupyter_client's asynchronous kernel manager, nbclient's default, with warm kernels: `lib run` (through
+    papermill) uses it."""
 
 
 if __name__ == "__main__":
