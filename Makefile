@@ -79,8 +79,9 @@ UV_INSTALL = $(VENV)/bin/uv pip install -q --python $(PY) $(addprefix --find-lin
 # chapters import once, in two processes at once, compiles it once: on a fresh clone (AMD EPYC, AVX-512, 2 cores)
 # it takes 6 s and 12 core-seconds, and the chapters went from 44 s and 78 busy core-seconds to 33 s and 58, the
 # same as with everything compiled in advance (compileall of the whole environment: 35 s and 58 core-seconds).
-WARM_IMPORTS_1 := torch, matplotlib.pyplot, IPython, ipykernel.kernelapp, papermill, myst_nb.ext.glue, networkx
-WARM_IMPORTS_2 := scipy.stats, scipy.optimize, sympy, statsmodels.api, pandas
+# The first of the two processes is the template the chapters' kernels are forked from (lib/book/run/warm_kernels.py),
+# which stays for them; the second compiles the rest meanwhile.
+WARM_IMPORTS := scipy.stats, scipy.optimize, sympy, statsmodels.api, pandas, papermill, nbformat, networkx
 $(ENV_STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
 	if $(PYTHON) -m pip --python $(PY) install -q uv==$(UV_VERSION) \
@@ -92,7 +93,7 @@ $(ENV_STAMP): requirements.txt pyproject.toml
 	@# the kernels of this environment start without their TCP notice (also under plain papermill)
 	mkdir -p $(VENV)/etc/ipython
 	echo 'c.IPKernelApp.log_level = "ERROR"' > $(VENV)/etc/ipython/ipython_kernel_config.py
-	$(PY) -c 'import $(WARM_IMPORTS_1)' & first=$$!; $(PY) -c 'import $(WARM_IMPORTS_2)'; wait $$first
+	$(PY) -m lib.book.run.warm_kernels --start & first=$$!; $(PY) -c 'import $(WARM_IMPORTS)'; wait $$first
 	touch $@
 
 # ---- chapters ------------------------------------------------------------------------------

@@ -103,7 +103,7 @@ WARM_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREAD
 def test_a_forked_kernel_is_a_kernel_of_its_own_request(tmp_path, monkeypatch):
     """Forked from the template (its parent), in the request's folder and environment, with the inline backend
     that shows a figure as a fresh kernel does, its own random seeds, signals as a fresh one, and gone after
-    shutdown; LIB_WARM_KERNELS=0 starts it afresh."""
+    shutdown; under LIB_WARM_KERNELS=0 no template is asked."""
     env = {**os.environ, **WARM_ENV, "LIB_MARK": "request"}
     env.pop("LIB_WARM_KERNELS", None)
     show = (
@@ -141,12 +141,7 @@ def test_a_forked_kernel_is_a_kernel_of_its_own_request(tmp_path, monkeypatch):
     assert not any(wk._alive(pid) for pid in pids)
 
     monkeypatch.setenv("LIB_WARM_KERNELS", "0")
-    manager, client = _start(wk.WarmKernelManager, tmp_path, env)
-    try:
-        assert isinstance(manager.provisioner.process, subprocess.Popen)  # started afresh
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
+    assert wk.fork_kernel([sys.executable, "-m", "ipykernel_launcher", "-f", "c.json"], env, "/", (1, 2)) is None
 
 
 CLIENT_THAT_DIES = """
@@ -198,3 +193,29 @@ def test_papermills_asynchronous_manager_forks_its_kernel_too(tmp_path):
             await manager.shutdown_kernel()
 
     assert asyncio.run(parent_of_kernel()) != os.getpid()
+
+
+TEMPLATE = """
+import sys
+from lib.book.run import warm_kernels
+warm_kernels.WARM_MODULES, warm_kernels.IDLE_SECONDS = ("json",), float(sys.argv[2])
+warm_kernels.serve(sys.argv[1])
+"""
+
+
+@pytest.mark.parametrize("ending", ["idle", "SIGTERM"])
+def test_a_template_listens_once_ready_and_removes_its_socket_when_it_ends(tmp_path, ending):
+    path = tmp_path / "t.sock"
+    idle = "1" if ending == "idle" else "60"
+    template = subprocess.Popen([sys.executable, "-c", TEMPLATE, str(path), idle], cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 30
+        while not wk._listening(str(path)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert wk._listening(str(path))
+        if ending == "SIGTERM":
+            template.terminate()
+        assert template.wait(timeout=30) == 0
+    finally:
+        template.kill()
+    assert not path.exists()

@@ -11,6 +11,7 @@ would.
     AsyncWarmKernelManager     papermill) whose kernels come from a template when one can serve them
     WarmKernelProvisioner      (`fork_kernel`), else from `python -m ipykernel_launcher` as before
     serve(socket_path)         the template: imports WARM_MODULES, then forks a kernel per request
+    start_for(kernel_name)     start the template a kernel would be forked from (`python -m THIS --start`)
 
 A template serves only kernels whose environment matches its own in everything a library may read when it is
 imported (`template_key`: all variables but the book's and the runners' own), so a kernel forked from it computes
@@ -129,12 +130,12 @@ def serve(socket_path: str) -> None:
     os.environ.setdefault("MPLBACKEND", INLINE_BACKEND)  # as ipykernel's application, before matplotlib reads it
     for name in WARM_MODULES:
         __import__(name)
-    import matplotlib.pyplot as plt
-
-    if plt._backend_mod is not None or "matplotlib_inline.backend_inline" in sys.modules:
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if (pyplot and pyplot._backend_mod is not None) or "matplotlib_inline.backend_inline" in sys.modules:
         raise RuntimeError("matplotlib loaded its backend in the template; the kernels would not enable it")
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # kernels are reaped as they end
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop)  # the socket is removed on the way out
     gc.collect()
     gc.freeze()  # the imported objects stay shared with the kernels instead of being copied by the collector
 
@@ -143,6 +144,7 @@ def serve(socket_path: str) -> None:
     listener.bind(partial)
     listener.listen(16)
     os.replace(partial, socket_path)
+    bound = os.stat(socket_path).st_ino
     kernels: set[int] = set()
     last = time.monotonic()
     try:
@@ -160,9 +162,13 @@ def serve(socket_path: str) -> None:
                 return
     finally:
         with suppress(FileNotFoundError):
-            if os.stat(socket_path).st_ino == os.fstat(listener.fileno()).st_ino:
+            if os.stat(socket_path).st_ino == bound:  # not a newer template's
                 os.unlink(socket_path)
         listener.close()
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
 
 
 def _answer(connection: socket.socket, listener: socket.socket) -> int | None:
@@ -209,8 +215,9 @@ def _become_kernel(request: dict[str, Any], fds: list[int], sockets: list[socket
         os.close(started)
         for sock in sockets:
             sock.close()
-        for signum in (signal.SIGCHLD, signal.SIGINT):
-            signal.signal(signum, signal.SIG_DFL if signum == signal.SIGCHLD else signal.default_int_handler)
+        for signum in (signal.SIGCHLD, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(fds[0], 1)
@@ -325,7 +332,7 @@ def _start_template(socket_path: str, environment: dict[str, str], interpreter: 
         if _listening(socket_path):
             return True
         template = subprocess.Popen(
-            [*interpreter, "-m", __name__, socket_path],
+            [*interpreter, "-m", __spec__.name, socket_path],  # this module, also when it runs as __main__
             env=environment,
             cwd=Path(__file__).parents[3],  # where `lib` is
             stdin=subprocess.DEVNULL,
@@ -433,5 +440,24 @@ class AsyncWarmKernelManager(WarmProvisioning, AsyncKernelManager):
     papermill) uses it."""
 
 
+def start_for(kernel_name: str = "python3") -> bool:
+    """Start the template that kernel `kernel_name` (its kernelspec) would be forked from in this environment, and
+    wait until it listens (`make`'s environment step, so that the chapters find it ready); False where none would
+    serve such a kernel."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec(kernel_name)
+    options = launcher_options(spec.argv)
+    environment = {**os.environ, **spec.env}
+    if options is None or not warm_kernels() or not imports_start_no_thread(environment):
+        return False
+    interpreter = [sys.executable, *options]
+    socket_path = str(template_folder() / f"{template_key(environment, interpreter)}.sock")
+    return _start_template(socket_path, environment, interpreter)
+
+
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    if sys.argv[1:2] == ["--start"]:
+        start_for(*sys.argv[2:3])
+    else:
+        serve(sys.argv[1])
