@@ -26,6 +26,7 @@ from typing import NamedTuple
 from lib.book.chapters import chapter_ids
 from lib.util.io import atomic_write_json
 from lib.util.paths import ROOT
+from lib.util.runtime import WARM_KERNELS_ENV
 
 _RSS = (
     "import resource, subprocess, sys; "
@@ -45,11 +46,17 @@ def chapter_benchmarks(chapter_id: str) -> dict[str, float]:
 
 
 def chapter_peak_memory(chapter_id: str) -> tuple[float, float]:
-    """(peak RSS in MB of the chapter's kernel at default parameters, wall seconds)."""
+    """(peak RSS in MB of the chapter's kernel at default parameters, wall seconds). The kernel is started afresh
+    (`LIB_WARM_KERNELS=0`): a kernel forked from a warm template is not a child of the run, whose peak this reads."""
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-c", _RSS, chapter_id, out], check=True, capture_output=True, text=True, cwd=ROOT
+            [sys.executable, "-c", _RSS, chapter_id, out],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, WARM_KERNELS_ENV: "0"},
         )
         return int(done.stdout.strip().splitlines()[-1]) / 1024, time.perf_counter() - start
 

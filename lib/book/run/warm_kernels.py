@@ -407,7 +407,10 @@ class WarmKernelProvisioner(LocalProvisioner):
         )
         if "JPY_PARENT_PID" not in environment:
             environment["JPY_PARENT_PID"] = str(os.getpid())
-        pid = fork_kernel(cmd, environment, str(kwargs.get("cwd") or os.getcwd()), streams)  # type: ignore[arg-type]
+        try:
+            pid = fork_kernel(cmd, environment, str(kwargs.get("cwd") or os.getcwd()), streams)  # type: ignore[arg-type]
+        except OSError:  # no folder or socket for a template here: the kernel starts afresh
+            pid = None
         if pid is None:
             return await super().launch_kernel(cmd, **kwargs)
         self.process = ForkedKernel(pid)  # type: ignore[assignment]
