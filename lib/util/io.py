@@ -1,5 +1,6 @@
-"""Atomic file writes: an interrupted run never leaves a half-written file that a later step trusts; and
-results memoised on disk by the content they are computed from."""
+"""Atomic file writes: an interrupted run never leaves a half-written file that a later step trusts; whether the
+process that owns a file still runs (`process_alive`: a staging folder, a socket); and results memoised on disk by
+the content they are computed from."""
 
 from __future__ import annotations
 
@@ -9,10 +10,25 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from lib.util.paths import cache_dir
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` runs: it exists (or belongs to another user) and is not a zombie, ended and not yet
+    reaped by its parent."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    with suppress(OSError, IndexError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return True
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

@@ -29,3 +29,22 @@ def test_failed_write_keeps_old_file(tmp_path):
         atomic_save(path, broken)
     assert json.loads(path.read_text()) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_a_process_that_ended_is_not_alive_before_its_parent_reaps_it():
+    import subprocess
+    import sys
+    import time
+
+    from lib.util.io import process_alive
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert process_alive(child.pid)
+        child.kill()
+        time.sleep(0.5)  # ended; a zombie until `wait` reaps it
+        assert not process_alive(child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    assert not process_alive(child.pid)

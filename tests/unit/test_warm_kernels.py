@@ -14,6 +14,7 @@ import time
 import pytest
 
 from lib.book.run import warm_kernels as wk
+from lib.util.io import process_alive
 from lib.util.paths import ROOT
 from lib.util.runtime import SettingError, check_environment
 
@@ -138,7 +139,7 @@ def test_a_forked_kernel_is_a_kernel_of_its_own_request(tmp_path, monkeypatch):
         for manager, client in kernels:
             client.stop_channels()
             manager.shutdown_kernel(now=False)
-    assert not any(wk._alive(pid) for pid in pids)
+    assert not any(process_alive(pid) for pid in pids)
 
     monkeypatch.setenv("LIB_WARM_KERNELS", "0")
     assert wk.fork_kernel([sys.executable, "-m", "ipykernel_launcher", "-f", "c.json"], env, "/", (1, 2)) is None
@@ -162,9 +163,9 @@ def test_a_forked_kernel_ends_with_the_process_that_asked_for_it(tmp_path):
     )
     kernel = int(out.stdout.split()[0])
     deadline = time.monotonic() + 20
-    while wk._alive(kernel) and time.monotonic() < deadline:
+    while process_alive(kernel) and time.monotonic() < deadline:
         time.sleep(0.2)
-    alive = wk._alive(kernel)
+    alive = process_alive(kernel)
     if alive:
         os.kill(kernel, signal.SIGKILL)
     assert not alive

@@ -28,6 +28,7 @@ from typing import Any, Iterator
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost
 from lib.book.run.outputs import publish, usable_output_dir
+from lib.util.io import process_alive
 from lib.util.paths import ROOT
 from lib.util.runtime import DRAFT_FIGURES_ENV, STORED_RESULTS_ENV, Runtime
 
@@ -74,23 +75,13 @@ def validate_run(
 # ----------------------------------------------------------------------------------------------
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def clean_stale_staging(output_dir: Path, chapter_id: str) -> None:
     """Remove staging folders of killed runs (their process is gone, or they are a day old)."""
     for staging in output_dir.glob(f".staging-{chapter_id}-*"):
         pid_file = staging / "pid"
         try:
             pid = int(pid_file.read_text())
-            stale = not _pid_alive(pid)
+            stale = not process_alive(pid)
         except (OSError, ValueError):
             stale = time.time() - staging.stat().st_mtime > STALE_STAGING_SECONDS
         if stale:

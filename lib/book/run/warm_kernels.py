@@ -47,6 +47,7 @@ from jupyter_client.connect import KernelConnectionInfo
 from jupyter_client.manager import AsyncKernelManager, KernelManager
 from jupyter_client.provisioning import LocalProvisioner
 
+from lib.util.io import process_alive
 from lib.util.runtime import warm_kernels
 
 # what every chapter imports (the Makefile's warm imports); a chapter that needs less pays nothing for the rest
@@ -150,7 +151,7 @@ def serve(socket_path: str) -> None:
     try:
         while True:
             ready, _, _ = select.select([listener], [], [], 1.0)
-            kernels = {pid for pid in kernels if _alive(pid)}
+            kernels = {pid for pid in kernels if process_alive(pid)}
             if ready:
                 connection, _ = listener.accept()
                 with connection:
@@ -261,24 +262,11 @@ def _exit_with(client_pid: int) -> None:
     its parent by the fork)."""
 
     def watch() -> None:
-        while _alive(client_pid):
+        while process_alive(client_pid):
             time.sleep(1.0)
         os._exit(1)
 
     threading.Thread(target=watch, name="client-watch", daemon=True).start()
-
-
-def _alive(pid: int) -> bool:
-    """Whether process `pid` runs (a zombie does not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    with suppress(OSError):
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    return True
 
 
 # ----------------------------------------------------------------------------------------------
@@ -373,7 +361,7 @@ class ForkedKernel:
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
-        if self.returncode is None and not _alive(self.pid):
+        if self.returncode is None and not process_alive(self.pid):
             self.returncode = 0
         return self.returncode
 
