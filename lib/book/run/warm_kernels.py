@@ -15,7 +15,7 @@ would.
 
 A template serves only kernels whose environment matches its own in everything a library may read when it is
 imported (`template_key`: all variables but the book's and the runners' own), so a kernel forked from it computes
-as one started afresh; it forks only while it runs a single thread. It is started by the first kernel that needs
+as one started afresh; it forks only while it runs a single thread, and only on Linux (`FORK_SAFE`). It is started by the first kernel that needs
 it, listens on a socket named by that key, and stops once it has had no request and no live kernel for
 IDLE_SECONDS. `LIB_WARM_KERNELS=0` starts every kernel afresh.
 
@@ -59,6 +59,9 @@ INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 # variables that no library reads when it is imported: the book's own, jupyter's, the test runners' and make's
 VOLATILE_PREFIXES = ("LIB_", "JPY_", "PYTEST_", "MAKE", "MFLAGS", "GNUMAKEFLAGS", "PYDEVD_", "COV_CORE_")
 VOLATILE_NAMES = ("PWD", "OLDPWD", "SHLVL", "_", "COLUMNS", "LINES")
+# Linux only: where a template can count its threads (/proc/self/task) and fork after loading native libraries
+# (macOS's system frameworks are not fork-safe); elsewhere every kernel starts afresh
+FORK_SAFE = sys.platform.startswith("linux")
 IDLE_SECONDS = 30.0
 READY_TIMEOUT_SECONDS = 180.0  # a fresh clone's first template also compiles what it imports
 
@@ -183,7 +186,7 @@ def _answer(connection: socket.socket, listener: socket.socket) -> int | None:
         if not message:
             return None
         request = json.loads(message)
-        threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else threading.active_count()
+        threads = len(os.listdir("/proc/self/task"))
         if threads != 1 or len(fds) != 2:
             connection.sendall(json.dumps({"refused": f"{threads} threads, {len(fds)} streams"}).encode())
             return None
@@ -279,7 +282,7 @@ def fork_kernel(cmd: list[str], environment: dict[str, str], cwd: str, streams: 
     standard output and error `streams` (file descriptors); None when no template can serve it (the caller then
     starts the kernel afresh)."""
     options = launcher_options(cmd)
-    if options is None or not warm_kernels() or not imports_start_no_thread(environment):
+    if options is None or not FORK_SAFE or not warm_kernels() or not imports_start_no_thread(environment):
         return None
     interpreter = [sys.executable, *options]
     socket_path = str(template_folder() / f"{template_key(environment, interpreter)}.sock")
@@ -440,7 +443,7 @@ def start_for(kernel_name: str = "python3") -> bool:
     spec = KernelSpecManager().get_kernel_spec(kernel_name)
     options = launcher_options(spec.argv)
     environment = {**os.environ, **spec.env}
-    if options is None or not warm_kernels() or not imports_start_no_thread(environment):
+    if options is None or not FORK_SAFE or not warm_kernels() or not imports_start_no_thread(environment):
         return False
     interpreter = [sys.executable, *options]
     socket_path = str(template_folder() / f"{template_key(environment, interpreter)}.sock")
