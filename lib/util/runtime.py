@@ -6,15 +6,15 @@ at the start of a chapter (without importing torch: a chapter that never uses it
 parallel on a shared 2-core machine, where threaded BLAS made small solves 15-30x slower).
 
 Every variable the book reads (`LIB_THREADS`, `LIB_OUTPUT_DIR`, `LIB_CACHE_DIR`, `LIB_DRAFT_FIGURES`,
-`LIB_STORED_RESULTS`, `LIB_WARM_KERNELS`) goes through `setting`: an empty or blank value counts as unset, and a value that cannot be used raises
-`SettingError`, one line naming the variable. `LIB_DRAFT_FIGURES=1` (the nbval runs and their references,
+`LIB_STORED_RESULTS`, `LIB_WARM_KERNELS`) goes through `setting`: an empty or blank value counts as unset, and a
+value that cannot be used raises `SettingError`, one line naming the variable. `LIB_DRAFT_FIGURES=1` (the nbval runs and their references,
 which keep no figure) has a chapter lay out and draw its figures without rendering them to images.
 `LIB_STORED_RESULTS` says what a chapter does with its stored results (`lib.book.evidence.stored`): `use` (the
 default: read those that match, compute the rest), `live` (compute everything; the nbval runs) or `write`
 (compute everything and rewrite the stored results, at the default parameters). `LIB_WARM_KERNELS=0` starts every
 kernel afresh instead of forking it from a template that has imported the libraries (`lib.book.run.warm_kernels`;
-"1" or unset: forked). Chapters compute on the CPU; GPU-sized work is
-evidence, run through the workflow's `gpu` profiles (README, Evidence).
+"1" or unset: forked). Chapters compute on the CPU; GPU-sized work is evidence, run through the workflow's `gpu`
+profiles (README, Evidence).
 """
 
 from __future__ import annotations

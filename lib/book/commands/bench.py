@@ -65,8 +65,8 @@ class Timing(NamedTuple):
     """A phase's wall seconds; the CPU seconds (user + system) of its processes and every descendant they
     waited for; and the seconds the machine's CPUs were busy meanwhile (`cpu_ticks`), which also count what the
     first misses: processes nobody waits for, such as Chromium's renderers in the browser checks (61 of the 115
-    busy core-seconds there, AMD EPYC) and the kernels forked from a warm template, and whatever else runs. On two cores a phase can take no less wall time
-    than half its busy core-seconds."""
+    busy core-seconds there, AMD EPYC) and the kernels forked from a warm template, and whatever else runs. On
+    two cores a phase can take no less wall time than half its busy core-seconds."""
 
     wall: float
     cpu: float

@@ -50,7 +50,8 @@ from jupyter_client.provisioning import LocalProvisioner
 from lib.util.io import process_alive
 from lib.util.runtime import warm_kernels
 
-# what every chapter imports (the Makefile's warm imports); a chapter that needs less pays nothing for the rest
+# what the chapters import (the Makefile's environment step compiles the rest of theirs beside it); a chapter that
+# needs less pays nothing for the rest
 WARM_MODULES = (
     "numpy", "torch", "scipy.stats", "scipy.optimize", "scipy.linalg", "sympy", "statsmodels.api", "pandas",
     "networkx", "matplotlib.pyplot", "IPython", "ipykernel.kernelapp", "ipykernel.ipkernel", "myst_nb.ext.glue",
@@ -72,9 +73,9 @@ READY_TIMEOUT_SECONDS = 180.0  # a fresh clone's first template also compiles wh
 
 
 def template_key(environment: dict[str, str], interpreter: list[str]) -> str:
-    """Sixteen hex digits naming what a template's imports depend on: the interpreter and its options, every variable of
-    `environment` but the volatile ones (VOLATILE_PREFIXES, VOLATILE_NAMES), the modules it imports and this
-    module's own code."""
+    """Sixteen hex digits naming what a template's imports depend on: the interpreter and its options, every
+    variable of `environment` but the volatile ones (VOLATILE_PREFIXES, VOLATILE_NAMES), the modules it imports
+    and this module's own code."""
     imported_with = {
         name: value
         for name, value in environment.items()
@@ -281,22 +282,28 @@ def fork_kernel(cmd: list[str], environment: dict[str, str], cwd: str, streams: 
     """The pid of a kernel forked from the template for `environment`, running `cmd`'s arguments in `cwd` with
     standard output and error `streams` (file descriptors); None when no template can serve it (the caller then
     starts the kernel afresh)."""
+    template = _template_for(cmd, environment)
+    if template is None:
+        return None
+    socket_path, interpreter = template
+    request = json.dumps({
+        "argv": cmd[len(interpreter) + 2 :], "environment": environment, "cwd": cwd, "client_pid": os.getpid()
+    }).encode()  # fmt: skip
+    answer = _ask(socket_path, request, streams)
+    if answer is None and _start_template(socket_path, environment, interpreter):  # none yet, or it stopped on idle
+        answer = _ask(socket_path, request, streams)
+    return answer.get("pid") if answer else None
+
+
+def _template_for(cmd: list[str], environment: dict[str, str]) -> tuple[str, list[str]] | None:
+    """The socket of the template that would serve kernel command `cmd` under `environment`, and the interpreter
+    with its options that runs it; None where no template may (`launcher_options`, FORK_SAFE, LIB_WARM_KERNELS,
+    `imports_start_no_thread`)."""
     options = launcher_options(cmd)
     if options is None or not FORK_SAFE or not warm_kernels() or not imports_start_no_thread(environment):
         return None
     interpreter = [sys.executable, *options]
-    socket_path = str(template_folder() / f"{template_key(environment, interpreter)}.sock")
-    arguments = cmd[len(interpreter) + 2 :]
-    request = json.dumps({"argv": arguments, "environment": environment, "cwd": cwd, "client_pid": os.getpid()})
-    for _ in range(2):  # a template that stopped on idle between our look and our request is started again
-        answer = _ask(socket_path, request.encode(), streams)
-        if answer is None:
-            if not _start_template(socket_path, environment, interpreter):
-                return None
-            answer = _ask(socket_path, request.encode(), streams)
-        if answer is not None:
-            return answer.get("pid")
-    return None
+    return str(template_folder() / f"{template_key(environment, interpreter)}.sock"), interpreter
 
 
 def _ask(socket_path: str, request: bytes, streams: tuple[int, int]) -> dict[str, Any] | None:
@@ -441,13 +448,9 @@ def start_for(kernel_name: str = "python3") -> bool:
     from jupyter_client.kernelspec import KernelSpecManager
 
     spec = KernelSpecManager().get_kernel_spec(kernel_name)
-    options = launcher_options(spec.argv)
     environment = {**os.environ, **spec.env}
-    if options is None or not FORK_SAFE or not warm_kernels() or not imports_start_no_thread(environment):
-        return False
-    interpreter = [sys.executable, *options]
-    socket_path = str(template_folder() / f"{template_key(environment, interpreter)}.sock")
-    return _start_template(socket_path, environment, interpreter)
+    template = _template_for(spec.argv, environment)
+    return template is not None and _start_template(template[0], environment, template[1])
 
 
 if __name__ == "__main__":
