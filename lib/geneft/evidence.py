@@ -20,6 +20,7 @@ float32 accuracies and embeddings, int32 steps.
 - `ratio_point_gd`  Fig. 6 under the dynamics eq. (12) is derived for: `ratio_point` with plain
                     full-batch gradient descent (`lib.geneft.train.train_models_gd`) instead of AdamW,
                     at a fixed decoder rate (the one that bounds a stable step), eta_enc = eta_dec / ratio.
+- `ratio_point_gd_block` the same at 1e5 steps: `ratio_point_gd` for one block of consecutive seeds.
 - `phase_row_to_end` Fig. 5 / Theorem 2: `phase_row` without the early stop, so that every run's
                     final embeddings (the repon positions) are read at the same step, the end of the run.
 - `network_curve`   Fig. 3 / G-3 and Fig. 7 / G-7: one decoder (mode, depth, width, embedding
@@ -212,6 +213,17 @@ def ratio_point(config: dict, shard: dict, checkpoint: Path | None = None) -> di
 # ----------------------------------------------------------------------------------------------
 
 
+def _seed_block(config: dict, shard: dict) -> dict:
+    """The set's config restricted to the shard's block b = shard["block"] of config["seeds_per_shard"]
+    seeds (of config["seeds"], a multiple of it)."""
+    per, total, block = int(config["seeds_per_shard"]), int(config["seeds"]), int(shard["block"])
+    if per < 1 or total % per:
+        raise ValueError(f"seeds {total} is not a multiple of seeds_per_shard {per}")
+    if not 0 <= block < total // per:
+        raise ValueError(f"shard block {block} outside the set's {total // per} blocks of {per} seeds")
+    return {**config, "seeds": per, "seed_offset": int(config.get("seed_offset", 0)) + block * per}
+
+
 def ratio_point_block(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
     """Fig. 6, shard {"init_scale": c, "point": k, "block": b}: `ratio_point` for the b-th block of
     config["seeds_per_shard"] seeds (eta_dec = eta_enc * 10**config["log10_ratios"][k], init scale c).
@@ -220,13 +232,19 @@ def ratio_point_block(config: dict, shard: dict, checkpoint: Path | None = None)
     "seeds_per_shard"; decoder_init and decay_form are passed on). Returns as `ratio_point` with a
     seed axis of length seeds_per_shard; "seeds" holds the block's seeds.
     """
-    per, total, block = int(config["seeds_per_shard"]), int(config["seeds"]), int(shard["block"])
-    if per < 1 or total % per:
-        raise ValueError(f"seeds {total} is not a multiple of seeds_per_shard {per}")
-    if not 0 <= block < total // per:
-        raise ValueError(f"shard block {block} outside the set's {total // per} blocks of {per} seeds")
-    one = {**config, "seeds": per, "seed_offset": int(config.get("seed_offset", 0)) + block * per}
-    return ratio_point(one, {"init_scale": shard["init_scale"], "point": shard["point"]}, checkpoint)
+    point = {"init_scale": shard["init_scale"], "point": shard["point"]}
+    return ratio_point(_seed_block(config, shard), point, checkpoint)
+
+
+def ratio_point_gd_block(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
+    """Fig. 6 by gradient descent, shard {"init_scale": c, "point": k, "block": b}: `ratio_point_gd` for the
+    b-th block of config["seeds_per_shard"] seeds (eta_enc = eta_dec / 10**config["log10_ratios"][k]).
+
+    config: as `ratio_point_gd` plus seeds_per_shard (decoder_init is passed on). Returns as
+    `ratio_point_gd` with a seed axis of length seeds_per_shard; "seeds" holds the block's seeds.
+    """
+    point = {"init_scale": shard["init_scale"], "point": shard["point"]}
+    return ratio_point_gd(_seed_block(config, shard), point, checkpoint)
 
 
 def phase_row_seed(config: dict, shard: dict, checkpoint: Path | None = None) -> dict[str, np.ndarray]:
@@ -272,8 +290,8 @@ def ratio_point_gd(config: dict, shard: dict, checkpoint: Path | None = None) ->
     The decoder rate is the fixed one because it is the one that bounds the stable step of gradient descent.
 
     config: n, train_fraction, split_seed, mode, depth, width, embed_dim, steps, eval_every, seeds, relation,
-    lr_dec, log10_ratios [, seed_offset]. A run leaves once its phase is decided (both 0.9 crossings found,
-    exact: every step evaluates all pairs). `checkpoint` is not used (minutes per shard).
+    lr_dec, log10_ratios [, seed_offset, decoder_init]. A run leaves once its phase is decided (both 0.9
+    crossings found, exact: every step evaluates all pairs). `checkpoint` is not used (minutes per shard).
     Returns as `lib.geneft.evidence.ratio_point`: per seed step_train_90, step_test_90 (-1: never), train_acc,
     test_acc, stopped_at, embed (n, d), with a settings axis of length 1; seeds (S,), ratio (1,).
     """
@@ -287,6 +305,7 @@ def ratio_point_gd(config: dict, shard: dict, checkpoint: Path | None = None) ->
         steps=int(config["steps"]),
         eval_every=int(config["eval_every"]),
         early_stop=True,
+        **_optional_training(config),
     )
     out = _fixed_split_runs(
         config, config["relation"], shard["init_scale"], train, lr_enc=lr_dec / ratio, lr_dec=lr_dec

@@ -192,6 +192,21 @@ def stack_block_shards(shards, names=("step_train_90", "step_test_90", "test_acc
     return stacked | {"point": np.array(points)}
 
 
+def ratio_points(shards, config: dict, threshold_fraction: float) -> tuple[PhaseGrid, np.ndarray]:
+    """The paper's Fig. 6 points of one init scale from its seed-block shards (`stack_block_shards`):
+    the runs classified by Table 4 as a (points, seeds) PhaseGrid, and each point's learning-rate ratio
+    eta_dec / eta_enc = 10**config["log10_ratios"][point]. `config`: the set's (n, train_fraction,
+    split_seed, steps, log10_ratios); the grokking threshold at `threshold_fraction` of its steps."""
+    stacked = stack_block_shards(shards)
+    grid = grid_from_runs(
+        *(stacked[k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
+        n_test=test_pairs(config["n"], config["train_fraction"], config["split_seed"]),
+        steps=config["steps"],
+        threshold_fraction=threshold_fraction,
+    )
+    return grid, 10.0 ** np.asarray(config["log10_ratios"], float)[stacked["point"]]
+
+
 def with_rows(grid: PhaseGrid, positions, other: PhaseGrid) -> PhaseGrid:
     """`grid` with its rows `positions` (first axis) replaced by the rows of `other`: the same cells and
     seeds trained for another number of steps (the Fig. 5 rows at the paper's 1e5 steps). Each run keeps

@@ -380,20 +380,31 @@ def train_models_gd(
     lr_enc=0.1,
     lr_dec=0.1,
     init_scale: float = 1.0,
+    decoder_init: str = "uniform",
     steps: int = 10_000,
     seeds=None,
     eval_every: int = 100,
     early_stop: bool = True,
 ) -> TrainResult:
     """Train M = len(train_masks) models on `labels` (n, n) 0/1 by gradient descent on the mean training
-    binary cross-entropy; per-model rates `lr_enc` (embeddings) and `lr_dec` (decoder). Returns the
-    trainer's `TrainResult` (final accuracies at `steps` or at the early stop; history every `eval_every`)."""
+    binary cross-entropy; per-model rates `lr_enc` (embeddings) and `lr_dec` (decoder), the decoder drawn
+    as `decoder_init` says (`lib.geneft.network.init_stack`). Returns the trainer's `TrainResult` (final
+    accuracies at `steps` or at the early stop; history every `eval_every`)."""
     labels, masks, seeds, layout, chunk = _grid(
         labels, train_masks, seeds, mode, depth, width, embed_dim, steps, eval_every
     )
     n, m_all = labels.shape[0], masks.shape[0]
     lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
-    stack = init_stack(seeds, n, mode=mode, depth=depth, width=width, embed_dim=embed_dim, init_scale=init_scale)
+    stack = init_stack(
+        seeds,
+        n,
+        mode=mode,
+        depth=depth,
+        width=width,
+        embed_dim=embed_dim,
+        init_scale=init_scale,
+        decoder_init=decoder_init,
+    )
     tm = _model_tensors(labels, masks, layout, flatten(stack).detach(), lr_e, lr_d, np.zeros(m_all))
     eval_steps = np.arange(0, steps + 1, eval_every)
     step_train, step_test = np.full(m_all, -1), np.full(m_all, -1)
