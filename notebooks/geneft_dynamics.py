@@ -340,7 +340,8 @@ for name in ("phase_grid", "phase_grid_1e5", "weight_decay", "weight_decay_1e5",
     EV[name], COMPLETE[name], MISSING[name] = available.data, available.complete, available.pending
 run.metric("evidence_complete", [name for name, ok in COMPLETE.items() if ok])
 # the sets declared before their evidence: nothing is read from one until every shard is stored
-NEW_SETS = ("phase_grid_1e5_fast", "phase_grid_rerun", "ratio_seeds_1e5_normal", "weight_decay_1e5_coupled")
+NEW_SETS = ("phase_grid_1e5_fast", "phase_grid_rerun", "ratio_seeds_1e5_normal", "ratio_seeds_gd_1e5_normal",
+            "weight_decay_1e5_coupled")
 REGISTERED = {row["set"].split("/")[1]: f"registered before its evidence: not judged until its {row['shards']} "
               "shards are stored"
               for row in evidence_status(",".join(f"geneft_dynamics/{name}" for name in NEW_SETS), read=False)
@@ -911,28 +912,26 @@ run.figure("fig_prob_gd", fig)
 # - {glue:text}`verdict_g_6_paper_init_1e5`
 
 # %%
-set6n = registry.get("geneft_dynamics", "ratio_seeds_1e5_normal")
-cfg6n = set6n.config
-scales6n = sorted({float(sh["init_scale"]) for sh in set6n.shards})
+set6n, set6gn = (registry.get("geneft_dynamics", name) for name in ("ratio_seeds_1e5_normal", "ratio_seeds_gd_1e5_normal"))
+cfg6n, cfg6gn = set6n.config, set6gn.config
+scales6n, scales6gn = (sorted({float(sh["init_scale"]) for sh in s.shards}) for s in (set6n, set6gn))
+# sigma_a / sigma_c depends on the network and its initialisation only, the same for both sets at a scale
 sigma6n = {s: run.stored(f"sigma_ratio_1e5_normal_init_{s!r}", repons.init_sigma_ratio,
                          P.seed + np.arange(P.sigma_models), cfg6n["n"], mode=cfg6n["mode"], depth=cfg6n["depth"],
                          width=cfg6n["width"], embed_dim=cfg6n["embed_dim"], init_scale=s,
                          decoder_init=cfg6n["decoder_init"], seed=P.seed)
-           for s in scales6n}
-for s in scales6n:
+           for s in sorted({*scales6n, *scales6gn})}
+for s in sigma6n:
     run.metric(f"sigma_ratio_1e5_normal_init_{s:g}", sigma6n[s])
-run.text("fig6_normal_sigma_text", ", ".join(f"{interval_text(sigma6n[s])} at init scale {s:g}" for s in scales6n))
+run.text("fig6_normal_sigma_text", ", ".join(f"{interval_text(sigma6n[s])} at init scale {s:g}" for s in sigma6n))
 if "ratio_seeds_1e5_normal" in REGISTERED:
     run.metric("fig6_fraction_under_bound_1e5_normal", undecided(None, 0.0, 1.0, REGISTERED["ratio_seeds_1e5_normal"]))
     run.text("fig6_normal_text", f"it is not complete in this checkout ({REGISTERED['ratio_seeds_1e5_normal']})")
 else:
     ev6n = run.evidence("ratio_seeds_1e5_normal").data
-    st6n = {s: phase_grid.stack_block_shards(ev6n.where(init_scale=s)) for s in scales6n}
-    n_test6n = phase_grid.test_pairs(cfg6n["n"], cfg6n["train_fraction"], cfg6n["split_seed"])
-    g6n = {s: phase_grid.grid_from_runs(*(a[k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
-                                        n_test=n_test6n, steps=cfg6n["steps"], threshold_fraction=P.grok_threshold_fraction)
-           for s, a in st6n.items()}
-    ratio6n = {s: 10.0 ** np.asarray(cfg6n["log10_ratios"])[st6n[s]["point"]] for s in scales6n}
+    g6n, ratio6n = {}, {}
+    for s in scales6n:
+        g6n[s], ratio6n[s] = phase_grid.ratio_points(ev6n.where(init_scale=s), cfg6n, P.grok_threshold_fraction)
     cmp6n = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6n[s]), ratio6n[s], sigma6n[s]) for s in scales6n}
     under6n = fraction(~np.concatenate([c["above"] for c in cmp6n.values()]))
     run.metric("fig6_fraction_under_bound_1e5_normal", under6n)
@@ -969,6 +968,67 @@ run.figure("fig_prob_1e5_normal", fig)
 # Code: {py:func}`lib.geneft.repons.draw_generalization_against_ratio`,
 # {py:func}`lib.geneft.repons.compare_with_arctan`, {py:func}`lib.geneft.repons.init_sigma_ratio` · evidence:
 # {ref}`geneft_dynamics/ratio_seeds_1e5_normal <evidence-geneft-dynamics-ratio-seeds-1e5-normal>`.
+# ```
+
+# %% [markdown]
+# The same setting under plain gradient descent, the dynamics the paper's eq. (12) is derived for: the
+# {ref}`gradient-descent runs at the stated setting <evidence-geneft-dynamics-ratio-seeds-gd-1e5-normal>` train the
+# networks, split, ratios, init scales (0.5, 1 and 2) and seeds of the
+# {ref}`gradient-descent runs above <evidence-geneft-dynamics-ratio-seeds-gd>` for $10^5$ steps from the caption's
+# initialisation. Their decoder rate, $\eta_\mathrm{dec} = 1$, was fixed as before by a short pilot that read
+# training losses only: it is the largest half-decade rate at which no run's loss rose above its initial value at
+# any of the three scales. The two claims below were declared before any of these runs existed, and nothing is
+# read from the set until every shard is stored: {glue:text}`fig6_gd_normal_text`.
+#
+# - {glue:text}`verdict_g_6_gd_paper_init_1e5`
+# - {glue:text}`verdict_g_6_gd_sigma_monotone_1e5`
+
+# %% tags=["remove-input"]
+if "ratio_seeds_gd_1e5_normal" in REGISTERED:
+    for name, low, high in (("fig6_gd_fraction_under_bound_1e5_normal", 0.0, 1.0),
+                            ("fig6_gd_sigma_monotone_difference_1e5_normal", -1.0, 1.0)):
+        run.metric(name, undecided(None, low, high, REGISTERED["ratio_seeds_gd_1e5_normal"]))
+    run.text("fig6_gd_normal_text", f"it is not complete in this checkout ({REGISTERED['ratio_seeds_gd_1e5_normal']})")
+else:
+    ev6gn = run.evidence("ratio_seeds_gd_1e5_normal").data
+    g6gn, ratio6gn = {}, {}
+    for s in scales6gn:
+        g6gn[s], ratio6gn[s] = phase_grid.ratio_points(ev6gn.where(init_scale=s), cfg6gn, P.grok_threshold_fraction)
+    cmp6gn = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6gn[s]), ratio6gn[s], sigma6n[s])
+              for s in scales6gn}
+    run.metric("fig6_gd_fraction_under_bound_1e5_normal",
+               fraction(~np.concatenate([c["above"] for c in cmp6gn.values()])))
+    by_sigma6gn = sorted(scales6gn, key=lambda s: sigma6n[s].value)
+    low6gn, high6gn = (phase_grid.cell_counts(g6gn[s]) for s in (by_sigma6gn[0], by_sigma6gn[-1]))
+    run.metric("fig6_gd_sigma_monotone_difference_1e5_normal", decide(proportion_difference(
+        int(high6gn[0].sum()), int(high6gn[1].sum()), int(low6gn[0].sum()), int(low6gn[1].sum())), -1.0, 1.0))
+    for s in scales6gn:
+        run.metric(f"fig6_gd_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6gn[s]["points"]])
+        run.metric(f"fig6_gd_confusion_1e5_normal_init_{s:g}",
+                   fraction(g6gn[s].phase == phases.PHASES.index("confusion")))
+    run.text("fig6_gd_normal_text", "; ".join(
+        f"at init scale {s:g} the fractions that generalize are "
+        + ", ".join(f"{interval_text(p)} at ratio {format_number(r)}" for p, r in zip(cmp6gn[s]["points"], ratio6gn[s]))
+        for s in scales6gn))
+
+# %% tags=["remove-input"]
+fig, ax = plt.subplots(figsize=(5.6, 3.8))
+if "ratio_seeds_gd_1e5_normal" in REGISTERED:  # nothing is read from an incomplete registered set
+    ax.text(0.5, 0.5, "drawn once every shard of the set is stored", ha="center", va="center", transform=ax.transAxes)
+    ax.set_axis_off()
+else:
+    repons.draw_generalization_against_ratio(ax, ratio6gn, cmp6gn, {s: sigma6n[s] for s in scales6gn})
+run.figure("fig_prob_gd_1e5_normal", fig)
+
+# %% [markdown]
+# ```{glue:figure} fig_prob_gd_1e5_normal
+# :name: fig-prob-gd-1e5-normal
+# As {numref}`fig-prob-1e5-normal`, for the networks trained by plain gradient descent ($10^5$ steps,
+# $\eta_\mathrm{dec} = 1$, $\eta_\mathrm{enc} = \eta_\mathrm{dec}/\text{ratio}$, the caption's initialisation).
+#
+# Code: {py:func}`lib.geneft.train.train_models_gd`, {py:func}`lib.geneft.repons.compare_with_arctan`,
+# {py:func}`lib.geneft.repons.init_sigma_ratio` · evidence:
+# {ref}`geneft_dynamics/ratio_seeds_gd_1e5_normal <evidence-geneft-dynamics-ratio-seeds-gd-1e5-normal>`.
 # ```
 
 # %% [markdown]

@@ -755,8 +755,8 @@ CHAPTER = Chapter(
             "$\\eta_\\mathrm{dec} = 1$, $\\eta_\\mathrm{enc} = \\eta_\\mathrm{dec}/\\text{ratio}$ for ratios 1 to "
             "$10^{1.5}$, init scales 0.5, 1 and 2, 20 seeds per point): 12 points, so that a fraction of 10 or more, "
             "or 2 or fewer, clears 1/2 with its 95% Wilson interval. Under this initialisation $\\sigma_a/\\sigma_c$ "
-            "is {sigma_ratio_gd_1e5_normal_init_0.5} at init scale 0.5, {sigma_ratio_gd_1e5_normal_init_1} at 1 and "
-            "{sigma_ratio_gd_1e5_normal_init_2} at 2",
+            "is {sigma_ratio_1e5_normal_init_0.5} at init scale 0.5, {sigma_ratio_1e5_normal_init_1} at 1 and "
+            "{sigma_ratio_1e5_normal_init_2} at 2",
         ),
         Claim(
             "G-6/gd-sigma-monotone-1e5",
@@ -771,7 +771,7 @@ CHAPTER = Chapter(
             scope="extension",
             expected="inconclusive",
             note="registered before its evidence and judged once, on the complete set (24 shards, 2026-12-07; the "
-            "evidence of G-6/gd-paper-init-1e5): the runs of init scales 0.5 and 2 compared, 80 each less any in confusion",
+            "evidence of G-6/gd-paper-init-1e5): the 80 runs of init scale 2 against the 80 of init scale 0.5",
         ),
     ),
     smoke={
