@@ -924,12 +924,12 @@ sigma6n = {s: run.stored(f"sigma_ratio_1e5_normal_init_{s!r}", repons.init_sigma
 for s in sigma6n:
     run.metric(f"sigma_ratio_1e5_normal_init_{s:g}", sigma6n[s])
 run.text("fig6_normal_sigma_text", ", ".join(f"{interval_text(sigma6n[s])} at init scale {s:g}" for s in sigma6n))
+g6n, ratio6n, cmp6n = {}, {}, {}  # Fig. 6's points at the stated setting: none while the set is incomplete
 if "ratio_seeds_1e5_normal" in REGISTERED:
     run.metric("fig6_fraction_under_bound_1e5_normal", undecided(None, 0.0, 1.0, REGISTERED["ratio_seeds_1e5_normal"]))
     run.text("fig6_normal_text", f"it is not complete in this checkout ({REGISTERED['ratio_seeds_1e5_normal']})")
 else:
     ev6n = run.evidence("ratio_seeds_1e5_normal").data
-    g6n, ratio6n = {}, {}
     for s in scales6n:
         g6n[s], ratio6n[s] = phase_grid.ratio_points(ev6n.where(init_scale=s), cfg6n, P.grok_threshold_fraction)
     cmp6n = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6n[s]), ratio6n[s], sigma6n[s]) for s in scales6n}
@@ -943,18 +943,11 @@ else:
                None if missing6n is None else round(ev6n.core_hours() * missing6n / under6n.n, 1))
     for s in scales6n:
         run.metric(f"fig6_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6n[s]["points"]])
-    run.text("fig6_normal_text", "; ".join(
-        f"at init scale {s:g} the fractions that generalize are "
-        + ", ".join(f"{interval_text(p)} at ratio {format_number(r)}" for p, r in zip(cmp6n[s]["points"], ratio6n[s]))
-        for s in scales6n))
+    run.text("fig6_normal_text", repons.generalization_text(ratio6n, cmp6n))
 
 # %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
-if "ratio_seeds_1e5_normal" in REGISTERED:  # nothing is read from an incomplete registered set
-    ax.text(0.5, 0.5, "drawn once every shard of the set is stored", ha="center", va="center", transform=ax.transAxes)
-    ax.set_axis_off()
-else:
-    repons.draw_generalization_against_ratio(ax, ratio6n, cmp6n, sigma6n)
+repons.draw_generalization_against_ratio(ax, ratio6n, cmp6n, sigma6n)  # no points while the set is incomplete
 run.figure("fig_prob_1e5_normal", fig)
 
 # %% [markdown]
@@ -984,6 +977,7 @@ run.figure("fig_prob_1e5_normal", fig)
 # - {glue:text}`verdict_g_6_gd_sigma_monotone_1e5`
 
 # %% tags=["remove-input"]
+g6gn, ratio6gn, cmp6gn = {}, {}, {}  # as above, under gradient descent
 if "ratio_seeds_gd_1e5_normal" in REGISTERED:
     for name, low, high in (("fig6_gd_fraction_under_bound_1e5_normal", 0.0, 1.0),
                             ("fig6_gd_sigma_monotone_difference_1e5_normal", -1.0, 1.0)):
@@ -991,7 +985,6 @@ if "ratio_seeds_gd_1e5_normal" in REGISTERED:
     run.text("fig6_gd_normal_text", f"it is not complete in this checkout ({REGISTERED['ratio_seeds_gd_1e5_normal']})")
 else:
     ev6gn = run.evidence("ratio_seeds_gd_1e5_normal").data
-    g6gn, ratio6gn = {}, {}
     for s in scales6gn:
         g6gn[s], ratio6gn[s] = phase_grid.ratio_points(ev6gn.where(init_scale=s), cfg6gn, P.grok_threshold_fraction)
     cmp6gn = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6gn[s]), ratio6gn[s], sigma6n[s])
@@ -1006,18 +999,11 @@ else:
         run.metric(f"fig6_gd_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6gn[s]["points"]])
         run.metric(f"fig6_gd_confusion_1e5_normal_init_{s:g}",
                    fraction(g6gn[s].phase == phases.PHASES.index("confusion")))
-    run.text("fig6_gd_normal_text", "; ".join(
-        f"at init scale {s:g} the fractions that generalize are "
-        + ", ".join(f"{interval_text(p)} at ratio {format_number(r)}" for p, r in zip(cmp6gn[s]["points"], ratio6gn[s]))
-        for s in scales6gn))
+    run.text("fig6_gd_normal_text", repons.generalization_text(ratio6gn, cmp6gn))
 
 # %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
-if "ratio_seeds_gd_1e5_normal" in REGISTERED:  # nothing is read from an incomplete registered set
-    ax.text(0.5, 0.5, "drawn once every shard of the set is stored", ha="center", va="center", transform=ax.transAxes)
-    ax.set_axis_off()
-else:
-    repons.draw_generalization_against_ratio(ax, ratio6gn, cmp6gn, {s: sigma6n[s] for s in scales6gn})
+repons.draw_generalization_against_ratio(ax, ratio6gn, cmp6gn, sigma6n)  # no points while the set is incomplete
 run.figure("fig_prob_gd_1e5_normal", fig)
 
 # %% [markdown]

@@ -30,6 +30,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from lib.util.comparisons import auc
+from lib.util.numbers import format_number, interval_text
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
 
 # ----------------------------------------------------------------------------------------------
@@ -444,11 +445,31 @@ def compare_with_arctan(successes, trials, dec_over_enc, sigma_ratio: Estimate) 
     }
 
 
+def generalization_text(ratios: dict, comparisons: dict) -> str:
+    """Fig. 6's points in words: per init scale (the keys of both), the fraction of seeds that generalize
+    (`compare_with_arctan`'s points, Wilson 95%) at each eta_dec / eta_enc of `ratios`."""
+    return "; ".join(
+        f"at init scale {scale:g} the fractions that generalize are "
+        + ", ".join(
+            f"{interval_text(p)} at ratio {format_number(r)}"
+            for p, r in zip(comparisons[scale]["points"], ratio, strict=True)
+        )
+        for scale, ratio in ratios.items()
+    )
+
+
 def draw_generalization_against_ratio(ax, ratios: dict, comparisons: dict, sigma: dict) -> None:
     """The paper's Fig. 6 as the book draws it: per init scale, the fraction of seeds that generalize (the Wilson
     intervals of `compare_with_arctan`'s points) against eta_dec / eta_enc, with the band of eq. (12) at the
     sigma_a / sigma_c measured at that scale (`sigma`, shaded). All three are keyed by init scale; `ratios` holds
-    each scale's eta_dec / eta_enc in the order of its points."""
+    each scale's eta_dec / eta_enc in the order of its points. With no points (`ratios` empty: a set registered
+    before its evidence and not yet complete), the axes say so instead."""
+    if not ratios:
+        ax.text(
+            0.5, 0.5, "drawn once every shard of the set is stored", ha="center", va="center", transform=ax.transAxes
+        )
+        ax.set_axis_off()
+        return
     every = np.concatenate([np.asarray(r, float) for r in ratios.values()])
     fine = np.logspace(np.log10(every.min()) - 0.2, np.log10(every.max()) + 0.2, 200)
     for scale, ratio in ratios.items():

@@ -395,16 +395,8 @@ def train_models_gd(
     )
     n, m_all = labels.shape[0], masks.shape[0]
     lr_e, lr_d = _per_model(lr_enc, m_all, "lr_enc"), _per_model(lr_dec, m_all, "lr_dec")
-    stack = init_stack(
-        seeds,
-        n,
-        mode=mode,
-        depth=depth,
-        width=width,
-        embed_dim=embed_dim,
-        init_scale=init_scale,
-        decoder_init=decoder_init,
-    )
+    network = {"mode": mode, "depth": depth, "width": width, "embed_dim": embed_dim}
+    stack = init_stack(seeds, n, **network, init_scale=init_scale, decoder_init=decoder_init)
     tm = _model_tensors(labels, masks, layout, flatten(stack).detach(), lr_e, lr_d, np.zeros(m_all))
     eval_steps = np.arange(0, steps + 1, eval_every)
     step_train, step_test = np.full(m_all, -1), np.full(m_all, -1)

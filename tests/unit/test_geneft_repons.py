@@ -244,3 +244,24 @@ def test_the_fig6_drawing_shows_each_init_scale_with_its_band():
     assert ax.get_xscale() == "log" and len(ax.collections) >= 2  # two bands (and the error bars)
     np.testing.assert_allclose(np.asarray(ax.lines[0].get_ydata(), float), [1.0, 20 / 30])
     plt.close(fig)
+    empty, ax_empty = plt.subplots()
+    repons.draw_generalization_against_ratio(ax_empty, {}, {}, sigma)  # a registered set not yet complete
+    assert not ax_empty.axison and [t.get_text() for t in ax_empty.texts] == [
+        "drawn once every shard of the set is stored"
+    ]
+    plt.close(empty)
+
+
+def test_the_fig6_points_in_words_give_each_scale_its_fractions_and_ratios():
+    from lib.util.stats import Estimate
+
+    ratios = {0.5: np.array([1.0, 10.0]), 2.0: np.array([1.0])}
+    sigma = Estimate(10.0, 9.0, 11.0, 30, "test")
+    comparisons = {0.5: repons.compare_with_arctan([30, 15], [30, 30], ratios[0.5], sigma)}
+    comparisons[2.0] = repons.compare_with_arctan([0], [20], ratios[2.0], sigma)
+    text = repons.generalization_text(ratios, comparisons)
+    assert text == (
+        "at init scale 0.5 the fractions that generalize are 1.00 [0.89, 1.00] at ratio 1, 0.50 [0.33, 0.67] at "
+        "ratio 10; at init scale 2 the fractions that generalize are 0 [0, 0.16] at ratio 1"
+    )
+    assert repons.generalization_text({}, {}) == ""
