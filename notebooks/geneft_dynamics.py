@@ -81,7 +81,7 @@ from lib.util.wording import reader_list, reader_name
 from lib.util.paths import cache_dir
 from lib.util.comparisons import p_value_of, proportion_difference
 from lib.util.plotting import panel_grid
-from lib.util.stats import Estimate, decide, exact, fraction, undecided, units_to_decide
+from lib.util.stats import Estimate, cost_to_decide, decide, exact, fraction, undecided
 
 CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) if P.checkpoint else None
 
@@ -935,12 +935,10 @@ else:
     cmp6n = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6n[s]), ratio6n[s], sigma6n[s]) for s in scales6n}
     under6n = fraction(~np.concatenate([c["above"] for c in cmp6n.values()]))
     run.metric("fig6_fraction_under_bound_1e5_normal", under6n)
-    to_decide6n = units_to_decide(under6n.value, 0.5)  # G-6/paper-init-1e5's bar
+    # what deciding would take at G-6/paper-init-1e5's bar: the points, and the core-hours of those still missing
+    to_decide6n, hours6n = cost_to_decide(under6n, 0.5, ev6n.core_hours())
     run.metric("fig6_points_to_decide_1e5_normal", to_decide6n)
-    # what the points still missing would cost, at the core-hours per point these took
-    missing6n = None if to_decide6n is None else max(to_decide6n - under6n.n, 0)
-    run.metric("fig6_core_hours_to_decide_1e5_normal",
-               None if missing6n is None else round(ev6n.core_hours() * missing6n / under6n.n, 1))
+    run.metric("fig6_core_hours_to_decide_1e5_normal", hours6n)
     for s in scales6n:
         run.metric(f"fig6_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6n[s]["points"]])
     run.text("fig6_normal_text", repons.generalization_text(ratio6n, cmp6n))
@@ -989,8 +987,11 @@ else:
         g6gn[s], ratio6gn[s] = phase_grid.ratio_points(ev6gn.where(init_scale=s), cfg6gn, P.grok_threshold_fraction)
     cmp6gn = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6gn[s]), ratio6gn[s], sigma6n[s])
               for s in scales6gn}
-    run.metric("fig6_gd_fraction_under_bound_1e5_normal",
-               fraction(~np.concatenate([c["above"] for c in cmp6gn.values()])))
+    under6gn = fraction(~np.concatenate([c["above"] for c in cmp6gn.values()]))
+    run.metric("fig6_gd_fraction_under_bound_1e5_normal", under6gn)
+    to_decide6gn, hours6gn = cost_to_decide(under6gn, 0.5, ev6gn.core_hours())  # G-6/gd-paper-init-1e5's bar
+    run.metric("fig6_gd_points_to_decide_1e5_normal", to_decide6gn)
+    run.metric("fig6_gd_core_hours_to_decide_1e5_normal", hours6gn)
     by_sigma6gn = sorted(scales6gn, key=lambda s: sigma6n[s].value)
     low6gn, high6gn = (phase_grid.cell_counts(g6gn[s]) for s in (by_sigma6gn[0], by_sigma6gn[-1]))
     run.metric("fig6_gd_sigma_monotone_difference_1e5_normal", decide(proportion_difference(
@@ -999,6 +1000,8 @@ else:
         run.metric(f"fig6_gd_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6gn[s]["points"]])
         run.metric(f"fig6_gd_confusion_1e5_normal_init_{s:g}",
                    fraction(g6gn[s].phase == phases.PHASES.index("confusion")))
+        run.metric(f"fig6_gd_generalized_pooled_1e5_normal_init_{s:g}",
+                   fraction(*(int(counts.sum()) for counts in phase_grid.cell_counts(g6gn[s]))))
     run.text("fig6_gd_normal_text", repons.generalization_text(ratio6gn, cmp6gn))
 
 # %% tags=["remove-input"]

@@ -84,6 +84,16 @@ def units_to_decide(
     return int(n[np.argmax(clear)]) if clear.any() else None
 
 
+def cost_to_decide(estimate: Estimate, bound: float, cost: float) -> tuple[int | None, float | None]:
+    """What deciding a claim on a fraction `estimate` (of estimate.n units that cost `cost` in all) against `bound`
+    would take at the rate it saw: the units `units_to_decide` gives, and the cost of the units still missing at
+    the cost per unit these took, to one decimal (None, None when no number of units would decide it)."""
+    units = units_to_decide(estimate.value, bound)
+    if units is None:
+        return None, None
+    return units, round(cost * max(units - estimate.n, 0) / estimate.n, 1)
+
+
 def every_fraction(n: int, *, method: str = "wilson", confidence: float = CONFIDENCE) -> list[Estimate]:
     """`fraction(k, n, method=method, confidence=confidence)` for every count k = 0 .. n, the intervals computed
     at once (what a claim on a fraction of n can reach: lib.book.verdicts.decidability)."""

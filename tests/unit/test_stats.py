@@ -11,6 +11,7 @@ from lib.util.stats import (
     bootstrap_interval,
     bootstrap_mean,
     bootstrap_median,
+    cost_to_decide,
     decide,
     every_fraction,
     exact,
@@ -168,3 +169,9 @@ def test_units_to_decide_is_the_fewest_units_whose_interval_clears_the_bound():
     assert units_to_decide(0.75, 0.5) == 16  # 12 of 16: Wilson [0.505, 0.90]; 9 of 12 still reaches 0.47
     assert fraction(12, 16).low > 0.5 > fraction(9, 12).low
     assert units_to_decide(0.1, 0.5) == units_to_decide(0.9, 0.5) and units_to_decide(0.5, 0.5) is None
+
+
+def test_cost_to_decide_prices_the_missing_units_at_the_cost_per_unit_seen():
+    assert cost_to_decide(fraction(6, 8), 0.5, 12.0) == (16, 12.0)  # 8 more points at 1.5 core-hours each
+    assert cost_to_decide(fraction(12, 12), 0.5, 3.0) == (units_to_decide(1.0, 0.5), 0.0)  # decided: nothing missing
+    assert cost_to_decide(fraction(4, 8), 0.5, 12.0) == (None, None)
