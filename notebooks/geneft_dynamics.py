@@ -66,6 +66,7 @@ P = run.params
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import Markdown
 
 from lib.book.run.notebook import mapping_table
 from lib.book.evidence import load, registry
@@ -76,7 +77,7 @@ from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic, wd_boundary
 from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
-from lib.util.numbers import format_number, interval_text, significant
+from lib.util.numbers import format_number, interval_text, significant, tex_number, tex_power_of_ten
 from lib.util.wording import reader_list, reader_name
 from lib.util.paths import cache_dir
 from lib.util.comparisons import p_value_of, proportion_difference
@@ -715,7 +716,7 @@ run.text("collapse_end_text", " ".join(
 #
 # The paper's Fig. 6 trains many seeds at each ratio $\eta_\mathrm{dec}/\eta_\mathrm{enc}$ for several initialisation
 # scales and draws the paper's eq. (12) under them, with $\eta_x = \eta_\mathrm{enc}$, $\eta_A = \eta_\mathrm{dec}$
-# (the {ref}`seed-ratio runs <evidence-geneft-dynamics-ratio-seeds>`: {glue:text}`fig6_setup_text`). The bound needs $\sigma_a/\sigma_c$, which the
+# (the {ref}`seed-ratio runs <evidence-geneft-dynamics-ratio-seeds>`: {glue:md}`fig6_setup_text:myst`). The bound needs $\sigma_a/\sigma_c$, which the
 # paper does not give; the networks fix it. At initialisation, the decoder's Jacobian with respect
 # to a repon (against one partner) plays $\mathbf{A}$ and half the distance of two repons plays
 # $\mathbf{r}$; along a random direction $a_2$ and $c$ then have variances $E|J|^2/d$ and $E|\mathbf{r}|^2/d$,
@@ -747,8 +748,8 @@ for s in scales6:
 needed6 = {s: float(repons.sigma_ratio_for_bound(*phase_grid.cell_counts(g6[s]), ratio6[s])) for s in scales6}
 for s in scales6:
     run.metric(f"sigma_ratio_for_bound_init_{s:g}", needed6[s])
-run.text("fig6_setup_text", f"{RELATION_TITLES[cfg6['relation']]}, η_enc = {cfg6['lr_enc']:g}, {cfg6['seeds']} seeds per "
-         f"point, {cfg6['steps']} steps, {ev6.variant} variant")
+run.prose("fig6_setup_text", f"{RELATION_TITLES[cfg6['relation']]}, $\\eta_\\mathrm{{enc}} = {tex_number(cfg6['lr_enc'])}$, "
+          f"{cfg6['seeds']} seeds per point, ${tex_number(cfg6['steps'])}$ steps, {ev6.variant} variant")
 shape6 = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6[s]), ratio6[s]) for s in scales6}
 for s in scales6:
     runs6 = int(phase_grid.cell_counts(g6[s])[1].sum())
@@ -792,7 +793,7 @@ run.figure("fig_prob", fig)
 #
 # Two readings need no $\sigma_a/\sigma_c$ at all. First, the shape: fitted with $\sigma_a/\sigma_c$ free
 # (maximum likelihood over the binomial counts), the paper's eq. (12) is tested against one free probability per
-# ratio (likelihood ratio, 3 degrees of freedom): {glue:text}`shape_text`. Second, the direction: the paper's eq. (12)
+# ratio (likelihood ratio, 3 degrees of freedom): {glue:md}`shape_text:myst`. Second, the direction: the paper's eq. (12)
 # grows with $\sigma_a/\sigma_c$, and the init scale whose measured ratio is larger (by a factor
 # {glue:text}`fig6_sigma_ratio_largest_over_smallest`) should generalize at least as often; pooled
 # over the ratios, the difference of the fractions that generalize (larger minus smaller
@@ -805,8 +806,8 @@ run.figure("fig_prob", fig)
 # %% tags=["remove-cell"]
 run.text("sigma_text", ", ".join(f"{interval_text(sigma[s])} at scale {s:g}" for s in scales6))
 run.text("sigma_needed_text", ", ".join(f"{format_number(needed6[s])} at scale {s:g}" for s in scales6))
-run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at scale {s:g} (best sigma_a/sigma_c "
-                                 f"{format_number(shape6[s]['sigma'])})" for s in scales6))
+run.prose("shape_text", ", ".join(f"$p = {tex_number(shape6[s]['p_value'])}$ at scale {s:g} (best fitting "
+                                  f"$\\sigma_a/\\sigma_c = {tex_number(shape6[s]['sigma'])}$)" for s in scales6))
 
 # %% [markdown]
 # ### Under the dynamics the paper's eq. (12) is derived for: plain gradient descent
@@ -814,7 +815,7 @@ run.text("shape_text", ", ".join(f"p = {format_number(shape6[s]['p_value'])} at 
 # The paper's eq. (12) integrates the gradient flow of the repons, with $\eta_x$ and $\eta_A$ the rates of plain
 # gradient descent. The {ref}`gradient-descent runs <evidence-geneft-dynamics-ratio-seeds-gd>` train the same
 # networks, split and seeds as the {ref}`AdamW runs <evidence-geneft-dynamics-ratio-seeds>` by full-batch gradient descent ($\theta \leftarrow \theta - \eta\,\nabla L$, $\eta_\mathrm{enc}$ on the
-# embeddings, $\eta_\mathrm{dec}$ on the decoder): {glue:text}`fig6_gd_setup_text`.
+# embeddings, $\eta_\mathrm{dec}$ on the decoder): {glue:md}`fig6_gd_setup_text:myst`.
 # The rates were fixed by a pilot that read training losses only, before any outcome: every pilot run (two
 # seeds outside the set, every init scale, ratios 1 and $10^{1.5}$) with a decoder rate up to 1 kept its loss at
 # or under its initial value and ended lower, every one with a larger decoder rate rose above it, whatever the
@@ -867,13 +868,15 @@ run.metric("fig6_gd_sigma_monotone_difference", decide(
     proportion_difference(int(high6g[0].sum()), int(high6g[1].sum()), int(low6g[0].sum()), int(low6g[1].sum())),
     -1.0, 1.0, pending_gd or (len(scales6g) < 2 and "one init scale")))
 run.text("fig6_gd_sigma_span", format_number(sigma_gd[by_sigma_gd[-1]].value / sigma_gd[by_sigma_gd[0]].value))
-run.text("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, η_dec = {cfg6g['lr_dec']:g} and η_enc = η_dec / ratio, ratios 10^"
-         f"{', 10^'.join(f'{r:g}' for r in cfg6g['log10_ratios'])}, init scales {', '.join(f'{s:g}' for s in scales6g)}, "
-         f"{cfg6g['seeds']} seeds per point, {cfg6g['steps']} steps, {ev6g.variant} variant")
-run.text("fig6_gd_text", "; ".join(
-    f"init scale {s:g}: sigma_a/sigma_c {interval_text(sigma_gd[s])}, generalized "
+run.prose("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, $\\eta_\\mathrm{{dec}} = {tex_number(cfg6g['lr_dec'])}$ and "
+          "$\\eta_\\mathrm{enc} = \\eta_\\mathrm{dec}/\\text{ratio}$, ratios "
+          f"{reader_list(f'${tex_power_of_ten(r)}$' for r in cfg6g['log10_ratios'])}, init scales "
+          f"{reader_list(f'{s:g}' for s in scales6g)}, {cfg6g['seeds']} seeds per point, ${tex_number(cfg6g['steps'])}$ "
+          f"steps, {ev6g.variant} variant")
+run.prose("fig6_gd_text", "; ".join(
+    f"init scale {s:g}: $\\sigma_a/\\sigma_c$ {interval_text(sigma_gd[s])}, generalized "
     f"{interval_text(fraction(int(phase_grid.cell_counts(g6g[s])[0].sum()), int(phase_grid.cell_counts(g6g[s])[1].sum())))} "
-    f"pooled over the ratios, arctan shape p = {format_number(shape6g[s]['p_value'])}" for s in scales6g))
+    f"pooled over the ratios, arctan shape $p = {tex_number(shape6g[s]['p_value'])}$" for s in scales6g))
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
 repons.draw_generalization_against_ratio(ax, {s: ratio6g[s] for s in scales6g}, cmp6g, sigma_gd)
 run.figure("fig_prob_gd", fig)
@@ -888,7 +891,7 @@ run.figure("fig_prob_gd", fig)
 # {ref}`geneft_dynamics/ratio_seeds_gd <evidence-geneft-dynamics-ratio-seeds-gd>`.
 # ```
 #
-# {glue:text}`fig6_gd_text`. A fraction {glue:text}`fig6_gd_fraction_under_bound`
+# {glue:md}`fig6_gd_text:myst`. A fraction {glue:text}`fig6_gd_fraction_under_bound`
 # {glue:text}`fig6_gd_fraction_under_bound_ci` of the points is not above the band of the paper's eq. (12)
 # ({glue:text}`verdict_g_6_gd`). Pooled over the ratios, the init scale with the largest $\sigma_a/\sigma_c$
 # generalizes more often than the one with the smallest by {glue:text}`fig6_gd_sigma_monotone_difference`
@@ -905,13 +908,13 @@ run.figure("fig_prob_gd", fig)
 # {ref}`runs at the stated setting <evidence-geneft-dynamics-ratio-seeds-1e5-normal>` train the networks, split,
 # encoder rate, ratios and seeds of the {ref}`AdamW runs above <evidence-geneft-dynamics-ratio-seeds>` that way, at init scales 0.5 and 1 (the paper's
 # text does not list its scales). Its claim was declared before any of its runs existed, and the chapter reads
-# nothing from the set until every shard is stored: {glue:text}`fig6_normal_text`. What the initialisation alone
-# fixes is measured now, as above: under the caption's initialisation $\sigma_a/\sigma_c$ is
-# {glue:text}`fig6_normal_sigma_text`.
+# nothing from the set until every shard is stored. What the initialisation alone fixes is measured as above:
+# under the caption's initialisation $\sigma_a/\sigma_c$ is {glue:text}`fig6_normal_sigma_text`.
+# {glue:text}`fig6_normal_text`.
 #
 # - {glue:text}`verdict_g_6_paper_init_1e5`
 
-# %%
+# %% tags=["remove-input"]
 set6n, set6gn = (registry.get("geneft_dynamics", name) for name in ("ratio_seeds_1e5_normal", "ratio_seeds_gd_1e5_normal"))
 cfg6n, cfg6gn = set6n.config, set6gn.config
 scales6n, scales6gn = (sorted({float(sh["init_scale"]) for sh in s.shards}) for s in (set6n, set6gn))
@@ -927,7 +930,7 @@ run.text("fig6_normal_sigma_text", ", ".join(f"{interval_text(sigma6n[s])} at in
 g6n, ratio6n, cmp6n = {}, {}, {}  # Fig. 6's points at the stated setting: none while the set is incomplete
 if "ratio_seeds_1e5_normal" in REGISTERED:
     run.metric("fig6_fraction_under_bound_1e5_normal", undecided(None, 0.0, 1.0, REGISTERED["ratio_seeds_1e5_normal"]))
-    run.text("fig6_normal_text", f"it is not complete in this checkout ({REGISTERED['ratio_seeds_1e5_normal']})")
+    run.text("fig6_normal_text", f"The set is not complete in this checkout ({REGISTERED['ratio_seeds_1e5_normal']})")
 else:
     ev6n = run.evidence("ratio_seeds_1e5_normal").data
     for s in scales6n:
@@ -941,7 +944,10 @@ else:
     run.metric("fig6_core_hours_to_decide_1e5_normal", hours6n)
     for s in scales6n:
         run.metric(f"fig6_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6n[s]["points"]])
-    run.text("fig6_normal_text", repons.generalization_text(ratio6n, cmp6n))
+    run.text("fig6_normal_text", f"With all {len(ev6n)} shards stored, the table below gives each point")
+
+# %% tags=["remove-input"]
+Markdown(repons.generalization_table(ratio6n, cmp6n))  # empty while the set is incomplete
 
 # %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
@@ -969,7 +975,7 @@ run.figure("fig_prob_1e5_normal", fig)
 # initialisation. Their decoder rate, $\eta_\mathrm{dec} = 1$, was fixed as before by a short pilot that read
 # training losses only: it is the largest half-decade rate at which no run's loss rose above its initial value at
 # any of the three scales. The two claims below were declared before any of these runs existed, and nothing is
-# read from the set until every shard is stored: {glue:text}`fig6_gd_normal_text`.
+# read from the set until every shard is stored. {glue:text}`fig6_gd_normal_text`.
 #
 # - {glue:text}`verdict_g_6_gd_paper_init_1e5`
 # - {glue:text}`verdict_g_6_gd_sigma_monotone_1e5`
@@ -980,7 +986,7 @@ if "ratio_seeds_gd_1e5_normal" in REGISTERED:
     for name, low, high in (("fig6_gd_fraction_under_bound_1e5_normal", 0.0, 1.0),
                             ("fig6_gd_sigma_monotone_difference_1e5_normal", -1.0, 1.0)):
         run.metric(name, undecided(None, low, high, REGISTERED["ratio_seeds_gd_1e5_normal"]))
-    run.text("fig6_gd_normal_text", f"it is not complete in this checkout ({REGISTERED['ratio_seeds_gd_1e5_normal']})")
+    run.text("fig6_gd_normal_text", f"The set is not complete in this checkout ({REGISTERED['ratio_seeds_gd_1e5_normal']})")
 else:
     ev6gn = run.evidence("ratio_seeds_gd_1e5_normal").data
     for s in scales6gn:
@@ -1002,7 +1008,10 @@ else:
                    fraction(g6gn[s].phase == phases.PHASES.index("confusion")))
         run.metric(f"fig6_gd_generalized_pooled_1e5_normal_init_{s:g}",
                    fraction(*(int(counts.sum()) for counts in phase_grid.cell_counts(g6gn[s]))))
-    run.text("fig6_gd_normal_text", repons.generalization_text(ratio6gn, cmp6gn))
+    run.text("fig6_gd_normal_text", f"With all {len(ev6gn)} shards stored, the table below gives each point")
+
+# %% tags=["remove-input"]
+Markdown(repons.generalization_table(ratio6gn, cmp6gn))  # empty while the set is incomplete
 
 # %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
@@ -1027,7 +1036,7 @@ run.figure("fig_prob_gd_1e5_normal", fig)
 # learning rate at $\eta_\mathrm{enc} = 10^{-5}$ over $10^5$ steps and finds "the memorization-generalization
 # boundary is independent of the weight decay". The {ref}`mod 3 scan <evidence-geneft-dynamics-weight-decay-1e5>`
 # runs that setting:
-# {glue:text}`fig8_setup_text_mod3_1e5`. Each row (one weight decay) has its boundary where the fraction of runs
+# {glue:md}`fig8_setup_text_mod3_1e5:myst`. Each row (one weight decay) has its boundary where the fraction of runs
 # that generalize (generalization or grokking; runs in confusion are on neither side and left out) first
 # falls below 1/2 as $\eta_\mathrm{dec}$ rises from the grid's smallest ratio: the paper's eq. (12) critical ratio
 # at this $\eta_\mathrm{enc}$. Weight decay 0, the paper's default, is a row like the others. The claim is
@@ -1040,7 +1049,7 @@ run.figure("fig_prob_gd_1e5_normal", fig)
 # {ref}`scans of the two relations <evidence-geneft-dynamics-weight-decay-1e5-relations>`: the same grid and seeds).
 # The same scan of mod 3 at a tenth of the steps and ten times the encoder rate (the
 # {ref}`shorter scan <evidence-geneft-dynamics-weight-decay>`:
-# {glue:text}`fig8_setup_text_mod3_1e4`), the book's budget before the paper's setting was computed, is
+# {glue:md}`fig8_setup_text_mod3_1e4:myst`), the book's budget before the paper's setting was computed, is
 # shown last.
 
 # %% tags=["remove-input"]
@@ -1083,22 +1092,21 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
                decide(phases.rate_spread(k8[wd8 > 0], t8[wd8 > 0]), 0.0, 1.0, pending.get(name)))
     for w, kk, tt in zip(wd8, k8, t8):
         run.metric(f"wd_generalized_{tag}_{w:g}", fraction(int(kk.sum()), int(tt.sum())))
-    run.text(f"fig8_setup_text_{tag}", f"{RELATION_TITLES[relation]}, η_enc = {cfg8['lr_enc']:g} over {cfg8['steps']:,} steps, "
+    run.prose(f"fig8_setup_text_{tag}", f"{RELATION_TITLES[relation]}, $\\eta_\\mathrm{{enc}} = {tex_number(cfg8['lr_enc'])}$ over "
+              f"${tex_number(cfg8['steps'])}$ steps, "
              f"{len(wd8)} weight decays × {len(log_dec8)} decoder rates × {cfg8['seeds']} seeds "
              f"({ev8.variant} variant)")
-    run.text(f"wd_boundaries_text_{tag}", ", ".join(
-        (significant(float(c), 2, strip=True) if where == wd_boundary.INSIDE else
-         f"{where} the grid" if where != wd_boundary.EMPTY else "none (no run fits)") + f" at wd = {w:g}"
-        for w, c, where in zip(wd8, crossing8, where8)))
+    run.text(f"wd_boundaries_text_{tag}", wd_boundary.crossings_text(wd8, crossing8, where8))
     run.text(f"wd_fractions_text_{tag}", ", ".join(
         f"{interval_text(fraction(int(kk.sum()), int(tt.sum())))} at wd = {w:g}" for w, kk, tt in zip(wd8, k8, t8)))
+    slope8 = "decades of $\\eta^*_\\mathrm{dec}$ per decade of $wd$"
     if fit8.outcome != "boundary":
-        run.text(f"wd_outcome_text_{tag}", f"no logistic boundary: {fit8.outcome}")
+        run.prose(f"wd_outcome_text_{tag}", f"no logistic boundary: {fit8.outcome}")
     elif np.isfinite([fit8.slope.low, fit8.slope.high]).all():
-        run.text(f"wd_outcome_text_{tag}", f"logistic slope {interval_text(fit8.slope)} decades of η*_dec per decade of wd")
+        run.prose(f"wd_outcome_text_{tag}", f"logistic slope {interval_text(fit8.slope)} {slope8}")
     else:
-        run.text(f"wd_outcome_text_{tag}", f"logistic slope {significant(fit8.slope.value, 2)} decades of η*_dec per decade of wd, "
-                 "which the grid does not bound")
+        run.prose(f"wd_outcome_text_{tag}", f"logistic slope {significant(fit8.slope.value, 2)} {slope8}, which the grid "
+                  "does not bound")
     if relation in cells5 and name not in pending:  # Fig. 5's boundary for the same relation, at this panel's eta_enc
         fig5_at8 = phases.boundary_at(*cells5[relation], float(np.log10(cfg8["lr_enc"])))
         run.metric(f"fig5_boundary_log10_lr_dec_{tag}", fig5_at8)
@@ -1146,7 +1154,7 @@ run.figure("fig_wd", fig)
 #
 # On mod 3 at the paper's setting the rows' boundaries are at $\log_{10}\eta_\mathrm{dec}$ =
 # {glue:text}`wd_boundaries_text_mod3_1e5`: they differ by {glue:text}`wd_boundary_spread_mod3_1e5`
-# {glue:text}`wd_boundary_spread_mod3_1e5_ci` decades ({glue:text}`wd_outcome_text_mod3_1e5`). Pooled over the
+# {glue:text}`wd_boundary_spread_mod3_1e5_ci` decades ({glue:md}`wd_outcome_text_mod3_1e5:myst`). Pooled over the
 # decoder rates, the fraction of runs that generalize is {glue:text}`wd_fractions_text_mod3_1e5`; between the
 # positive weight decays it differs by up to {glue:text}`wd_generalization_spread_mod3_1e5`
 # {glue:text}`wd_generalization_spread_mod3_1e5_ci`.
@@ -1171,7 +1179,7 @@ run.figure("fig_wd", fig)
 # - {glue:text}`verdict_g_8_bipartite`
 #
 # On mod 3 at a tenth of the steps (bottom right) the boundaries are at {glue:text}`wd_boundaries_text_mod3_1e4`
-# ({glue:text}`wd_outcome_text_mod3_1e4`), and the fractions that generalize are
+# ({glue:md}`wd_outcome_text_mod3_1e4:myst`), and the fractions that generalize are
 # {glue:text}`wd_fractions_text_mod3_1e4`:
 #
 # - {glue:text}`verdict_g_8_wd_independent_1e4`
@@ -1190,15 +1198,15 @@ run.figure("fig_wd", fig)
 # {ref}`scan with the coupled decay <evidence-geneft-dynamics-weight-decay-1e5-coupled>` trains the mod 3 grid and
 # seeds of the {ref}`scan above <evidence-geneft-dynamics-weight-decay-1e5>` that way (its $wd = 0$ row is the same training), and the same statistic reads it: the rows'
 # boundaries should differ by less than half a decade if "independent of the weight decay" does not depend on the
-# form. Its claim was declared before any of its runs existed: {glue:text}`wd_coupled_text`.
+# form. Its claim was declared before any of its runs existed. {glue:md}`wd_coupled_text:myst`.
 #
 # - {glue:text}`verdict_g_8_coupled_l2`
 
-# %%
+# %% tags=["remove-input"]
 if "weight_decay_1e5_coupled" in REGISTERED:
     spread8c = undecided(None, 0.0, 10.0, REGISTERED["weight_decay_1e5_coupled"])
     run.metric("wd_boundary_spread_mod3_1e5_coupled", spread8c)
-    run.text("wd_coupled_text", f"it is not complete in this checkout ({REGISTERED['weight_decay_1e5_coupled']})")
+    run.prose("wd_coupled_text", f"The set is not complete in this checkout ({REGISTERED['weight_decay_1e5_coupled']})")
 else:
     ev8c = run.evidence("weight_decay_1e5_coupled").data
     cfg8c, a8c = ev8c.config, phase_grid.stack_seed_shards(list(ev8c))
@@ -1209,11 +1217,8 @@ else:
     spread8c = decide(wd_boundary.boundary_spread(log_dec8c, g8c.generalized, fitted8c), 0.0, 10.0)  # as G-8's
     run.metric("wd_boundary_spread_mod3_1e5_coupled", spread8c)
     crossing8c, where8c = wd_boundary.row_crossings(log_dec8c, g8c.generalized, fitted8c)
-    run.text("wd_coupled_text", "the rows' boundaries are at log₁₀ η_dec = " + ", ".join(
-        (significant(float(c), 2, strip=True) if where == wd_boundary.INSIDE else
-         f"{where} the grid" if where != wd_boundary.EMPTY else "none (no run fits)") + f" at wd = {w:g}"
-        for w, c, where in zip(wd8c, crossing8c, where8c)) + ", a spread of "
-        + interval_text(spread8c) + " decades")
+    run.prose("wd_coupled_text", "With all its shards stored, the rows' boundaries are at $\\log_{10}\\eta_\\mathrm{dec}$ = "
+              f"{wd_boundary.crossings_text(wd8c, crossing8c, where8c)}, a spread of {interval_text(spread8c)} decades")
     for w, c, where, row in zip(wd8c, crossing8c, where8c, g8c.phase):
         run.metric(f"wd_boundary_log10_lr_dec_mod3_1e5_coupled_{w:g}", float(c) if where == wd_boundary.INSIDE else where)
         run.metric(f"wd_confusion_mod3_1e5_coupled_{w:g}", fraction(row == phases.CONFUSION))

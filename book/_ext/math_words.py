@@ -27,12 +27,20 @@ def _touching(sibling: nodes.Node | None, pattern: re.Pattern) -> str:
     return found.group() if found else ""
 
 
+def _position(parent: nodes.Element, child: nodes.Node) -> int:
+    """The index of `child` among `parent`'s children, by identity: docutils' own `index`, `remove` and `replace`
+    compare by value, and a text node equals every other text node of the same characters (the "." after a
+    formula is the "." after a pasted value earlier in the paragraph)."""
+    return next(i for i, sibling in enumerate(parent.children) if sibling is child)
+
+
 def _shorten(parent: nodes.Element, text: nodes.Text, rest: str) -> None:
     """Replace `text` by what is left of it once its characters touching a formula went into the formula's word."""
+    at = _position(parent, text)
     if rest:
-        parent.replace(text, nodes.Text(rest))
+        parent[at] = nodes.Text(rest)
     else:
-        parent.remove(text)
+        del parent[at]
 
 
 def join_math_words(doctree: nodes.Node) -> int:
@@ -46,7 +54,7 @@ def join_math_words(doctree: nodes.Node) -> int:
         if not (prefix or suffix):
             continue
         word = nodes.inline(classes=["book-word"])
-        parent.replace(formula, word)
+        parent[_position(parent, formula)] = word
         if prefix:
             _shorten(parent, before, before.astext()[: -len(prefix)])
             word += nodes.Text(prefix)

@@ -30,7 +30,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from lib.util.comparisons import auc
-from lib.util.numbers import format_number, interval_text
+from lib.util.numbers import format_estimate, interval_text, tex_number, tex_power_of_ten
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
 
 # ----------------------------------------------------------------------------------------------
@@ -445,17 +445,40 @@ def compare_with_arctan(successes, trials, dec_over_enc, sigma_ratio: Estimate) 
     }
 
 
-def generalization_text(ratios: dict, comparisons: dict) -> str:
-    """Fig. 6's points in words: per init scale (the keys of both), the fraction of seeds that generalize
-    (`compare_with_arctan`'s points, Wilson 95%) at each eta_dec / eta_enc of `ratios`."""
-    return "; ".join(
-        f"at init scale {scale:g} the fractions that generalize are "
-        + ", ".join(
-            f"{interval_text(p)} at ratio {format_number(r)}"
-            for p, r in zip(comparisons[scale]["points"], ratio, strict=True)
+def generalization_table(ratios: dict, comparisons: dict) -> str:
+    """Fig. 6's points as a Markdown table (MyST, typeset headers), one row per init scale and eta_dec / eta_enc:
+    the fraction of seeds that generalize (`compare_with_arctan`'s points, Wilson 95%), the band of eq. (12) at
+    the measured sigma_a / sigma_c (its ends to the digits that tell them apart), and whether the point lies above
+    it (what G-6's statistic counts). `ratios`
+    and `comparisons` are keyed by init scale, `ratios` holding each scale's ratios in the order of its points;
+    empty when there are none."""
+    rows = [
+        f"| {scale:g} | ${_ratio_tex(ratio)}$ | {interval_text(point)} | {' to '.join(format_estimate((low + high) / 2, low, high)[1:])} "
+        f"| {'yes' if above else 'no'} |"
+        for scale, scale_ratios in ratios.items()
+        for ratio, point, low, high, above in zip(
+            scale_ratios,
+            comparisons[scale]["points"],
+            comparisons[scale]["band_low"],
+            comparisons[scale]["band_high"],
+            comparisons[scale]["above"],
+            strict=True,
         )
-        for scale, ratio in ratios.items()
+    ]
+    if not rows:
+        return ""
+    header = (
+        "| init scale | $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ | fraction that generalizes (Wilson 95%) "
+        "| band of eq. (12) | above the band |\n|---|---|---|---|---|"
     )
+    return "\n".join([header, *rows]) + "\n"
+
+
+def _ratio_tex(ratio: float) -> str:
+    """An eta_dec / eta_enc of the paper's half-decade grids as a power of ten ("10^{0.5}"), any other ratio as
+    the book's formatter writes it."""
+    exponent = round(float(np.log10(ratio)), 2)
+    return tex_power_of_ten(exponent) if np.isclose(10.0**exponent, ratio, rtol=1e-6) else tex_number(float(ratio))
 
 
 def draw_generalization_against_ratio(ax, ratios: dict, comparisons: dict, sigma: dict) -> None:

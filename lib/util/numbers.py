@@ -91,6 +91,28 @@ def format_number(x: Any) -> str:
     return str(x)
 
 
+def tex_number(x: Any) -> str:
+    """`format_number` in TeX, for Markdown with typeset mathematics (`ChapterRun.prose`): a power of ten
+    outside [0.1, 10] as the power ("10^{-3}", "10^{5}"), scientific notation with a times sign
+    ("1.3 \\times 10^{-4}"), anything else as `format_number` writes it."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return format_number(x)
+    if x > 0 and abs(round(math.log10(x))) >= 2 and math.isclose(x, 10.0 ** round(math.log10(x)), rel_tol=1e-9):
+        return f"10^{{{round(math.log10(x))}}}"
+    if isinstance(x, int):
+        return str(x)
+    mantissa, _, exponent = _plain(x, MAX_DIGITS, strip=True).partition("e")
+    if not exponent:
+        return mantissa
+    power = f"10^{{{int(exponent)}}}"
+    return {"1": power, "-1": "-" + power}.get(mantissa, mantissa + r" \times " + power)
+
+
+def tex_power_of_ten(exponent: float) -> str:
+    """10**`exponent` in TeX as the paper writes its grids: "1", "10", "10^{0.5}", "10^{-3}"."""
+    return {0.0: "1", 1.0: "10"}.get(float(exponent), f"10^{{{float(exponent):g}}}")
+
+
 def format_percent(x: float) -> str:
     """A fraction as a percentage through `format_number`: 0.0008988 -> "0.08988%", 0.9973 -> "99.73%"."""
     return f"{format_number(100 * float(x))}%"

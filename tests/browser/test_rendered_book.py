@@ -875,6 +875,12 @@ DEGENERATE_INTERVAL = re.compile(rf"(?<![\w.])({_NUMBER})\s*\[\s*({_NUMBER})\s*,
 # A name of the code (snake_case) in reader text, outside code, math and function signatures; not a file
 # name, a path or a call.
 CODE_IDENTIFIER = re.compile(r"(?<![\w./\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?!\w|\.\w|/|\()")
+# Mathematics typed as code in reader text, which the identifier check lets through when a slash follows
+# ("sigma_a/sigma_c") or the name is Greek ("η_dec", "η*_dec"), and a power typed with a caret ("10^0.5"): the
+# prose writes them as formulas ($\\sigma_a/\\sigma_c$, $\\eta_\\mathrm{dec}$, $10^{0.5}$), and glued text that
+# needs one goes through `ChapterRun.prose` and {glue:md}.
+_GREEK_NAMES = "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|phi|chi|psi|omega"
+MATH_AS_CODE = re.compile(rf"(?<![\w./\-])(?:(?:{_GREEK_NAMES})_\w+|[α-ωΑ-Ω]\*?_\w+)|(?<![\w.])\d+\^[-+\d({{]")
 # The appendices that document the code's names: parameters and the code behind the results.
 NAMES_ALLOWED_ON = {"book/parameters.html", "book/generated/parameters.html", "book/generated/code.html"}
 
@@ -902,6 +908,19 @@ def check_code_identifiers(soup: BeautifulSoup, limit: int = 10) -> list[str]:
         for match in CODE_IDENTIFIER.finditer(str(node)):
             problems.append(
                 f'code identifier "{match.group(0)}" in reader text in {_where(node.parent)}: '
+                f'"{_snippet(str(node), match.start(), match.end())}"'
+            )
+    return problems[:limit] + ([f"... and {len(problems) - limit} more"] if len(problems) > limit else [])
+
+
+def check_math_as_code(soup: BeautifulSoup, limit: int = 10) -> list[str]:
+    problems = []
+    for node in _visible_text_nodes(soup):
+        if _in_math_element(node) or _in_signature(node):
+            continue
+        for match in MATH_AS_CODE.finditer(str(node)):
+            problems.append(
+                f'mathematics typed as code "{match.group(0)}" in reader text in {_where(node.parent)}: '
                 f'"{_snippet(str(node), match.start(), match.end())}"'
             )
     return problems[:limit] + ([f"... and {len(problems) - limit} more"] if len(problems) > limit else [])
@@ -945,6 +964,23 @@ def test_no_code_identifiers_in_reader_text(page, request):
     soup = _content(page, request)
     problems = check_code_identifiers(soup) if soup is not None and page not in NAMES_ALLOWED_ON else []
     assert not problems, f"{page}: " + "\n  - ".join(problems)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_mathematics_typed_as_code_in_reader_text(page, request):
+    soup = _content(page, request)
+    problems = check_math_as_code(soup) if soup is not None and page not in NAMES_ALLOWED_ON else []
+    assert not problems, f"{page}: " + "\n  - ".join(problems)
+
+
+def test_the_math_as_code_check_finds_greek_names_and_carets_but_not_formulas():
+    page = BeautifulSoup(
+        "<p>best sigma_a/sigma_c 30, η_dec = 1, η*_dec per decade, ratios 10^0.5, "
+        '<span class="math">\\(\\eta_\\mathrm{dec} = 10^{0.5}\\)</span>, the set ratio_seeds/x</p>',
+        "html.parser",
+    )
+    found = [problem.split('"')[1] for problem in check_math_as_code(page)]
+    assert found == ["sigma_a", "η_dec", "η*_dec", "10^0"]
 
 
 def test_the_currency_check_finds_dollar_signs_read_as_math():

@@ -81,6 +81,16 @@ def test_draft_figures_are_drawn_not_glued(chapter_run, monkeypatch):
     plt.close("all")
 
 
+def test_prose_is_glued_as_markdown_for_the_md_role_and_text_as_text(chapter_run, monkeypatch):
+    """{glue:md}`name:myst` typesets the mathematics of `prose`; {glue:text} pastes `text` as it is."""
+    glued = {}
+    monkeypatch.setattr(ChapterRun, "_glue", staticmethod(lambda name, value: glued.update({name: value})))
+    chapter_run.prose("setup", "$\\eta_\\mathrm{enc} = 10^{-3}$")
+    chapter_run.text("words", "mod 3")
+    assert glued["setup"]._repr_markdown_() == "$\\eta_\\mathrm{enc} = 10^{-3}$"
+    assert glued["words"] == "mod 3"
+
+
 def test_metrics_are_written_at_most_every_few_seconds_and_at_the_claims_table(chapter_run, monkeypatch):
     """Each write syncs the file to disk: a burst of metrics is one write, the claims table writes what is left."""
     import json

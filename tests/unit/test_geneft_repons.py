@@ -252,16 +252,20 @@ def test_the_fig6_drawing_shows_each_init_scale_with_its_band():
     plt.close(empty)
 
 
-def test_the_fig6_points_in_words_give_each_scale_its_fractions_and_ratios():
+def test_the_fig6_points_table_gives_each_point_its_fraction_band_and_side():
     from lib.util.stats import Estimate
 
-    ratios = {0.5: np.array([1.0, 10.0]), 2.0: np.array([1.0])}
+    ratios = {0.5: 10.0 ** np.array([0.0, 0.5]), 2.0: np.array([3.0])}
     sigma = Estimate(10.0, 9.0, 11.0, 30, "test")
-    comparisons = {0.5: repons.compare_with_arctan([30, 15], [30, 30], ratios[0.5], sigma)}
+    comparisons = {0.5: repons.compare_with_arctan([30, 2], [30, 30], ratios[0.5], sigma)}
     comparisons[2.0] = repons.compare_with_arctan([0], [20], ratios[2.0], sigma)
-    text = repons.generalization_text(ratios, comparisons)
-    assert text == (
-        "at init scale 0.5 the fractions that generalize are 1.00 [0.89, 1.00] at ratio 1, 0.50 [0.33, 0.67] at "
-        "ratio 10; at init scale 2 the fractions that generalize are 0 [0, 0.16] at ratio 1"
-    )
-    assert repons.generalization_text({}, {}) == ""
+    lines = repons.generalization_table(ratios, comparisons).splitlines()
+    assert lines[0].startswith("| init scale | $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ |")
+    assert lines[2:] == [
+        "| 0.5 | $1$ | 1.00 [0.89, 1.00] | 0.901 to 0.919 | no |",
+        "| 0.5 | $10^{0.5}$ | 0.067 [0.018, 0.21] | 0.83 to 0.86 | no |",
+        "| 2 | $3$ | 0 [0, 0.16] | 0.83 to 0.86 | no |",
+    ]
+    above = repons.compare_with_arctan([30], [30], [1.0], Estimate(0.01, 0.009, 0.011, 30, "test"))
+    assert repons.generalization_table({1.0: [1.0]}, {1.0: above}).splitlines()[2].endswith("| yes |")
+    assert repons.generalization_table({}, {}) == ""

@@ -5,7 +5,17 @@ import warnings
 import numpy as np
 import pytest
 
-from lib.geneft.wd_boundary import ABOVE, BELOW, EMPTY, INSIDE, boundary_spread, crossings, row_crossing, row_crossings
+from lib.geneft.wd_boundary import (
+    ABOVE,
+    BELOW,
+    EMPTY,
+    INSIDE,
+    boundary_spread,
+    crossings,
+    crossings_text,
+    row_crossing,
+    row_crossings,
+)
 
 Y = np.array([-6.0, -5.5, -5.0, -4.5, -4.0])
 
@@ -100,3 +110,10 @@ def test_a_resample_with_one_fitting_row_leaves_the_interval_nan_without_a_warni
 def test_boundary_spread_checks_shapes():
     with pytest.raises(ValueError, match="rows, rates, seeds"):
         boundary_spread(Y, np.ones((2, 5), bool), np.ones((2, 5), bool))
+
+
+def test_the_rows_boundaries_in_words_name_each_weight_decay_and_where_a_row_has_none():
+    text = crossings_text([0.0, 0.01, 0.1, 1.0], [-5.06, np.nan, np.nan, np.nan], [INSIDE, BELOW, ABOVE, EMPTY])
+    assert (
+        text == "-5.1 at wd = 0, below the grid at wd = 0.01, above the grid at wd = 0.1, none (no run fits) at wd = 1"
+    )

@@ -36,3 +36,14 @@ def test_a_formula_alone_in_its_text_keeps_its_place():
     tree = publish_doctree(r":math:`x`")
     assert math_words.join_math_words(tree) == 0
     assert [type(n).__name__ for n in tree.findall(include_self=False)][:2] == ["paragraph", "math"]
+
+
+def test_punctuation_is_taken_from_beside_its_formula_not_from_an_equal_text_elsewhere():
+    # docutils compares children by value: the "." after the emphasis equals the "." after the formula
+    paragraph = nodes.paragraph()
+    for child in (nodes.Text("a "), nodes.emphasis(text="pasted"), nodes.Text("."), nodes.Text(" factor "),
+                  nodes.math(text="x"), nodes.Text(".")):  # fmt: skip
+        paragraph += child
+    assert math_words.join_math_words(paragraph) == 1
+    assert paragraph.astext() == "a pasted. factor x."
+    assert [w.astext() for w in paragraph.findall(nodes.inline) if "book-word" in w["classes"]] == ["x."]

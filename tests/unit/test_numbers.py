@@ -14,6 +14,8 @@ from lib.util.numbers import (
     interval_text,
     number_from_text,
     significant,
+    tex_number,
+    tex_power_of_ten,
 )
 from lib.util.stats import Estimate
 
@@ -134,3 +136,26 @@ def test_a_mapping_shows_its_readers_labels_when_given():
 
     table = mapping_table({"eq11_conserved": True}, "step", "holds", labels={"eq11_conserved": "$C$ is conserved"})
     assert table.data.splitlines()[2] == "| $C$ is conserved | true |"
+
+
+@pytest.mark.parametrize(
+    ("x", "tex"),
+    [
+        (0.001, "10^{-3}"),  # a rate of the paper's grids, as the paper writes it
+        (100000, "10^{5}"),  # a step count
+        (1e-05, "10^{-5}"),
+        (1.3e-4, "1.3 \\times 10^{-4}"),
+        (-2.5e7, "-2.5 \\times 10^{7}"),
+        (-1e5, "-10^{5}"),
+        (0.25, "0.25"),  # within the formatter's fixed range: as format_number writes it
+        (10.0, "10"),
+        (3, "3"),
+        (True, "true"),
+    ],
+)
+def test_tex_numbers_are_the_formatters_numbers_in_tex(x, tex):
+    assert tex_number(x) == tex
+
+
+def test_powers_of_ten_of_a_grid_read_as_the_paper_writes_them():
+    assert [tex_power_of_ten(e) for e in (0, 0.5, 1, 1.5, -3)] == ["1", "10^{0.5}", "10", "10^{1.5}", "10^{-3}"]

@@ -408,6 +408,14 @@ class ChapterRun:
             value = glued_metric(name, to_jsonable(value))[name]
         self._glue(name, value)
 
+    def prose(self, name: str, markdown: str) -> None:
+        """Glue a piece of MyST Markdown for the prose, pasted inline with {glue:md}`name:myst`: a sentence that
+        depends on the result and needs typeset mathematics ($\\eta_\\mathrm{enc} = 10^{-3}$), which `text`
+        would show as its TeX source."""
+        from IPython.display import Markdown
+
+        self._glue(name, Markdown(markdown))
+
     def figure(self, name: str, fig) -> None:
         """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it.
 
