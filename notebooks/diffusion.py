@@ -309,7 +309,7 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
          f"At step {cfg['steps']:,}, the {len(stored_long)} long runs stored lie from their CPU runs at "
          f"{significant(ratio, 3)} times the mean distance between two seeds (largest over contrasts; concept-space means "
          "of every prompt). They are not the same numbers: floating-point differences of another machine's "
-         "kernels, about 1e-5 after 40 steps (the live check below), grow through training.")
+         "kernels, about 10⁻⁵ after 40 steps (the live check below), grow through training.")
 
 # %% [markdown]
 # ```{glue:figure} fig_diffusion_fig6

@@ -320,7 +320,7 @@ run.figure("fig_matrix", fig)
 #
 # **Where the numbers come from.** The paper's Figs. 5, 6 and 8 and their claims are read from the book's
 # *evidence tier* (stored with the book, computed once by `make evidence`, never in this
-# build): {glue:text}`evidence_sizes_text`. The build itself trains a small *live grid* and checks it
+# build): {glue:md}`evidence_sizes_text:myst`. The build itself trains a small *live grid* and checks it
 # against the stored runs at the same cells, seeds and parameters (below). {glue:text}`evidence_state_text`
 #
 # No single cell decides the boundary: a logistic model of the probability of generalization
@@ -347,8 +347,8 @@ REGISTERED = {row["set"].split("/")[1]: f"registered before its evidence: not ju
               "shards are stored"
               for row in evidence_status(",".join(f"geneft_dynamics/{name}" for name in NEW_SETS), read=False)
               if row["counts"].get("missing", 0) + row["counts"].get("incomplete", 0)}
-run.text("evidence_sizes_text", "; ".join(
-    f"{reader_name(name)}: {len(ev)} shards ({ev.variant}), {ev.config['steps']} steps, {ev.config['seeds']} seeds per cell"
+run.prose("evidence_sizes_text", "; ".join(
+    f"{reader_name(name)}: {len(ev)} shards ({ev.variant}), ${tex_number(ev.config['steps'])}$ steps, {ev.config['seeds']} seeds per cell"
     for name, ev in EV.items()))
 # phase_grid_1e5 only replaces rows of Fig. 5: while it computes, those rows are read at 1e4 steps (said below)
 pending = {name: f"evidence set {reader_name(name)} incomplete: smoke variant shown"

@@ -71,7 +71,7 @@ from IPython.display import Markdown, display
 from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
-from lib.util.numbers import format_number, interval_text, significant
+from lib.util.numbers import format_number, interval_text, significant, tex_number
 from lib.util.wording import reader_list, reader_name
 from lib.util.plotting import panel_grid, training_fraction_axis
 from lib.util import stats
@@ -405,7 +405,7 @@ display(Markdown("| decoder | " + " | ".join(reader_name(nm) for nm in P.net_rel
 # The live run above (width {glue:text}`width_value`, learning rate {glue:text}`param_lr`, a few
 # seeds, stopped on a plateau) is a toy that the build can afford. The claims on the best mode and
 # depth are decided by the {ref}`decoder-mode runs <evidence-geneft-statics-decoder-modes>`: the same five decoders at
-# the paper's Table 3 width 50, $d = 2$ and learning rate $10^{-3}$, {glue:text}`modes_setup_text`. Since
+# the paper's Table 3 width 50, $d = 2$ and learning rate $10^{-3}$, {glue:md}`modes_setup_text:myst`. Since
 # every decoder of a relation is compared with the same bound, the difference of two inductive gaps
 # is the difference of the decoders' mean accuracies over the fractions (the area under the
 # curve). The paper's favourite wins when the best decoder of its mode (or depth)
@@ -451,11 +451,11 @@ for rel in rel3:
     run.metric(f"best_depth_margin_{rel}", margin_depth[rel])
     run.metric(f"best_decoder_evidence_{rel}", max((a.mean(), arch) for (r, arch), a in area3.items() if r == rel)[1])
 run.metric("best_depth_margin", statics.smallest(list(margin_depth.values())))
-run.text(
+run.prose(
     "modes_setup_text",
     f"{reader_list(rel3)}, {len(next(iter(curves3.values())))} seeds per fraction"
     + (" (five more seeds of the same design pooled)" if modes_extra.complete else "") + ", "
-    f"{modes_ev.config['steps']} AdamW steps without a plateau stop, n = {modes_ev.config['n']} "
+    f"${tex_number(modes_ev.config['steps'])}$ AdamW steps without a plateau stop, $n = {modes_ev.config['n']}$ "
     f"({modes_ev.variant} variant)",
 )
 fig, axes = plt.subplots(len(rel3), 1, figsize=(7.4, 3.0 * len(rel3)), squeeze=False, layout="constrained")
@@ -662,7 +662,7 @@ run.metric("n_goldilocks_runs", len(masks))
 # ### The Goldilocks zone at the paper's Table 3 learning rate (evidence)
 #
 # The live figure uses a few runs at learning rate {glue:text}`param_lr`. The claims on the zone are
-# decided by the {ref}`depth runs <evidence-geneft-statics-goldilocks-depths>`: {glue:text}`goldilocks_setup_text`.
+# decided by the {ref}`depth runs <evidence-geneft-statics-goldilocks-depths>`: {glue:md}`goldilocks_setup_text:myst`.
 # The zone is interior when the best interior depth beats both ends in mean test accuracy; the
 # deepest decoder memorizes when it fits its training pairs and its test accuracy lies more than
 # 0.05 under the best depth's. Intervals: percentile bootstrap over the seeds, paired across depths
@@ -678,11 +678,12 @@ run.metric("goldilocks_deep_deficit", statics.best_mean_margin(test7, [test7[-1]
 run.metric("goldilocks_deep_train_acc", stats.bootstrap_mean(train7[-1], seed=P.seed))
 run.metric("goldilocks_best_depth_evidence", int(depths7[np.argmax([t.mean() for t in test7])]))
 run.metric("goldilocks_deepest_depth_evidence", int(depths7[-1]))
-run.text(
+run.prose(
     "goldilocks_setup_text",
     f"{gold_ev.config['seeds']} seeds per depth at depths {depths7.min()} to "
     f"{depths7.max()} (concat, width {gold[0].key['width']}, training fraction {gold_ev.config['fractions'][0]:g}, "
-    f"learning rate {gold_ev.config['lr']:g}, {gold_ev.config['steps']} AdamW steps without a plateau stop, "
+    f"learning rate ${tex_number(gold_ev.config['lr'])}$, ${tex_number(gold_ev.config['steps'])}$ AdamW steps without a "
+    "plateau stop, "
     f"{gold_ev.variant} variant)",
 )
 

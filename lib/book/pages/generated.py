@@ -42,6 +42,7 @@ from lib.book.verdicts.summary import (
     summarise,
 )
 from lib.util.io import atomic_write_text
+from lib.util.numbers import significant
 from lib.util.paths import ROOT
 from lib.util.repository import commit_markdown, source_url
 from lib.util.wording import plural
@@ -446,7 +447,7 @@ def _evidence_rows(chapter_id: str) -> list[tuple[str, str]]:
         gpu = ", declared for a GPU" if evidence_set.gpu else ""
         to_go = sum(n for state, n in row["counts"].items() if state != "ok")
         resume = (
-            f"; {to_go} to compute, about {row['minutes_to_go']:.0f} core-minutes: "
+            f"; {to_go} to compute, about {significant(row['minutes_to_go'], 2, strip=True)} core-minutes: "
             f"`make evidence SETS={evidence_set.key}`"
             if to_go
             else ""
