@@ -78,7 +78,7 @@ from lib.geneft import phases, repons, symbolic, wd_boundary
 from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
 from lib.util.numbers import format_number, interval_text, significant, tex_number, tex_power_of_ten
-from lib.util.wording import reader_list, reader_name
+from lib.util.wording import markdown_table, reader_list, reader_name
 from lib.util.paths import cache_dir
 from lib.util.comparisons import p_value_of, proportion_difference
 from lib.util.plotting import panel_grid
@@ -873,10 +873,6 @@ run.prose("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, $\\eta_\
           f"{reader_list(f'${tex_power_of_ten(r)}$' for r in cfg6g['log10_ratios'])}, init scales "
           f"{reader_list(f'{s:g}' for s in scales6g)}, {cfg6g['seeds']} seeds per point, ${tex_number(cfg6g['steps'])}$ "
           f"steps, {ev6g.variant} variant")
-run.prose("fig6_gd_text", "; ".join(
-    f"init scale {s:g}: $\\sigma_a/\\sigma_c$ {interval_text(sigma_gd[s])}, generalized "
-    f"{interval_text(fraction(int(phase_grid.cell_counts(g6g[s])[0].sum()), int(phase_grid.cell_counts(g6g[s])[1].sum())))} "
-    f"pooled over the ratios, arctan shape $p = {tex_number(shape6g[s]['p_value'])}$" for s in scales6g))
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
 repons.draw_generalization_against_ratio(ax, {s: ratio6g[s] for s in scales6g}, cmp6g, sigma_gd)
 run.figure("fig_prob_gd", fig)
@@ -890,8 +886,15 @@ run.figure("fig_prob_gd", fig)
 # {py:func}`lib.geneft.repons.init_sigma_ratio` · evidence:
 # {ref}`geneft_dynamics/ratio_seeds_gd <evidence-geneft-dynamics-ratio-seeds-gd>`.
 # ```
-#
-# {glue:md}`fig6_gd_text:myst`. A fraction {glue:text}`fig6_gd_fraction_under_bound`
+
+# %% tags=["remove-input"]
+Markdown(markdown_table(
+    ("init scale", "$\\sigma_a/\\sigma_c$", "fraction that generalizes, pooled over the ratios", "arctan shape: $p$"),
+    ((f"{s:g}", interval_text(sigma_gd[s]), interval_text(fraction(*(int(c.sum()) for c in phase_grid.cell_counts(g6g[s])))),
+      f"${tex_number(shape6g[s]['p_value'])}$") for s in scales6g)))
+
+# %% [markdown]
+# The table above gives each init scale of the gradient-descent runs. A fraction {glue:text}`fig6_gd_fraction_under_bound`
 # {glue:text}`fig6_gd_fraction_under_bound_ci` of the points is not above the band of the paper's eq. (12)
 # ({glue:text}`verdict_g_6_gd`). Pooled over the ratios, the init scale with the largest $\sigma_a/\sigma_c$
 # generalizes more often than the one with the smallest by {glue:text}`fig6_gd_sigma_monotone_difference`

@@ -32,6 +32,7 @@ from scipy.integrate import solve_ivp
 from lib.util.comparisons import auc
 from lib.util.numbers import format_estimate, interval_text, tex_number, tex_power_of_ten
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
+from lib.util.wording import markdown_table
 
 # ----------------------------------------------------------------------------------------------
 # The flows: eq. (8), eq. (10), eq. (11)
@@ -449,29 +450,36 @@ def generalization_table(ratios: dict, comparisons: dict) -> str:
     """Fig. 6's points as a Markdown table (MyST, typeset headers), one row per init scale and eta_dec / eta_enc:
     the fraction of seeds that generalize (`compare_with_arctan`'s points, Wilson 95%), the band of eq. (12) at
     the measured sigma_a / sigma_c (its ends to the digits that tell them apart), and whether the point lies above
-    it (what G-6's statistic counts). `ratios`
-    and `comparisons` are keyed by init scale, `ratios` holding each scale's ratios in the order of its points;
-    empty when there are none."""
-    rows = [
-        f"| {scale:g} | ${_ratio_tex(ratio)}$ | {interval_text(point)} | {' to '.join(format_estimate((low + high) / 2, low, high)[1:])} "
-        f"| {'yes' if above else 'no'} |"
-        for scale, scale_ratios in ratios.items()
-        for ratio, point, low, high, above in zip(
-            scale_ratios,
-            comparisons[scale]["points"],
-            comparisons[scale]["band_low"],
-            comparisons[scale]["band_high"],
-            comparisons[scale]["above"],
-            strict=True,
-        )
-    ]
-    if not rows:
-        return ""
+    it (what G-6's statistic counts). `ratios` and `comparisons` are keyed by init scale, `ratios` holding each
+    scale's ratios in the order of its points; "" when there are none."""
     header = (
-        "| init scale | $\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$ | fraction that generalizes (Wilson 95%) "
-        "| band of eq. (12) | above the band |\n|---|---|---|---|---|"
+        "init scale",
+        "$\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$",
+        "fraction that generalizes (Wilson 95%)",
+        "band of eq. (12)",
+        "above the band",
     )
-    return "\n".join([header, *rows]) + "\n"
+    return markdown_table(
+        header,
+        (
+            (
+                f"{scale:g}",
+                f"${_ratio_tex(ratio)}$",
+                interval_text(point),
+                " to ".join(format_estimate((low + high) / 2, low, high)[1:]),
+                "yes" if above else "no",
+            )
+            for scale, scale_ratios in ratios.items()
+            for ratio, point, low, high, above in zip(
+                scale_ratios,
+                comparisons[scale]["points"],
+                comparisons[scale]["band_low"],
+                comparisons[scale]["band_high"],
+                comparisons[scale]["above"],
+                strict=True,
+            )
+        ),
+    )
 
 
 def _ratio_tex(ratio: float) -> str:

@@ -53,6 +53,19 @@ def reader_name(name: str) -> str:
     return f"{words}, {plural(int(depth), 'hidden layer')}" if depth is not None else words
 
 
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A Markdown table of text already worded and formatted (MyST: a cell may hold `$...$`); "" without rows.
+    A "|" inside a cell would split it, so it is refused."""
+    lines = [list(header), *(list(row) for row in rows)]
+    if len(lines) == 1:
+        return ""
+    for cells in lines:
+        if len(cells) != len(header) or any("|" in str(cell) for cell in cells):
+            raise ValueError(f"a table row needs {len(header)} cells without '|', got {cells!r}")
+    body = ["| " + " | ".join(str(cell) for cell in cells) + " |" for cells in lines]
+    return "\n".join([body[0], "|" + "---|" * len(header), *body[1:]]) + "\n"
+
+
 def reader_list(names: Iterable[str]) -> str:
     """Names of the code as an English list: "mod 3, greater than and bipartite" (no brackets, no quotes)."""
     words = [reader_name(str(n)) for n in names]

@@ -1,6 +1,8 @@
 """The sentence formatter (lib.util.wording): names of the code as words, conditions with values, robustness."""
 
-from lib.util.wording import condition_text, plural, reader_list, reader_name, robustness_sentence
+import pytest
+
+from lib.util.wording import condition_text, markdown_table, plural, reader_list, reader_name, robustness_sentence
 
 
 def test_names_of_the_code_read_as_words():
@@ -52,3 +54,12 @@ def test_the_mathematics_of_claim_texts_survives_a_table_cell():
         if re.search(r"[|'<>&#]", formula)
     ]
     assert not unsafe, unsafe
+
+
+def test_a_markdown_table_has_its_header_rule_and_rows_and_refuses_a_split_cell():
+    assert markdown_table(("a", "$b$"), [("1", "2"), ("3", "4")]) == "| a | $b$ |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n"
+    assert markdown_table(("a", "b"), []) == ""
+    with pytest.raises(ValueError, match="2 cells"):
+        markdown_table(("a", "b"), [("1",)])
+    with pytest.raises(ValueError, match="without"):
+        markdown_table(("a", "b"), [("1", "x | y")])

@@ -71,7 +71,7 @@ from lib.util.io import atomic_write_json
 from lib.util.numbers import format_estimate, format_number, format_percent
 from lib.util.paths import ROOT
 from lib.util.runtime import STORED_RESULTS_ENV, folder_setting, setting, stored_results_mode
-from lib.util.wording import reader_name
+from lib.util.wording import markdown_table, reader_name
 
 if TYPE_CHECKING:
     from lib.book.evidence.load import Available
@@ -157,9 +157,8 @@ def mapping_table(
     each name as its reader's label in `labels` (Markdown), or as code when `labels` is not given."""
     from IPython.display import Markdown
 
-    rows = [f"| {key} | {value} |", "|---|---|"]
-    rows += [f"| {labels[name] if labels else f'`{name}`'} | {format_value(v)} |" for name, v in mapping.items()]
-    return Markdown("\n".join(rows) + "\n")
+    rows = ((labels[name] if labels else f"`{name}`", format_value(v)) for name, v in mapping.items())
+    return Markdown(markdown_table((key, value), rows))
 
 
 def headline_text(value: Any, digits: int) -> str:
