@@ -900,30 +900,27 @@ def check_degenerate_intervals(soup: BeautifulSoup, limit: int = 10) -> list[str
     return problems[:limit] + ([f"... and {len(problems) - limit} more"] if len(problems) > limit else [])
 
 
-def check_code_identifiers(soup: BeautifulSoup, limit: int = 10) -> list[str]:
+def _reader_text_matches(soup: BeautifulSoup, pattern: re.Pattern, what: str, limit: int) -> list[str]:
+    """Every match of `pattern` in the reader text of `soup` (outside code, math and function signatures), as
+    'WHAT "match" in reader text in WHERE: "snippet"', at most `limit` and a count of the rest."""
     problems = []
     for node in _visible_text_nodes(soup):
         if _in_math_element(node) or _in_signature(node):
             continue
-        for match in CODE_IDENTIFIER.finditer(str(node)):
+        for match in pattern.finditer(str(node)):
             problems.append(
-                f'code identifier "{match.group(0)}" in reader text in {_where(node.parent)}: '
+                f'{what} "{match.group(0)}" in reader text in {_where(node.parent)}: '
                 f'"{_snippet(str(node), match.start(), match.end())}"'
             )
     return problems[:limit] + ([f"... and {len(problems) - limit} more"] if len(problems) > limit else [])
+
+
+def check_code_identifiers(soup: BeautifulSoup, limit: int = 10) -> list[str]:
+    return _reader_text_matches(soup, CODE_IDENTIFIER, "code identifier", limit)
 
 
 def check_math_as_code(soup: BeautifulSoup, limit: int = 10) -> list[str]:
-    problems = []
-    for node in _visible_text_nodes(soup):
-        if _in_math_element(node) or _in_signature(node):
-            continue
-        for match in MATH_AS_CODE.finditer(str(node)):
-            problems.append(
-                f'mathematics typed as code "{match.group(0)}" in reader text in {_where(node.parent)}: '
-                f'"{_snippet(str(node), match.start(), match.end())}"'
-            )
-    return problems[:limit] + ([f"... and {len(problems) - limit} more"] if len(problems) > limit else [])
+    return _reader_text_matches(soup, MATH_AS_CODE, "mathematics typed as code", limit)
 
 
 def _content(page: str, request) -> BeautifulSoup | None:
