@@ -80,7 +80,7 @@ from lib.geneft.relations import class_labels
 from lib.util.numbers import format_number, interval_text, significant, tex_number, tex_power_of_ten
 from lib.util.wording import markdown_table, reader_list, reader_name
 from lib.util.paths import cache_dir
-from lib.util.comparisons import p_value_of, proportion_difference
+from lib.util.comparisons import p_value_of
 from lib.util.plotting import panel_grid
 from lib.util.stats import Estimate, cost_to_decide, decide, exact, fraction, undecided
 
@@ -739,8 +739,7 @@ sigma = {s: run.stored(f"sigma_ratio_init_{s!r}", repons.init_sigma_ratio, P.see
                       init_scale=s, seed=P.seed)
          for s in scales6}
 cmp6 = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6[s]), ratio6[s], sigma[s]) for s in scales6}
-above = np.concatenate([c["above"] for c in cmp6.values()])
-under = fraction(~above)
+under = repons.fraction_not_above(cmp6)
 run.metric("fig6_fraction_under_bound", decide(under, 0.0, 1.0, pending.get("ratio_seeds")))
 for s in scales6:
     run.metric(f"sigma_ratio_init_{s:g}", sigma[s])
@@ -758,9 +757,8 @@ for s in scales6:
     run.metric(f"fig6_arctan_shape_p_init_{s:g}", decide(p6, 0.0, 1.0, pending.get("ratio_seeds")))
     run.metric(f"fig6_arctan_best_sigma_init_{s:g}", shape6[s]["sigma"])
 by_sigma = sorted(scales6, key=lambda s: sigma[s].value)
-low6, high6 = (phase_grid.cell_counts(g6[s]) for s in (by_sigma[0], by_sigma[-1]))
 run.metric("fig6_sigma_monotone_difference", decide(
-    proportion_difference(int(high6[0].sum()), int(high6[1].sum()), int(low6[0].sum()), int(low6[1].sum())),
+    repons.generalization_difference_by_sigma({s: phase_grid.cell_counts(g6[s]) for s in scales6}, sigma),
     -1.0, 1.0, pending.get("ratio_seeds") or (len(scales6) < 2 and "one init scale")))
 run.metric("fig6_sigma_ratio_largest_over_smallest", sigma[by_sigma[-1]].value / sigma[by_sigma[0]].value)
 
@@ -843,11 +841,9 @@ sigma_gd = {s: run.stored(f"sigma_ratio_gd_init_{s!r}", repons.init_sigma_ratio,
 cmp6g = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6g[s]), ratio6g[s], sigma_gd[s]) for s in scales6g}
 shape6g = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6g[s]), ratio6g[s]) for s in scales6g}
 by_sigma_gd = sorted(scales6g, key=lambda s: sigma_gd[s].value)
-low6g, high6g = (phase_grid.cell_counts(g6g[s]) for s in (by_sigma_gd[0], by_sigma_gd[-1]))
 
 # %% tags=["remove-input"]
-run.metric("fig6_gd_fraction_under_bound", decide(fraction(~np.concatenate([c["above"] for c in cmp6g.values()])),
-                                                  0.0, 1.0, pending_gd))
+run.metric("fig6_gd_fraction_under_bound", decide(repons.fraction_not_above(cmp6g), 0.0, 1.0, pending_gd))
 for s in scales6g:
     run.metric(f"sigma_ratio_gd_init_{s:g}", sigma_gd[s])
     run.metric(f"fig6_gd_generalized_init_{s:g}", [p.as_dict() for p in cmp6g[s]["points"]])
@@ -865,7 +861,7 @@ for s in scales6g:
             Estimate(test["p_value"], test["p_value"], test["p_value"], runs6g,
                      f"likelihood-ratio goodness of fit, chi2({test['df']})"), 0.0, 1.0, pending_gd))
 run.metric("fig6_gd_sigma_monotone_difference", decide(
-    proportion_difference(int(high6g[0].sum()), int(high6g[1].sum()), int(low6g[0].sum()), int(low6g[1].sum())),
+    repons.generalization_difference_by_sigma({s: phase_grid.cell_counts(g6g[s]) for s in scales6g}, sigma_gd),
     -1.0, 1.0, pending_gd or (len(scales6g) < 2 and "one init scale")))
 run.text("fig6_gd_sigma_span", format_number(sigma_gd[by_sigma_gd[-1]].value / sigma_gd[by_sigma_gd[0]].value))
 run.prose("fig6_gd_setup_text", f"{RELATION_TITLES[cfg6g['relation']]}, $\\eta_\\mathrm{{dec}} = {tex_number(cfg6g['lr_dec'])}$ and "
@@ -939,7 +935,7 @@ else:
     for s in scales6n:
         g6n[s], ratio6n[s] = phase_grid.ratio_points(ev6n.where(init_scale=s), cfg6n, P.grok_threshold_fraction)
     cmp6n = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6n[s]), ratio6n[s], sigma6n[s]) for s in scales6n}
-    under6n = fraction(~np.concatenate([c["above"] for c in cmp6n.values()]))
+    under6n = repons.fraction_not_above(cmp6n)
     run.metric("fig6_fraction_under_bound_1e5_normal", under6n)
     # what deciding would take at G-6/paper-init-1e5's bar: the points, and the core-hours of those still missing
     to_decide6n, hours6n = cost_to_decide(under6n, 0.5, ev6n.core_hours())
@@ -996,15 +992,13 @@ else:
         g6gn[s], ratio6gn[s] = phase_grid.ratio_points(ev6gn.where(init_scale=s), cfg6gn, P.grok_threshold_fraction)
     cmp6gn = {s: repons.compare_with_arctan(*phase_grid.cell_counts(g6gn[s]), ratio6gn[s], sigma6n[s])
               for s in scales6gn}
-    under6gn = fraction(~np.concatenate([c["above"] for c in cmp6gn.values()]))
+    under6gn = repons.fraction_not_above(cmp6gn)
     run.metric("fig6_gd_fraction_under_bound_1e5_normal", under6gn)
     to_decide6gn, hours6gn = cost_to_decide(under6gn, 0.5, ev6gn.core_hours())  # G-6/gd-paper-init-1e5's bar
     run.metric("fig6_gd_points_to_decide_1e5_normal", to_decide6gn)
     run.metric("fig6_gd_core_hours_to_decide_1e5_normal", hours6gn)
-    by_sigma6gn = sorted(scales6gn, key=lambda s: sigma6n[s].value)
-    low6gn, high6gn = (phase_grid.cell_counts(g6gn[s]) for s in (by_sigma6gn[0], by_sigma6gn[-1]))
-    run.metric("fig6_gd_sigma_monotone_difference_1e5_normal", decide(proportion_difference(
-        int(high6gn[0].sum()), int(high6gn[1].sum()), int(low6gn[0].sum()), int(low6gn[1].sum())), -1.0, 1.0))
+    run.metric("fig6_gd_sigma_monotone_difference_1e5_normal", decide(repons.generalization_difference_by_sigma(
+        {s: phase_grid.cell_counts(g6gn[s]) for s in scales6gn}, sigma6n), -1.0, 1.0))
     for s in scales6gn:
         run.metric(f"fig6_gd_generalized_1e5_normal_init_{s:g}", [p.as_dict() for p in cmp6gn[s]["points"]])
         run.metric(f"fig6_gd_confusion_1e5_normal_init_{s:g}",

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from lib.util.comparisons import auc
+from lib.util.comparisons import auc, proportion_difference
 from lib.util.numbers import format_estimate, interval_text, tex_number, tex_power_of_ten
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
 from lib.util.wording import markdown_table
@@ -444,6 +444,23 @@ def compare_with_arctan(successes, trials, dec_over_enc, sigma_ratio: Estimate) 
         "above": above,
         "under_fraction": fraction(int((~above).sum()), len(above)),
     }
+
+
+def fraction_not_above(comparisons: dict) -> Estimate:
+    """G-6's statistic: the fraction of Fig. 6's points, pooled over the init scales of `comparisons`
+    (`compare_with_arctan`'s results keyed by init scale), that do not lie above the band of eq. (12), with the
+    Wilson 95% interval over the points."""
+    return fraction(~np.concatenate([np.asarray(c["above"], bool) for c in comparisons.values()]))
+
+
+def generalization_difference_by_sigma(counts: dict, sigma: dict) -> Estimate:
+    """Eq. (12)'s direction: p_r grows with sigma_a / sigma_c. The fraction of runs that generalize, pooled over
+    the ratios, at the init scale with the largest measured sigma_a / sigma_c minus that at the one with the
+    smallest (Newcombe 95%). `counts`: init scale -> (generalizing runs, runs) per point (`grid.cell_counts`);
+    `sigma`: init scale -> its measured sigma_a / sigma_c (`init_sigma_ratio`)."""
+    by_sigma = sorted(counts, key=lambda scale: sigma[scale].value)
+    (k_low, n_low), (k_high, n_high) = (counts[scale] for scale in (by_sigma[0], by_sigma[-1]))
+    return proportion_difference(int(np.sum(k_high)), int(np.sum(n_high)), int(np.sum(k_low)), int(np.sum(n_low)))
 
 
 def generalization_table(ratios: dict, comparisons: dict) -> str:

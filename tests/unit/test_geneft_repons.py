@@ -269,3 +269,17 @@ def test_the_fig6_points_table_gives_each_point_its_fraction_band_and_side():
     above = repons.compare_with_arctan([30], [30], [1.0], Estimate(0.01, 0.009, 0.011, 30, "test"))
     assert repons.generalization_table({1.0: [1.0]}, {1.0: above}).splitlines()[2].endswith("| yes |")
     assert repons.generalization_table({}, {}) == ""
+
+
+def test_g6_statistics_pool_the_points_and_compare_the_extreme_sigma_ratios():
+    from lib.util.comparisons import proportion_difference
+    from lib.util.stats import Estimate, fraction
+
+    sigma = {0.5: Estimate(1.0, 0.9, 1.1, 30, "test"), 1.0: Estimate(5.0, 4.0, 6.0, 30, "test")}
+    counts = {0.5: (np.array([18, 10]), np.array([20, 20])), 1.0: (np.array([2, 0]), np.array([20, 20]))}
+    comparisons = {s: repons.compare_with_arctan(*counts[s], [1.0, 10.0], sigma[s]) for s in counts}
+    above = np.concatenate([comparisons[s]["above"] for s in counts])
+    assert repons.fraction_not_above(comparisons) == fraction(~above)
+    # the largest sigma_a / sigma_c (init scale 1) minus the smallest (0.5), pooled over the ratios
+    assert repons.generalization_difference_by_sigma(counts, sigma) == proportion_difference(2, 40, 28, 40)
+    assert repons.generalization_difference_by_sigma(counts, sigma).value == pytest.approx(2 / 40 - 28 / 40)
