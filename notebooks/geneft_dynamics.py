@@ -728,12 +728,9 @@ run.text("collapse_end_text", " ".join(
 # %% tags=["remove-input"]
 ev6, cfg6 = EV["ratio_seeds"], EV["ratio_seeds"].config
 scales6 = sorted({float(sh.key["init_scale"]) for sh in ev6})
-points6 = {s: sorted(ev6.where(init_scale=s), key=lambda sh: sh.key["point"]) for s in scales6}
-n_test6 = phase_grid.test_pairs(cfg6["n"], cfg6["train_fraction"], cfg6["split_seed"])
-g6 = {s: phase_grid.grid_from_runs(*(np.concatenate([sh[k] for sh in shs]) for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
-                                   n_test=n_test6, steps=cfg6["steps"], threshold_fraction=P.grok_threshold_fraction)
-      for s, shs in points6.items()}
-ratio6 = {s: np.array([10.0 ** cfg6["log10_ratios"][sh.key["point"]] for sh in shs]) for s, shs in points6.items()}
+g6, ratio6 = {}, {}
+for s in scales6:
+    g6[s], ratio6[s] = phase_grid.ratio_points(ev6.where(init_scale=s), cfg6, P.grok_threshold_fraction)
 sigma = {s: run.stored(f"sigma_ratio_init_{s!r}", repons.init_sigma_ratio, P.seed + np.arange(P.sigma_models), cfg6["n"],
                       mode=cfg6["mode"], depth=cfg6["depth"], width=cfg6["width"], embed_dim=cfg6["embed_dim"],
                       init_scale=s, seed=P.seed)
@@ -828,12 +825,9 @@ gd_available = run.evidence("ratio_seeds_gd")
 ev6g, cfg6g = gd_available.data, gd_available.data.config
 pending_gd = None if gd_available.complete else "evidence set ratio_seeds_gd incomplete: smoke variant shown"
 scales6g = sorted({float(sh.key["init_scale"]) for sh in ev6g})
-st6g = {s: phase_grid.stack_shards(ev6g.where(init_scale=s), "point") for s in scales6g}
-n_test6g = phase_grid.test_pairs(cfg6g["n"], cfg6g["train_fraction"], cfg6g["split_seed"])
-g6g = {s: phase_grid.grid_from_runs(*(a[k][:, 0] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
-                                    n_test=n_test6g, steps=cfg6g["steps"], threshold_fraction=P.grok_threshold_fraction)
-       for s, a in st6g.items()}
-ratio6g = {s: 10.0 ** np.asarray(cfg6g["log10_ratios"])[a["point"]] for s, a in st6g.items()}
+g6g, ratio6g = {}, {}
+for s in scales6g:
+    g6g[s], ratio6g[s] = phase_grid.ratio_points(ev6g.where(init_scale=s), cfg6g, P.grok_threshold_fraction)
 sigma_gd = {s: run.stored(f"sigma_ratio_gd_init_{s!r}", repons.init_sigma_ratio, P.seed + np.arange(P.sigma_models),
                          cfg6g["n"], mode=cfg6g["mode"], depth=cfg6g["depth"], width=cfg6g["width"],
                          embed_dim=cfg6g["embed_dim"], init_scale=s, seed=P.seed)

@@ -178,9 +178,10 @@ def stack_seed_shards(shards, names=("step_train_90", "step_test_90", "test_acc"
 def stack_block_shards(shards, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
     """Arrays of seed-block shards of one init scale (keys "point" and "block", as
     `lib.geneft.evidence.ratio_point_block` stores them, each (1, seeds per block, ...)) as
-    (points, seeds, ...), points and blocks sorted; "point" gives the keys. ValueError when a
-    (point, block) of the points and blocks present is missing."""
-    by_key = {(int(sh.key["point"]), int(sh.key["block"])): sh for sh in shards}
+    (points, seeds, ...), points and blocks sorted; "point" gives the keys. A shard without a "block" key
+    holds every seed of its point (`ratio_point`, `ratio_point_gd`). ValueError when a (point, block) of
+    the points and blocks present is missing."""
+    by_key = {(int(sh.key["point"]), int(sh.key.get("block", 0))): sh for sh in shards}
     points, blocks = sorted({p for p, _ in by_key}), sorted({b for _, b in by_key})
     missing = [(p, b) for p in points for b in blocks if (p, b) not in by_key]
     if not by_key or missing:
@@ -193,7 +194,7 @@ def stack_block_shards(shards, names=("step_train_90", "step_test_90", "test_acc
 
 
 def ratio_points(shards, config: dict, threshold_fraction: float) -> tuple[PhaseGrid, np.ndarray]:
-    """The paper's Fig. 6 points of one init scale from its seed-block shards (`stack_block_shards`):
+    """The paper's Fig. 6 points of one init scale from its point or seed-block shards (`stack_block_shards`):
     the runs classified by Table 4 as a (points, seeds) PhaseGrid, and each point's learning-rate ratio
     eta_dec / eta_enc = 10**config["log10_ratios"][point]. `config`: the set's (n, train_fraction,
     split_seed, steps, log10_ratios); the grokking threshold at `threshold_fraction` of its steps."""

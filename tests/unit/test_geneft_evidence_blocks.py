@@ -81,6 +81,18 @@ def test_ratio_points_classify_the_stacked_blocks_at_their_ratios():
     np.testing.assert_array_equal(grid.phase, expected.phase)
 
 
+def test_whole_point_shards_read_as_points_of_one_block():
+    """The 1e4-step sets store one shard per point with every seed (no "block" key): `ratio_points` reads them."""
+    wholes = {p: ev.ratio_point(CONFIG, {"init_scale": 0.5, "point": p}) for p in (1, 0)}
+    grid, ratios = phase_grid.ratio_points([_Shard({"point": p}, a) for p, a in wholes.items()], CONFIG, 0.01)
+    np.testing.assert_allclose(ratios, [1.0, 10.0])
+    stacked = phase_grid.stack_block_shards([_Shard({"point": p}, a) for p, a in wholes.items()])
+    np.testing.assert_array_equal(
+        stacked["step_test_90"], np.concatenate([wholes[0]["step_test_90"], wholes[1]["step_test_90"]])
+    )
+    assert grid.phase.shape == (2, 4)
+
+
 def test_blocks_outside_the_set_or_uneven_fail():
     with pytest.raises(ValueError, match="outside"):
         ratio_point_block(CONFIG, {"init_scale": 1.0, "point": 0, "block": 2})
