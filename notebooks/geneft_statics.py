@@ -72,7 +72,7 @@ from lib.geneft import bounds, description, statics
 from lib.geneft.relations import relation_matrix, split_masks
 from lib.geneft.train import train_models
 from lib.util.numbers import format_number, interval_text, significant, tex_number
-from lib.util.wording import reader_list, reader_name
+from lib.util.wording import markdown_table, reader_list, reader_name
 from lib.util.plotting import panel_grid, training_fraction_axis
 from lib.util import stats
 
@@ -139,8 +139,9 @@ for name, (equal_sizes, relabelling) in excess.items():
 run.text("table2_excess_text", "; ".join(
     f"{reader_name(name)}: {significant(e, 3)} of {significant(e + r, 3)} bits ({e / (e + r):.0%}) from the class sizes, {significant(r, 3)} from relabelling"
     for name, (e, r) in excess.items()))
-display(Markdown("| relation | b by nauty, eq. (b-aut) | closed form | Table 2 |\n|---|---|---|---|\n"
-                 + "\n".join(f"| {reader_name(nm)} | {format_number(b)} | {'–' if c is None else format_number(c)} | {format_number(t)} |" for nm, b, c, t in rows)))
+display(Markdown(markdown_table(("relation", "b by nauty, eq. (b-aut)", "closed form", "Table 2"),
+                                 ((reader_name(nm), format_number(b), "–" if c is None else format_number(c), format_number(t))
+                                  for nm, b, c, t in rows))))
 
 # %% [markdown]
 # nauty and the closed forms agree to {glue:text}`b_closed_form_max_abs_error` bits.
@@ -312,9 +313,10 @@ for name, c in crossing.items():
     run.metric(f"fraction_at_90_accuracy_{name}_bound", c["bound"])
     run.metric(f"p_c_vs_inferred_log2_{name}", statics.abs_log2_ratio(c["inferred"], c["p_c"].value, at_most=1.0))
     run.metric(f"p_c_vs_bound_log2_{name}", statics.abs_log2_ratio(c["bound"], c["p_c"].value, at_most=1.0))
-display(Markdown("| relation | eq. (4) $p_c$ | inferable fraction reaches $\\alpha$ | bound's accuracy reaches $\\alpha$ |\n"
-                 "|---|---|---|---|\n" + "\n".join(f"| {reader_name(nm)} | {format_number(c['p_c'].value)} | {interval_text(c['inferred'])} | "
-                                                 f"{interval_text(c['bound'])} |" for nm, c in crossing.items())))
+display(Markdown(markdown_table(
+    ("relation", "eq. (4) $p_c$", "inferable fraction reaches $\\alpha$", "bound's accuracy reaches $\\alpha$"),
+    ((reader_name(nm), format_number(c["p_c"].value), interval_text(c["inferred"]), interval_text(c["bound"]))
+     for nm, c in crossing.items()))))
 
 # %% [markdown]
 # For mod 3, the paper's eq. (4) gives $p_c =$ {glue:text}`p_c_mod3`; the bound's inferable fraction
@@ -373,10 +375,9 @@ for ax, name in zip(axes[:, 0], P.net_relations):
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
 run.figure("fig_networks", fig)
 # one row per decoder ('mode:hidden layers'), one column per relation: the table fits the column on any screen
-display(Markdown("| decoder | " + " | ".join(reader_name(nm) for nm in P.net_relations)
-                 + " |\n|---|" + "---|" * len(P.net_relations) + "\n"
-                 + "\n".join(f"| {reader_name(a)} | " + " | ".join(significant(gap[nm, a], 3) for nm in P.net_relations) + " |"
-                             for a in P.architectures)))
+display(Markdown(markdown_table(("decoder", *(reader_name(nm) for nm in P.net_relations)),
+                                 ((reader_name(a), *(significant(gap[nm, a], 3) for nm in P.net_relations))
+                                  for a in P.architectures))))
 
 # %% [markdown]
 # ```{glue:figure} fig_networks
@@ -572,8 +573,9 @@ for ax, name in zip(axes[:, 0], ev_relations):
     ax.set(ylabel="accuracy over all pairs", title=reader_name(name))
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))  # beside the data, never over it
 run.figure("fig_sweep", fig)
-display(Markdown("| relation | decoder | largest excess over the bound |\n|---|---|---|\n" + "\n".join(
-    f"| {reader_name(nm)} | {reader_name(label)} | {e.value:+.3f} [{e.low:+.3f}, {e.high:+.3f}] |" for (nm, label), e in sorted(excess.items()))))
+display(Markdown(markdown_table(("relation", "decoder", "largest excess over the bound"),
+                                 ((reader_name(nm), reader_name(label), interval_text(e))
+                                  for (nm, label), e in sorted(excess.items())))))
 
 # %% [markdown]
 # ```{glue:figure} fig_sweep
@@ -746,8 +748,8 @@ full_fit = {depth: run.stored(f"full_fit_depth_{depth}", statics.fit_all_pairs,
 shallowest = min(P.goldilocks_depths)
 run.metric("full_fit_train_acc_shallowest", float(full_fit[shallowest].max()))
 run.metric("full_fit_train_acc_deeper_min", float(min(full_fit[d].max() for d in P.goldilocks_depths if d > shallowest)))
-display(Markdown("| depth | best train accuracy on all pairs |\n|---|---|\n" + "\n".join(
-    f"| {d} | {significant(full_fit[d].max(), 3)} |" for d in P.goldilocks_depths)))
+display(Markdown(markdown_table(("depth", "best train accuracy on all pairs"),
+                                 ((str(d), significant(full_fit[d].max(), 3)) for d in P.goldilocks_depths))))
 
 # %% [markdown]
 # Trained on every pair, the shallowest decoder (depth {glue:text}`goldilocks_shallowest_depth`)

@@ -346,7 +346,8 @@ flow = gradient_flow_numeric(c.w0[0], c.a[0], c.z[0], c.t)
 run.metric("closed_form_max_abs_error_flow", np.abs(flow - c.theory[:, 0]).max())
 flow_sample = flow_output(c.w0[0], c.a_hat[0], c.z[0], c.t)                 # gradient flow of the sampled loss
 run.metric("flow_sample_max_abs_error", np.abs(flow_sample - c.theory[:, 0]).max())
-lrs, lr_errors = lr_refinement(c, 0, factors=(1, 2, 4, 8))
+refine_factors = (1, 2, 4, 8)  # GD at eta / f: the error's order in eta, and the rates' limit eta -> 0 below
+lrs, lr_errors = lr_refinement(c, 0, factors=refine_factors)
 run.metric("gd_error_order_in_lr", np.polyfit(np.log(lrs), np.log(lr_errors), 1)[0])
 run.metric("a_hat_max_rel_error", np.abs(c.a_hat[0] - np.diag(c.a[0])).max() / c.a[0].max());
 
@@ -405,12 +406,12 @@ run.figure("fig_gap", fig)
 # fitted rates are off $a_k$ by {glue:text}`fitted_rate_max_rel_error_percent`.
 
 # %%
-refine = rate_refinement(c, 0, factors=(1, 2, 4, 8))
+refine = rate_refinement(c, 0, factors=refine_factors)
 run.metric("flow_limit_rates", refine.flow_limit)
 run.metric("flow_limit_rate_rel_error", refine.flow_limit_rel_error)
 run.metric("sampling_rate_rel_error", refine.sampling_rel_error)
 run.text("flow_limit_rates_text", ", ".join(significant(v, 3) for v in refine.flow_limit))
-run.text("refine_factors_text", "1, 2, 4, 8")
+run.text("refine_factors_text", ", ".join(str(f) for f in refine_factors))
 
 # %% tags=["remove-input"]
 fitted = fit_rates(c.t, c.sgd[:, 0, :s], c.z[0, :s])

@@ -106,6 +106,7 @@ from lib.theory.two_layer_sweeps import (
     training_loss_flags,
 )
 from lib.util.plotting import shade_stages, stage_handles
+from lib.util.wording import markdown_table
 
 s = len(P.mu)
 run.text("s_text", str(s))
@@ -772,8 +773,8 @@ settings_d = {"none": (const, a_main),           # and one assumption broken at 
               "D.5: $\\mu_2 = 1.3\\,\\mu_1$": (ad.broken(const, gamma=float(a_close.max() / a_close.min())), a_close)}
 lemma_steps = ad.steps_to_converge(const, a_main)
 checks = run.stored("lemma_checks", lm.check_settings, settings_d, P.lemma_seeds, lemma_steps, seed=P.seed)
-Markdown("| constant | value |\n|---|---|\n" + "\n".join(f"| {k} | {format_number(v)} |" for k, v in vars(const).items())
-         + f"\n\nAssumptions violated: {checks['none']['assumptions'] or 'none'}; steps: {lemma_steps}.")
+Markdown(markdown_table(("constant", "value"), ((k, format_number(v)) for k, v in vars(const).items()))
+         + f"\nAssumptions violated: {checks['none']['assumptions'] or 'none'}; steps: {lemma_steps}.")
 
 # %% [markdown]
 # ```{prf:lemma} D.1 (upper bounded growth)
@@ -827,11 +828,12 @@ run.metric("lemma_offdiag_over_phase", main_check["offdiag_over_phase"])
 
 # %%
 first = {label: lm.first_failure(r["lemmas"]) for label, r in checks.items() if label != "none"}
-rows = [f"| {label} | {', '.join(checks[label]['assumptions'])} | {f[0]} | {f[1]} |" for label, f in first.items()]
 run.text("lemma_steps_text", str(lemma_steps))
 for label, f in first.items():
     run.text("first_fail_" + label[:3].replace(".", ""), f"Lemma {f[0]}" if f[0] else "no lemma")
-Markdown("| broken | assumptions violated | first lemma to fail | at step |\n|---|---|---|---|\n" + "\n".join(rows))
+Markdown(markdown_table(("broken", "assumptions violated", "first lemma to fail", "at step"),
+                        ((label, ", ".join(checks[label]["assumptions"]), lemma or "none", "" if step is None else str(step))
+                         for label, (lemma, step) in first.items())))
 
 # %% [markdown]
 # At $d = s = 3$, with $\mu$ = {glue:text}`lemma_s3_mu_text` (strengths in ratios
