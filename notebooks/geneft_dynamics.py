@@ -92,8 +92,9 @@ CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) i
 # When two embeddings $\mathbf{x}_1, \mathbf{x}_2$ of the same class are close, the decoder is
 # locally linear, $D(\mathbf{x}) \approx \mathbf{A}\mathbf{x} + \mathbf{b}$, and the pair's loss is
 # $\ell = \tfrac12(|\mathbf{A}\mathbf{x}_1 + \mathbf{b} - \mathbf{y}|^2 + |\mathbf{A}\mathbf{x}_2 + \mathbf{b} - \mathbf{y}|^2)$
-# (the paper's eq. 6). Gradient flow with decoder rate $\eta_A$ and encoder rate $\eta_x$ gives, for the
-# half separation $\mathbf{r} = (\mathbf{x}_1 - \mathbf{x}_2)/2$ (the paper's Appendix C),
+# (the paper's eq. 6). Gradient flow with decoder rate $\eta_A$ and encoder rate $\eta_x$ gives the paper's eq. (8)
+# for the half separation $\mathbf{r} = (\mathbf{x}_1 - \mathbf{x}_2)/2$ (its Appendix C; the equations of this
+# book are numbered in one sequence, apart from the paper's),
 #
 # $$
 # \frac{d\mathbf{A}}{dt} = -2\eta_A \mathbf{A}\mathbf{r}\mathbf{r}^T, \qquad
@@ -101,7 +102,8 @@ CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) i
 # $$ (eq-pair-flow)
 #
 # The ansatz $\mathbf{A}(t) = a(t)\mathbf{A}_0 + b(t)\mathbf{A}_0\mathbf{r}_0\mathbf{r}_0^T$,
-# $\mathbf{r}(t) = c(t)\mathbf{r}_0$ (the paper's eq. 9) reduces it to two numbers, $a_2 = a + b$ and $c$:
+# $\mathbf{r}(t) = c(t)\mathbf{r}_0$ (the paper's eq. 9) reduces it to two numbers, $a_2 = a + b$ and $c$, and
+# their conserved quantity $C$ (the paper's eqs. 10 and 11):
 #
 # $$
 # \frac{da_2}{dt} = -2\eta_A c^2 a_2, \qquad \frac{dc}{dt} = -\eta_x a_2^2 c, \qquad
@@ -110,13 +112,13 @@ CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) i
 #
 # ```{prf:theorem} Theorem 2 of GenEFT
 # :label: thm-repon-pair
-# Two same-class repons under {eq}`eq-reduced` end at zero distance if $C > 0$
+# Two same-class repons under the paper's eq. (10) end at zero distance if $C > 0$
 # ($c \to 0$, $a_2 \to \pm\sqrt{2\eta_A C}$: collision, generalization) and at a positive
 # distance if $C < 0$ ($a_2 \to 0$, $c \to \pm\sqrt{-\eta_x C}$: memorization).
 # ```
 #
 # Sympy carries out each step: the gradients of the paper's eq. (6), the solution $\mathbf{b}(t)$, the two
-# lines of {eq}`eq-pair-flow`, the reduction of the ansatz (which needs $|\mathbf{r}_0| = 1$ and
+# lines of the paper's eq. (8), the reduction of the ansatz (which needs $|\mathbf{r}_0| = 1$ and
 # $\mathbf{r}_0$ an eigenvector of $\mathbf{A}_0^T\mathbf{A}_0$ with eigenvalue 1, a condition the paper
 # leaves implicit, and without which it fails), $dC/dt = 0$, and the integrals behind the paper's eqs. (12) and (13)
 # below. Three of the checks correct the paper's typos (see the {ref}`errata`): the paper's eq. (14)
@@ -141,7 +143,7 @@ mapping_table(checks, "the paper's step (sympy)", "holds", labels=symbolic.CHECK
 #
 # The conserved quantity makes every trajectory a piece of a hyperbola; the lines $C = 0$,
 # $c/a_2 = \pm\sqrt{\eta_x/(2\eta_A)}$, separate the starts that end in a collision from those
-# that do not. {numref}`fig-portrait` integrates {eq}`eq-reduced` from a grid of starts and
+# that do not. {numref}`fig-portrait` integrates the paper's eq. (10) from a grid of starts and
 # colours each by its integrated outcome.
 
 # %%
@@ -186,7 +188,7 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 # ```{prf:theorem} Theorem 3 of GenEFT
 # :label: thm-arctan
 # If $a_2(0) \sim \mathcal N(0, \sigma_a^2)$ and $c(0) \sim \mathcal N(0, \sigma_c^2)$, the probability
-# that the repons collide is
+# that the repons collide is (the paper's eq. 12)
 #
 # $$
 # p_r = \frac{2}{\pi}\arctan\!\left(\frac{\sigma_a}{\sigma_c}\sqrt{\frac{\eta_x}{2\eta_A}}\right),
@@ -197,7 +199,7 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 # ```
 #
 # The Monte Carlo below draws {glue:text}`param_mc_samples` Gaussian starts per point and
-# integrates {eq}`eq-reduced` to $T$ = {glue:text}`param_ode_time`; for the paper's eq. (13) it integrates the
+# integrates the paper's eq. (10) to $T$ = {glue:text}`param_ode_time`; for the paper's eq. (13) it integrates the
 # gradient flow of the $(N+1)$-repon loss itself (one embedding dimension, $b = y = 0$, the
 # cluster and the centre of mass being invariant under it). The paper states eq. (13) without
 # derivation; sympy confirms it with $c$ read as half the distance between the lone repon and
@@ -1084,9 +1086,8 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
     for w, kk, tt in zip(wd8, k8, t8):
         run.metric(f"wd_generalized_{tag}_{w:g}", fraction(int(kk.sum()), int(tt.sum())))
     run.prose(f"fig8_setup_text_{tag}", f"{RELATION_TITLES[relation]}, $\\eta_\\mathrm{{enc}} = {tex_number(cfg8['lr_enc'])}$ over "
-              f"${tex_number(cfg8['steps'])}$ steps, "
-             f"{len(wd8)} weight decays × {len(log_dec8)} decoder rates × {cfg8['seeds']} seeds "
-             f"({ev8.variant} variant)")
+              f"${tex_number(cfg8['steps'])}$ steps, {len(wd8)} weight decays × {len(log_dec8)} decoder rates × "
+              f"{cfg8['seeds']} seeds ({ev8.variant} variant)")
     run.text(f"wd_boundaries_text_{tag}", wd_boundary.crossings_text(wd8, crossing8, where8))
     run.text(f"wd_fractions_text_{tag}", ", ".join(
         f"{interval_text(fraction(int(kk.sum()), int(tt.sum())))} at wd = {w:g}" for w, kk, tt in zip(wd8, k8, t8)))

@@ -151,9 +151,9 @@ display(Markdown(markdown_table(("relation", "b by nauty, eq. (b-aut)", "closed 
 # fixes (equal here), leaving only the multinomial $n!/\prod_c s_c!$ of those assignments, and the
 # rest from relabelling classes of equal size, which gives the same relation:
 # {glue:text}`table2_excess_text`. The random graph is the instructive case: its
-# automorphism group is trivial, so eq. {eq}`eq-b-aut` gives $\log_2 n!$
+# automorphism group is trivial, so {eq}`eq-b-aut` gives $\log_2 n!$
 # (= {glue:text}`b_bits_greater_than` bits, like a total order), while picking a graph
-# from all symmetric graphs takes $n(n-1)/2$ bits. eq. {eq}`eq-b-aut` counts the graphs with
+# from all symmetric graphs takes $n(n-1)/2$ bits. {eq}`eq-b-aut` counts the graphs with
 # a *known* structure, so it is a lower bound on what a learner without that knowledge needs.
 #
 # ## Critical data fraction: the paper's eqs. (1)-(5)
