@@ -78,7 +78,7 @@ from lib.geneft import phases, repons, symbolic, wd_boundary
 from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
 from lib.util.numbers import format_number, interval_text, significant, tex_number, tex_power_of_ten
-from lib.util.wording import markdown_table, reader_list, reader_name
+from lib.util.wording import markdown_table, plural, reader_list, reader_name
 from lib.util.paths import cache_dir
 from lib.util.comparisons import p_value_of
 from lib.util.plotting import panel_grid
@@ -452,6 +452,7 @@ run.metric("phase_counts", [counts[p] for p in phases.PHASES])
 seen = exact(sum(counts[p] > 0 for p in ("generalization", "grokking", "memorization")))
 run.metric("phases_seen", decide(seen, 0, 3, pending.get("phase_grid")))
 run.metric("borderline_runs", int(sum(g.borderline.sum() for g in grids.values())))
+run.text("borderline_runs_text", plural(run.metrics["borderline_runs"], "memorizing or confused run"))
 
 # %% tags=["remove-input"]
 fig, axes = panel_grid(len(relations), (3.7, 3.3), max_columns=2, layout="constrained")
@@ -489,7 +490,7 @@ run.figure("fig_phase_lr", fig)
 # {glue:text}`boundary_intercept_spread_ci` decades (Cochran's Q test that they are one: $p$ =
 # {glue:text}`boundary_intercept_homogeneity_p`). Over the three grids the phases count
 # {glue:text}`counts_text` (confusion left out of the fits; the paper's Table 4 threshold {glue:text}`grok_threshold_steps` steps);
-# {glue:text}`borderline_runs` memorizing or confused run(s) ended within two test pairs of 0.9 (kept as
+# {glue:text}`borderline_runs_text` ended within two test pairs of 0.9 (kept as
 # the paper's Table 4 labels them; the fit pools them with their cell's seeds).
 #
 # The slope claims are equivalence tests with a margin fixed before the fit, $|\text{slope} - 1| < 0.5$
@@ -530,15 +531,17 @@ run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 # %% [markdown]
 # ### The live grid against the evidence
 #
-# The build trains {glue:text}`param_seeds_per_cell` initialisation(s) of {glue:text}`param_live_relation`
+# The build trains {glue:text}`live_seeds_text` of {glue:text}`param_live_relation`
 # at $\log_{10}\eta_\mathrm{enc}$ in {glue:text}`param_live_log10_lr_enc` and $\log_{10}\eta_\mathrm{dec}$ in
-# {glue:text}`param_live_log10_lr_dec` for {glue:text}`param_steps` steps and compares each run's the paper's Table 4
-# phase with the stored run of the same cell and seed: {glue:text}`live_text`
+# {glue:text}`param_live_log10_lr_dec` for {glue:md}`live_steps_text:myst` steps and compares the phase the paper's
+# Table 4 gives each run with that of the stored run of the same cell and seed: {glue:text}`live_text`
 
 # %% tags=["remove-input"]
 live_net = dict(n=P.n, train_fraction=P.train_fraction, split_seed=P.seed, mode=P.mode, depth=P.depth, width=P.width,
                 embed_dim=P.embed_dim, init_scale=P.init_scale, steps=P.steps)
 live_seeds = P.seed + np.arange(P.seeds_per_cell)
+run.text("live_seeds_text", plural(P.seeds_per_cell, "initialisation"))
+run.prose("live_steps_text", f"${tex_number(P.steps)}$")
 live = run.stored("live_phase_grid", phase_grid.train_phase_grid_log10, P.live_relation, P.live_log10_lr_enc,
                   P.live_log10_lr_dec, seeds=live_seeds, threshold_fraction=P.grok_threshold_fraction,
                   checkpoint=unhashed(CACHE and CACHE / "live"), **live_net)

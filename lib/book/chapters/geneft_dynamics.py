@@ -428,7 +428,7 @@ CHAPTER = Chapter(
                 FreeChoice(
                     "read-out step",
                     "the end of the run (10⁴ steps) for every run",
-                    {"at the early stop": "repon_collapse_auc_mod3"},
+                    {"the early stop": "repon_collapse_auc_mod3"},
                 ),
                 FreeChoice(
                     "separation measure",
@@ -452,7 +452,7 @@ CHAPTER = Chapter(
                 FreeChoice(
                     "read-out step",
                     "the end of the run (10⁴ steps) for every run",
-                    {"at the early stop": "repon_collapse_auc_bipartite"},
+                    {"the early stop": "repon_collapse_auc_bipartite"},
                 ),
                 FreeChoice(
                     "separation measure",
