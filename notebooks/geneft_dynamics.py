@@ -1056,11 +1056,8 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
                             ("mod3_1e4", "weight_decay", "mod3")):
     ev8, cfg8 = EV[name], EV[name].config
     shards8 = ev8.where(relation=relation) if name == "weight_decay_1e5_relations" else list(ev8)
-    a8 = phase_grid.stack_shards(shards8, "row") if name == "weight_decay" else phase_grid.stack_seed_shards(shards8)
-    g8 = phase_grid.grid_from_runs(a8["step_train_90"], a8["step_test_90"], a8["test_acc"], a8["embed"],
-                                   n_test=phase_grid.test_pairs(cfg8["n"], cfg8["train_fraction"], cfg8["split_seed"]),
-                                   steps=cfg8["steps"], threshold_fraction=P.grok_threshold_fraction)
-    log_dec8, wd8 = np.array(cfg8["log10_lr_dec"]), np.array(cfg8["weight_decays"])[a8["row"]]
+    g8, wd8 = phase_grid.weight_decay_rows(shards8, cfg8, P.grok_threshold_fraction)
+    log_dec8 = np.array(cfg8["log10_lr_dec"])
     fitted8 = g8.phase != phases.CONFUSION
     crossing8, where8 = wd_boundary.row_crossings(log_dec8, g8.generalized, fitted8)
     for w, c, where in zip(wd8, crossing8, where8):
@@ -1204,11 +1201,9 @@ if "weight_decay_1e5_coupled" in REGISTERED:
     run.prose("wd_coupled_text", f"The set is not complete in this checkout ({REGISTERED['weight_decay_1e5_coupled']})")
 else:
     ev8c = run.evidence("weight_decay_1e5_coupled").data
-    cfg8c, a8c = ev8c.config, phase_grid.stack_seed_shards(list(ev8c))
-    g8c = phase_grid.grid_from_runs(a8c["step_train_90"], a8c["step_test_90"], a8c["test_acc"], a8c["embed"],
-                                    n_test=phase_grid.test_pairs(cfg8c["n"], cfg8c["train_fraction"], cfg8c["split_seed"]),
-                                    steps=cfg8c["steps"], threshold_fraction=P.grok_threshold_fraction)
-    log_dec8c, wd8c, fitted8c = np.array(cfg8c["log10_lr_dec"]), np.array(cfg8c["weight_decays"])[a8c["row"]], g8c.phase != phases.CONFUSION
+    cfg8c = ev8c.config
+    g8c, wd8c = phase_grid.weight_decay_rows(list(ev8c), cfg8c, P.grok_threshold_fraction)
+    log_dec8c, fitted8c = np.array(cfg8c["log10_lr_dec"]), g8c.phase != phases.CONFUSION
     spread8c = decide(wd_boundary.boundary_spread(log_dec8c, g8c.generalized, fitted8c), 0.0, 10.0)  # as G-8's
     run.metric("wd_boundary_spread_mod3_1e5_coupled", spread8c)
     crossing8c, where8c = wd_boundary.row_crossings(log_dec8c, g8c.generalized, fitted8c)

@@ -163,8 +163,9 @@ def stack_shards(shards, order: str, names=("step_train_90", "step_test_90", "te
 def stack_seed_shards(shards, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
     """Arrays of one-seed shards (keys "row" and "seed", as `lib.geneft.evidence.phase_row_seed`
     stores them, each (settings, 1, ...)) as (rows, settings, seeds, ...), rows and seeds sorted; "row"
-    and "seed" give the keys. ValueError when a (row, seed) of the rows and seeds present is missing."""
-    by_key = {(int(sh.key["row"]), int(sh.key["seed"])): sh for sh in shards}
+    and "seed" give the keys. A shard without a "seed" key holds every seed of its row (`phase_row`,
+    `weight_decay_row`). ValueError when a (row, seed) of the rows and seeds present is missing."""
+    by_key = {(int(sh.key["row"]), int(sh.key.get("seed", 0))): sh for sh in shards}
     rows, seeds = sorted({r for r, _ in by_key}), sorted({s for _, s in by_key})
     missing = [(r, s) for r in rows for s in seeds if (r, s) not in by_key]
     if not by_key or missing:
@@ -206,6 +207,21 @@ def ratio_points(shards, config: dict, threshold_fraction: float) -> tuple[Phase
         threshold_fraction=threshold_fraction,
     )
     return grid, 10.0 ** np.asarray(config["log10_ratios"], float)[stacked["point"]]
+
+
+def weight_decay_rows(shards, config: dict, threshold_fraction: float) -> tuple[PhaseGrid, np.ndarray]:
+    """The paper's Fig. 8 scan from its row shards (one weight decay per row; one-seed or whole-row shards,
+    `stack_seed_shards`): the runs classified by Table 4 as a (rows, decoder rates, seeds) PhaseGrid, and
+    each row's decoder weight decay config["weight_decays"][row]. `config`: the set's (n, train_fraction,
+    split_seed, steps, weight_decays); the grokking threshold at `threshold_fraction` of its steps."""
+    stacked = stack_seed_shards(shards)
+    grid = grid_from_runs(
+        *(stacked[k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
+        n_test=test_pairs(config["n"], config["train_fraction"], config["split_seed"]),
+        steps=config["steps"],
+        threshold_fraction=threshold_fraction,
+    )
+    return grid, np.asarray(config["weight_decays"], float)[stacked["row"]]
 
 
 def with_rows(grid: PhaseGrid, positions, other: PhaseGrid) -> PhaseGrid:

@@ -40,3 +40,36 @@ def test_relation_shard_is_the_one_seed_shard_of_that_relation():
     np.testing.assert_array_equal(shard["step_train_90"], direct["step_train_90"])
     with pytest.raises(ValueError, match="shard's"):
         weight_decay_relation_row_seed(CONFIG, {"relation": "bipartite", "row": 1, "seed": 0})
+
+
+class _Shard:
+    """A stored shard as `lib.book.evidence.load` gives it: `.key` and arrays by name."""
+
+    def __init__(self, key, arrays):
+        self.key, self.arrays = key, arrays
+
+    def __getitem__(self, name):
+        return self.arrays[name]
+
+
+def test_the_scan_reads_the_same_grid_from_whole_rows_and_from_one_seed_shards():
+    from lib.geneft import grid as phase_grid
+
+    rows = {r: weight_decay_row(CONFIG, {"row": r}) for r in (1, 0)}
+    seeds = {(r, s): weight_decay_row_seed(CONFIG, {"row": r, "seed": s}) for r in (0, 1) for s in (1, 0)}
+    whole, wd_whole = phase_grid.weight_decay_rows([_Shard({"row": r}, a) for r, a in rows.items()], CONFIG, 0.01)
+    split, wd_split = phase_grid.weight_decay_rows(
+        [_Shard({"row": r, "seed": s}, a) for (r, s), a in seeds.items()], CONFIG, 0.01
+    )
+    assert wd_whole.tolist() == wd_split.tolist() == [0.0, 1.0]
+    assert whole.phase.shape == (2, 2, 2)  # (weight decays, decoder rates, seeds)
+    np.testing.assert_array_equal(whole.phase, split.phase)
+    np.testing.assert_array_equal(
+        whole.phase[1],
+        phase_grid.grid_from_runs(
+            *(rows[1][k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
+            n_test=phase_grid.test_pairs(CONFIG["n"], CONFIG["train_fraction"], CONFIG["split_seed"]),
+            steps=CONFIG["steps"],
+            threshold_fraction=0.01,
+        ).phase,
+    )
