@@ -364,13 +364,12 @@ run.text("evidence_state_text", " ".join(
 ev5 = EV["phase_grid"]
 cfg5 = ev5.config
 lr_enc, lr_dec = 10.0 ** np.array(cfg5["log10_lr_enc"]), 10.0 ** np.array(cfg5["log10_lr_dec"])
-n_test5 = phase_grid.test_pairs(cfg5["n"], cfg5["train_fraction"], cfg5["split_seed"])
 relations = sorted({sh.key["relation"] for sh in ev5}, key=["mod3", "greater_than", "bipartite"].index)
-stacked = {rel: phase_grid.stack_shards(ev5.where(relation=rel), "row") for rel in relations}
-grids = {rel: phase_grid.grid_from_runs(a["step_train_90"], a["step_test_90"], a["test_acc"], a["embed"],
-                                        n_test=n_test5, steps=cfg5["steps"], threshold_fraction=P.grok_threshold_fraction)
-         for rel, a in stacked.items()}
-rows = {rel: lr_enc[a["row"]] for rel, a in stacked.items()}
+grids, row_ids = {}, {}
+for rel in relations:
+    grids[rel], row_ids[rel] = phase_grid.row_grid(ev5.where(relation=rel), cfg5, P.grok_threshold_fraction)
+grids_1e4 = dict(grids)  # every row at the set's steps, before the 1e5-step rows replace theirs
+rows = {rel: lr_enc[ids] for rel, ids in row_ids.items()}
 # Fig. 5's rows at the paper's 1e5 steps replace their 1e4-step runs once complete: the slow-encoder rows
 # (phase_grid_1e5), then the rest (phase_grid_1e5_fast, registered: read only when every shard is stored)
 long_sets = [EV["phase_grid_1e5"]] if COMPLETE["phase_grid"] and COMPLETE["phase_grid_1e5"] else []
@@ -380,12 +379,8 @@ ev5_long = long_sets[0] if long_sets else None
 if ev5_long is not None:
     for ev_rows in long_sets:
         for rel in relations:
-            long5 = phase_grid.stack_seed_shards(ev_rows.where(relation=rel))
-            grids[rel] = phase_grid.with_rows(
-                grids[rel], [stacked[rel]["row"].tolist().index(r) for r in long5["row"]],
-                phase_grid.grid_from_runs(long5["step_train_90"], long5["step_test_90"], long5["test_acc"],
-                                          long5["embed"], n_test=n_test5, steps=ev_rows.config["steps"],
-                                          threshold_fraction=P.grok_threshold_fraction))
+            long5, long_ids = phase_grid.row_grid(ev_rows.where(relation=rel), ev_rows.config, P.grok_threshold_fraction)
+            grids[rel] = phase_grid.with_rows(grids[rel], [row_ids[rel].tolist().index(r) for r in long_ids], long5)
     long_row_ids = sorted({sh.key["row"] for e in long_sets for sh in e})
     long_rows = reader_list(format_number(cfg5["log10_lr_enc"][r]).replace("-", "−") for r in long_row_ids)
     steps_long = f"{ev5_long.config['steps']:,}"
@@ -678,11 +673,7 @@ end_available = run.evidence("phase_grid_to_end")
 end_ev, cfg_end = end_available.data, end_available.data.config
 pending_end = None if end_available.complete else "evidence set phase_grid_to_end incomplete: smoke variant shown"
 end_rels = sorted({sh.key["relation"] for sh in end_ev}, key=["mod3", "greater_than", "bipartite"].index)
-n_test_end = phase_grid.test_pairs(cfg_end["n"], cfg_end["train_fraction"], cfg_end["split_seed"])
-grids_end = {r: phase_grid.grid_from_runs(*(phase_grid.stack_shards(end_ev.where(relation=r), "row")[k]
-                                            for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
-                                          n_test=n_test_end, steps=cfg_end["steps"],
-                                          threshold_fraction=P.grok_threshold_fraction) for r in end_rels}
+grids_end = {r: phase_grid.row_grid(end_ev.where(relation=r), cfg_end, P.grok_threshold_fraction)[0] for r in end_rels}
 collapse_end = {r: repons.collapse_vs_phase(g.embed.reshape(-1, cfg_end["n"], cfg_end["embed_dim"]),
                                             class_labels(r, cfg_end["n"]), g.generalized.ravel(),
                                             threshold=P.collapse_threshold) for r, g in grids_end.items()}
@@ -693,10 +684,8 @@ for r, c in collapse_end.items():
         run.metric(f"repon_{key}_end_{r}", c[key])
     run.metric(f"repon_generalized_runs_end_{r}", int(grids_end[r].generalized.sum()))
     run.metric(f"repon_runs_end_{r}", int(grids_end[r].generalized.size))
-same_runs = cfg_end == cfg5 and all(r in stacked for r in end_rels)  # the phase_grid runs, continued
-agree_end = {r: g.phase == phase_grid.grid_from_runs(
-    *(stacked[r][k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")), n_test=n_test5, steps=cfg5["steps"],
-    threshold_fraction=P.grok_threshold_fraction).phase for r, g in grids_end.items()} if same_runs else {}
+same_runs = cfg_end == cfg5 and all(r in grids_1e4 for r in end_rels)  # the phase_grid runs, continued
+agree_end = {r: g.phase == grids_1e4[r].phase for r, g in grids_end.items()} if same_runs else {}
 run.text("collapse_end_agreement_text", "; ".join(f"{RELATION_TITLES[r]}: {int(a.sum())} of {a.size} runs"
                                                   for r, a in agree_end.items())
          or "not compared: the stored sets differ in their configuration")
@@ -1056,8 +1045,8 @@ for tag, name, relation in (("mod3_1e5", "weight_decay_1e5", "mod3"),
                             ("mod3_1e4", "weight_decay", "mod3")):
     ev8, cfg8 = EV[name], EV[name].config
     shards8 = ev8.where(relation=relation) if name == "weight_decay_1e5_relations" else list(ev8)
-    g8, wd8 = phase_grid.weight_decay_rows(shards8, cfg8, P.grok_threshold_fraction)
-    log_dec8 = np.array(cfg8["log10_lr_dec"])
+    g8, rows8 = phase_grid.row_grid(shards8, cfg8, P.grok_threshold_fraction)
+    log_dec8, wd8 = np.array(cfg8["log10_lr_dec"]), np.asarray(cfg8["weight_decays"], float)[rows8]
     fitted8 = g8.phase != phases.CONFUSION
     crossing8, where8 = wd_boundary.row_crossings(log_dec8, g8.generalized, fitted8)
     for w, c, where in zip(wd8, crossing8, where8):
@@ -1202,7 +1191,8 @@ if "weight_decay_1e5_coupled" in REGISTERED:
 else:
     ev8c = run.evidence("weight_decay_1e5_coupled").data
     cfg8c = ev8c.config
-    g8c, wd8c = phase_grid.weight_decay_rows(list(ev8c), cfg8c, P.grok_threshold_fraction)
+    g8c, rows8c = phase_grid.row_grid(list(ev8c), cfg8c, P.grok_threshold_fraction)
+    wd8c = np.asarray(cfg8c["weight_decays"], float)[rows8c]
     log_dec8c, fitted8c = np.array(cfg8c["log10_lr_dec"]), g8c.phase != phases.CONFUSION
     spread8c = decide(wd_boundary.boundary_spread(log_dec8c, g8c.generalized, fitted8c), 0.0, 10.0)  # as G-8's
     run.metric("wd_boundary_spread_mod3_1e5_coupled", spread8c)

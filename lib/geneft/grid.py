@@ -6,10 +6,11 @@ decay and init scale, and classifies every run by Table 4 with the grokking thre
 fraction of the run (1% as the paper scales it: 10^3 steps of 10^5). The init scale is fixed
 per call of the trainer, so the settings are grouped by it. `cell_counts` pools the seeds of a
 cell into binomial counts for `lib.geneft.phases.fit_boundary`. `grid_from_runs` classifies
-stored runs (the evidence shards of `lib.geneft.evidence`) the same way, `stack_shards` assembles
-shards into a grid (`stack_seed_shards` one-seed shards, `stack_block_shards` Fig. 6's seed blocks), `with_rows` replaces rows of a grid by the
-same cells trained longer, and `evidence_mismatch` names the network settings in which a live grid and a
-stored configuration differ (the live grid is compared with the evidence only where none do).
+stored runs (the evidence shards of `lib.geneft.evidence`) the same way, `row_grid` reads the rows of Figs. 5
+and 8 from their shards (`stack_seed_shards`) and `ratio_points` the points of Fig. 6 (`stack_block_shards`),
+`with_rows` replaces rows of a grid by the same cells trained longer, and `evidence_mismatch` names the network
+settings in which a live grid and a stored configuration differ (the live grid is compared with the evidence only
+where none do).
 """
 
 from __future__ import annotations
@@ -148,18 +149,6 @@ def grid_from_runs(
     )
 
 
-def stack_shards(shards, order: str, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
-    """Arrays of evidence shards stacked along a new first axis, the shards sorted by their key `order`.
-
-    `shards`: objects with `.key` (a dict) and `[name]` (an array), as `lib.book.evidence.load` returns them."""
-    shards = sorted(shards, key=lambda sh: sh.key[order])
-    if not shards:
-        raise ValueError(f"no shards to stack by {order!r}")
-    return {name: np.stack([sh[name] for sh in shards]) for name in names} | {
-        order: np.array([sh.key[order] for sh in shards])
-    }
-
-
 def stack_seed_shards(shards, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
     """Arrays of one-seed shards (keys "row" and "seed", as `lib.geneft.evidence.phase_row_seed`
     stores them, each (settings, 1, ...)) as (rows, settings, seeds, ...), rows and seeds sorted; "row"
@@ -209,11 +198,12 @@ def ratio_points(shards, config: dict, threshold_fraction: float) -> tuple[Phase
     return grid, 10.0 ** np.asarray(config["log10_ratios"], float)[stacked["point"]]
 
 
-def weight_decay_rows(shards, config: dict, threshold_fraction: float) -> tuple[PhaseGrid, np.ndarray]:
-    """The paper's Fig. 8 scan from its row shards (one weight decay per row; one-seed or whole-row shards,
-    `stack_seed_shards`): the runs classified by Table 4 as a (rows, decoder rates, seeds) PhaseGrid, and
-    each row's decoder weight decay config["weight_decays"][row]. `config`: the set's (n, train_fraction,
-    split_seed, steps, weight_decays); the grokking threshold at `threshold_fraction` of its steps."""
+def row_grid(shards, config: dict, threshold_fraction: float) -> tuple[PhaseGrid, np.ndarray]:
+    """A grid of Figs. 5 or 8 from its row shards (one encoder rate or one weight decay per row; one-seed or
+    whole-row shards, `stack_seed_shards`): the runs classified by Table 4 as a (rows, decoder rates, seeds)
+    PhaseGrid, and the rows' indices (into config["log10_lr_enc"] or config["weight_decays"]), sorted.
+    `config`: the set's (n, train_fraction, split_seed, steps); the grokking threshold at `threshold_fraction`
+    of its steps."""
     stacked = stack_seed_shards(shards)
     grid = grid_from_runs(
         *(stacked[k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
@@ -221,7 +211,7 @@ def weight_decay_rows(shards, config: dict, threshold_fraction: float) -> tuple[
         steps=config["steps"],
         threshold_fraction=threshold_fraction,
     )
-    return grid, np.asarray(config["weight_decays"], float)[stacked["row"]]
+    return grid, stacked["row"]
 
 
 def with_rows(grid: PhaseGrid, positions, other: PhaseGrid) -> PhaseGrid:

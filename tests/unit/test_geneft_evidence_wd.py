@@ -57,11 +57,11 @@ def test_the_scan_reads_the_same_grid_from_whole_rows_and_from_one_seed_shards()
 
     rows = {r: weight_decay_row(CONFIG, {"row": r}) for r in (1, 0)}
     seeds = {(r, s): weight_decay_row_seed(CONFIG, {"row": r, "seed": s}) for r in (0, 1) for s in (1, 0)}
-    whole, wd_whole = phase_grid.weight_decay_rows([_Shard({"row": r}, a) for r, a in rows.items()], CONFIG, 0.01)
-    split, wd_split = phase_grid.weight_decay_rows(
+    whole, rows_whole = phase_grid.row_grid([_Shard({"row": r}, a) for r, a in rows.items()], CONFIG, 0.01)
+    split, rows_split = phase_grid.row_grid(
         [_Shard({"row": r, "seed": s}, a) for (r, s), a in seeds.items()], CONFIG, 0.01
     )
-    assert wd_whole.tolist() == wd_split.tolist() == [0.0, 1.0]
+    assert rows_whole.tolist() == rows_split.tolist() == [0, 1]
     assert whole.phase.shape == (2, 2, 2)  # (weight decays, decoder rates, seeds)
     np.testing.assert_array_equal(whole.phase, split.phase)
     np.testing.assert_array_equal(

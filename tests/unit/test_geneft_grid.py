@@ -76,7 +76,7 @@ def test_shards_stacked_in_key_order_and_cells_looked_up():
         for row in (0, 1)
     }
     shards = [_Shard({"relation": "mod3", "row": r}, arrays[r]) for r in (1, 0)]
-    stacked = grid.stack_shards(shards, "row")
+    stacked = grid.stack_seed_shards(shards)  # whole-row shards: every seed of the row in one
     assert stacked["row"].tolist() == [0, 1] and stacked["step_train_90"].shape == (2, 3, 3)
     assert stacked["step_train_90"][1, 0].tolist() == [10, 11, 12]
     cells = grid.lookup_runs(config, shards, [-2.0], [-2.5, -2.0], [2, 0])
