@@ -1,4 +1,5 @@
-"""The tiny GenEFT network the unit tests of grids and evidence shards train (9 entities, one hidden layer of 8)."""
+"""The tiny GenEFT network the unit tests of grids and evidence shards train (9 entities, one hidden layer of 8),
+and a stored shard as the chapters read it."""
 
 TINY_NETWORK = {
     "n": 9,
@@ -9,3 +10,13 @@ TINY_NETWORK = {
     "width": 8,
     "embed_dim": 2,
 }
+
+
+class Shard:
+    """A stored shard as `lib.book.evidence.load` gives it: `.key` and arrays by name."""
+
+    def __init__(self, key, arrays):
+        self.key, self.arrays = key, arrays
+
+    def __getitem__(self, name):
+        return self.arrays[name]

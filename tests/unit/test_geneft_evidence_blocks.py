@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from geneft_tiny import TINY_NETWORK
+from geneft_tiny import TINY_NETWORK, Shard
 
 from lib.book.evidence import registry
 from lib.geneft import evidence as ev
@@ -23,16 +23,6 @@ CONFIG = {
 }
 
 
-class _Shard:
-    """A stored shard as `lib.book.evidence.load` gives it: `.key` and arrays by name."""
-
-    def __init__(self, key, arrays):
-        self.key, self.arrays = key, arrays
-
-    def __getitem__(self, name):
-        return self.arrays[name]
-
-
 def test_blocks_are_the_columns_of_the_whole_point():
     whole = ev.ratio_point(CONFIG, {"init_scale": 0.5, "point": 1})
     blocks = [ratio_point_block(CONFIG, {"init_scale": 0.5, "point": 1, "block": b}) for b in (0, 1)]
@@ -43,7 +33,7 @@ def test_blocks_are_the_columns_of_the_whole_point():
         np.concatenate([b["embed"] for b in blocks], axis=1), whole["embed"], rtol=1e-5, atol=1e-6
     )
     stacked = phase_grid.stack_block_shards(
-        [_Shard({"point": p, "block": b}, blocks[b]) for p in (0, 1) for b in (1, 0)]
+        [Shard({"point": p, "block": b}, blocks[b]) for p in (0, 1) for b in (1, 0)]
     )
     assert stacked["point"].tolist() == [0, 1] and stacked["step_test_90"].shape == (2, 4)
     np.testing.assert_array_equal(stacked["step_test_90"][1], whole["step_test_90"][0])
@@ -65,11 +55,11 @@ def test_ratio_points_classify_the_stacked_blocks_at_their_ratios():
         (p, b): ratio_point_block(CONFIG, {"init_scale": 0.5, "point": p, "block": b}) for p in (0, 1) for b in (0, 1)
     }
     grid, ratios = phase_grid.ratio_points(
-        [_Shard({"point": p, "block": b}, a) for (p, b), a in blocks.items()], CONFIG, 0.01
+        [Shard({"point": p, "block": b}, a) for (p, b), a in blocks.items()], CONFIG, 0.01
     )
     np.testing.assert_allclose(ratios, [1.0, 10.0])
     assert grid.phase.shape == (2, 4)
-    stacked = phase_grid.stack_block_shards([_Shard({"point": p, "block": b}, a) for (p, b), a in blocks.items()])
+    stacked = phase_grid.stack_block_shards([Shard({"point": p, "block": b}, a) for (p, b), a in blocks.items()])
     expected = phase_grid.grid_from_runs(
         stacked["step_train_90"],
         stacked["step_test_90"],
@@ -84,9 +74,9 @@ def test_ratio_points_classify_the_stacked_blocks_at_their_ratios():
 def test_whole_point_shards_read_as_points_of_one_block():
     """The 1e4-step sets store one shard per point with every seed (no "block" key): `ratio_points` reads them."""
     wholes = {p: ev.ratio_point(CONFIG, {"init_scale": 0.5, "point": p}) for p in (1, 0)}
-    grid, ratios = phase_grid.ratio_points([_Shard({"point": p}, a) for p, a in wholes.items()], CONFIG, 0.01)
+    grid, ratios = phase_grid.ratio_points([Shard({"point": p}, a) for p, a in wholes.items()], CONFIG, 0.01)
     np.testing.assert_allclose(ratios, [1.0, 10.0])
-    stacked = phase_grid.stack_block_shards([_Shard({"point": p}, a) for p, a in wholes.items()])
+    stacked = phase_grid.stack_block_shards([Shard({"point": p}, a) for p, a in wholes.items()])
     np.testing.assert_array_equal(
         stacked["step_test_90"], np.concatenate([wholes[0]["step_test_90"], wholes[1]["step_test_90"]])
     )
@@ -99,7 +89,7 @@ def test_blocks_outside_the_set_or_uneven_fail():
     with pytest.raises(ValueError, match="multiple"):
         ratio_point_block({**CONFIG, "seeds_per_shard": 3}, {"init_scale": 1.0, "point": 0, "block": 0})
     with pytest.raises(ValueError, match="missing"):
-        phase_grid.stack_block_shards([_Shard({"point": 0, "block": 0}, {}), _Shard({"point": 1, "block": 1}, {})])
+        phase_grid.stack_block_shards([Shard({"point": 0, "block": 0}, {}), Shard({"point": 1, "block": 1}, {})])
 
 
 def _differ(a, b) -> set[str]:

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from geneft_tiny import TINY_NETWORK
+from geneft_tiny import TINY_NETWORK, Shard
 
 from lib.geneft.evidence import weight_decay_row, weight_decay_row_seed
 
@@ -42,24 +42,14 @@ def test_relation_shard_is_the_one_seed_shard_of_that_relation():
         weight_decay_relation_row_seed(CONFIG, {"relation": "bipartite", "row": 1, "seed": 0})
 
 
-class _Shard:
-    """A stored shard as `lib.book.evidence.load` gives it: `.key` and arrays by name."""
-
-    def __init__(self, key, arrays):
-        self.key, self.arrays = key, arrays
-
-    def __getitem__(self, name):
-        return self.arrays[name]
-
-
 def test_the_scan_reads_the_same_grid_from_whole_rows_and_from_one_seed_shards():
     from lib.geneft import grid as phase_grid
 
     rows = {r: weight_decay_row(CONFIG, {"row": r}) for r in (1, 0)}
     seeds = {(r, s): weight_decay_row_seed(CONFIG, {"row": r, "seed": s}) for r in (0, 1) for s in (1, 0)}
-    whole, rows_whole = phase_grid.row_grid([_Shard({"row": r}, a) for r, a in rows.items()], CONFIG, 0.01)
+    whole, rows_whole = phase_grid.row_grid([Shard({"row": r}, a) for r, a in rows.items()], CONFIG, 0.01)
     split, rows_split = phase_grid.row_grid(
-        [_Shard({"row": r, "seed": s}, a) for (r, s), a in seeds.items()], CONFIG, 0.01
+        [Shard({"row": r, "seed": s}, a) for (r, s), a in seeds.items()], CONFIG, 0.01
     )
     assert rows_whole.tolist() == rows_split.tolist() == [0, 1]
     assert whole.phase.shape == (2, 2, 2)  # (weight decays, decoder rates, seeds)

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from geneft_tiny import TINY_NETWORK
+from geneft_tiny import TINY_NETWORK, Shard
 
 from lib.geneft import grid, phases
 from lib.util.stats import Estimate
@@ -43,16 +43,6 @@ def test_distance_from_an_interval():
     assert far.low == pytest.approx(0.4) and far.high == pytest.approx(1.5)
 
 
-class _Shard:
-    """What lib.book.evidence.load yields: a key and arrays by name."""
-
-    def __init__(self, key, arrays):
-        self.key, self._arrays = key, arrays
-
-    def __getitem__(self, name):
-        return self._arrays[name]
-
-
 def test_stored_runs_classified_as_the_live_grid():
     E, D = np.meshgrid([1e-2, 3e-2], [1e-2, 1e-1, 1.0], indexing="ij")
     g = grid.train_phase_grid("mod3", E, D, seeds=[0, 1], **NET)
@@ -75,7 +65,7 @@ def test_shards_stacked_in_key_order_and_cells_looked_up():
         }
         for row in (0, 1)
     }
-    shards = [_Shard({"relation": "mod3", "row": r}, arrays[r]) for r in (1, 0)]
+    shards = [Shard({"relation": "mod3", "row": r}, arrays[r]) for r in (1, 0)]
     stacked = grid.stack_seed_shards(shards)  # whole-row shards: every seed of the row in one
     assert stacked["row"].tolist() == [0, 1] and stacked["step_train_90"].shape == (2, 3, 3)
     assert stacked["step_train_90"][1, 0].tolist() == [10, 11, 12]
@@ -110,7 +100,7 @@ def test_one_seed_shards_stacked_and_rows_replaced():
 
     def shard(row, seed):
         arrays = {k: np.full((3, 1, 4, 2) if k == "embed" else (3, 1), 100 * row + seed) for k in names}
-        return _Shard({"relation": "mod3", "row": row, "seed": seed}, arrays)
+        return Shard({"relation": "mod3", "row": row, "seed": seed}, arrays)
 
     shards = [shard(r, s) for r in (2, 0) for s in (1, 0)]
     stacked = grid.stack_seed_shards(shards)
@@ -146,9 +136,9 @@ def test_one_seed_shards_stacked_and_rows_replaced():
 def test_a_rerun_is_compared_run_by_run_with_its_stored_twin():
     names = ("step_train_90", "step_test_90", "test_acc", "embed")
 
-    def shard(row: int, test_steps: list[int]) -> _Shard:
+    def shard(row: int, test_steps: list[int]) -> Shard:
         train = np.full((1, 3), 10)
-        return _Shard(
+        return Shard(
             {"relation": "mod3", "row": row},
             dict(zip(names, (train, np.array([test_steps]), np.ones((1, 3)), np.zeros((1, 3, 2, 2))))),
         )
