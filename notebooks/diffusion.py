@@ -55,7 +55,7 @@ run = start_chapter("diffusion", globals())  # names, values, joint rules and co
 P = run.params
 
 # %% tags=["remove-cell"]
-from lib.book.evidence import load, load_or_smoke, registry, status
+from lib.book.evidence import registry, status
 from lib.book.evidence.store import check_shard
 from lib.util.background import in_background
 from lib.util.numbers import interval_text, significant
@@ -64,7 +64,7 @@ from lib.diffusion import analysis, figures
 from lib.diffusion.configs import (CPU_LONG, CPU_LONG_EXTRA, REGISTERED, REGISTERED_COMMON_EVERY, REGISTERED_CONTRASTS,
                                    REGISTERED_GPU, REGISTERED_SIZING)
 
-smoke = load("diffusion", "cpu", "smoke")  # the live check recomputes its first shard in its own process meanwhile
+smoke = run.evidence("cpu", "smoke", reference=True).data  # the live check recomputes its first shard meanwhile
 live = in_background("lib.diffusion.evidence:contrast_seed_run", smoke.config, smoke.shards[0].key) if P.live_check else None
 cpu = run.evidence("cpu", P.evidence_variant)  # still computing: its smoke variant, claims undecided
 ev, pending = cpu.data, cpu.pending
@@ -531,7 +531,7 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 
 # %% tags=["remove-cell"]
 run.metric("live_smoke_max_difference", analysis.max_difference(live.result(), smoke.shards[0].arrays) if live else None)
-paper = load_or_smoke("diffusion", "paper")  # a corrupt shard stops here; missing ones: not computed
+paper = run.evidence("paper")  # a corrupt shard stops here; missing ones: not computed
 if paper.complete:
     run.text("paper_status", f"It is stored ({len(paper.data)} shards, devices "
              f"{', '.join(paper.data.summary()['devices'])}).")

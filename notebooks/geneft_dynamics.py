@@ -69,7 +69,7 @@ import numpy as np
 from IPython.display import Markdown
 
 from lib.book.run.notebook import mapping_table
-from lib.book.evidence import load, registry
+from lib.book.evidence import registry
 from lib.book.evidence import status as evidence_status
 from lib.book.evidence.stored import unhashed
 from lib.util.fingerprint import code_fingerprint
@@ -541,7 +541,7 @@ live = run.stored("live_phase_grid", phase_grid.train_phase_grid_log10, P.live_r
                   P.live_log10_lr_dec, seeds=live_seeds, threshold_fraction=P.grok_threshold_fraction,
                   checkpoint=unhashed(CACHE and CACHE / "live"), **live_net)
 run.metric("live_phase_counts", [phases.phase_counts(live.phase.ravel())[p] for p in phases.PHASES])
-reference = [EV["phase_grid"]] + ([load("geneft_dynamics", "phase_grid", variant="smoke")] if COMPLETE["phase_grid"] else [])
+reference = [EV["phase_grid"]] + ([run.evidence("phase_grid", "smoke", reference=True).data] if COMPLETE["phase_grid"] else [])
 stored, ref = None, None
 for ev in reference:
     if not phase_grid.evidence_mismatch(ev.config, live_net):

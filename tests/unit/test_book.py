@@ -58,6 +58,27 @@ def test_evidence_notices_name_the_pending_sets():
     assert evidence_notices({}) == []
 
 
+def test_a_smoke_variant_loaded_to_compare_with_is_recorded_without_a_notice(tmp_path, monkeypatch):
+    """The smoke shards a live check compares with: recorded by commit like any set, but not read as the set,
+    so neither pending nor a commit warning in the page."""
+    import warnings
+
+    monkeypatch.setenv("LIB_OUTPUT_DIR", str(tmp_path))
+    monkeypatch.setattr(ChapterRun, "_glue", staticmethod(lambda name, value: None))
+    chapter = load("geneft_dynamics")
+    run = ChapterRun(chapter, chapter.validate({}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compared = run.evidence("phase_grid", "smoke", reference=True)
+    assert compared.data.variant == "smoke" and len(compared.data) > 0
+    asked = run.evidence("phase_grid", "smoke")
+    entries = run.record["evidence"]
+    assert [e["pending"] for e in entries] == [None, asked.pending] and asked.pending
+    assert evidence_notices({"_run": run.record}) == [
+        f"notice: geneft_dynamics/phase_grid: {asked.pending}; the chapter reads it as incomplete"
+    ]
+
+
 def test_draft_figures_are_drawn_not_glued(chapter_run, monkeypatch):
     """Under LIB_DRAFT_FIGURES=1 (nbval) a figure is drawn (a bad label still fails) but never rendered or glued."""
     import matplotlib

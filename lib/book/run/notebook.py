@@ -285,13 +285,14 @@ class ChapterRun:
         for key, text in glued_metric(name, value).items():
             self._glue(key, text)
 
-    def evidence(self, set_name: str, variant: str = "full") -> Available:
+    def evidence(self, set_name: str, variant: str = "full", *, reference: bool = False) -> Available:
         """Load this chapter's evidence set `set_name` (README, Evidence), recorded in the metrics' `_run`.
 
         While shards are still missing the set's smoke variant is returned with `pending` saying so
         (the runner repeats it on the console, the status page shows it); a corrupt or stale shard
         stops the chapter with EvidenceError. Shards from another commit with the same code are
-        recorded by commit here instead of a warning in the page.
+        recorded by commit here instead of a warning in the page. `reference`: the variant is only compared
+        with (the smoke shards a live check recomputes), never read as the set, so it is not pending.
         """
         from lib.book.evidence import EvidenceCommitWarning, load_or_smoke
 
@@ -304,7 +305,7 @@ class ChapterRun:
                 "set": data.evidence_set.key,
                 "variant": data.variant,
                 "shards": len(data),
-                "pending": available.pending,
+                "pending": None if reference else available.pending,
                 "commits": sorted({str(s.provenance.get("commit", ""))[:12] for s in data}),
             }
         )
