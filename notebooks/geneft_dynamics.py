@@ -873,7 +873,7 @@ run.figure("fig_prob_gd", fig)
 
 # %% tags=["remove-input"]
 Markdown(markdown_table(
-    ("init scale", "$\\sigma_a/\\sigma_c$", "fraction that generalizes, pooled over the ratios", "arctan shape: $p$"),
+    ("init scale", "$\\sigma_a/\\sigma_c$", "generalizes, pooled over the ratios", "arctan shape: $p$"),
     ((f"{s:g}", interval_text(sigma_gd[s]), interval_text(fraction(*(int(c.sum()) for c in phase_grid.cell_counts(g6g[s])))),
       f"${tex_number(shape6g[s]['p_value'])}$") for s in scales6g)))
 

@@ -472,9 +472,9 @@ def generalization_table(ratios: dict, comparisons: dict) -> str:
     header = (
         "init scale",
         "$\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$",
-        "fraction that generalizes (Wilson 95%)",
+        "generalizes (Wilson 95%)",
         "band of eq. (12)",
-        "above the band",
+        "above it",
     )
     return markdown_table(
         header,
