@@ -768,8 +768,8 @@ a_main = tl.signal_strengths(P.lemma_mu, P.lemma_sigma, len(P.lemma_mu))
 const = ad.choose_constants(a_main, beta=P.lemma_beta)
 a_close = tl.signal_strengths([P.lemma_mu[0], 1.3 * P.lemma_mu[0]], P.lemma_sigma[:2], 2)
 settings_d = {"none": (const, a_main),           # and one assumption broken at a time:
-              "D.2: step 5x too large": (ad.broken(const, eta=5 * const.eta), a_main),
-              "D.4: init 1e40x too large": (ad.broken(const, omega=1e40 * const.omega), a_main),
+              "D.2: step 5× too large": (ad.broken(const, eta=5 * const.eta), a_main),
+              "D.4: init 10⁴⁰× too large": (ad.broken(const, omega=1e40 * const.omega), a_main),
               "D.5: $\\mu_2 = 1.3\\,\\mu_1$": (ad.broken(const, gamma=float(a_close.max() / a_close.min())), a_close)}
 lemma_steps = ad.steps_to_converge(const, a_main)
 checks = run.stored("lemma_checks", lm.check_settings, settings_d, P.lemma_seeds, lemma_steps, seed=P.seed)
