@@ -382,7 +382,7 @@ if ev5_long is not None:
             long5, long_ids = phase_grid.row_grid(ev_rows.where(relation=rel), ev_rows.config, P.grok_threshold_fraction)
             grids[rel] = phase_grid.with_rows(grids[rel], [row_ids[rel].tolist().index(r) for r in long_ids], long5)
     long_row_ids = sorted({sh.key["row"] for e in long_sets for sh in e})
-    long_rows = reader_list(format_number(cfg5["log10_lr_enc"][r]).replace("-", "−") for r in long_row_ids)
+    long_rows = reader_list(format_number(cfg5["log10_lr_enc"][r]) for r in long_row_ids)
     steps_long = f"{ev5_long.config['steps']:,}"
     if len(long_row_ids) == len(lr_enc):  # the whole grid at the paper's step count
         grid_text, rows_text = "7 × 9 cells × 3 seeds, every encoder row", "Every encoder row is"

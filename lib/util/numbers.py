@@ -9,7 +9,8 @@ Rules (issue 22, "clean pages"):
 - a point value shows at most 4 significant digits, trailing zeros dropped;
 - numbers outside [1e-3, 1e4) are written in scientific notation as a reader writes it, with
   Unicode superscripts so that it reads the same in Markdown, in plain text pasted by glue and in a
-  terminal: "1.3 × 10⁻⁴", "10⁵" (no-break spaces around the ×, so that it never breaks across lines).
+  terminal: "1.3 × 10⁻⁴", "10⁵" (no-break spaces around the ×, so that it never breaks across lines);
+- a negative number has the same sign "-" in both notations, so that an interval reads one way.
 """
 
 from __future__ import annotations
@@ -61,21 +62,23 @@ def _plain(x: float, digits: int, *, strip: bool = False) -> str:
 
 def reader_notation(text: str) -> str:
     """Python's scientific notation as a reader writes it: "1.3e-04" -> "1.3 × 10⁻⁴", "1e+05" -> "10⁵",
-    "-1e+05" -> "−10⁵"; any other text as it is."""
+    "-1e+05" -> "-10⁵" (the sign as fixed notation writes it: "-0.0022 [-0.0040, -4.4 × 10⁻⁴]"); any other text
+    as it is."""
     mantissa, e, exponent = text.partition("e")
     if not e or not exponent.lstrip("+-").isdigit():
         return text
     power = "10" + str(int(exponent)).translate(_SUPERSCRIPT)
     if mantissa.lstrip("-") == "1":
-        return ("−" if mantissa.startswith("-") else "") + power
-    return f"{mantissa.replace('-', '−')}{TIMES}{power}"
+        return ("-" if mantissa.startswith("-") else "") + power
+    return f"{mantissa}{TIMES}{power}"
 
 
 def number_from_text(text: str) -> float:
-    """The number a reader sees in `significant`'s text: "1.3 × 10⁻⁴" -> 1.3e-4, "−10⁵" -> -1e5, "0.25" -> 0.25."""
+    """The number a reader sees in `significant`'s text: "1.3 × 10⁻⁴" -> 1.3e-4, "-10⁵" -> -1e5, "0.25" -> 0.25
+    (a sign written as the minus "−" is read too)."""
     mantissa, times, power = text.partition(TIMES)
-    if not times and text.lstrip("−").startswith("10") and text != text.translate(_FROM_SUPERSCRIPT):
-        mantissa, power = ("−1" if text.startswith("−") else "1"), text.lstrip("−")
+    if not times and text.lstrip("−-").startswith("10") and text != text.translate(_FROM_SUPERSCRIPT):
+        mantissa, power = ("-1" if text.startswith(("−", "-")) else "1"), text.lstrip("−-")
     mantissa = mantissa.replace("−", "-")
     return float(f"{mantissa}e{power[2:].translate(_FROM_SUPERSCRIPT)}") if power else float(mantissa)
 

@@ -159,3 +159,10 @@ def test_tex_numbers_are_the_formatters_numbers_in_tex(x, tex):
 
 def test_powers_of_ten_of_a_grid_read_as_the_paper_writes_them():
     assert [tex_power_of_ten(e) for e in (0, 0.5, 1, 1.5, -3)] == ["1", "10^{0.5}", "10", "10^{1.5}", "10^{-3}"]
+
+
+def test_a_negative_number_has_one_sign_in_both_notations():
+    assert format_interval(-0.0022, -0.0040, -0.00044) == "-0.0022 [-0.0040, -4.4\u00a0×\u00a010⁻⁴]"
+    assert significant(-1e5, 2, strip=True) == "-10⁵"
+    assert number_from_text("−4.4\u00a0×\u00a010⁻⁴") == number_from_text("-4.4\u00a0×\u00a010⁻⁴") == -4.4e-4
+    assert number_from_text("−10⁵") == number_from_text("-10⁵") == -1e5
