@@ -650,20 +650,16 @@ run.figure("fig_collapse", fig)
 # {ref}`geneft_dynamics/phase_grid <evidence-geneft-dynamics-phase-grid>`.
 # ```
 #
-# {glue:text}`collapse_text` (read at the early stop: the robustness reading of the claims below)
+# {glue:text}`collapse_text` (read at the early stop: the robustness reading of the claims below).
 
 # %% tags=["remove-cell"]
-run.text("collapse_text", " ".join(
-    f"{RELATION_TITLES[r]}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
-    f"{c['collapsed_if_not'] and interval_text(c['collapsed_if_not'])} of the others collapsed"
-    + (f"; the ratio ranks generalizing runs below the others with probability (AUC) {significant(c['auc'], 2)}." if "auc" in c else ".")
-    for r, c in collapse.items()))
+run.text("collapse_text", repons.collapse_text(collapse, RELATION_TITLES, "collapsed", auc_interval=False))
 
 # %% [markdown]
 # **Read at one step for every run.** The claim reads the repons of every run at the same step: the
 # {ref}`runs trained to the end <evidence-geneft-dynamics-phase-grid-to-end>` are the paper's Fig. 5 networks of the
 # class relations trained again, same split, seeds, cells
-# and {glue:text}`collapse_end_steps` steps, without the early stop, so that generalizing runs are read at the
+# and {glue:md}`collapse_end_steps:myst` steps, without the early stop, so that generalizing runs are read at the
 # end of the run like the others ({glue:text}`collapse_end_setup_text`). Their phases are classified from their
 # own first crossings, as above; they are the runs of the $10^4$-step grid continued, and the runs given the same phase as
 # there number {glue:text}`collapse_end_agreement_text`.
@@ -689,18 +685,13 @@ agree_end = {r: g.phase == grids_1e4[r].phase for r, g in grids_end.items()} if 
 run.text("collapse_end_agreement_text", "; ".join(f"{RELATION_TITLES[r]}: {int(a.sum())} of {a.size} runs"
                                                   for r, a in agree_end.items())
          or "not compared: the stored sets differ in their configuration")
-run.text("collapse_end_steps", str(cfg_end["steps"]))
+run.prose("collapse_end_steps", f"${tex_number(cfg_end['steps'])}$")
 run.text("collapse_end_setup_text", f"{', '.join(RELATION_TITLES[r] for r in end_rels)}, {len(end_ev)} shards, "
          f"{end_ev.variant} variant")
-run.text("collapse_end_text", " ".join(
-    f"{RELATION_TITLES[r]}: {c['collapsed_if_generalized'] and interval_text(c['collapsed_if_generalized'])} of the generalizing runs and "
-    f"{c['collapsed_if_not'] and interval_text(c['collapsed_if_not'])} of the others are under the cut-off"
-    + (f"; the ratio ranks generalizing runs below the others with AUC {interval_text(c['auc_estimate'])}."
-       if "auc_estimate" in c else ".")
-    for r, c in collapse_end.items()))
+run.text("collapse_end_text", repons.collapse_text(collapse_end, RELATION_TITLES, "under the cut-off", auc_interval=True))
 
 # %% [markdown]
-# {glue:text}`collapse_end_text`
+# {glue:text}`collapse_end_text`.
 #
 # - {glue:text}`verdict_g_th2_collapse_mod3`
 # - {glue:text}`verdict_g_th2_collapse_bipartite`

@@ -178,7 +178,7 @@ run.metric("n_per_cluster", P.n);
 #
 # The paper writes the noise sum over $i \le s$ (its eq. 4.2) and over all $d$ inputs in the proof
 # (C.21); the two agree whenever $z$ vanishes off the first $s$ axes, as every test point does. The
-# book implements the general sum. sympy confirms that {eq}`eq-one-layer-thm` solves the flow and
+# book implements the general sum. SymPy confirms that {eq}`eq-one-layer-thm` solves the flow and
 # starts at $W(0)$ (sympy's answer: {glue:text}`theorem_symbolic`), and integrating the flow
 # numerically (scipy, DOP853) from this run's initialisation reproduces the closed form to
 # {glue:text}`closed_form_max_abs_error_flow`.

@@ -30,7 +30,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from lib.util.comparisons import auc, proportion_difference
-from lib.util.numbers import format_estimate, interval_text, tex_number, tex_power_of_ten
+from lib.util.numbers import format_estimate, interval_text, significant, tex_number, tex_power_of_ten
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
 from lib.util.wording import markdown_table
 
@@ -631,6 +631,32 @@ def collapse_vs_phase(embed: np.ndarray, labels: np.ndarray, generalized, thresh
         out["auc"] = float(1 - test.statistic / (gen.sum() * (~gen).sum()))
         out["auc_estimate"] = auc(ratio[gen], ratio[~gen])
     return out
+
+
+def collapse_text(results: dict, titles: dict, state: str, *, auc_interval: bool) -> str:
+    """`collapse_vs_phase`'s results in words, one clause per relation (`results` and `titles` keyed by relation)
+    joined by "; ": the fractions of the generalizing runs and of the others that are `state` ("collapsed",
+    "under the cut-off"), and the AUC with which the ratio ranks the generalizing runs below the others (with
+    its bootstrap interval when `auc_interval`); a group without runs says so. No closing period."""
+
+    def share(estimate, runs: str) -> str:
+        return (
+            f"none of the {runs} (there are none)" if estimate is None else f"{interval_text(estimate)} of the {runs}"
+        )
+
+    def ranking(result: dict) -> str:
+        if "auc" not in result:
+            return ""
+        value = interval_text(result["auc_estimate"]) if auc_interval else significant(result["auc"], 2)
+        return f", and the ratio ranks the generalizing runs below the others with AUC {value}"
+
+    clauses = [
+        f"on {titles[relation]}, {share(result['collapsed_if_generalized'], 'generalizing runs')} and "
+        f"{share(result['collapsed_if_not'], 'others')} are {state}{ranking(result)}"
+        for relation, result in results.items()
+    ]
+    text = "; ".join(clauses)
+    return text[:1].upper() + text[1:]
 
 
 def arctan_shape_without_each(successes, trials, dec_over_enc) -> dict[float, dict]:

@@ -11,6 +11,7 @@ from lib.book.verdicts.claims import (
     MetricsError,
     claims_markdown,
     claims_report,
+    details_text,
     fill_note,
     note_metrics,
     read_metrics,
@@ -159,7 +160,13 @@ def test_notes_quote_metrics_through_placeholders():
     claim = Claim("S-8", "s", "p", "frac", "> 0.5", basis="seeds", expected="does not hold", note="only {frac}")
     chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
     table = claims_markdown([chapter], {"toy": {"frac": _est(0.2, 0.1, 0.3)}})
-    assert "only 0.20 [0.10, 0.30], n = 1000" in table
+    # the note is a clause; in the folded details (the chapter's table, the scorecard) it is a sentence of its own
+    assert details_text(verdicts([chapter], {"toy": {"frac": _est(0.2, 0.1, 0.3)}})[0]) == (
+        "why",
+        "s (paper: p). Evidence: seeds, n = 1000; further statement of the paper. Only 0.20 [0.10, 0.30], n = 1000; "
+        "no point of the interval meets the condition",
+    )
+    assert "of the paper. Only 0.20 [0.10, 0.30], n = 1000" in table
 
 
 def test_interval_ends_within_rounding_of_the_estimate_print_as_it():

@@ -283,3 +283,21 @@ def test_g6_statistics_pool_the_points_and_compare_the_extreme_sigma_ratios():
     # the largest sigma_a / sigma_c (init scale 1) minus the smallest (0.5), pooled over the ratios
     assert repons.generalization_difference_by_sigma(counts, sigma) == proportion_difference(2, 40, 28, 40)
     assert repons.generalization_difference_by_sigma(counts, sigma).value == pytest.approx(2 / 40 - 28 / 40)
+
+
+def test_the_collapse_reading_is_one_clause_per_relation():
+    from lib.util.stats import Estimate, fraction
+
+    auc = Estimate(0.98, 0.96, 0.99, 189, "test")
+    results = {
+        "mod3": {"collapsed_if_generalized": fraction(3, 100), "collapsed_if_not": fraction(0, 89), "auc": 0.991,
+                 "auc_estimate": auc},
+        "bipartite": {"collapsed_if_generalized": None, "collapsed_if_not": fraction(0, 50)},
+    }  # fmt: skip
+    titles = {"mod3": "mod 3", "bipartite": "complete bipartite"}
+    assert repons.collapse_text(results, titles, "collapsed", auc_interval=False) == (
+        "On mod 3, 0.030 [0.010, 0.085] of the generalizing runs and 0 [0, 0.041] of the others are collapsed, and "
+        "the ratio ranks the generalizing runs below the others with AUC 0.99; on complete bipartite, none of the "
+        "generalizing runs (there are none) and 0 [0, 0.071] of the others are collapsed"
+    )
+    assert "with AUC 0.98 [0.96, 0.99]" in repons.collapse_text(results, titles, "under the cut-off", auc_interval=True)

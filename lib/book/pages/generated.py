@@ -8,21 +8,20 @@ from collections import Counter
 from pathlib import Path
 
 from lib.book.chapters import chapter_ids, load
-from lib.book.chapters.declaration import HOLDS, Chapter, short
+from lib.book.chapters.declaration import Chapter, short
 from lib.book.pages.changelog import changelog_page
 from lib.book.pages.code_links import Sources, figure_captions, metric_sources
 from lib.book.verdicts.claims import (
     RUN_KEY,
     MetricsError,
     Verdict,
-    basis_text,
     changed_parameters,
     claim_anchor,
     claim_id_html,
+    details_text,
     foreign_metrics,
     format_value,
     read_metrics,
-    reason_text,
     row_key_html,
     verdict_label,
     verdicts,
@@ -279,15 +278,8 @@ def scorecard_table(mine: list[Verdict]) -> str:
             if sources.functions
             else ""
         )
-        reason = reason_text(v)
-        body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
-            f" {reason}" if reason else ""
-        )
-        details = (
-            f"<details><summary>{'why' if v.verdict != HOLDS or reason else 'paper'}</summary>"
-            f"{_html(body)}<br>"
-            f"{sources_html(sources)}</details>"
-        )
+        summary, body = details_text(v)
+        details = f"<details><summary>{summary}</summary>{_html(body)}<br>{sources_html(sources)}</details>"
         cells = (
             f'<a href="{target}">{claim_id_html(v.claim.id)}</a>{code}',
             verdict_label(v),

@@ -443,13 +443,19 @@ def verdict_label(v: Verdict) -> str:
     return f'<{tag} class="book-status">{html.escape(label)}</{tag}>'
 
 
-def _details(v: Verdict) -> str:
-    """The paper's statement, its value, the evidence and the reason, folded (raw HTML in a table cell)."""
-    reason = reason_text(v)
+def details_text(v: Verdict) -> tuple[str, str]:
+    """(summary, body) of a claim's folded details: "why" when it does not hold or has a reason, else "paper";
+    the paper's statement, its value, the evidence and the reason, each a sentence."""
+    reason = reason_text(v)  # a clause ("the end state is reached ..."): a sentence of its own here
     body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
-        f" {reason}" if reason else ""
+        f" {reason[:1].upper()}{reason[1:]}" if reason else ""
     )
-    summary = "why" if v.verdict != HOLDS or reason else "paper"
+    return ("why" if v.verdict != HOLDS or reason else "paper"), body
+
+
+def _details(v: Verdict) -> str:
+    """`details_text`, folded (raw HTML in a table cell)."""
+    summary, body = details_text(v)
     return f"<details><summary>{summary}</summary>{html.escape(body)}</details>"
 
 
