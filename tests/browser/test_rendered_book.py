@@ -881,6 +881,12 @@ CODE_IDENTIFIER = re.compile(r"(?<![\w./\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?!\w|\
 # needs one goes through `ChapterRun.prose` and {glue:md}.
 _GREEK_NAMES = "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|phi|chi|psi|omega"
 MATH_AS_CODE = re.compile(rf"(?<![\w./\-])(?:(?:{_GREEK_NAMES})_\w+|[α-ωΑ-Ω]\*?_\w+)|(?<![\w.])\d+\^[-+\d({{]")
+# A sentence that begins in lower case after a full stop ("... of the paper. the training prompts ..."): a clause
+# pasted where a sentence was due. Not after an abbreviation the prose uses ("e.g.", "eq.", "Fig.", "et al.").
+_ABBREVIATIONS = "e.g i.e eq eqs Eq Fig Figs al vs cf App Apps Sec Tab p no".split()
+LOWERCASE_SENTENCE = re.compile("".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS) + r"(?<!\.\.)\. [a-z]")
+# The pages whose text is not the book's prose: the bibliography quotes titles and identifiers ("arXiv:...").
+NOT_PROSE = {"book/bibliography.html"}
 # The appendices that document the code's names: parameters and the code behind the results.
 NAMES_ALLOWED_ON = {"book/parameters.html", "book/generated/parameters.html", "book/generated/code.html"}
 
@@ -921,6 +927,10 @@ def check_code_identifiers(soup: BeautifulSoup, limit: int = 10) -> list[str]:
 
 def check_math_as_code(soup: BeautifulSoup, limit: int = 10) -> list[str]:
     return _reader_text_matches(soup, MATH_AS_CODE, "mathematics typed as code", limit)
+
+
+def check_lowercase_sentences(soup: BeautifulSoup, limit: int = 10) -> list[str]:
+    return _reader_text_matches(soup, LOWERCASE_SENTENCE, "a sentence beginning in lower case", limit)
 
 
 def _content(page: str, request) -> BeautifulSoup | None:
@@ -968,6 +978,20 @@ def test_no_mathematics_typed_as_code_in_reader_text(page, request):
     soup = _content(page, request)
     problems = check_math_as_code(soup) if soup is not None and page not in NAMES_ALLOWED_ON else []
     assert not problems, f"{page}: " + "\n  - ".join(problems)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_sentence_begins_in_lower_case(page, request):
+    soup = _content(page, request)
+    skip = page in NAMES_ALLOWED_ON or page in NOT_PROSE
+    problems = check_lowercase_sentences(soup) if soup is not None and not skip else []
+    assert not problems, f"{page}: " + "\n  - ".join(problems)
+
+
+def test_the_lowercase_check_finds_a_clause_after_a_full_stop_but_not_an_abbreviation():
+    page = BeautifulSoup("<p>Evidence: seeds. the runs rise (see eq. 12, e.g. here, Fig. 3 and Liu et al. below).</p>",
+                         "html.parser")  # fmt: skip
+    assert [problem.split('"')[1] for problem in check_lowercase_sentences(page)] == [". t"]
 
 
 def test_the_math_as_code_check_finds_greek_names_and_carets_but_not_formulas():
