@@ -139,7 +139,7 @@ for name, (equal_sizes, relabelling) in excess.items():
 run.text("table2_excess_text", "; ".join(
     f"{reader_name(name)}: {significant(e, 3)} of {significant(e + r, 3)} bits ({e / (e + r):.0%}) from the class sizes, {significant(r, 3)} from relabelling"
     for name, (e, r) in excess.items()))
-display(Markdown(markdown_table(("relation", "b by nauty, eq. (b-aut)", "closed form", "Table 2"),
+display(Markdown(markdown_table(("relation", "$b$ by nauty, {eq}`eq-b-aut`", "closed form", "Table 2"),
                                  ((reader_name(nm), format_number(b), "–" if c is None else format_number(c), format_number(t))
                                   for nm, b, c, t in rows))))
 
@@ -165,7 +165,7 @@ display(Markdown(markdown_table(("relation", "b by nauty, eq. (b-aut)", "closed 
 
 # %%
 d = bounds.derive_inferable_fraction()
-display(sp.Eq(sp.Symbol("E[sum Z_i]"), d["E_empty"]), sp.Eq(sp.Symbol("f(m)"), d["f"]),
+display(sp.Eq(sp.Symbol(r"\mathbb{E}\left[\sum_{i} Z_{i}\right]"), d["E_empty"]), sp.Eq(sp.Symbol("f(m)"), d["f"]),
         sp.Eq(sp.Symbol("p_c"), d["p_c"]))
 
 # %% tags=["remove-input"]
