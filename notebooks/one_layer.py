@@ -110,7 +110,7 @@ eta = effective_lr(P.lr, P.loss_scaling, P.d)
 #
 # the paper's eq. (4.1) with (C.13). With a cluster at the origin (the authors' code,
 # `origin_cluster`) the mixture has $s + 1$ components and the mean term becomes $\mu_p^2/(s+1)$.
-# sympy derives both statements below, at $d = s + 1$ so that one non-informative axis is present.
+# SymPy derives both statements below, at $d = s + 1$ so that one non-informative axis is present.
 
 # %% tags=["remove-input"]
 checks = {
@@ -262,7 +262,7 @@ run.figure("fig_2b", fig)
 # the paper's reading, {glue:text}`conv_a1_authors_text` under the code's, against
 # $a_2$ = {glue:text}`conv_a2_text`), the step is {glue:text}`conv_step_ratio` times shorter, so
 # the code's runs need that many more steps, and the concept learned first is the same in
-# {glue:text}`conv_same_first` of the {glue:text}`conv_settings` the paper's Fig. 2a/2b settings.
+# {glue:text}`conv_same_first` of the paper's {glue:text}`conv_settings` Fig. 2a/2b settings.
 
 # %% tags=["remove-input"]
 views = fig2_conventions(P.mu, P.sigma, fig2a_mu1=P.fig2a_mu1, fig2b_sigma1=P.fig2b_sigma1, d=P.d, lr=P.lr)

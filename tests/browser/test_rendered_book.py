@@ -884,7 +884,7 @@ MATH_AS_CODE = re.compile(rf"(?<![\w./\-])(?:(?:{_GREEK_NAMES})_\w+|[α-ωΑ-Ω]
 # A sentence that begins in lower case after a full stop ("... of the paper. the training prompts ..."): a clause
 # pasted where a sentence was due. Not after an abbreviation the prose uses ("e.g.", "eq.", "Fig.", "et al.").
 _ABBREVIATIONS = "e.g i.e eq eqs Eq Fig Figs al vs cf App Apps Sec Tab p no".split()
-LOWERCASE_SENTENCE = re.compile("".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS) + r"(?<!\.\.)\. [a-z]")
+LOWERCASE_SENTENCE = re.compile("".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS) + r"(?<!\.\.)\.\s+[a-z]")
 # The pages whose text is not the book's prose: the bibliography quotes titles and identifiers ("arXiv:...").
 NOT_PROSE = {"book/bibliography.html"}
 # The appendices that document the code's names: parameters and the code behind the results.
