@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
+from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
 
 from lib.util.numbers import number_from_text
 from tests.browser.chromium import Chromium
@@ -929,8 +929,51 @@ def check_math_as_code(soup: BeautifulSoup, limit: int = 10) -> list[str]:
     return _reader_text_matches(soup, MATH_AS_CODE, "mathematics typed as code", limit)
 
 
+# The blocks whose text is read as sentences; one that holds another (a list item with paragraphs) is read
+# through its inner blocks.
+_PROSE_BLOCKS = ("p", "li", "dd", "dt", "td", "th", "figcaption")
+
+
+def _is_opaque(tag) -> bool:
+    """A formula or a piece of code: read as one word, its characters are not prose."""
+    return tag.name in SKIP_TEXT_IN or "math" in (tag.get("class") or []) or "sig" in (tag.get("class") or [])
+
+
+def _block_text(block) -> str:
+    """A block's reader text, every formula and piece of code in it one placeholder word: a sentence is read
+    across them ("... becomes $X$. sympy derives ..." is one text, which the text nodes alone split)."""
+
+    def inside_opaque(node) -> bool:
+        for parent in node.parents:
+            if parent is block:
+                return False
+            if _is_opaque(parent):
+                return True
+        return False
+
+    parts = []
+    for node in block.descendants:
+        if inside_opaque(node):
+            continue
+        if isinstance(node, Tag) and _is_opaque(node):
+            parts.append("X")
+        elif isinstance(node, NavigableString) and not isinstance(node, Comment):
+            parts.append(str(node))
+    return "".join(parts)
+
+
 def check_lowercase_sentences(soup: BeautifulSoup, limit: int = 10) -> list[str]:
-    return _reader_text_matches(soup, LOWERCASE_SENTENCE, "a sentence beginning in lower case", limit)
+    problems = []
+    for block in soup.find_all(_PROSE_BLOCKS):
+        if block.find(_PROSE_BLOCKS) or any(_is_opaque(p) for p in block.parents) or block.has_attr("hidden"):
+            continue
+        text = _block_text(block)
+        for match in LOWERCASE_SENTENCE.finditer(text):
+            problems.append(
+                f'a sentence beginning in lower case "{match.group(0)}" in {_where(block)}: '
+                f'"{_snippet(text, match.start(), match.end())}"'
+            )
+    return problems[:limit] + ([f"... and {len(problems) - limit} more"] if len(problems) > limit else [])
 
 
 def _content(page: str, request) -> BeautifulSoup | None:
@@ -989,9 +1032,12 @@ def test_no_sentence_begins_in_lower_case(page, request):
 
 
 def test_the_lowercase_check_finds_a_clause_after_a_full_stop_but_not_an_abbreviation():
-    page = BeautifulSoup("<p>Evidence: seeds. the runs rise (see eq. 12, e.g. here, Fig. 3 and Liu et al. below).</p>",
-                         "html.parser")  # fmt: skip
-    assert [problem.split('"')[1] for problem in check_lowercase_sentences(page)] == [". t"]
+    page = BeautifulSoup(
+        "<p>Evidence: seeds. the runs rise (see eq. 12, e.g. here, Fig. 3 and Liu et al. below).</p>"
+        '<p>It becomes <span class="math">\\(x\\)</span>.\nsympy derives it. Rerun: <code>a. b</code>.</p>',
+        "html.parser",
+    )
+    assert [problem.split('"')[1] for problem in check_lowercase_sentences(page)] == [". t", ".\ns"]
 
 
 def test_the_math_as_code_check_finds_greek_names_and_carets_but_not_formulas():
