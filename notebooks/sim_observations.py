@@ -149,8 +149,8 @@ run.figure("fig_sim_task", fig)
 #
 # ## Generalization order and terminal slow-down (the paper's Figs. 2a, 2b, 11, 12)
 #
-# The protocol of the paper's App. F.1: $d$ = {glue:text}`P_d`, hidden width {glue:text}`P_width`, SGD with
-# batch {glue:text}`P_batch` and learning rate {glue:text}`P_lr` for {glue:text}`P_epochs` epochs
+# The protocol of the paper's App. F.1: $d$ = {glue:text}`param_d`, hidden width {glue:text}`param_width`, SGD with
+# batch {glue:text}`param_batch` and learning rate {glue:text}`param_lr` for {glue:text}`param_epochs` epochs
 # (the paper trains 40), PyTorch's default initialization. The paper's Fig. 2a varies $\mu_1$ at fixed small
 # $\sigma$; the paper's Fig. 2b varies $\sigma_1$ at $\mu = (1, 2)$. All configurations of one model shape
 # train as **one** batched computation (stacked weights, one data stream per model). A concept
@@ -158,8 +158,6 @@ run.figure("fig_sim_task", fig)
 # when the mean of the two fractions reaches 1/2.
 
 # %% tags=["remove-cell"]
-for name in ("d", "width", "batch", "lr", "epochs"):
-    run.text(f"P_{name}", f"{getattr(P, name):g}")
 configs = [([m1, P.mu[1]], P.sigma) for m1 in P.mu1_values] + [(P.mu, [s1, P.sigma[1]]) for s1 in P.sigma1_values]
 ORDER_SEEDS = [P.seed + i for i in range(P.order_seeds)]
 
@@ -263,10 +261,10 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 #
 # ## Deep models, low and high dimension: the Swing-by (the paper's Figs. 2c, 3)
 #
-# A {glue:text}`P_depth`-layer {glue:text}`P_activation` model, $\mu$ = {glue:text}`P_mu`,
-# $\sigma$ = {glue:text}`P_sigma`, in $d$ = {glue:text}`P_d` and in $d$ = {glue:text}`P_lowdim_d`
-# (hidden width {glue:text}`P_lowdim_width` and learning rate {glue:text}`P_lowdim_lr` there,
-# as in the authors' code). The figure shows this run's {glue:text}`P_seeds` seeds; the claims
+# A {glue:text}`param_depth`-layer {glue:text}`param_activation` model, $\mu$ = ({glue:text}`param_mu`),
+# $\sigma$ = ({glue:text}`param_sigma`), in $d$ = {glue:text}`param_d` and in $d$ = {glue:text}`param_lowdim_d`
+# (hidden width {glue:text}`param_lowdim_width` and learning rate {glue:text}`param_lowdim_lr` there,
+# as in the authors' code). The figure shows this run's {glue:text}`param_seeds` seeds; the claims
 # rest on the {ref}`stored runs <evidence-sim-observations-swing>` ({glue:text}`lowdim_turn_back_n` seeds per
 # dimension, same protocol) and, for the initialization scale, on the
 # {ref}`initialization-scale runs <evidence-sim-observations-init-scale>` (see below).
@@ -279,11 +277,7 @@ run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 # between its start and $\hat x$ (relative to $\|\hat x\|$), is kept as a secondary number: the
 # ordinary bend of sequential learning makes it large even for a one-layer model, which cannot
 # swing (next chapter). A run's OOD loss $\tfrac12\|f(\hat x)-\hat x\|^2$ "rises" if it climbs
-# above its running minimum by more than {glue:text}`P_rise_tol` of its initial value.
-
-# %% tags=["remove-cell"]
-for name in ("depth", "activation", "mu", "sigma", "lowdim_d", "lowdim_width", "lowdim_lr", "seeds", "rise_tol"):
-    run.text(f"P_{name}", str(getattr(P, name)))
+# above its running minimum by more than {glue:text}`param_rise_tol` of its initial value.
 
 # %% tags=["remove-input"]
 high = datasets([P.mu], [P.sigma], P.d, SEEDS)
@@ -538,12 +532,11 @@ run.figure("fig_truncation", fig)
 #
 # ## Three layers, three hidden units, $d = 3$ (the paper's Figs. 13, 14)
 #
-# No rotation, learning rate {glue:text}`P_lowdim_lr`, $\mu$ = {glue:text}`P_mu` and
-# $\mu$ = {glue:text}`P_tiny_mu_large`; the figure shows this run's seeds, the claims pool the 30
+# No rotation, learning rate {glue:text}`param_lowdim_lr`, $\mu$ = ({glue:text}`param_mu`) and
+# $\mu$ = ({glue:text}`param_tiny_mu_large`); the figure shows this run's seeds, the claims pool the 30
 # evidence seeds of each setting.
 
 # %% tags=["remove-input"]
-run.text("P_tiny_mu_large", str(P.tiny_mu_large))
 tiny = datasets([P.mu, P.tiny_mu_large], [P.sigma] * 2, P.tiny_d, SEEDS, rotate=False)
 runs_t = run.stored("tiny", train_concept_runs, MLPShape(P.tiny_d, P.tiny_width, P.tiny_depth, "linear", P.bias),
                     [P.mu, P.tiny_mu_large], [P.sigma] * 2, SEEDS, SEEDS * 2, data={**DATA, "rotate": False},
@@ -582,7 +575,7 @@ run.figure("fig_tiny", fig)
 # it was {glue:text}`tiny_25_epochs_final_distance_max`). Single seeds do swing: the largest rise is
 # {glue:text}`tiny_largest_rise` of the initial loss ({glue:text}`verdict_s_13_s_14_exists`).
 # Over the {glue:text}`tiny_rise_fraction_n` evidence seeds of both settings the OOD loss rises
-# (by more than {glue:text}`P_rise_tol`) in a fraction {glue:text}`tiny_rise_fraction`
+# (by more than {glue:text}`param_rise_tol`) in a fraction {glue:text}`tiny_rise_fraction`
 # {glue:text}`tiny_rise_fraction_ci`, with median rise {glue:text}`tiny_loss_rise`
 # {glue:text}`tiny_loss_rise_ci` of the initial loss and median turn-back
 # {glue:text}`tiny_turn_back` {glue:text}`tiny_turn_back_ci` (S-13, S-14:
@@ -596,18 +589,13 @@ run.figure("fig_tiny", fig)
 #
 # $$ u \le v \implies \ell\big(\hat x^{(u)}\big) \le \ell\big(\hat x^{(v)}\big), $$ (eq-b2)
 #
-# for a {glue:text}`P_topo_depth`-layer {glue:text}`P_topo_activation` MLP with
-# $\mu$ = {glue:text}`P_topo_mu`, $\sigma$ = {glue:text}`P_topo_sigma`. The paper's Fig. 7 draws the losses at
-# three epochs on a colour scale from 0 to 1: a violation smaller than {glue:text}`P_topo_visible_tol`
+# for a {glue:text}`param_topo_depth`-layer {glue:text}`param_topo_activation` MLP with
+# $\mu$ = ({glue:text}`param_topo_mu`), $\sigma$ = ({glue:text}`param_topo_sigma`). The paper's Fig. 7 draws the losses at
+# three epochs on a colour scale from 0 to 1: a violation smaller than {glue:text}`param_topo_visible_tol`
 # (a twentieth of the scale) is one the figure cannot show. The
 # {ref}`hypercube runs <evidence-sim-observations-topological>` train 30 seeds under each reading of $\sigma$: as a
 # variance (the authors' code) and as a standard deviation (the paper); they record, per seed, the largest
 # $\ell(u) - \ell(v)$ over comparable pairs at the figure's epochs. This run draws the first seed.
-
-# %% tags=["remove-cell"]
-for name in ("topo_depth", "topo_activation", "topo_mu", "topo_sigma", "topo_epochs",
-             "topo_visible_tol"):
-    run.text(f"P_{name}", str(getattr(P, name)))
 
 # %% tags=["remove-input"]
 topo = [sim_dataset(P.topo_mu, P.topo_sigma, P.d, P.n, sigma_is_variance=P.sigma_is_variance,
