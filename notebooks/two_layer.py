@@ -747,7 +747,7 @@ run.figure("fig_failure", fig)
 # {eq}`eq-d2` under five assumptions. The paper's Appendix D orders directions by *increasing* $a$ (so that
 # $a_i - 3a_j > 0$ for $i > j$ in Assumption D.5), the reverse of the main text; we take every
 # pair of Lemma D.7 with $a_i > a_j$. For the strengths $a$ of the setting ($d = s$)
-# $\mu$ = {glue:text}`lemma_mu_text`, $\sigma$ = {glue:text}`lemma_sigma_text` we pick the constants
+# $\mu$ = ({glue:text}`param_lemma_mu`), $\sigma$ = ({glue:text}`param_lemma_sigma`) we pick the constants
 # below ($\eta$ and $C$ at the largest allowed values, $P\omega$ as large as (D.9) allows, and $P$
 # just large enough for (D.10)), draw {glue:text}`lemma_seeds_text` initial $W(0)$ with every
 # $|w_{ij}(0)| \in [\omega, \beta\omega]$, and check each lemma's inequality at every step.
@@ -807,7 +807,6 @@ Markdown(markdown_table(("constant", "value"), ((k, format_number(v)) for k, v i
 # %%
 main_check = checks["none"]
 run.text("lemma_seeds_text", str(P.lemma_seeds))
-run.text("lemma_mu_text", str(tuple(P.lemma_mu))); run.text("lemma_sigma_text", str(tuple(P.lemma_sigma)))
 run.metric("lemma_violations", int(sum(v.sum() for v in main_check["lemmas"].values())))
 run.metric("corollary_d1_violations", main_check["corollary_p"])
 run.metric("corollary_d1_p2_violations", main_check["corollary_p2"])
@@ -836,7 +835,7 @@ Markdown(markdown_table(("broken", "assumptions violated", "first lemma to fail"
                          for label, (lemma, step) in first.items())))
 
 # %% [markdown]
-# At $d = s = 3$, with $\mu$ = {glue:text}`lemma_s3_mu_text` (strengths in ratios
+# At $d = s = 3$, with $\mu$ = ({glue:text}`param_lemma_s3_mu`) (strengths in ratios
 # {glue:text}`lemma_s3_ratios_text`, so that $a_i \ge 3a_j$ of Assumption D.5 holds) and constants
 # chosen the same way, {glue:text}`lemma_s3_seeds_text` initializations over {glue:text}`lemma_s3_steps_text`
 # steps violate the lemmas {glue:text}`lemma_violations_s3` times ({glue:text}`verdict_s_d_s3`).
@@ -849,7 +848,6 @@ check_s3 = run.stored("lemma_checks_s3", lm.check_settings, {"s3": (const_s3, a_
                       seed=P.seed)["s3"]
 run.metric("lemma_violations_s3", int(sum(v.sum() for v in check_s3["lemmas"].values())) if not check_s3["assumptions"] else None)
 run.metric("lemma_s3_assumptions_violated", len(check_s3["assumptions"]))
-run.text("lemma_s3_mu_text", "(" + ", ".join(format_number(m) for m in P.lemma_s3_mu) + ")")  # a vector
 run.text("lemma_s3_seeds_text", str(P.lemma_s3_seeds))
 run.text("lemma_s3_steps_text", str(steps_s3))
 run.text("lemma_s3_ratios_text", ", ".join(significant(r, 3) for r in gaps.strength_ratios(P.lemma_s3_mu, [0.05] * 3)))
