@@ -440,11 +440,11 @@ run.metric("init_scale_smallest", scales[0])
 
 # %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.6), layout="constrained")
-for name, style in (("lowdim", "o-"), ("highdim", "s--")):
+for name, linestyle in (("lowdim", "-"), ("highdim", "--")):
     rms, ests = by_scale[name]
     label = f"d = {P.lowdim_d if name == 'lowdim' else P.d}"
-    plot_estimates(axes[0], rms, [e["turn_back"] for e in ests], label)
-    plot_estimates(axes[1], rms, [e["rise_fraction"] for e in ests], label)
+    plot_estimates(axes[0], rms, [e["turn_back"] for e in ests], label, linestyle=linestyle)
+    plot_estimates(axes[1], rms, [e["rise_fraction"] for e in ests], label, linestyle=linestyle)
 for ax, ylabel in zip(axes, (r"median turn-back (units of $\mu_k$)", "fraction of seeds whose OOD loss rises")):
     ax.set(xscale="log", xlabel="RMS entry of the initial end-to-end matrix", ylabel=ylabel)
     ax.legend(fontsize=8)
