@@ -167,6 +167,14 @@ def test_the_chapter_summary_box_says_what_did_not_reproduce_and_how_to_rerun():
     assert "python -m lib run toy" in box
 
 
+def test_a_rows_reason_shared_by_all_its_primaries_reads_as_a_sentence():
+    claims = [_claim(f"S-10/{k}", expected="does not hold", **P) for k in "abc"]
+    chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
+    found = verdicts([chapter], {"toy": {"S_10_a": 0.0, "S_10_b": 0.0, "S_10_c": 0.0}})
+    row = {s.row.key: s for s in summarise([chapter], found, set())}["S-10"]
+    assert row.reason() == "All 3 primary claims: reason"  # under the fold "why", a sentence of its own
+
+
 def test_the_summary_box_lists_claims_that_share_a_reason_once():
     from lib.book.verdicts.summary import chapter_summary_markdown
 

@@ -207,7 +207,8 @@ class RowSummary:
             parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
         if self.errata:
             parts.append("errors in the paper: " + ", ".join(e.claim.id for e in self.errata))
-        return "; ".join(parts)
+        text = "; ".join(parts)  # read under its fold's label "why": a sentence of its own
+        return text[:1].upper() + text[1:]
 
     def also_tested_text(self) -> str:
         """The row's other claims, grouped by what they are: "book reading: S-2c/turn-back does not hold; ..."."""
