@@ -32,7 +32,7 @@ from scipy.integrate import solve_ivp
 from lib.util.comparisons import auc, proportion_difference
 from lib.util.numbers import format_estimate, interval_text, significant, tex_number, tex_power_of_ten
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
-from lib.util.wording import markdown_table
+from lib.util.wording import markdown_table, sentence_start
 
 # ----------------------------------------------------------------------------------------------
 # The flows: eq. (8), eq. (10), eq. (11)
@@ -655,8 +655,7 @@ def collapse_text(results: dict, titles: dict, state: str, *, auc_interval: bool
         f"{share(result['collapsed_if_not'], 'others')} are {state}{ranking(result)}"
         for relation, result in results.items()
     ]
-    text = "; ".join(clauses)
-    return text[:1].upper() + text[1:]
+    return sentence_start("; ".join(clauses))
 
 
 def arctan_shape_without_each(successes, trials, dec_over_enc) -> dict[float, dict]:

@@ -100,8 +100,9 @@ def tex_number(x: Any) -> str:
     ("1.3 \\times 10^{-4}"), anything else as `format_number` writes it."""
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
         return format_number(x)
-    if x > 0 and abs(round(math.log10(x))) >= 2 and math.isclose(x, 10.0 ** round(math.log10(x)), rel_tol=1e-9):
-        return f"10^{{{round(math.log10(x))}}}"
+    decade = round(math.log10(x)) if x > 0 else 0
+    if abs(decade) >= 2 and math.isclose(x, 10.0**decade, rel_tol=1e-9):
+        return f"10^{{{decade}}}"
     if isinstance(x, int):
         return str(x)
     mantissa, _, exponent = _plain(x, MAX_DIGITS, strip=True).partition("e")

@@ -53,6 +53,11 @@ def reader_name(name: str) -> str:
     return f"{words}, {plural(int(depth), 'hidden layer')}" if depth is not None else words
 
 
+def sentence_start(text: str) -> str:
+    """`text` with its first letter a capital: a clause ("all 3 primary claims: ...") read as a sentence."""
+    return text[:1].upper() + text[1:]
+
+
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     """A Markdown table of text already worded and formatted (MyST: a cell may hold `$...$`); "" without rows.
     A "|" inside a cell would split it, so it is refused."""

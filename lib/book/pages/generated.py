@@ -44,7 +44,7 @@ from lib.util.io import atomic_write_text
 from lib.util.numbers import significant
 from lib.util.paths import ROOT
 from lib.util.repository import commit_markdown, source_url
-from lib.util.wording import plural
+from lib.util.wording import plural, sentence_start
 
 
 def _chapters() -> list[Chapter]:
@@ -154,7 +154,7 @@ def _rows_by_status(summaries: list[RowSummary], link: str) -> list[str]:
                 else row_key_html(s.row.key)
                 for s in rows
             )
-            lines.append(f"- **{status[0].upper() + status[1:]}:** {links}.")
+            lines.append(f"- **{sentence_start(status)}:** {links}.")
     return lines
 
 

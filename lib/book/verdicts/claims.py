@@ -32,7 +32,7 @@ from lib.book.chapters.declaration import (
     short,
 )
 from lib.util.numbers import format_interval, format_number, snapped
-from lib.util.wording import condition_text, dependence, reader_name, robustness_sentence
+from lib.util.wording import condition_text, dependence, reader_name, robustness_sentence, sentence_start
 
 RUN_KEY = "_run"
 
@@ -448,7 +448,7 @@ def details_text(v: Verdict) -> tuple[str, str]:
     the paper's statement, its value, the evidence and the reason, each a sentence."""
     reason = reason_text(v)  # a clause ("the end state is reached ..."): a sentence of its own here
     body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
-        f" {reason[:1].upper()}{reason[1:]}" if reason else ""
+        f" {sentence_start(reason)}" if reason else ""
     )
     return ("why" if v.verdict != HOLDS or reason else "paper"), body
 

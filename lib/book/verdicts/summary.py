@@ -17,7 +17,7 @@ from pathlib import Path
 from lib.book.chapters.declaration import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
 from lib.book.verdicts.claims import Verdict, claim_anchor, claim_id_html, format_value, is_interval, not_judged
 from lib.util.paths import ROOT
-from lib.util.wording import plural, reader_list, reader_name
+from lib.util.wording import plural, reader_list, reader_name, sentence_start
 
 REPRODUCED = "reproduced"
 CAVEATS = "reproduced with caveats"
@@ -207,17 +207,14 @@ class RowSummary:
             parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
         if self.errata:
             parts.append("errors in the paper: " + ", ".join(e.claim.id for e in self.errata))
-        text = "; ".join(parts)  # read under its fold's label "why": a sentence of its own
-        return text[:1].upper() + text[1:]
+        return sentence_start("; ".join(parts))  # read under its fold's label "why": a sentence of its own
 
     def also_tested_text(self) -> str:
         """The row's other claims, grouped by what they are: "book reading: S-2c/turn-back does not hold; ..."."""
         groups: dict[str, list[str]] = {}
         for v in self.also_tested:
             groups.setdefault(v.claim.category, []).append(f"{v.claim.id} ({v.summary})")
-        return ". ".join(
-            f"{CATEGORIES[k][0].upper()}{CATEGORIES[k][1:]}: {'; '.join(groups[k])}" for k in CATEGORIES if k in groups
-        )
+        return ". ".join(f"{sentence_start(CATEGORIES[k])}: {'; '.join(groups[k])}" for k in CATEGORIES if k in groups)
 
 
 def note_clauses(note: str) -> list[str]:
