@@ -163,10 +163,21 @@ def test_notes_quote_metrics_through_placeholders():
     # the note is a clause; in the folded details (the chapter's table, the scorecard) it is a sentence of its own
     assert details_text(verdicts([chapter], {"toy": {"frac": _est(0.2, 0.1, 0.3)}})[0]) == (
         "why",
-        "s (paper: p). Evidence: seeds, n = 1000; further statement of the paper. Only 0.20 [0.10, 0.30], n = 1000; "
-        "no point of the interval meets the condition",
+        "S. The paper: p. Further statement of the paper, decided over seeds, n = 1000. Only 0.20 [0.10, 0.30], "
+        "n = 1000; no point of the interval meets the condition.",
     )
-    assert "of the paper. Only 0.20 [0.10, 0.30], n = 1000" in table
+    assert "n = 1000. Only 0.20 [0.10, 0.30], n = 1000" in table
+    assert "Declared test, on the run's metrics: <code>frac &gt; 0.5</code>." in table
+
+
+def test_details_read_as_sentences_without_a_placeholder_for_a_value_the_paper_does_not_give():
+    """A statement in lower case starts a sentence; a paper value "-" (none) is left out; a consistency check
+    says so once, not as both its basis and its category."""
+    check = Claim("S-9", "the live run equals the stored one", "-", "diff", "<= 0.0001", basis="consistency")
+    v = verdicts([Chapter("toy", "t", NoParameters, claims=(check,))], {"toy": {"diff": 0.0}})[0]
+    assert details_text(v) == ("paper", "The live run equals the stored one. A consistency check.")
+    table = claims_markdown([Chapter("toy", "t", NoParameters, claims=(check,))], {"toy": {"diff": 0.0}})
+    assert '<span class="book-needs">≤ 10⁻⁴</span>' in table and "| condition |" not in table
 
 
 def test_interval_ends_within_rounding_of_the_estimate_print_as_it():
@@ -242,7 +253,7 @@ def test_a_claim_beyond_the_paper_says_so_and_an_unknown_scope_is_refused():
         claims=(Claim("S-D", "a consequence", "not stated", "err", "< 0.1", scope="derivation"),),
     )
     table = claims_markdown([chapter], {"toy": {"err": 0.01}})
-    assert "single run; derivation beyond the paper" in table
+    assert "Derivation beyond the paper, decided on one run." in table
     assert "beyond the paper" not in claims_markdown([_chapter()], {"toy": {"err": 0.01}})
     with pytest.raises(ValueError, match="scope"):
         Claim("S-X", "s", "p", "m", "< 1", scope="novel")

@@ -359,20 +359,23 @@ def format_value(value: Any) -> str:
     return short(value) if not isinstance(value, str) else reader_name(value)
 
 
-_BASIS_LABEL = {
-    "exact": "exact",
-    "consistency": "consistency check",
-    "single run": "single run",
-    "seeds": "seeds",
-    "evidence": "evidence tier",
+_BASIS_PHRASE = {
+    "exact": "decided exactly",
+    "consistency": "a consistency check",
+    "single run": "decided on one run",
+    "seeds": "decided over seeds",
+    "evidence": "decided on stored evidence",
 }
 
 
 def basis_text(v: Verdict) -> str:
-    """Strength of the evidence: exact / consistency check / single run / seeds / evidence tier, with n;
-    and what the claim is (`Claim.category`: the paper's claim, a book reading, an extension, ...)."""
+    """What the claim is (`Claim.category`: the paper's claim, a book reading, an extension, ...) and the strength
+    of its evidence (exact, a consistency check, one run, seeds, stored evidence), with n, as a sentence: "The
+    paper's claim, decided on stored evidence, n = 30." """
     n = f", n = {v.value['n']}" if is_estimate(v.value) else ""
-    return _BASIS_LABEL[v.claim.basis] + n + f"; {CATEGORIES[v.claim.category]}"
+    if v.claim.basis == "consistency" and v.claim.category == "check":
+        return f"A consistency check{n}."
+    return f"{sentence_start(CATEGORIES[v.claim.category])}, {_BASIS_PHRASE[v.claim.basis]}{n}."
 
 
 def reason_text(v: Verdict) -> str:
@@ -445,27 +448,42 @@ def verdict_label(v: Verdict) -> str:
 
 def details_text(v: Verdict) -> tuple[str, str]:
     """(summary, body) of a claim's folded details: "why" when it does not hold or has a reason, else "paper";
-    the paper's statement, its value, the evidence and the reason, each a sentence."""
+    the body is sentences: the claim's statement, the paper's value (where the paper gives one), what the claim
+    is and its evidence (`basis_text`), and the reason."""
     reason = reason_text(v)  # a clause ("the end state is reached ..."): a sentence of its own here
-    body = f"{v.claim.statement} (paper: {v.claim.paper_value}). Evidence: {basis_text(v)}." + (
-        f" {sentence_start(reason)}" if reason else ""
-    )
+    paper = v.claim.paper_value.strip()
+    parts = [_as_sentence(v.claim.statement), f"The paper: {paper}." if paper not in ("", "-") else "", basis_text(v)]
+    body = " ".join(p for p in (*parts, _as_sentence(reason) if reason else "") if p)
     return ("why" if v.verdict != HOLDS or reason else "paper"), body
 
 
+def _as_sentence(clause: str) -> str:
+    """A clause as a sentence: its first letter a capital, a full stop at its end unless it has one."""
+    clause = sentence_start(clause.strip())
+    return clause if clause.endswith((".", "?", "!")) else clause + "."
+
+
 def _details(v: Verdict) -> str:
-    """`details_text`, folded (raw HTML in a table cell)."""
+    """`details_text`, folded (raw HTML in a table cell), with the declared test as the code reads it: the metric
+    of the chapter's metrics file and its condition, which a rerun's metrics are checked against."""
     summary, body = details_text(v)
-    return f"<details><summary>{summary}</summary>{html.escape(body)}</details>"
+    declared = html.escape(f"{v.claim.metric} {v.claim.condition}")
+    return (
+        f"<details><summary>{summary}</summary>{html.escape(body)} "
+        f"Declared test, on the run's metrics: <code>{declared}</code>.</details>"
+    )
 
 
 def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None], link: str | None = None) -> str:
-    """A compact Markdown table: claim, verdict, the book's value [interval] n, condition, folded details.
+    """A compact Markdown table: claim, verdict, the book's value [interval] n, what it needs, folded details.
 
     Without `link`, each row carries its claim's anchor (the chapter's own table); with `link`
     (the relative folder of the chapter pages, e.g. "../chapters/"), each id links to that anchor.
     """
-    rows = ["| claim | verdict | book value | condition | details |", "|---|---|---|---|---|"]
+    rows = [
+        '| claim | verdict | book value | <span class="book-needs">needs</span> | details |',
+        "|---|---|---|---|---|",
+    ]
     for v in verdicts(chapters, metrics):
         target = claim_anchor(v.claim.id)
         ident = (
@@ -473,7 +491,8 @@ def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] |
             if link is not None
             else f'<span id="{target}"></span>{claim_id_html(v.claim.id)}'
         )
-        cells = (ident, verdict_label(v), format_value(v.value), f"`{v.claim.metric} {v.condition}`", _details(v))
+        needs = f'<span class="book-needs">{html.escape(v.needs, quote=False)}</span>'
+        cells = (ident, verdict_label(v), format_value(v.value), needs, _details(v))
         rows.append("| " + " | ".join(_cell(x) for x in cells) + " |")
     return "\n".join(rows) + "\n"
 
