@@ -135,9 +135,11 @@ WARM_HTML_IMPORTS := import importlib, sphinx.application, $(HTML_EXTENSIONS); \
 book/generated/scorecard.md: $(EXECUTED) $(METRICS) $(wildcard lib/book/chapters/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md $(wildcard book/releases/*.json) _config.yml pyproject.toml lib/book/pages/generated.py lib/book/pages/changelog.py lib/util/repository.py lib/book/verdicts/claims.py lib/book/verdicts/summary.py lib/util/numbers.py lib/book/pages/code_links.py
 	$(PY) -c '$(WARM_HTML_IMPORTS)' & warm=$$!; $(PY) -m lib pages $(RUNS) book/generated; wait $$warm
 
+# Sphinx rewrites only the pages whose sources changed, and with none it does not even copy the static files: a
+# change of the stylesheet or of one of the book's extensions, which Sphinx does not track, rebuilds every page.
 $(HTML_STAMP): $(EXECUTED) $(METRICS) book/generated/scorecard.md $(BOOK_SOURCES)
 	rm -f $@
-	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going $(if $(filter book/_static/% book/_ext/%,$?),--all)
 	touch $@
 
 # ---- tests, references, benchmarks ------------------------------------------------------------

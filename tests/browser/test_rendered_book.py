@@ -220,6 +220,8 @@ WIDTHS = {DESK: 900, 390: 844}
 #   scrolling inside its own box (its container, its div.math, or the table it is in);
 # - "cell": a table cell narrower than one of its words (a column that wraps a word letter by letter);
 # - "code": a code block or output that scrolls sideways instead of wrapping;
+# - "cards", on the phone: a table whose rows fold their details (claims, the landing page's rows, the build
+#   status) that scrolls sideways instead of reading as one card per row (book.css);
 # - "figure", at the desk's width: a figure shown at fewer than 96 CSS px per inch of the figure, where its
 #   smallest text (8 pt: tests/unit/test_figure_text.py) reads under 8 pt on the screen; the PNGs hold 220
 #   pixels per inch (the book's 110 dpi, doubled for high-density screens: lib/util/plotting.py).
@@ -301,6 +303,14 @@ LAYOUT_PROBE = """(function () {
         out.push({problem: "code", width: pre.scrollWidth, room: pre.clientWidth, starts: text(pre)});
       }
     });
+    if (width < 640) {
+      doc.querySelectorAll("article table, main table").forEach(function (table, i) {
+        if (table.querySelector("td details") && table.scrollWidth > table.clientWidth + 1) {
+          out.push({problem: "cards", table: i, width: table.scrollWidth, room: table.clientWidth,
+                    starts: text(table.querySelector("td") || table)});
+        }
+      });
+    }
     if (width >= 1000) {
       doc.querySelectorAll("article img, main img").forEach(function (img) {
         if (!img.naturalWidth || img.naturalWidth < 300) { return; }  // icons and badges
