@@ -521,7 +521,7 @@ def status_page(runs_dir: Path) -> str:
             if x
         )
         params = (
-            '<span class="book-status">defaults</span>'
+            '<span class="book-status">default parameters</span>'
             if not changed
             else "changed: " + ", ".join(f"`{k}`" for k in changed)
         ) + f" (hash `{config_hash(parameters)[:8]}`)"
@@ -529,9 +529,9 @@ def status_page(runs_dir: Path) -> str:
         if stored := stored_results_line(record):  # and the names, folded: a chapter reads dozens
             names = ", ".join(f"`{e['name']}`" for e in record["stored"])  # code names, set as code
             lines.append(_html(stored) + _folded(f"{len(record['stored'])} names", names))
-        evidence = "<br>".join(lines) or "none"
+        evidence = "<br>".join(lines) or "no evidence sets"  # a cell that reads alone (a card on a phone)
         notices = reader_notices(record.get("notices") or [])
-        folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "none"
+        folded = _folded(f"{len(notices)} notices", " · ".join(notices)) if notices else "no notices"
         out.append(f"| {{doc}}`../chapters/{chapter.id}` | {run} | {params} | {evidence} | {folded} |")
     out += [
         "",
