@@ -58,6 +58,13 @@ def sentence_start(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def as_sentence(clause: str) -> str:
+    """A clause as a sentence of its own: its first letter a capital (`sentence_start`), a full stop at its end
+    unless it has one."""
+    clause = sentence_start(clause.strip())
+    return clause if clause.endswith((".", "?", "!")) else clause + "."
+
+
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     """A Markdown table of text already worded and formatted (MyST: a cell may hold `$...$`); "" without rows.
     A "|" inside a cell would split it, so it is refused."""

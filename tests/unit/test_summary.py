@@ -137,7 +137,7 @@ def test_the_other_claims_are_counted_apart_by_what_they_are():
     )
     row = {s.row.key: s for s in summarise([chapter], found)}["S-10"]
     assert row.status == ERRATUM and row.decisive_text().startswith("S-10/b: 0 (needs > 0.5")
-    assert "Book reading: S-10/d (does not hold)." in row.also_tested_text()
+    assert "Book reading: S-10/d (does not hold)." in row.also_tested_parts()
 
 
 def test_an_unknown_kind_is_refused():
@@ -172,7 +172,7 @@ def test_a_rows_reason_shared_by_all_its_primaries_reads_as_a_sentence():
     chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
     found = verdicts([chapter], {"toy": {"S_10_a": 0.0, "S_10_b": 0.0, "S_10_c": 0.0}})
     row = {s.row.key: s for s in summarise([chapter], found, set())}["S-10"]
-    assert row.reason() == "All 3 primary claims: reason"  # under the fold "why", a sentence of its own
+    assert row.reasons() == ["All 3 primary claims: reason."]  # under the fold "why", a sentence of its own
 
 
 def test_the_summary_box_lists_claims_that_share_a_reason_once():
@@ -283,5 +283,5 @@ def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():
 
     assert status(1.0, 1.0).status == REPRODUCED  # robust
     flipped = status(1.0, 0.0)
-    assert flipped.status == CAVEATS and "depends on the floor" in flipped.reason()
+    assert flipped.status == CAVEATS and "depends on the floor" in " ".join(flipped.reasons())
     assert status(0.0, 1.0).status == UNDECIDED

@@ -123,6 +123,14 @@ def _folded(summary: str, body: str) -> str:
     return f"<details><summary>{summary}</summary>{_html(body)}</details>" if body else ""
 
 
+def _folded_sentences(summary: str, sentences: list[str]) -> str:
+    """`_folded`, its sentences one under another: a list when there are several."""
+    if len(sentences) < 2:
+        return _folded(summary, "".join(sentences))
+    items = "".join(f"<li>{_html(sentence)}</li>" for sentence in sentences)
+    return f'<details><summary>{summary}</summary><ul class="book-folded">{items}</ul></details>'
+
+
 def summary_table(summaries: list[RowSummary], link: str) -> str:
     """Markdown: row (linked to its decisive claim in its chapter), artifact, status, its primary claims'
     results, and folded: why, and what else was tested (never moving the row)."""
@@ -136,7 +144,7 @@ def summary_table(summaries: list[RowSummary], link: str) -> str:
         )
         decisive = "; ".join(f"{claim_id_html(claim)}: {_html(text)}" for claim, text in s.decisive_parts())
         decisive = decisive or _html(s.decisive_text())  # no primary claim declared
-        why = _folded("why", s.reason()) + _folded("also tested", s.also_tested_text())
+        why = _folded_sentences("why", s.reasons()) + _folded_sentences("also tested", s.also_tested_parts())
         status = f'<strong class="book-status">{s.status}</strong>'
         rows.append(f"| {ident} | {_html(s.row.artifact)} | {status} | {decisive} | {why} |")
     return "\n".join(rows) + "\n"

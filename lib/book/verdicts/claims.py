@@ -32,7 +32,14 @@ from lib.book.chapters.declaration import (
     short,
 )
 from lib.util.numbers import format_interval, format_number, snapped
-from lib.util.wording import condition_text, dependence, reader_name, robustness_sentence, sentence_start
+from lib.util.wording import (
+    as_sentence,
+    condition_text,
+    dependence,
+    reader_name,
+    robustness_sentence,
+    sentence_start,
+)
 
 RUN_KEY = "_run"
 
@@ -452,15 +459,9 @@ def details_text(v: Verdict) -> tuple[str, str]:
     is and its evidence (`basis_text`), and the reason."""
     reason = reason_text(v)  # a clause ("the end state is reached ..."): a sentence of its own here
     paper = v.claim.paper_value.strip()
-    parts = [_as_sentence(v.claim.statement), f"The paper: {paper}." if paper not in ("", "-") else "", basis_text(v)]
-    body = " ".join(p for p in (*parts, _as_sentence(reason) if reason else "") if p)
+    parts = [as_sentence(v.claim.statement), f"The paper: {paper}." if paper not in ("", "-") else "", basis_text(v)]
+    body = " ".join(p for p in (*parts, as_sentence(reason) if reason else "") if p)
     return ("why" if v.verdict != HOLDS or reason else "paper"), body
-
-
-def _as_sentence(clause: str) -> str:
-    """A clause as a sentence: its first letter a capital, a full stop at its end unless it has one."""
-    clause = sentence_start(clause.strip())
-    return clause if clause.endswith((".", "?", "!")) else clause + "."
 
 
 def _details(v: Verdict) -> str:

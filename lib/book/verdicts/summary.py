@@ -17,7 +17,7 @@ from pathlib import Path
 from lib.book.chapters.declaration import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
 from lib.book.verdicts.claims import Verdict, claim_anchor, claim_id_html, format_value, is_interval, not_judged
 from lib.util.paths import ROOT
-from lib.util.wording import plural, reader_list, reader_name, sentence_start
+from lib.util.wording import as_sentence, plural, reader_list, reader_name, sentence_start
 
 REPRODUCED = "reproduced"
 CAVEATS = "reproduced with caveats"
@@ -192,10 +192,11 @@ class RowSummary:
         """`decisive_parts` as one line: "S-3/rise: 0.42 [0.35, 0.48], n = 480 (needs > 0); ..."."""
         return "; ".join(f"{claim}: {text}" for claim, text in self.decisive_parts()) or "no primary claim declared"
 
-    def reason(self) -> str:
-        """Why the row is not plainly reproduced: its primaries' notes and free choices, and its errata."""
+    def reasons(self) -> list[str]:
+        """Why the row is not plainly reproduced, a sentence per part (read under the fold "why", one under
+        another): its primaries' notes and free choices, and its errata."""
         if not self.primaries:
-            return "no primary claim is declared for this row"
+            return ["No primary claim is declared for this row."]
         noted = [
             (v.claim.id, v.note)
             for v in self.primaries
@@ -207,14 +208,14 @@ class RowSummary:
             parts.append("the chapter's paper-scale evidence is declared for a GPU and not computed")
         if self.errata:
             parts.append("errors in the paper: " + ", ".join(e.claim.id for e in self.errata))
-        return sentence_start("; ".join(parts))  # read under its fold's label "why": a sentence of its own
+        return [as_sentence(part) for part in parts]
 
-    def also_tested_text(self) -> str:
-        """The row's other claims, grouped by what they are: "book reading: S-2c/turn-back does not hold; ..."."""
+    def also_tested_parts(self) -> list[str]:
+        """The row's other claims, a sentence per kind: "Book reading: S-2c/turn-back (does not hold); ..."."""
         groups: dict[str, list[str]] = {}
         for v in self.also_tested:
             groups.setdefault(v.claim.category, []).append(f"{v.claim.id} ({v.summary})")
-        return ". ".join(f"{sentence_start(CATEGORIES[k])}: {'; '.join(groups[k])}" for k in CATEGORIES if k in groups)
+        return [f"{sentence_start(CATEGORIES[k])}: {'; '.join(groups[k])}." for k in CATEGORIES if k in groups]
 
 
 def note_clauses(note: str) -> list[str]:
