@@ -68,7 +68,7 @@ class DiffusionParameters(Parameters):
 # Why an exponential fit's R^2 is a consistency check and not a test of the paper's (c): it cannot single
 # out the exponential (computed on the long runs before the exponential-versus-power claims were removed).
 DECAY_IS_CONSISTENCY = (
-    "a consistency check, not a test of the exponential: any saturating curve gives an exponential fit a high "
+    "not a test of the exponential: any saturating curve gives an exponential fit a high "
     "$R^2$, and a power law with as many parameters gives 0.97 on the same data"
 )
 
@@ -94,7 +94,7 @@ def _per_contrast(contrasts: list[float]) -> tuple[Claim, ...]:
         claims += [
             Claim(
                 f"S-6c/decay-{key}",
-                statement=f"consistency check: at contrast {c:g}, an exponential fits the distance to (blue, small) "
+                statement=f"at contrast {c:g}, an exponential fits the distance to (blue, small) "
                 "from its peak ($R^2$ of the fit, bootstrap over seeds)",
                 paper_value="broadly exponential (the paper's Fig. 6c)",
                 metric=f"speed_decay_r2_{key}",
@@ -211,7 +211,7 @@ def _long_runs(contrasts: tuple[float, ...]) -> tuple[Claim, ...]:
         for claim in (
             Claim(
                 f"S-6c/decay-long-{key}",
-                statement=f"consistency check: carried on to {CPU_LONG['steps']} steps, at contrast {c:g} an "
+                statement=f"carried on to {CPU_LONG['steps']} steps, at contrast {c:g} an "
                 "exponential fits the distance to (blue, small) from its peak ($R^2$ of the fit, bootstrap over seeds)",
                 paper_value="broadly exponential (the paper's Fig. 6c)",
                 metric=f"long_speed_decay_r2_{key}",
