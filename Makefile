@@ -132,7 +132,7 @@ HTML_EXTENSIONS := jupyter_book.cli.main, sphinx.cmd.build, sphinx.ext.autodoc, 
   sphinx_thebe, sphinx_comments, pygments.lexers.python, bs4
 WARM_HTML_IMPORTS := import importlib, sphinx.application, $(HTML_EXTENSIONS); \
   [importlib.import_module(name) for name in sphinx.application.builtin_extensions]
-book/generated/scorecard.md: $(EXECUTED) $(METRICS) $(wildcard lib/book/chapters/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md $(wildcard book/releases/*.json) _config.yml pyproject.toml lib/book/pages/generated.py lib/book/pages/changelog.py lib/util/repository.py lib/book/verdicts/claims.py lib/book/verdicts/summary.py lib/util/numbers.py lib/book/pages/code_links.py
+book/generated/scorecard.md: $(EXECUTED) $(METRICS) $(wildcard lib/book/chapters/*.py notebooks/*.py book/notes/*.md book/errata/*.md) book/catalogue.md $(wildcard book/releases/*.json) _config.yml pyproject.toml lib/book/pages/generated.py lib/book/pages/changelog.py lib/util/repository.py lib/book/verdicts/claims.py lib/book/verdicts/summary.py lib/util/numbers.py lib/book/pages/code_links.py lib/book/pages/citation.py CITATION.cff
 	$(PY) -c '$(WARM_HTML_IMPORTS)' & warm=$$!; $(PY) -m lib pages $(RUNS) book/generated; wait $$warm
 
 # Sphinx rewrites only the pages whose sources changed, and with none it does not even copy the static files: a

@@ -37,3 +37,28 @@ def test_citation_version_is_the_package_version():
 def test_licences_are_stated():
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert "CC BY 4.0" in (ROOT / "LICENSE-TEXT.md").read_text()
+
+
+def test_the_landing_pages_citation_is_read_from_the_citation_file(tmp_path):
+    """The sentence and the BibTeX entry state CITATION.cff's title and version, the release's date where the
+    version was released, and say "not yet released" with no date where it was not."""
+    from lib.book.pages.citation import bibtex, citation_page
+
+    releases = tmp_path / "releases"
+    releases.mkdir()
+    record = _citation()
+    unreleased = citation_page(ROOT / "CITATION.cff", releases)
+    assert f"version {record['version']} (not yet released)" in unreleased and record["title"] in unreleased
+    assert "note    = {not yet released}" in unreleased and "year" not in unreleased
+    (releases / f"{record['version']}.json").write_text(
+        json.dumps({"version": record["version"], "date": "2026-11-26"})
+    )
+    released = citation_page(ROOT / "CITATION.cff", releases)
+    assert "(released 2026-11-26)" in released and "year    = {2026}" in released
+    entry = bibtex(
+        {"title": "A: b", "version": "1.0", "authors": [{"family-names": "Tanaka", "given-names": "H."}]},
+        None,
+        "https://example.org/book",
+    )
+    assert entry.startswith("@software{a-1.0,") and "author  = {Tanaka, H.}" in entry
+    assert "url     = {https://example.org/book}" in entry

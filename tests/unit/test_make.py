@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU 
 @pytest.fixture
 def fresh_clone(tmp_path):
     """The files make reads, as in a fresh clone: no .venv, no _build."""
-    for name in ("Makefile", "_toc.yml", "requirements.txt", "pyproject.toml", "_config.yml"):
+    for name in ("Makefile", "_toc.yml", "requirements.txt", "pyproject.toml", "_config.yml", "CITATION.cff"):
         shutil.copy(ROOT / name, tmp_path / name)
     for folder in ("lib", "notebooks", "book"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "chapters"))

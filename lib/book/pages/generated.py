@@ -10,6 +10,7 @@ from pathlib import Path
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import Chapter, short
 from lib.book.pages.changelog import changelog_page
+from lib.book.pages.citation import citation_page
 from lib.book.pages.code_links import Sources, figure_captions, metric_sources
 from lib.book.verdicts.claims import (
     RUN_KEY,
@@ -372,6 +373,7 @@ def write_pages(runs_dir: Path, generated_dir: Path) -> None:
     atomic_write_text(generated_dir / "code.md", code_page())
     atomic_write_text(generated_dir / "changelog.md", changelog_page(book_verdicts(runs_dir)))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
+    atomic_write_text(generated_dir / "citation.md", citation_page())
     atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))
     if (ROOT / "book" / "errata" / "index.md").exists():
         atomic_write_text(generated_dir / "errata.md", assembled_page(ROOT / "book" / "errata"))
