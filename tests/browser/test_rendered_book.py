@@ -222,6 +222,8 @@ WIDTHS = {DESK: 900, 390: 844}
 # - "code": a code block or output that scrolls sideways instead of wrapping;
 # - "cards", on the phone: a table whose rows fold their details (claims, the landing page's rows, the build
 #   status) that scrolls sideways instead of reading as one card per row (book.css);
+# - "header", at the desk's width: the theme's header bar shown above the page (it held only a second search
+#   field, pydata-sphinx-theme 0.17; _config.yml empties it);
 # - "figure", at the desk's width: a figure shown at fewer than 96 CSS px per inch of the figure, where its
 #   smallest text (8 pt: tests/unit/test_figure_text.py) reads under 8 pt on the screen; the PNGs hold 220
 #   pixels per inch (the book's 110 dpi, doubled for high-density screens: lib/util/plotting.py).
@@ -312,6 +314,10 @@ LAYOUT_PROBE = """(function () {
       });
     }
     if (width >= 1000) {
+      var header = doc.querySelector("header.bd-header");
+      if (header && header.getBoundingClientRect().height > 0) {
+        out.push({problem: "header", height: Math.round(header.getBoundingClientRect().height), holds: text(header)});
+      }
       doc.querySelectorAll("article img, main img").forEach(function (img) {
         if (!img.naturalWidth || img.naturalWidth < 300) { return; }  // icons and badges
         var shown = img.getBoundingClientRect().width;
