@@ -221,7 +221,7 @@ WIDTHS = {DESK: 900, 390: 844}
 # - "cell": a table cell narrower than one of its words (a column that wraps a word letter by letter);
 # - "code": a code block or output that scrolls sideways instead of wrapping;
 # - "cards", on the phone: a table whose rows fold their details (claims, the landing page's rows, the build
-#   status) that scrolls sideways instead of reading as one card per row (book.css);
+#   status) or a prose table of the notes that scrolls sideways instead of reading as one card per row (book.css);
 # - "header", at the desk's width: the theme's header bar shown above the page (it held only a second search
 #   field, pydata-sphinx-theme 0.17; _config.yml empties it);
 # - "figure", at the desk's width: a figure shown at fewer than 96 CSS px per inch of the figure, where its
@@ -307,7 +307,8 @@ LAYOUT_PROBE = """(function () {
     });
     if (width < 640) {
       doc.querySelectorAll("article table, main table").forEach(function (table, i) {
-        if (table.querySelector("td details") && table.scrollWidth > table.clientWidth + 1) {
+        var cards = table.querySelector("td details") || table.classList.contains("book-switches");
+        if (cards && table.scrollWidth > table.clientWidth + 1) {
           out.push({problem: "cards", table: i, width: table.scrollWidth, room: table.clientWidth,
                     starts: text(table.querySelector("td") || table)});
         }
