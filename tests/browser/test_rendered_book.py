@@ -307,7 +307,7 @@ LAYOUT_PROBE = """(function () {
     });
     if (width < 640) {
       doc.querySelectorAll("article table, main table").forEach(function (table, i) {
-        var cards = table.querySelector("td details") || table.classList.contains("book-switches");
+        var cards = table.querySelector("td details") || table.matches(".book-switches, .book-cards");
         if (cards && table.scrollWidth > table.clientWidth + 1) {
           out.push({problem: "cards", table: i, width: table.scrollWidth, room: table.clientWidth,
                     starts: text(table.querySelector("td") || table)});

@@ -1,4 +1,4 @@
-"""The notes' prose tables carry each column's name in its cells, for the phone's cards (book/_ext/table_cards.py)."""
+"""A card table's cells carry their column's name, for the phone's cards (book/_ext/table_cards.py)."""
 
 import importlib.util
 
@@ -32,7 +32,7 @@ def _labels(classes: str) -> list[str]:
 
 
 def test_a_card_tables_cells_carry_their_columns_name_but_the_title_and_empty_cells_do_not():
-    assert _labels("book-switches") == ["paper: "]
+    assert _labels("book-switches") == ["paper: "] and _labels("book-cards") == ["paper: "]
 
 
 def test_other_tables_are_left_alone():

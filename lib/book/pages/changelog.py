@@ -93,6 +93,9 @@ def changelog_page(found: list[Verdict], folder: Path = RELEASES) -> str:
     ]
     if changed:
         out += [
+            "```{table}",
+            ":class: book-cards",  # one card per claim on a phone (book/_ext/table_cards.py)
+            "",
             "| claim | then | value then | now | value now |",
             "|---|---|---|---|---|",
             *(
@@ -100,6 +103,7 @@ def changelog_page(found: list[Verdict], folder: Path = RELEASES) -> str:
                 f"| {now[c]['verdict']} | {_cell(now[c]['value'])} |"
                 for c in changed
             ),
+            "```",
             "",
         ]
     if added:

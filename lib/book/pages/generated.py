@@ -348,12 +348,15 @@ def parameters_page() -> str:
     out = []
     for chapter in _chapters():
         out.append(f"## {chapter.title}\n\nChapter `{chapter.id}`: `python -m lib run {chapter.id} -p NAME VALUE`.\n")
-        out.append("| parameter | type | default | allowed | meaning |\n|---|---|---|---|---|")
+        # one card per parameter on a phone (book/_ext/table_cards.py)
+        out.append(
+            "```{table}\n:class: book-cards\n\n| parameter | type | default | allowed | meaning |\n|---|---|---|---|---|"
+        )
         for info in chapter.describe():
             out.append(
                 f"| `{info.name}` | {info.type} | `{info.default!r}` | {info.describe_range() or 'any'} | {info.help} |"
             )
-        out.append("")
+        out.append("```\n")
     return "\n".join(out)
 
 
