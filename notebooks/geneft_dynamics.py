@@ -82,7 +82,7 @@ from lib.util.wording import markdown_table, plural, reader_list, reader_name
 from lib.util.paths import cache_dir
 from lib.util.comparisons import p_value_of
 from lib.util.plotting import panel_grid
-from lib.util.stats import Estimate, cost_to_decide, decide, exact, fraction, undecided
+from lib.util.stats import cost_to_decide, decide, exact, fraction, p_value, undecided
 
 CACHE = cache_dir("geneft_dynamics", code_fingerprint("lib.geneft.grid")[:16]) if P.checkpoint else None
 
@@ -734,8 +734,7 @@ run.prose("fig6_setup_text", f"{RELATION_TITLES[cfg6['relation']]}, $\\eta_\\mat
 shape6 = {s: repons.arctan_shape_test(*phase_grid.cell_counts(g6[s]), ratio6[s]) for s in scales6}
 for s in scales6:
     runs6 = int(phase_grid.cell_counts(g6[s])[1].sum())
-    p6 = Estimate(shape6[s]["p_value"], shape6[s]["p_value"], shape6[s]["p_value"], runs6,
-                  f"likelihood-ratio goodness of fit, chi2({shape6[s]['df']})")
+    p6 = p_value(shape6[s]["p_value"], runs6, f"likelihood-ratio goodness of fit, chi2({shape6[s]['df']})")
     run.metric(f"fig6_arctan_shape_p_init_{s:g}", decide(p6, 0.0, 1.0, pending.get("ratio_seeds")))
     run.metric(f"fig6_arctan_best_sigma_init_{s:g}", shape6[s]["sigma"])
 by_sigma = sorted(scales6, key=lambda s: sigma[s].value)
@@ -786,7 +785,7 @@ run.figure("fig_prob", fig)
 # %% tags=["remove-cell"]
 run.text("sigma_text", ", ".join(f"{interval_text(sigma[s])} at scale {s:g}" for s in scales6))
 run.text("sigma_needed_text", ", ".join(f"{format_number(needed6[s])} at scale {s:g}" for s in scales6))
-run.prose("shape_text", ", ".join(f"$p = {tex_number(shape6[s]['p_value'])}$ at scale {s:g} (best fitting "
+run.prose("shape_text", ", ".join(f"$p = {tex_number(shape6[s]['p_value'], digits=2)}$ at scale {s:g} (best fitting "
                                   f"$\\sigma_a/\\sigma_c = {tex_number(shape6[s]['sigma'])}$)" for s in scales6))
 
 # %% [markdown]
@@ -831,14 +830,14 @@ for s in scales6g:
     run.metric(f"fig6_gd_confusion_init_{s:g}", fraction(g6g[s].phase == phases.PHASES.index("confusion")))
     runs6g = int(phase_grid.cell_counts(g6g[s])[1].sum())
     run.metric(f"fig6_gd_arctan_shape_p_init_{s:g}", decide(
-        Estimate(shape6g[s]["p_value"], shape6g[s]["p_value"], shape6g[s]["p_value"], runs6g,
-                 f"likelihood-ratio goodness of fit, chi2({shape6g[s]['df']})"), 0.0, 1.0, pending_gd))
+        p_value(shape6g[s]["p_value"], runs6g, f"likelihood-ratio goodness of fit, chi2({shape6g[s]['df']})"),
+        0.0, 1.0, pending_gd))
     run.metric(f"fig6_gd_arctan_best_sigma_init_{s:g}", shape6g[s]["sigma"])
     # the shape test with each ratio left out in turn: a rejection that rests on one point shows as a dependence
     for left_out, test in repons.arctan_shape_without_each(*phase_grid.cell_counts(g6g[s]), ratio6g[s]).items():
         run.metric(f"fig6_gd_arctan_shape_p_init_{s:g}_without_{left_out:g}".replace(".", "_"), decide(
-            Estimate(test["p_value"], test["p_value"], test["p_value"], runs6g,
-                     f"likelihood-ratio goodness of fit, chi2({test['df']})"), 0.0, 1.0, pending_gd))
+            p_value(test["p_value"], runs6g, f"likelihood-ratio goodness of fit, chi2({test['df']})"),
+            0.0, 1.0, pending_gd))
 run.metric("fig6_gd_sigma_monotone_difference", decide(
     repons.generalization_difference_by_sigma({s: phase_grid.cell_counts(g6g[s]) for s in scales6g}, sigma_gd),
     -1.0, 1.0, pending_gd or (len(scales6g) < 2 and "one init scale")))

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
+from lib.util.stats import CONFIDENCE, P_VALUE, Estimate, bootstrap_interval
 
 
 def auc(
@@ -108,4 +108,4 @@ def p_value_of(estimate: Estimate, target: float, confidence: float = CONFIDENCE
     end = estimate.low if target < estimate.value else estimate.high
     se = abs(estimate.value - end) / z
     p = float(2 * norm.sf(abs(estimate.value - target) / se)) if se > 0 else float(estimate.value == target)
-    return Estimate(p, p, p, estimate.n, f"p-value of {target:g} (Wald, from the {confidence:.0%} interval)")
+    return Estimate(p, p, p, estimate.n, f"{P_VALUE} of {target:g} (Wald, from the {confidence:.0%} interval)")

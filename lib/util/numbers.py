@@ -94,10 +94,11 @@ def format_number(x: Any) -> str:
     return str(x)
 
 
-def tex_number(x: Any) -> str:
+def tex_number(x: Any, digits: int = MAX_DIGITS) -> str:
     """`format_number` in TeX, for Markdown with typeset mathematics (`ChapterRun.prose`): a power of ten
     outside [0.1, 10] as the power ("10^{-3}", "10^{5}"), scientific notation with a times sign
-    ("1.3 \\times 10^{-4}"), anything else as `format_number` writes it."""
+    ("1.3 \\times 10^{-4}"), anything else as `format_number` writes it; a float to at most `digits`
+    significant digits (2 for a p-value, as the claims write it)."""
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
         return format_number(x)
     decade = round(math.log10(x)) if x > 0 else 0
@@ -105,7 +106,7 @@ def tex_number(x: Any) -> str:
         return f"10^{{{decade}}}"
     if isinstance(x, int):
         return str(x)
-    mantissa, _, exponent = _plain(x, MAX_DIGITS, strip=True).partition("e")
+    mantissa, _, exponent = _plain(x, digits, strip=True).partition("e")
     if not exponent:
         return mantissa
     power = f"10^{{{int(exponent)}}}"

@@ -50,6 +50,15 @@ class Estimate:
         printer.text(str(self))
 
 
+P_VALUE = "p-value"  # how the method of a p-value begins: the book's formatter writes such a point "p = 0.012"
+
+
+def p_value(p: float, n: int, test: str) -> Estimate:
+    """A p-value as a point (low = high = p) from `n` units, its method naming the test: "p-value, likelihood-ratio
+    goodness of fit, chi2(2)"."""
+    return Estimate(float(p), float(p), float(p), int(n), f"{P_VALUE}, {test}")
+
+
 def exact(value: float) -> Estimate:
     """A number without sampling error (closed form, symbolic identity): a zero-width interval."""
     return Estimate(float(value), float(value), float(value), 1, "exact")

@@ -180,6 +180,16 @@ def test_details_read_as_sentences_without_a_placeholder_for_a_value_the_paper_d
     assert '<span class="book-needs">≤ 10⁻⁴</span>' in table and "| condition |" not in table
 
 
+def test_a_p_value_reads_as_one_with_two_digits():
+    from lib.book.verdicts.claims import format_value
+    from lib.util.comparisons import p_value_of
+    from lib.util.stats import Estimate, p_value
+
+    assert format_value(p_value(7.030994421234675e-09, 179, "Wald").as_dict()) == "p = 7.0\u00a0×\u00a010⁻⁹, n = 179"
+    assert format_value(p_value_of(Estimate(1.5, 1.4, 1.7, 179, "t"), 1.0).as_dict()).startswith("p = ")
+    assert format_value(p_value(0.2, 1, "exact test").as_dict()) == "p = 0.20"
+
+
 def test_interval_ends_within_rounding_of_the_estimate_print_as_it():
     from lib.book.verdicts.claims import format_value
 

@@ -157,6 +157,10 @@ def test_tex_numbers_are_the_formatters_numbers_in_tex(x, tex):
     assert tex_number(x) == tex
 
 
+def test_a_p_value_in_tex_takes_two_digits():
+    assert tex_number(1.841e-8, digits=2) == "1.8 \\times 10^{-8}" and tex_number(0.02262, digits=2) == "0.023"
+
+
 def test_powers_of_ten_of_a_grid_read_as_the_paper_writes_them():
     assert [tex_power_of_ten(e) for e in (0, 0.5, 1, 1.5, -3)] == ["1", "10^{0.5}", "10", "10^{1.5}", "10^{-3}"]
 

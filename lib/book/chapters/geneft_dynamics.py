@@ -492,7 +492,7 @@ CHAPTER = Chapter(
             note="evidence of the paper's Fig. 6 trained with AdamW: the best $\\sigma_a/\\sigma_c$ is "
             "{fig6_arctan_best_sigma_init_1} and the fractions "
             "fall faster with the ratio than any arctan allows; at init scale 0.5 the fit is not rejected at 5% "
-            "($p$ = {fig6_arctan_shape_p_init_0.5}, best $\\sigma_a/\\sigma_c$ {fig6_arctan_best_sigma_init_0.5})",
+            "({fig6_arctan_shape_p_init_0.5}, best $\\sigma_a/\\sigma_c$ {fig6_arctan_best_sigma_init_0.5})",
         ),
         Claim(
             "G-6/sigma-monotone",
@@ -552,8 +552,8 @@ CHAPTER = Chapter(
             note="evidence of the paper's Fig. 6 trained by gradient descent: at init scale 1 the best "
             "$\\sigma_a/\\sigma_c$ is {fig6_gd_arctan_best_sigma_init_1} "
             "and the probability falls at the largest ratio faster than an arctan allows; at init scale 2 the shape is "
-            "rejected more clearly ($p$ = {fig6_gd_arctan_shape_p_init_2}), at 0.5 every run generalizes and any large "
-            "$\\sigma_a/\\sigma_c$ fits ($p$ = {fig6_gd_arctan_shape_p_init_0.5})",
+            "rejected more clearly ({fig6_gd_arctan_shape_p_init_2}), at 0.5 every run generalizes and any large "
+            "$\\sigma_a/\\sigma_c$ fits ({fig6_gd_arctan_shape_p_init_0.5})",
         ),
         Claim(
             "G-6/gd-sigma-monotone",

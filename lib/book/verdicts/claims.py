@@ -31,7 +31,8 @@ from lib.book.chapters.declaration import (
     is_not_computed,
     short,
 )
-from lib.util.numbers import format_interval, format_number, snapped
+from lib.util.numbers import format_interval, format_number, significant, snapped
+from lib.util.stats import P_VALUE
 from lib.util.wording import (
     as_sentence,
     condition_text,
@@ -343,7 +344,7 @@ def format_value(value: Any) -> str:
     """A metric as text, through the book's one formatter (`lib.util.numbers`).
 
     An estimate with an interval reads "value [low, high], n = N" with the digits its interval justifies;
-    one without (a p-value, a count, an exact value) "value, n = N" (n only when above 1); one that cannot
+    one without (a count, an exact value) "value, n = N" (n only when above 1), a p-value "p = 0.012, n = N"; one that cannot
     judge its claim "not judged: why"; a float at most 4 significant digits; a list its first six entries, without
     brackets; a name of the code as words (`lib.util.wording.reader_name`).
     """
@@ -356,7 +357,12 @@ def format_value(value: Any) -> str:
         return f"not judged: {reason}"
     if is_estimate(value) and not is_interval(value):
         n = value["n"]
-        return format_number(value["value"]) + (f", n = {n}" if isinstance(n, int) and n > 1 else "")
+        point = (
+            f"p = {significant(value['value'], 2)}"  # a p-value's two digits say all it can
+            if str(value.get("method", "")).startswith(P_VALUE)
+            else format_number(value["value"])
+        )
+        return point + (f", n = {n}" if isinstance(n, int) and n > 1 else "")
     if is_estimate(value):
         return f"{format_interval(value['value'], value['low'], value['high'])}, n = {value['n']}"
     if isinstance(value, (bool, int, float)):
