@@ -846,6 +846,29 @@ def test_page(page, request):
         pytest.fail(f"{page}: {len(problems)} problem(s)\n  - " + "\n  - ".join(problems), pytrace=False)
 
 
+# At the desk, the landing page's first folded "why" opened: [the width of its cell, the table's width, how far the
+# cell's top lies below the bottom of its row's first cell] in CSS px (book.css lays such a table out as a grid).
+OPEN_FOLD_PROBE = """(function () {
+    var table = Array.from(document.querySelectorAll("article table")).find(function (t) {
+      return t.querySelector("td details");
+    });
+    var details = table.querySelector("td details"), cell = details.closest("td");
+    details.open = true;
+    var box = cell.getBoundingClientRect(), first = cell.parentElement.cells[0].getBoundingClientRect();
+    return [box.width, table.getBoundingClientRect().width, box.top - first.bottom];
+})()"""
+
+
+def test_an_opened_fold_lies_under_its_row_across_the_table_at_the_desk(request):
+    """At 1280 px an opened "why" reads at the table's width under its row, not down a narrow last column."""
+    _fail_if_not_built()
+    site, browser = request.getfixturevalue("site"), request.getfixturevalue("browser")
+    with browser.tab(DESK, WIDTHS[DESK]) as tab:
+        tab.load(urllib.parse.urljoin(site, LANDING))
+        cell, table, below = tab.evaluate(OPEN_FOLD_PROBE)
+    assert cell >= 0.95 * table and below >= -1, f"opened fold {cell:.0f} of {table:.0f} px wide, {below:.0f} px below"
+
+
 def test_screenshot_index(request):
     """A screenshot of the landing page (where index.html leads) for people to look at, 1280 x 2000 px:
     _build/screenshots/index.png."""
