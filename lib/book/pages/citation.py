@@ -62,7 +62,8 @@ def citation_page(citation: Path = CITATION, releases: Path = RELEASES) -> str:
     repo = repository()
     url = repo[0] if repo else None
     authors = " and ".join(
-        p.get("name") or f"{p.get('given-names', '')} {p['family-names']}".strip() for p in record.get("authors") or []
+        person.get("name") or f"{person.get('given-names', '')} {person['family-names']}".strip()
+        for person in record.get("authors") or []
     )
     released = f"released {date}" if date else "not yet released"
     where = f" {url}." if url else ""
