@@ -149,16 +149,23 @@ def grid_from_runs(
     )
 
 
+def _keyed(shards, outer: str, inner: str, what: str) -> tuple[list[int], list[int], dict]:
+    """The shards keyed by (`outer`, `inner`) of their keys (a shard without `inner` holds all of it: 0), the
+    sorted outer and inner keys present; ValueError, starting with `what`, when a pair of them is missing."""
+    by_key = {(int(sh.key[outer]), int(sh.key.get(inner, 0))): sh for sh in shards}
+    outers, inners = sorted({o for o, _ in by_key}), sorted({i for _, i in by_key})
+    missing = [(o, i) for o in outers for i in inners if (o, i) not in by_key]
+    if not by_key or missing:
+        raise ValueError(f"{what}: missing ({outer}, {inner}) {missing or 'all'}")
+    return outers, inners, by_key
+
+
 def stack_seed_shards(shards, names=("step_train_90", "step_test_90", "test_acc", "embed")) -> dict:
     """Arrays of one-seed shards (keys "row" and "seed", as `lib.geneft.evidence.phase_row_seed`
     stores them, each (settings, 1, ...)) as (rows, settings, seeds, ...), rows and seeds sorted; "row"
     and "seed" give the keys. A shard without a "seed" key holds every seed of its row (`phase_row`,
     `weight_decay_row`). ValueError when a (row, seed) of the rows and seeds present is missing."""
-    by_key = {(int(sh.key["row"]), int(sh.key.get("seed", 0))): sh for sh in shards}
-    rows, seeds = sorted({r for r, _ in by_key}), sorted({s for _, s in by_key})
-    missing = [(r, s) for r in rows for s in seeds if (r, s) not in by_key]
-    if not by_key or missing:
-        raise ValueError(f"one-seed shards do not fill a grid: missing (row, seed) {missing or 'all'}")
+    rows, seeds, by_key = _keyed(shards, "row", "seed", "one-seed shards do not fill a grid")
     stacked = {
         name: np.stack([np.concatenate([by_key[r, s][name] for s in seeds], axis=1) for r in rows]) for name in names
     }
@@ -171,16 +178,23 @@ def stack_block_shards(shards, names=("step_train_90", "step_test_90", "test_acc
     (points, seeds, ...), points and blocks sorted; "point" gives the keys. A shard without a "block" key
     holds every seed of its point (`ratio_point`, `ratio_point_gd`). ValueError when a (point, block) of
     the points and blocks present is missing."""
-    by_key = {(int(sh.key["point"]), int(sh.key.get("block", 0))): sh for sh in shards}
-    points, blocks = sorted({p for p, _ in by_key}), sorted({b for _, b in by_key})
-    missing = [(p, b) for p in points for b in blocks if (p, b) not in by_key]
-    if not by_key or missing:
-        raise ValueError(f"seed-block shards do not fill the points: missing (point, block) {missing or 'all'}")
+    points, blocks, by_key = _keyed(shards, "point", "block", "seed-block shards do not fill the points")
     stacked = {
         name: np.concatenate([np.concatenate([by_key[p, b][name] for b in blocks], axis=1) for p in points])
         for name in names
     }
     return stacked | {"point": np.array(points)}
+
+
+def _classified(stacked: dict, config: dict, threshold_fraction: float) -> PhaseGrid:
+    """Stacked shards (`stack_seed_shards`, `stack_block_shards`) classified by Table 4 (`grid_from_runs`) at the
+    set's `config` (n, train_fraction, split_seed, steps), the grokking threshold at `threshold_fraction`."""
+    return grid_from_runs(
+        *(stacked[k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
+        n_test=test_pairs(config["n"], config["train_fraction"], config["split_seed"]),
+        steps=config["steps"],
+        threshold_fraction=threshold_fraction,
+    )
 
 
 def ratio_points(shards, config: dict, threshold_fraction: float) -> tuple[PhaseGrid, np.ndarray]:
@@ -189,13 +203,8 @@ def ratio_points(shards, config: dict, threshold_fraction: float) -> tuple[Phase
     eta_dec / eta_enc = 10**config["log10_ratios"][point]. `config`: the set's (n, train_fraction,
     split_seed, steps, log10_ratios); the grokking threshold at `threshold_fraction` of its steps."""
     stacked = stack_block_shards(shards)
-    grid = grid_from_runs(
-        *(stacked[k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
-        n_test=test_pairs(config["n"], config["train_fraction"], config["split_seed"]),
-        steps=config["steps"],
-        threshold_fraction=threshold_fraction,
-    )
-    return grid, 10.0 ** np.asarray(config["log10_ratios"], float)[stacked["point"]]
+    ratios = 10.0 ** np.asarray(config["log10_ratios"], float)[stacked["point"]]
+    return _classified(stacked, config, threshold_fraction), ratios
 
 
 def row_grid(shards, config: dict, threshold_fraction: float) -> tuple[PhaseGrid, np.ndarray]:
@@ -205,13 +214,7 @@ def row_grid(shards, config: dict, threshold_fraction: float) -> tuple[PhaseGrid
     `config`: the set's (n, train_fraction, split_seed, steps); the grokking threshold at `threshold_fraction`
     of its steps."""
     stacked = stack_seed_shards(shards)
-    grid = grid_from_runs(
-        *(stacked[k] for k in ("step_train_90", "step_test_90", "test_acc", "embed")),
-        n_test=test_pairs(config["n"], config["train_fraction"], config["split_seed"]),
-        steps=config["steps"],
-        threshold_fraction=threshold_fraction,
-    )
-    return grid, stacked["row"]
+    return _classified(stacked, config, threshold_fraction), stacked["row"]
 
 
 def with_rows(grid: PhaseGrid, positions, other: PhaseGrid) -> PhaseGrid:

@@ -13,6 +13,7 @@ from lib.book.pages.changelog import changelog_page
 from lib.book.pages.citation import citation_page
 from lib.book.pages.code_links import Sources, figure_captions, metric_sources
 from lib.book.verdicts.claims import (
+    CLAIMS_TABLE_HEADER,
     RUN_KEY,
     MetricsError,
     Verdict,
@@ -275,10 +276,7 @@ def scorecard_table(mine: list[Verdict]) -> str:
     that computes it), verdict, value [interval] n, what the value needs (`Verdict.needs`), and folded: the
     paper's statement, the condition on the metric, the reason, the functions and the evidence set behind
     it (lib.book.pages.code_links)."""
-    rows = [
-        '| claim | verdict | book value | <span class="book-needs">needs</span> | details |',
-        "|---|---|---|---|---|",
-    ]
+    rows = [CLAIMS_TABLE_HEADER]
     for v in mine:
         sources = metric_sources(v.chapter, v.claim.metric)
         target = f"../chapters/{v.chapter}.html#{claim_anchor(v.claim.id)}"

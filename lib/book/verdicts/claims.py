@@ -481,16 +481,19 @@ def _details(v: Verdict) -> str:
     )
 
 
+# The header of a table of claims (a chapter's, the scorecard's): the value, what it needs, the folded details.
+CLAIMS_TABLE_HEADER = (
+    '| claim | verdict | book value | <span class="book-needs">needs</span> | details |\n|---|---|---|---|---|'
+)
+
+
 def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None], link: str | None = None) -> str:
     """A compact Markdown table: claim, verdict, the book's value [interval] n, what it needs, folded details.
 
     Without `link`, each row carries its claim's anchor (the chapter's own table); with `link`
     (the relative folder of the chapter pages, e.g. "../chapters/"), each id links to that anchor.
     """
-    rows = [
-        '| claim | verdict | book value | <span class="book-needs">needs</span> | details |',
-        "|---|---|---|---|---|",
-    ]
+    rows = [CLAIMS_TABLE_HEADER]
     for v in verdicts(chapters, metrics):
         target = claim_anchor(v.claim.id)
         ident = (

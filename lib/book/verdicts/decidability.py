@@ -28,9 +28,10 @@ from typing import Any, Mapping
 
 from lib.book.chapters.declaration import FAILS, HOLDS, INCONCLUSIVE, Claim, is_estimate
 from lib.book.verdicts.claims import not_judged
+from lib.util.stats import P_VALUE
 
 _FRACTION = re.compile(r"^(wilson|beta) (\d+)%$")
-_P_VALUE = re.compile(r"^p-value\b.*smallest p (?P<p>[0-9.eE+-]+)")
+_P_VALUE = re.compile(rf"^{P_VALUE}\b.*smallest p (?P<p>[0-9.eE+-]+)")
 
 
 def fraction_verdicts(claim: Claim, n: int, method: str, parameters: Mapping[str, Any] | None = None) -> set[str]:
