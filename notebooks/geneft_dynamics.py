@@ -77,7 +77,7 @@ from lib.geneft import grid as phase_grid
 from lib.geneft import phases, repons, symbolic, wd_boundary
 from lib.geneft.phases import RELATION_TITLES
 from lib.geneft.relations import class_labels
-from lib.util.numbers import format_number, interval_text, significant, tex_number, tex_power_of_ten
+from lib.util.numbers import format_number, interval_text, significant, tex_number, tex_p_value, tex_power_of_ten
 from lib.util.wording import markdown_table, plural, reader_list, reader_name
 from lib.util.paths import cache_dir
 from lib.util.comparisons import p_value_of
@@ -785,7 +785,7 @@ run.figure("fig_prob", fig)
 # %% tags=["remove-cell"]
 run.text("sigma_text", ", ".join(f"{interval_text(sigma[s])} at scale {s:g}" for s in scales6))
 run.text("sigma_needed_text", ", ".join(f"{format_number(needed6[s])} at scale {s:g}" for s in scales6))
-run.prose("shape_text", ", ".join(f"$p = {tex_number(shape6[s]['p_value'], digits=2)}$ at scale {s:g} (best fitting "
+run.prose("shape_text", ", ".join(f"$p = {tex_p_value(shape6[s]['p_value'])}$ at scale {s:g} (best fitting "
                                   f"$\\sigma_a/\\sigma_c = {tex_number(shape6[s]['sigma'])}$)" for s in scales6))
 
 # %% [markdown]
@@ -865,7 +865,7 @@ run.figure("fig_prob_gd", fig)
 Markdown(markdown_table(
     ("init scale", "$\\sigma_a/\\sigma_c$", "generalizes, pooled over the ratios", "arctan shape: $p$"),
     ((f"{s:g}", interval_text(sigma_gd[s]), interval_text(fraction(*(int(c.sum()) for c in phase_grid.cell_counts(g6g[s])))),
-      f"${tex_number(shape6g[s]['p_value'])}$") for s in scales6g)))
+      f"${tex_p_value(shape6g[s]['p_value'])}$") for s in scales6g)))
 
 # %% [markdown]
 # The table above gives each init scale of the gradient-descent runs. A fraction {glue:text}`fig6_gd_fraction_under_bound`

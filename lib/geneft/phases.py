@@ -25,7 +25,7 @@ import numpy as np
 from scipy.stats import linregress
 
 from lib.geneft.wd_boundary import INSIDE, row_crossing
-from lib.util.stats import CONFIDENCE, Estimate
+from lib.util.stats import CONFIDENCE, Estimate, p_value
 
 PHASES = ("generalization", "grokking", "memorization", "confusion")
 GENERALIZATION, GROKKING, MEMORIZATION, CONFUSION = range(4)
@@ -417,7 +417,7 @@ def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
     """Section IV: "the phase boundary appears approximately at the same intercept" across relations.
 
     Cochran's Q test of homogeneity of the fitted intercepts (statsmodels' meta-analysis
-    `combine_effects`, variances from each fit's interval), the fixed-effect pooled intercept
+    `combine_effects`, variances from each fit's interval; `p_value` an `Estimate` point over the fits' runs), the fixed-effect pooled intercept
     (`pooled`: one common critical ratio, which Q tests), and the random-effects pooled intercept
     (`pooled_random`: DerSimonian-Laird, the mean of relations whose critical ratios differ by a
     between-relation variance `tau2`; normal interval, and `pooled_random_hksj` with the
@@ -436,7 +436,7 @@ def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
     if len(used) < 2:
         return {
             "q": math.nan,
-            "p_value": math.nan,
+            "p_value": None,
             "df": 0,
             "pooled": None,
             "pooled_random": None,
@@ -461,7 +461,7 @@ def compare_intercepts(fits: dict[str, BoundaryFit]) -> dict:
 
     return {
         "q": float(test.statistic),
-        "p_value": float(test.pvalue),
+        "p_value": p_value(float(test.pvalue), n_models, f"Cochran's Q test of one intercept, chi2({int(test.df)})"),
         "df": int(test.df),
         "pooled": symmetric(mean_fe, z * float(res.sd_eff_w_fe), "fixed-effect pooled intercept (inverse variance)"),
         "pooled_random": symmetric(

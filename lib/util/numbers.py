@@ -20,6 +20,7 @@ from typing import Any
 
 MAX_DIGITS = 4
 MIN_DIGITS = 2
+P_VALUE_DIGITS = 2  # a p-value's two digits say all it can
 FIXED_RANGE = (1e-3, 1e4)
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _FROM_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
@@ -94,11 +95,10 @@ def format_number(x: Any) -> str:
     return str(x)
 
 
-def tex_number(x: Any, digits: int = MAX_DIGITS) -> str:
+def tex_number(x: Any) -> str:
     """`format_number` in TeX, for Markdown with typeset mathematics (`ChapterRun.prose`): a power of ten
     outside [0.1, 10] as the power ("10^{-3}", "10^{5}"), scientific notation with a times sign
-    ("1.3 \\times 10^{-4}"), anything else as `format_number` writes it; a float to at most `digits`
-    significant digits (2 for a p-value, as the claims write it)."""
+    ("1.3 \\times 10^{-4}"), anything else as `format_number` writes it."""
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
         return format_number(x)
     decade = round(math.log10(x)) if x > 0 else 0
@@ -106,7 +106,18 @@ def tex_number(x: Any, digits: int = MAX_DIGITS) -> str:
         return f"10^{{{decade}}}"
     if isinstance(x, int):
         return str(x)
-    mantissa, _, exponent = _plain(x, digits, strip=True).partition("e")
+    return _tex(_plain(x, MAX_DIGITS, strip=True))
+
+
+def tex_p_value(p: float) -> str:
+    """A p-value in TeX as the claims write it: `P_VALUE_DIGITS` significant digits, trailing zeros kept
+    ("1.0", "0.020", "1.0 \\times 10^{-4}")."""
+    return _tex(_plain(p, P_VALUE_DIGITS))
+
+
+def _tex(plain: str) -> str:
+    """A number in Python's notation ("1.3e-04") in TeX ("1.3 \\times 10^{-4}"; "1e-04" as "10^{-4}")."""
+    mantissa, _, exponent = plain.partition("e")
     if not exponent:
         return mantissa
     power = f"10^{{{int(exponent)}}}"

@@ -112,10 +112,11 @@ def test_intercepts_compared_across_relations():
     x, y, k, t = grid()
     same = {r: ph.fit_boundary(x, y, *grid(seed=i)[2:], x_ref=-3.5) for i, r in enumerate(["a", "b", "c"])}
     res = ph.compare_intercepts(same)
-    assert res["df"] == 2 and res["p_value"] > 0.01 and res["used"] == ["a", "b", "c"]
+    assert res["df"] == 2 and res["p_value"].value > 0.01 and res["used"] == ["a", "b", "c"]
+    assert res["p_value"].method.startswith("p-value") and res["p_value"].n == res["pooled"].n
     shifted = dict(same, d=ph.fit_boundary(x, y + 1.5, k, t, x_ref=-3.5), e=ph.fit_boundary(x, y, t, t, x_ref=-3.5))
     res = ph.compare_intercepts(shifted)
-    assert res["p_value"] < 1e-3 and res["excluded"] == {"e": "all generalize"}
+    assert res["p_value"].value < 1e-3 and res["excluded"] == {"e": "all generalize"}
     with pytest.raises(ValueError):
         ph.compare_intercepts({"a": same["a"], "z": ph.fit_boundary(x, y, k, t, x_ref=0.0)})
 

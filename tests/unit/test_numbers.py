@@ -15,6 +15,7 @@ from lib.util.numbers import (
     number_from_text,
     significant,
     tex_number,
+    tex_p_value,
     tex_power_of_ten,
 )
 from lib.util.stats import Estimate
@@ -92,6 +93,9 @@ def test_metrics_are_glued_as_formatted_text():
     }
     assert glued_metric("count", 3) == {"count": 3}
     assert glued_metric("monotone", True) == {"monotone": "true"}
+    p = {"value": 4.6360510271835614e-11, "low": 4.636e-11, "high": 4.636e-11, "n": 546, "method": "p-value, Q"}
+    assert glued_metric("q", p) == {"q": "4.6\u00a0×\u00a010⁻¹¹", "q_ci": "", "q_n": 546}
+    assert glued_metric("missing", None) == {"missing": "not computed"}
 
 
 def test_estimates_display_through_the_formatter():
@@ -158,7 +162,8 @@ def test_tex_numbers_are_the_formatters_numbers_in_tex(x, tex):
 
 
 def test_a_p_value_in_tex_takes_two_digits():
-    assert tex_number(1.841e-8, digits=2) == "1.8 \\times 10^{-8}" and tex_number(0.02262, digits=2) == "0.023"
+    assert tex_p_value(1.841e-8) == "1.8 \\times 10^{-8}" and tex_p_value(0.02262) == "0.023"
+    assert tex_p_value(0.9978) == "1.0" and tex_p_value(1.025e-4) == "1.0 \\times 10^{-4}"
 
 
 def test_powers_of_ten_of_a_grid_read_as_the_paper_writes_them():

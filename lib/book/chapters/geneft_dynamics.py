@@ -344,7 +344,7 @@ CHAPTER = Chapter(
             "the reference encoder rate ($\\log_{10}\\eta_\\mathrm{enc}$ {critical_ratio_reference_log10_lr_enc}) are "
             "{critical_ratio_log10_per_relation_mod3} (mod 3), {critical_ratio_log10_per_relation_greater_than} "
             "(greater-than), {critical_ratio_log10_per_relation_bipartite} (bipartite); Cochran's Q test of one common "
-            "intercept gives $p$ = {boundary_intercept_homogeneity_p}, a between-relation variance $\\tau^2$ = "
+            "intercept gives {boundary_intercept_homogeneity_p}, a between-relation variance $\\tau^2$ = "
             "{critical_ratio_tau2_random} squared decades (DerSimonian-Laird)",
         ),
         Claim(
@@ -358,7 +358,7 @@ CHAPTER = Chapter(
             role="reading",
             expected="inconclusive",
             note="evidence {fig5_evidence}; confusion runs left out of the fit: the relations need not share one "
-            "ratio (Q test of one ratio: $p$ = {boundary_intercept_homogeneity_p}), so they are pooled with random "
+            "ratio (Q test of one ratio: {boundary_intercept_homogeneity_p}), so they are pooled with random "
             "effects (DerSimonian-Laird): the ratio's $\\log_{10}$ is {critical_ratio_log10_random} at the reference "
             "encoder rate ($\\log_{10}\\eta_\\mathrm{enc}$ {critical_ratio_reference_log10_lr_enc}) (Hartung-Knapp: "
             "{critical_ratio_log10_random_hksj}); per "

@@ -62,6 +62,7 @@ from lib.book.verdicts.claims import (
     format_value,
     is_interval,
     not_judged,
+    point_number,
     sentence,
     slug,
     verdicts,
@@ -127,14 +128,14 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
     """What `ChapterRun.metric` glues for a metric: formatted text, keyed by glue name.
 
     An estimate gives `name` (value), `name_ci` ("[low, high]") and `name_n`, the three numbers
-    to the same decimal place; one without an interval (a p-value, a count, an exact value) or one that
-    cannot judge its claim gives its text (`format_value` without n) and an empty `name_ci`; a float its
-    formatted text and `name_percent` (the percentage); a bool or a list its formatted text; a name of the code its words (`lib.util.wording.reader_name`: "greater than", not
+    to the same decimal place; one without an interval (a p-value to its two digits, a count, an exact value) or one
+    that cannot judge its claim gives its text (`format_value` without "p =" and n) and an empty `name_ci`; a float its
+    formatted text and `name_percent` (the percentage); a bool, a list or nothing (None) its formatted text; a name of the code its words (`lib.util.wording.reader_name`: "greater than", not
     "greater_than"); anything else the value itself.
     """
     if is_estimate(value) and not is_interval(value):
         reason = not_judged(value)
-        shown = f"not judged: {reason}" if reason is not None else format_number(value["value"])
+        shown = f"not judged: {reason}" if reason is not None else point_number(value)
         return {name: shown, f"{name}_ci": "", f"{name}_n": value["n"]}
     if is_estimate(value):
         shown, low, high = format_estimate(value["value"], value["low"], value["high"])
@@ -143,7 +144,7 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
         return {name: format_number(value), f"{name}_percent": format_percent(value)}
     if isinstance(value, bool):
         return {name: format_number(value)}
-    if isinstance(value, list):
+    if isinstance(value, list) or value is None:
         return {name: format_value(value)}
     if isinstance(value, str):
         return {name: reader_name(value)}

@@ -31,7 +31,7 @@ from lib.book.chapters.declaration import (
     is_not_computed,
     short,
 )
-from lib.util.numbers import format_interval, format_number, significant, snapped
+from lib.util.numbers import P_VALUE_DIGITS, format_interval, format_number, significant, snapped
 from lib.util.stats import P_VALUE
 from lib.util.wording import (
     as_sentence,
@@ -340,6 +340,17 @@ def is_interval(value: Any) -> bool:
     return low != high
 
 
+def is_p_value(value: Any) -> bool:
+    """An estimate that is a p-value: its method begins with `lib.util.stats.P_VALUE`."""
+    return is_estimate(value) and str(value.get("method", "")).startswith(P_VALUE)
+
+
+def point_number(value: dict) -> str:
+    """The number of an estimate without an interval: a p-value to its two digits, anything else through
+    `format_number`."""
+    return significant(value["value"], P_VALUE_DIGITS) if is_p_value(value) else format_number(value["value"])
+
+
 def format_value(value: Any) -> str:
     """A metric as text, through the book's one formatter (`lib.util.numbers`).
 
@@ -357,11 +368,7 @@ def format_value(value: Any) -> str:
         return f"not judged: {reason}"
     if is_estimate(value) and not is_interval(value):
         n = value["n"]
-        point = (
-            f"p = {significant(value['value'], 2)}"  # a p-value's two digits say all it can
-            if str(value.get("method", "")).startswith(P_VALUE)
-            else format_number(value["value"])
-        )
+        point = ("p = " if is_p_value(value) else "") + point_number(value)
         return point + (f", n = {n}" if isinstance(n, int) and n > 1 else "")
     if is_estimate(value):
         return f"{format_interval(value['value'], value['low'], value['high'])}, n = {value['n']}"
