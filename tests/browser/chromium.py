@@ -11,7 +11,8 @@ against 109 core-seconds with one load per page and width).
 - `Chromium.tab(width, height)`: a tab with a window of that size (`with` closes it);
   `Tab.load(url)` returns once the page's load event fired and MathJax finished typesetting;
   `Tab.evaluate(expression)` the value of a JavaScript expression (a promise is awaited);
-  `Tab.screenshot(width, height)` a PNG of the top of the page in a window of that size.
+  `Tab.screenshot(width, height)` a PNG of the top of the page in a window of that size;
+  `Tab.accessible_roles()` the roles of its accessibility tree, counted.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import queue
 import subprocess
 import tempfile
 import threading
+from collections import Counter
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -214,6 +216,13 @@ class Tab:
             details = answer["exceptionDetails"]
             raise BrowserError(f"JavaScript failed: {details.get('exception', {}).get('description') or details}")
         return answer["result"].get("value")
+
+    def accessible_roles(self) -> Counter:
+        """How many nodes of each role ("row", "columnheader", ...) the page's accessibility tree has, as a
+        screen reader is given them."""
+        self._call("Accessibility.enable")
+        nodes = self._call("Accessibility.getFullAXTree")["nodes"]
+        return Counter(node.get("role", {}).get("value") for node in nodes if not node.get("ignored"))
 
     def screenshot(self, path: Path, width: int, height: int) -> None:
         """A PNG of the page's top `width` x `height` px (the window is resized to that, then back)."""

@@ -869,6 +869,24 @@ def test_an_opened_fold_lies_under_its_row_across_the_table_at_the_desk(request)
     assert cell >= 0.95 * table and below >= -1, f"opened fold {cell:.0f} of {table:.0f} px wide, {below:.0f} px below"
 
 
+@pytest.mark.parametrize("width", sorted(WIDTHS, reverse=True))
+def test_a_screen_reader_hears_each_tables_column_names(width, request):
+    """The claims tables are laid out as a grid at the desk and as cards on a phone, their header out of
+    sight there; neither layout may take a table's rows or column headers out of the accessibility tree."""
+    _fail_if_not_built()
+    site, browser = request.getfixturevalue("site"), request.getfixturevalue("browser")
+    with browser.tab(width, WIDTHS[width]) as tab:
+        tab.load(urllib.parse.urljoin(site, "book/generated/scorecard.html"))
+        headers, rows = tab.evaluate(
+            '[document.querySelectorAll("article thead th").length, document.querySelectorAll("article tr").length]'
+        )
+        heard = tab.accessible_roles()
+    assert headers > 0 and heard["columnheader"] == headers, (
+        f"{heard['columnheader']} of {headers} column headers heard"
+    )
+    assert heard["row"] == rows, f"{heard['row']} of {rows} table rows heard"
+
+
 def test_screenshot_index(request):
     """A screenshot of the landing page (where index.html leads) for people to look at, 1280 x 2000 px:
     _build/screenshots/index.png."""
