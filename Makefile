@@ -183,12 +183,14 @@ test-nbval: test-lint | $(AFTER_CHAPTERS)  ## part of make test: the checked out
 
 # The generic kernels are those of each library that computes: torch's own (ATEN_CPU_CAPABILITY=default), MKL's
 # matrix products (MKL_CBWR=COMPATIBLE: SSE2, the branch Intel documents for the same results on Intel and other
-# x86 processors) and oneDNN's convolutions (ONEDNN_MAX_CPU_ISA=SSE41); each of the three changes the floats here.
-# (Under all three, every chapter at its defaults gave the same verdicts and printed values as on its own kernels:
-# AMD EPYC, AVX-512, 2026-12-02.) Its two OpenMP threads wait passively (they sleep instead of spinning): beside the
+# x86 processors), oneDNN's convolutions (ONEDNN_MAX_CPU_ISA=SSE41) and the OpenBLAS of numpy and scipy
+# (OPENBLAS_CORETYPE=Prescott, its SSE3 baseline, where it picks Haswell on AVX2 and SkylakeX on AVX-512); each of
+# the four changes the floats here. (Under the first three, every chapter at its defaults gave the same verdicts and
+# printed values as on its own kernels: AMD EPYC, AVX-512, 2026-12-02; the checked outputs pass under all four: AMD
+# EPYC, AVX2, 2026-12-07.) Its two OpenMP threads wait passively (they sleep instead of spinning): beside the
 # other parts on two cores, spinning threads took the cores from the work (one_layer's checked outputs: 62 s against
 # 37 s, AMD EPYC, loaded).
-GENERIC_KERNELS := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_ISA=SSE41
+GENERIC_KERNELS := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_ISA=SSE41 OPENBLAS_CORETYPE=Prescott
 test-nbval-generic: test-lint | $(AFTER_CHAPTERS)  ## part of make test: the checked outputs under the generic kernels, two threads
 	$(GENERIC_KERNELS) LIB_THREADS=2 OMP_WAIT_POLICY=PASSIVE LIB_OUTPUT_DIR=_build/nbval-generic LIB_STORED_RESULTS=live \
 	  $(call TEST_LOG,-m pytest --nbval-lax tests/notebooks -q -p no:cacheprovider)
