@@ -109,9 +109,13 @@ def tex_number(x: Any) -> str:
     return _tex(_plain(x, MAX_DIGITS, strip=True))
 
 
+def format_p_value(p: float) -> str:
+    """A p-value: `P_VALUE_DIGITS` significant digits, trailing zeros kept ("1.0", "0.020", "1.0 × 10⁻⁴")."""
+    return significant(p, P_VALUE_DIGITS)
+
+
 def tex_p_value(p: float) -> str:
-    """A p-value in TeX as the claims write it: `P_VALUE_DIGITS` significant digits, trailing zeros kept
-    ("1.0", "0.020", "1.0 \\times 10^{-4}")."""
+    """`format_p_value` in TeX ("1.0 \\times 10^{-4}")."""
     return _tex(_plain(p, P_VALUE_DIGITS))
 
 

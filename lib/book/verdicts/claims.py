@@ -31,7 +31,7 @@ from lib.book.chapters.declaration import (
     is_not_computed,
     short,
 )
-from lib.util.numbers import P_VALUE_DIGITS, format_interval, format_number, significant, snapped
+from lib.util.numbers import format_interval, format_number, format_p_value, snapped
 from lib.util.stats import P_VALUE
 from lib.util.wording import (
     as_sentence,
@@ -348,7 +348,7 @@ def is_p_value(value: Any) -> bool:
 def point_number(value: dict) -> str:
     """The number of an estimate without an interval: a p-value to its two digits, anything else through
     `format_number`."""
-    return significant(value["value"], P_VALUE_DIGITS) if is_p_value(value) else format_number(value["value"])
+    return format_p_value(value["value"]) if is_p_value(value) else format_number(value["value"])
 
 
 def format_value(value: Any) -> str:
