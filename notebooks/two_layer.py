@@ -625,10 +625,12 @@ run.figure("fig_multi", fig)
 # Fraction of seeds with at least three descents in the paper's Fig. 8 setting, and at least four in the
 # paper's Fig. 9 setting (evidence, 2000 seeds each, Wilson intervals in the metrics):
 #
-# | setting | $A$, Gaussian | $A$, uniform | $A^2$, Gaussian | $A^2$, uniform |
-# |---|---|---|---|---|
-# | the paper's Fig. 8, $\ge 3$ descents | {glue:text}`triple_fraction_a_gaussian` | {glue:text}`triple_fraction_a_uniform` | {glue:text}`triple_fraction_a2_gaussian` | {glue:text}`triple_fraction_a2_uniform` |
-# | the paper's Fig. 9, $\ge 4$ descents | {glue:text}`quadruple_fraction_a_gaussian` | {glue:text}`quadruple_fraction_a_uniform` | {glue:text}`quadruple_fraction_a2_gaussian` | {glue:text}`quadruple_fraction_a2_uniform` |
+# | reading, init | the paper's Fig. 8 setting: $\ge 3$ descents | its Fig. 9 setting: $\ge 4$ descents |
+# |---|---|---|
+# | the paper's $A$, Gaussian | {glue:text}`triple_fraction_a_gaussian` | {glue:text}`quadruple_fraction_a_gaussian` |
+# | the paper's $A$, uniform | {glue:text}`triple_fraction_a_uniform` | {glue:text}`quadruple_fraction_a_uniform` |
+# | the script's $A^2$, Gaussian | {glue:text}`triple_fraction_a2_gaussian` | {glue:text}`quadruple_fraction_a2_gaussian` |
+# | the script's $A^2$, uniform | {glue:text}`triple_fraction_a2_uniform` | {glue:text}`quadruple_fraction_a2_uniform` |
 #
 # Triple descent under the paper's $A$ needs the all-positive init ({glue:text}`verdict_s_8_uniform`;
 # Gaussian: {glue:text}`verdict_s_8_gaussian`); quadruple descent does not appear under $A$ at all

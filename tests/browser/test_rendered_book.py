@@ -933,6 +933,10 @@ DEGENERATE_INTERVAL = re.compile(rf"(?<![\w.])({_NUMBER})\s*\[\s*({_NUMBER})\s*,
 # A name of the code (snake_case) in reader text, outside code, math and function signatures; not a file
 # name, a path or a call.
 CODE_IDENTIFIER = re.compile(r"(?<![\w./\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?!\w|\.\w|/|\()")
+# A path in the repository ("book/chapters/two_layer"), which the identifier check lets through after a slash.
+REPOSITORY_PATH = re.compile(
+    r"(?<![\w./\-])(?:book|lib|notebooks|tests|workflow|data|config|benchmarks|_build)/[\w./\-]*\w"
+)
 # Mathematics typed as code in reader text, which the identifier check lets through when a slash follows
 # ("sigma_a/sigma_c") or the name is Greek ("η_dec", "η*_dec"), and a power typed with a caret ("10^0.5"): the
 # prose writes them as formulas ($\\sigma_a/\\sigma_c$, $\\eta_\\mathrm{dec}$, $10^{0.5}$), and glued text that
@@ -980,7 +984,9 @@ def _reader_text_matches(soup: BeautifulSoup, pattern: re.Pattern, what: str, li
 
 
 def check_code_identifiers(soup: BeautifulSoup, limit: int = 10) -> list[str]:
-    return _reader_text_matches(soup, CODE_IDENTIFIER, "code identifier", limit)
+    return _reader_text_matches(soup, CODE_IDENTIFIER, "code identifier", limit) + _reader_text_matches(
+        soup, REPOSITORY_PATH, "repository path", limit
+    )
 
 
 def check_math_as_code(soup: BeautifulSoup, limit: int = 10) -> list[str]:
@@ -1096,6 +1102,16 @@ def test_the_lowercase_check_finds_a_clause_after_a_full_stop_but_not_an_abbrevi
         "html.parser",
     )
     assert [problem.split('"')[1] for problem in check_lowercase_sentences(page)] == [". t", ".\ns"]
+
+
+def test_the_identifier_check_finds_names_and_repository_paths_but_not_code():
+    page = BeautifulSoup(
+        "<p>the value of best_depth, lemma-d1 (book/chapters/two_layer) and lib/geneft/statics.py, "
+        "a ratio 3/4 and <code>lib/sim/task.py</code> with <code>best_depth</code></p>",
+        "html.parser",
+    )
+    found = [problem.split('"')[1] for problem in check_code_identifiers(page)]
+    assert found == ["best_depth", "book/chapters/two_layer", "lib/geneft/statics.py"]
 
 
 def test_the_math_as_code_check_finds_greek_names_and_carets_but_not_formulas():
