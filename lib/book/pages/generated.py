@@ -20,12 +20,11 @@ from lib.book.verdicts.claims import (
     changed_parameters,
     claim_anchor,
     claim_id_html,
+    claims_table_row,
     details_text,
     foreign_metrics,
-    format_value,
     read_metrics,
     row_key_html,
-    verdict_label,
     verdicts,
 )
 from lib.book.verdicts.summary import (
@@ -287,14 +286,7 @@ def scorecard_table(mine: list[Verdict]) -> str:
         )
         summary, body = details_text(v)
         details = f"<details><summary>{summary}</summary>{_html(body)}<br>{sources_html(sources)}</details>"
-        cells = (
-            f'<a href="{target}">{claim_id_html(v.claim.id)}</a>{code}',
-            verdict_label(v),
-            _html(format_value(v.value)),
-            f'<span class="book-needs">{_html(v.needs)}</span>',
-            details,
-        )
-        rows.append("| " + " | ".join(cells) + " |")
+        rows.append(claims_table_row(f'<a href="{target}">{claim_id_html(v.claim.id)}</a>{code}', v, details))
     return "\n".join(rows) + "\n"
 
 

@@ -494,23 +494,21 @@ CLAIMS_TABLE_HEADER = (
 )
 
 
-def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None], link: str | None = None) -> str:
-    """A compact Markdown table: claim, verdict, the book's value [interval] n, what it needs, folded details.
+def claims_table_row(ident: str, v: Verdict, details: str) -> str:
+    """One row of a table of claims (`CLAIMS_TABLE_HEADER`, a chapter's and the scorecard's): the claim as `ident`
+    (HTML), its verdict, the book's value [interval] n and what it needs (text), and the folded `details` (HTML)."""
+    value = html.escape(format_value(v.value), quote=False)
+    needs = f'<span class="book-needs">{html.escape(v.needs, quote=False)}</span>'
+    return "| " + " | ".join(_cell(x) for x in (ident, verdict_label(v), value, needs, details)) + " |"
 
-    Without `link`, each row carries its claim's anchor (the chapter's own table); with `link`
-    (the relative folder of the chapter pages, e.g. "../chapters/"), each id links to that anchor.
-    """
+
+def claims_markdown(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> str:
+    """A chapter's table of claims (Markdown): claim (with its row's anchor), verdict, the book's value [interval] n,
+    what it needs, and folded details."""
     rows = [CLAIMS_TABLE_HEADER]
     for v in verdicts(chapters, metrics):
-        target = claim_anchor(v.claim.id)
-        ident = (
-            f'<a href="{link}{v.chapter}.html#{target}">{claim_id_html(v.claim.id)}</a>'
-            if link is not None
-            else f'<span id="{target}"></span>{claim_id_html(v.claim.id)}'
-        )
-        needs = f'<span class="book-needs">{html.escape(v.needs, quote=False)}</span>'
-        cells = (ident, verdict_label(v), format_value(v.value), needs, _details(v))
-        rows.append("| " + " | ".join(_cell(x) for x in cells) + " |")
+        ident = f'<span id="{claim_anchor(v.claim.id)}"></span>{claim_id_html(v.claim.id)}'
+        rows.append(claims_table_row(ident, v, _details(v)))
     return "\n".join(rows) + "\n"
 
 
