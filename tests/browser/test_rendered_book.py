@@ -224,6 +224,7 @@ WIDTHS = {DESK: 900, 390: 844}
 #   status) or a prose table of the notes that scrolls sideways instead of reading as one card per row (book.css);
 # - "header", at the desk's width: the theme's header bar shown above the page (it held only a second search
 #   field, pydata-sphinx-theme 0.17; _config.yml empties it);
+# - "shape": a figure drawn out of its proportions (its width shrunk to the column, its height not);
 # - "figure", at the desk's width: a figure shown at fewer than 96 CSS px per inch of the figure, where its
 #   smallest text (8 pt: tests/unit/test_figure_text.py) reads under 8 pt on the screen; the PNGs hold 220
 #   pixels per inch (the book's 110 dpi, doubled for high-density screens: lib/util/plotting.py).
@@ -314,6 +315,15 @@ LAYOUT_PROBE = """(function () {
         }
       });
     }
+    doc.querySelectorAll("article img, main img").forEach(function (img) {
+      var box = img.getBoundingClientRect();
+      if (!img.naturalWidth || !img.naturalHeight || !box.width || !box.height) { return; }
+      var shape = (box.width / box.height) / (img.naturalWidth / img.naturalHeight);
+      if (Math.abs(shape - 1) > 0.02) {
+        out.push({problem: "shape", pixels: [img.naturalWidth, img.naturalHeight],
+                  shown: [Math.round(box.width), Math.round(box.height)], src: (img.getAttribute("src") || "").slice(-60)});
+      }
+    });
     if (width >= 1000) {
       var header = doc.querySelector("header.bd-header");
       if (header && header.getBoundingClientRect().height > 0) {
@@ -914,7 +924,8 @@ def test_screenshot_index(request):
 @pytest.mark.parametrize("page", PAGES)
 def test_layout(page, width, request):
     """At 1280 px and on a phone (390 px): no table wider than its column, no page wider than the window,
-    no formula cut off, no table cell narrower than a word, no code block that scrolls sideways; at 1280 px
+    no formula cut off, no table cell narrower than a word, no code block that scrolls sideways, no figure drawn out
+    of its proportions; at 1280 px
     no figure shown so small that its text reads under 8 pt."""
     _fail_if_not_built()
     if page == MISSING or _is_redirect(page):
