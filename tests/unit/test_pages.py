@@ -32,6 +32,24 @@ def test_parameters_page_has_a_section_per_chapter_and_no_cite_in_headings():
     assert len(headings) == 6 and not any("{cite" in h for h in headings)
 
 
+def test_parameters_page_reads_every_meaning_whole_in_its_own_cell():
+    """A bar, a star or a dollar in a parameter's meaning ("|w_ij(0)|", "stop_tol * ||x_hat||") neither ends its
+    cell nor starts a formula or emphasis: the page's tables, rendered as MyST reads them (markdown-it with
+    tables), give each parameter five cells and its meaning word for word."""
+    from bs4 import BeautifulSoup
+    from markdown_it import MarkdownIt
+
+    from lib.book.chapters import chapter_ids, load
+
+    page = parameters_page().replace("```{table}\n:class: book-cards\n", "").replace("```\n", "")
+    rows = BeautifulSoup(MarkdownIt("commonmark").enable("table").render(page), "html.parser").select("tbody tr")
+    meanings = [info.help for chapter_id in chapter_ids() for info in load(chapter_id).describe()]
+    assert len(rows) == len(meanings)
+    assert all(len(row.find_all("td")) == 5 for row in rows)
+    assert [row.find_all("td")[-1].get_text() for row in rows] == meanings
+    assert any("|" in meaning for meaning in meanings) and any("*" in meaning for meaning in meanings)
+
+
 @pytest.fixture(scope="module")
 def pages_without_runs(tmp_path_factory):
     """Every generated page written before any chapter ran (`write_pages`; the status page checks every stored

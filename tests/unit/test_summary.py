@@ -285,3 +285,33 @@ def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():
     flipped = status(1.0, 0.0)
     assert flipped.status == CAVEATS and "depends on the floor" in " ".join(flipped.reasons())
     assert status(0.0, 1.0).status == UNDECIDED
+
+
+def test_the_summary_box_lists_a_failure_that_a_free_choice_reverses_apart_and_counts_errata_with_the_primaries():
+    from lib.book.chapters.declaration import FreeChoice
+    from lib.book.verdicts.summary import chapter_summary_markdown
+
+    floor = FreeChoice("floor", "from the init", {"0.05": "S_10_c0_floor"})
+    claims = (
+        _claim("S-10/c0", free_choices=(floor,), **P),
+        _claim("S-10/c1", expected="does not hold", **P),
+        _claim("S-10/c2", kind="erratum", **P),
+    )
+    chapter = Chapter("toy", "t", NoParameters, claims=claims)
+    metrics = {"toy": {"S_10_c0": 0.0, "S_10_c0_floor": 1.0, "S_10_c1": 0.0, "S_10_c2": 0.0}}
+    box = chapter_summary_markdown(chapter, verdicts([chapter], metrics))
+    plain, reversed_ = box.index("**Did not hold:**"), box.index("**Did not hold under the choice fixed in advance")
+    assert plain < box.index('href="#claim-s-10-c1"') < reversed_ < box.index('href="#claim-s-10-c0"')
+    assert "decide them (3).** 0 hold, 2 do not hold, 0 are undecided; 1 is an error in the paper." in box
+
+
+def test_a_claim_not_judged_is_neither_robust_nor_dependent():
+    from lib.book.chapters.declaration import FreeChoice
+    from lib.book.verdicts.claims import NOT_JUDGED
+
+    readout = FreeChoice("read-out", "segmentation", {"classifier": "S_10_c0_cls"})
+    claim = _claim("S-10/c0", basis="seeds", free_choices=(readout,), **P)
+    chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
+    unjudged = {**_est(0.0, 1.0), "method": f"{NOT_JUDGED} incomplete"}
+    (v,) = verdicts([chapter], {"toy": {"S_10_c0": unjudged, "S_10_c0_cls": unjudged}})
+    assert v.verdict == "inconclusive" and v.robustness == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from lib.book.verdicts.summary import (
     also_tested_sentence,
     claim_counts,
     gpu_pending_chapters,
+    primary_counts_text,
     reader_notices,
     status_counts,
     summarise,
@@ -102,22 +104,20 @@ def _counts_sentence(counts: Counter) -> str:
 
 
 def _claims_sentence(found: list[Verdict]) -> str:
-    c = claim_counts(found)
-    text = (
-        f"Of its {plural(c['holds'] + c['does not hold'] + c['inconclusive'] + c['not computed'], 'primary claim')}"
-        f" of the paper: {c['holds']} {'holds' if c['holds'] == 1 else 'hold'}, {c['does not hold']} "
-        f"{'does' if c['does not hold'] == 1 else 'do'} not hold, {c['inconclusive']} "
-        f"{'is' if c['inconclusive'] == 1 else 'are'} undecided"
-    )
-    if c["not computed"]:
-        text += f", {c['not computed']} {'was' if c['not computed'] == 1 else 'were'} not computed"
-    text += f"; {plural(c['errors in the paper'], 'error')} found in the paper"
+    n, counts = primary_counts_text(claim_counts(found))
+    text = f"Of its {plural(n, 'primary claim')} of the paper: {counts}"
     also = also_tested_sentence(found)
     return text + (f". Counted apart, {also}." if also else ".")
 
 
 def _html(text: str) -> str:
     return html.escape(text, quote=False).replace("|", "&#124;").replace("\n", " ")  # quotes stay: math reads them
+
+
+def _markdown_text(text: str) -> str:
+    """Plain `text` as it reads, in a Markdown table cell: HTML's characters and the bar escaped (`_html`), and the
+    characters that would start emphasis, code, a link or a formula ("stop_tol * ||x_hat||", "$") taken literally."""
+    return re.sub(r"([*_`\[\]$])", r"\\\1", _html(text))
 
 
 def _folded(summary: str, body: str) -> str:
@@ -210,8 +210,11 @@ def scorecard_page(runs_dir: Path) -> str:
         "the whole interval meets the condition, **does not hold** when none of it does, and is "
         "**inconclusive** when the interval straddles the condition. Exact identities are two-valued. An "
         "*error in the paper* is a statement of the paper that the book shows wrong (see the errata); a "
-        "*consistency check* holds by construction and a *method check* tests the book's own read-out: "
-        "neither is a reproduction. Only the *primary* claims, the paper's own statements on the paper's own "
+        "*consistency check* cannot tell the paper's statement from its alternatives (it holds by construction, or "
+        "whatever the truth; a small sample may still leave it inconclusive) and a *method check* tests the book's "
+        "own read-out: neither is a reproduction. A verdict that rests on a free choice of the analyst (a floor, a "
+        "level, a read-out) says whether it is *robust* (no computed alternative changes it) or *depends on* the "
+        "choice. Only the *primary* claims, the paper's own statements on the paper's own "
         "measure at the paper's setting, decide a catalogue row; every other claim says what it is (a further "
         "statement of the paper, a book reading, a claim beyond the paper, a check) and is listed under "
         "*also tested*, counted apart. Each claim links to its row in its chapter; "
@@ -344,7 +347,8 @@ def parameters_page() -> str:
         )
         for info in chapter.describe():
             out.append(
-                f"| `{info.name}` | {info.type} | `{info.default!r}` | {info.describe_range() or 'any'} | {info.help} |"
+                f"| `{info.name}` | {info.type} | `{info.default!r}` | {info.describe_range() or 'any'} | "
+                f"{_markdown_text(info.help)} |"
             )
         out.append("```\n")
     return "\n".join(out)

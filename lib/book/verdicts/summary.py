@@ -39,8 +39,8 @@ STATUS_RULE = (
     "**needs a GPU**. A primary claim whose verdict changes with a free choice of the analyst (a floor, "
     "a level, a read-out: its robustness row in the scorecard) is never reported plainly: **reproduced "
     "with caveats** when it holds under the choice fixed in advance, else **undecided at this budget**. "
-    "When every primary holds: **error in the paper** if a primary statement the book finds wrong in the "
-    "paper (an *erratum*, see the errata) does not hold, else **reproduced**."
+    "Otherwise the row is **error in the paper** when one of its primary claims is an *erratum*, a statement "
+    "of the paper that the book shows wrong (see the errata), and **reproduced** when every primary claim holds."
 )
 
 CATALOGUE = ROOT / "book" / "catalogue.md"
@@ -314,6 +314,21 @@ def claim_counts(found: list[Verdict]) -> dict[str, int]:
     }
 
 
+def primary_counts_text(c: dict[str, int]) -> tuple[int, str]:
+    """The paper's primary claims (errata included) as counted by `claim_counts`, and what came of them:
+    (19, "10 hold, 0 do not hold, 0 are undecided; 9 are errors in the paper")."""
+    errors = c["errors in the paper"]
+    n = c["holds"] + c["does not hold"] + c["inconclusive"] + c["not computed"] + errors
+    text = (
+        f"{c['holds']} {'holds' if c['holds'] == 1 else 'hold'}, "
+        f"{c['does not hold']} {'does' if c['does not hold'] == 1 else 'do'} not hold, "
+        f"{c['inconclusive']} {'is' if c['inconclusive'] == 1 else 'are'} undecided"
+    )
+    if c["not computed"]:
+        text += f", {c['not computed']} {'was' if c['not computed'] == 1 else 'were'} not computed"
+    return n, text + f"; {errors} {'is an error' if errors == 1 else 'are errors'} in the paper"
+
+
 def also_tested_counts(found: list[Verdict]) -> dict[str, Counter]:
     """The claims that are not the paper's primary claims or errata, by what they are (CATEGORIES, in order),
     each with its verdicts counted."""
@@ -441,12 +456,7 @@ def chapter_summary_markdown(
     rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
     c = claim_counts(mine)
     reproduces = [f"- {s.row.key} ({s.row.artifact}): **{s.status}**" for s in rows]
-    n_primary = c["holds"] + c["does not hold"] + c["inconclusive"] + c["not computed"]
-    counts = (
-        f"{c['holds']} hold, {c['does not hold']} do not hold, {c['inconclusive']} undecided"
-        + (f", {c['not computed']} not computed" if c["not computed"] else "")
-        + f"; {c['errors in the paper']} errors found in the paper"
-    )
+    n_primary, counts = primary_counts_text(c)
     also = also_tested_sentence(mine)
     primary = [v for v in mine if v.claim.role == "primary" and v.claim.kind == "claim"]
     lines = [
@@ -464,8 +474,20 @@ def chapter_summary_markdown(
     held = [v for v in primary if v.verdict == HOLDS]
     if held:
         lines += ["**Held:** " + ", ".join(_linked(v) for v in held) + ".", ""]
-    for verdict, title in ((FAILS, "Did not hold"), (INCONCLUSIVE, "Undecided"), (NOT_COMPUTED, "Not computed")):
-        reasons = [(_linked(v), box_reason(v)) for v in primary if v.verdict == verdict]
+    # a claim that did not hold under the choice fixed in advance, but whose verdict another choice changes, leaves
+    # its row undecided (STATUS_RULE): listed apart (its claims table row names the choices)
+    groups = (
+        ("Did not hold", lambda v: v.verdict == FAILS and not v.dependent_choices),
+        (
+            "Did not hold under the choice fixed in advance; another choice changes the verdict, so the row is "
+            "undecided",
+            lambda v: v.verdict == FAILS and v.dependent_choices,
+        ),
+        ("Undecided", lambda v: v.verdict == INCONCLUSIVE),
+        ("Not computed", lambda v: v.verdict == NOT_COMPUTED),
+    )
+    for title, member in groups:
+        reasons = [(_linked(v), box_reason(v)) for v in primary if member(v)]
         if reasons:  # what claims share is said once, with the link of each (`shared_clauses`)
             items = (f"- {part}" for part in shared_clauses(reasons))
             lines += [f"**{title}:**", "", *items, ""]
