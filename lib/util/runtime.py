@@ -23,10 +23,13 @@ import importlib.abc
 import importlib.util
 import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
+
+from lib.util.paths import CACHE_DIR_ENV
 
 THREADS_ENV = "LIB_THREADS"
 BLAS_ENVS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -66,8 +69,10 @@ def folder_setting(name: str, default: Path) -> Path:
     return path
 
 
-FOLDER_ENVS = ("LIB_OUTPUT_DIR", "LIB_CACHE_DIR")
+OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
+FOLDER_ENVS = (OUTPUT_DIR_ENV, CACHE_DIR_ENV)
 DRAFT_FIGURES_ENV = "LIB_DRAFT_FIGURES"
+ALLOW_EXPENSIVE_ENV = "LIB_ALLOW_EXPENSIVE"
 STORED_RESULTS_ENV = "LIB_STORED_RESULTS"
 STORED_RESULTS_MODES = ("use", "live", "write")
 WARM_KERNELS_ENV = "LIB_WARM_KERNELS"
@@ -95,6 +100,32 @@ def stored_results_mode() -> str:
     return value
 
 
+def allow_expensive() -> bool:
+    """Whether `LIB_ALLOW_EXPENSIVE` lets a papermill run go beyond the cost that is refused by default ("1"; "0" or
+    unset: refused), as `lib run --allow-expensive` does."""
+    value = setting(ALLOW_EXPENSIVE_ENV)
+    if value not in (None, "0", "1"):
+        raise SettingError(
+            f"{ALLOW_EXPENSIVE_ENV}={value[:40]!r}: expected 1 (run beyond the cost refused by default) or 0"
+        )
+    return value == "1"
+
+
+def writable_folder_setting(name: str) -> None:
+    """Refuse a folder variable `name` that cannot be created or written (`SettingError`), before any compute: the
+    cache is written only once a chapter computes."""
+    value = setting(name)
+    if value is None:
+        return
+    path = folder_setting(name, Path("."))
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as err:
+        raise SettingError(f"{name}={value[:80]!r}: cannot be written ({err.strerror or err})") from None
+
+
 def warm_kernels() -> bool:
     """Whether `LIB_WARM_KERNELS` lets kernels be forked from a warm template ("1" or unset; "0": started afresh)."""
     value = setting(WARM_KERNELS_ENV)
@@ -109,15 +140,25 @@ def check_environment() -> None:
     Called by the command line and at the start of every chapter, so that `lib.util.paths` reads only a
     usable `LIB_CACHE_DIR` or none.
     """
-    for name in (THREADS_ENV, DRAFT_FIGURES_ENV, STORED_RESULTS_ENV, WARM_KERNELS_ENV, *FOLDER_ENVS):
+    for name in (
+        THREADS_ENV,
+        DRAFT_FIGURES_ENV,
+        STORED_RESULTS_ENV,
+        WARM_KERNELS_ENV,
+        ALLOW_EXPENSIVE_ENV,
+        *FOLDER_ENVS,
+    ):
         if name in os.environ and setting(name) is None:
             del os.environ[name]
     current()
     draft_figures()
     stored_results_mode()
     warm_kernels()
-    for name in FOLDER_ENVS:
-        folder_setting(name, Path("."))
+    allow_expensive()
+    for name in FOLDER_ENVS:  # relative to the folder the command was started in, not to a kernel's (the repository)
+        if setting(name) is not None:
+            os.environ[name] = str(folder_setting(name, Path(".")).absolute())
+    writable_folder_setting(CACHE_DIR_ENV)
 
 
 @dataclass(frozen=True)

@@ -47,3 +47,25 @@ def test_a_failing_cell_is_one_line_naming_its_error(monkeypatch, tmp_path, caps
     assert cli.main(["run", "one_layer", "--output-dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "stopped in cell 19: EvidenceError: shard x (corrupt)" in err
+
+
+def test_the_readmes_run_examples_pass_every_check_before_any_compute(tmp_path):
+    """Each `python -m lib run ...` command of the README, parsed as `lib run` parses it, passes the checks made
+    before a kernel starts (names, values, joint rules, cost, output folder)."""
+    import re
+    import shlex
+
+    from lib.book.commands.main import _parser, parse_overrides, split_parameters
+    from lib.book.run.runner import validate_run
+    from lib.util.paths import ROOT
+
+    commands = [
+        shlex.split(line, comments=True)[3:]
+        for line in (ROOT / "README.md").read_text().splitlines()
+        if re.match(r"(\.venv/bin/)?python -m lib run ", line)
+    ]
+    assert len(commands) >= 2
+    for argv in commands:
+        rest, pairs = split_parameters(argv)
+        args = _parser().parse_args(rest)
+        validate_run(args.chapter, parse_overrides(pairs, args.yaml), tmp_path, args.allow_expensive, html=args.html)

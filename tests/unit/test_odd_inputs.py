@@ -156,6 +156,17 @@ def test_a_name_given_twice_on_papermills_command_line_is_refused(name, other, h
     assert problem is not None and f"parameter {name!r} is given twice" in problem and "\n" not in problem
 
 
+def test_a_name_given_twice_through_a_parameters_file_is_refused(tmp_path):
+    """papermill's `-f FILE` (relative to papermill's working folder) counts like `-y`: a name in the file and on
+    the command line, or twice in the file, is refused; a file given once with distinct names runs."""
+    (tmp_path / "p.yaml").write_text("d: 8\nsteps: 50\n")
+    (tmp_path / "twice.yaml").write_text("d: 8\nd: 9\n")
+    assert repeated_names([*PAPERMILL, "-f", "p.yaml"], tmp_path) is None
+    assert "(-f and -p)" in repeated_names([*PAPERMILL, "-f", "p.yaml", "-p", "d", "9"], tmp_path)
+    assert "(-f and -f)" in repeated_names([*PAPERMILL, "-f", "twice.yaml"], tmp_path)
+    assert repeated_names([*PAPERMILL, "-f", "missing.yaml", "-p", "d", "9"], tmp_path) is None
+
+
 # ----------------------------------------------------------------------------------------------
 # 4. `lib claims` validates what a metrics file records
 # ----------------------------------------------------------------------------------------------

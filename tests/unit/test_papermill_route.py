@@ -273,8 +273,9 @@ steps = 10
 
 # %%
 import json, os
-from lib.book.run.notebook import output_dir
-json.dump({"dir": str(output_dir(globals())), "steps": steps}, open(os.environ["PROBE"], "w"))
+from lib.book.run.notebook import known_output_dir, metrics_name, output_dir
+name = metrics_name("toy", known_output_dir(globals()), False, globals())
+json.dump({"dir": str(output_dir(globals())), "steps": steps, "metrics": name}, open(os.environ["PROBE"], "w"))
 """
 
 
@@ -291,4 +292,6 @@ def test_a_papermill_run_writes_beside_its_output_notebook(tmp_path, monkeypatch
     monkeypatch.setenv("PROBE", str(tmp_path / "probe.json"))
     done = _tool("papermill", "../nb.ipynb", "../out/o.ipynb", "-p", "steps", "50", *inject, cwd=tmp_path / "cwd")
     assert done.returncode == 0 and "unknown parameter: steps" not in done.stderr, done.stderr
-    assert json.loads((tmp_path / "probe.json").read_text()) == {"dir": str(tmp_path / "out"), "steps": 50}
+    # the metrics are named after the output notebook: two runs into one folder keep their own
+    probe = {"dir": str(tmp_path / "out"), "steps": 50, "metrics": "o.metrics.json"}
+    assert json.loads((tmp_path / "probe.json").read_text()) == probe

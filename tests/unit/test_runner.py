@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -106,6 +107,21 @@ def test_cli_claims_filter_and_missing_folder(tmp_path, lib_command):
     assert done.returncode == 2 and "one_layer.metrics.json" in done.stderr and "not valid JSON" in done.stderr
 
 
+def test_cli_claims_reads_one_metrics_file_named_after_a_papermill_notebook(tmp_path, lib_command):
+    """`lib claims out/e.metrics.json` judges the chapter its run record names (here: stale code, refused with the
+    file named); a file that records no chapter run is refused."""
+    from lib.book.chapters import load
+
+    defaults = load("one_layer").defaults()
+    record = {"_run": {"chapter": "one_layer", "parameters": defaults, "code_fingerprint": "f" * 64}}
+    (tmp_path / "e.metrics.json").write_text(json.dumps(record))
+    done = lib_command("claims", str(tmp_path / "e.metrics.json"))
+    assert done.returncode == 2 and "e.metrics.json" in done.stderr and "other code" in done.stderr, done.stderr
+    (tmp_path / "f.metrics.json").write_text('{"a": 1}')
+    done = lib_command("claims", str(tmp_path / "f.metrics.json"))
+    assert done.returncode == 2 and "not the metrics file of a chapter run" in done.stderr
+
+
 @pytest.mark.parametrize(
     "raw, value",
     [
@@ -180,6 +196,32 @@ def test_relative_output_dir_from_elsewhere(tmp_path, toy_chapter, monkeypatch):
     monkeypatch.chdir(tmp_path)
     lib.book.run.runner.run_chapter("toy", {}, "rel/out")
     assert json.loads((tmp_path / "rel/out/toy.metrics.json").read_text()) == {"k_squared": 4}
+
+
+def test_a_rerun_without_html_removes_the_earlier_runs_page(tmp_path, toy_chapter):
+    """An `ID.html` left by an earlier `--html` run would show other parameters and verdicts beside this run."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "toy.html").write_text("<p>k = 5</p>")
+    lib.book.run.runner.run_chapter("toy", {"k": 3}, out)
+    assert sorted(p.name for p in out.iterdir()) == ["toy.ipynb", "toy.metrics.json"]
+
+
+def test_lib_run_writes_into_lib_output_dir_without_output_dir(tmp_path, monkeypatch):
+    """`lib run` without --output-dir writes where LIB_OUTPUT_DIR says; --output-dir comes first."""
+    from lib.book.commands.main import main
+
+    asked = []
+
+    def run_chapter(chapter_id, overrides, output_dir, **kwargs):
+        asked.append(Path(output_dir))
+        raise KeyboardInterrupt  # nothing is computed: `lib run` reports an interrupted run
+
+    monkeypatch.setattr(lib.book.run.runner, "run_chapter", run_chapter)
+    monkeypatch.setenv("LIB_OUTPUT_DIR", str(tmp_path / "env"))
+    assert main(["run", "one_layer"]) == 130
+    assert main(["run", "one_layer", "--output-dir", str(tmp_path / "flag")]) == 130
+    assert asked == [tmp_path / "env", tmp_path / "flag"]
 
 
 def test_stale_staging_of_a_killed_run_is_cleaned(tmp_path):

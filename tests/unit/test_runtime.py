@@ -54,6 +54,33 @@ def test_folder_that_is_a_file_is_refused(monkeypatch, tmp_path):
     assert folder_setting("UNSET_VARIABLE_FOR_TEST", tmp_path) == tmp_path
 
 
+def test_a_cache_folder_that_cannot_be_written_is_refused_before_any_compute(monkeypatch, tmp_path):
+    (tmp_path / "f").write_text("")
+    monkeypatch.setenv("LIB_CACHE_DIR", str(tmp_path / "f" / "cache"))  # under a file: cannot be created
+    with pytest.raises(SettingError, match="LIB_CACHE_DIR.*cannot be written"):
+        check_environment()
+
+
+def test_relative_folders_are_read_from_the_folder_the_command_was_started_in(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LIB_CACHE_DIR", "cache")
+    monkeypatch.setenv("LIB_OUTPUT_DIR", "out")
+    check_environment()
+    assert cache_dir("x") == tmp_path / "cache" / "x" and output_dir() == tmp_path / "out"
+
+
+@pytest.mark.parametrize("value, allowed", [("1", True), ("0", False), ("", False)])
+def test_allow_expensive_setting(monkeypatch, value, allowed):
+    monkeypatch.setenv("LIB_ALLOW_EXPENSIVE", value)
+    assert runtime.allow_expensive() is allowed
+
+
+def test_an_unusable_allow_expensive_value_is_refused_not_read_as_unset(monkeypatch):
+    monkeypatch.setenv("LIB_ALLOW_EXPENSIVE", "yes")
+    with pytest.raises(SettingError, match="LIB_ALLOW_EXPENSIVE"):
+        check_environment()
+
+
 def test_runtime_environment_carries_threads():
     env = runtime.Runtime(threads=2).environment()
     assert env["LIB_THREADS"] == "2" and env["OMP_NUM_THREADS"] == "2"

@@ -36,6 +36,7 @@ from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from typing import Any, ClassVar, Mapping
 
 from lib.util.paths import NOTEBOOKS
+from lib.util.runtime import ALLOW_EXPENSIVE_ENV
 
 # ----------------------------------------------------------------------------------------------
 # Parameters
@@ -671,7 +672,6 @@ def _one_equals(text: str) -> str:
 # Beyond these a run is refused unless the reader passes --allow-expensive (estimates for 2 cores).
 MAX_SECONDS = 6 * 3600
 MEMORY_FRACTION = 0.6
-ALLOW_EXPENSIVE_ENV = "LIB_ALLOW_EXPENSIVE"
 ALLOW_EXPENSIVE_HINT = f"to run anyway: --allow-expensive ({ALLOW_EXPENSIVE_ENV}=1 under papermill)"
 # Beyond these a run is refused whatever the flags: it cannot finish on any machine the book runs on.
 IMPOSSIBLE_SECONDS = 365 * 24 * 3600

@@ -133,7 +133,9 @@ class TwoLayerParameters(Parameters):
             raise ParameterError(error)
         s = len(self.mu)
         if self.width < self.d:
-            raise ParameterError(f"width d' = {self.width} must be >= d = {self.d} (Sec. 4.2)")
+            raise ParameterError(
+                f"width (the paper's d') = {self.width} must be >= d = {self.d} (Sec. 4.2): give width with d"
+            )
         if min(self.sweep_d) < s:
             raise ParameterError(f"every d in sweep_d must be >= s = {s}, got {short(self.sweep_d)}")
         if sum(k <= self.sweep_fixed_width for k in self.sweep_d) < 2:
@@ -143,7 +145,10 @@ class TwoLayerParameters(Parameters):
                 f"{sorted(self.sweep_d)[1]}"
             )
         if min(self.sweep_width) < self.d:
-            raise ParameterError(f"every width in sweep_width must be >= d = {self.d}, got {short(self.sweep_width)}")
+            raise ParameterError(
+                f"every width in sweep_width must be >= d = {self.d}, got {short(self.sweep_width)}: "
+                f"give sweep_width with d (-y '{{sweep_width: [...]}}')"
+            )
         if self.detour_d <= s:
             raise ParameterError(f"detour_d = {self.detour_d} must exceed s = {s} (the test at d > s)")
         if self.figure_seed is not None and self.figure_seed >= self.n_seeds:

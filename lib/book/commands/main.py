@@ -3,7 +3,7 @@
     python -m lib run ID [-p NAME VALUE]... [-y YAML] [--output-dir DIR] [--html] [--threads N]
                          [--allow-expensive] [--stored-results use|live|write]
     python -m lib list [ID]                (parameters: type, default, range, meaning, claims they reach)
-    python -m lib claims [DIR] [--chapter ID]... [--check]
+    python -m lib claims [DIR | FILE] [--chapter ID]... [--check]
     python -m lib page OUT.ipynb [-o OUT.html] (an executed chapter as a standalone offline page)
     python -m lib params [ID...] [--check] (write the papermill parameters cells of notebooks/ID.py)
     python -m lib deps ID TARGET          (make rule of the chapter's dependencies)
@@ -237,8 +237,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--output-dir",
-        default=str(ROOT / "runs"),
-        help="where to write, outside the source tree (default: runs/, ignored by git; book/chapters for the book)",
+        default=None,
+        help="where to write, outside the source tree (default: LIB_OUTPUT_DIR, else runs/, ignored by git; "
+        "book/chapters for the book)",
     )
     run.add_argument("--html", action="store_true", help="also write DIR/ID.html, a standalone offline page")
     run.add_argument("--threads", default=None, help="torch and BLAS threads (default: 1)")
@@ -265,7 +266,13 @@ def _parser() -> argparse.ArgumentParser:
         "with its interval and n, and the verdict its chapter declares. Exit 0 when every verdict is the declared "
         "one, 1 when one differs (marked 'changed'), 2 when DIR or a metrics file is unusable.",
     )
-    claims.add_argument("dir", nargs="?", type=Path, default=BOOK_RUNS, help="folder of ID.metrics.json files")
+    claims.add_argument(
+        "dir",
+        nargs="?",
+        type=Path,
+        default=BOOK_RUNS,
+        help="folder of ID.metrics.json files, or one metrics file (a papermill run's: OUT.metrics.json)",
+    )
     claims.add_argument(
         "--chapter",
         action="append",
@@ -306,23 +313,34 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _claims(directory: Path, only: list[str], check: bool) -> int:
+def _claims(location: Path, only: list[str], check: bool) -> int:
+    """`lib claims DIR` (every chapter with an ID.metrics.json there) or `lib claims FILE.metrics.json` (the one
+    chapter its run record names: a papermill run's metrics, named after its notebook)."""
     from lib.book.chapters import chapter_ids, load
-    from lib.book.verdicts.claims import chapters_present, claims_report
+    from lib.book.verdicts.claims import RUN_KEY, chapters_present, claims_report, read_metrics_file
 
-    if not directory.is_dir():
-        raise ParameterError(f"{directory}: no such folder of metrics")
-    chapters = [load(c) for c in only] if only else chapters_present(directory, [load(c) for c in chapter_ids()])
-    if not chapters:
-        raise ParameterError(f"{directory}: no ID.metrics.json of any chapter")
-    text, code = claims_report(chapters, directory, only_changed=check)
+    if location.name.endswith(".metrics.json"):
+        record = (read_metrics_file(location) or {}).get(RUN_KEY)
+        if not isinstance(record, dict) or record.get("chapter") not in chapter_ids():
+            raise ParameterError(f"{location}: not the metrics file of a chapter run")
+        chapters = [load(c) for c in only] if only else [load(record["chapter"])]
+    elif location.is_dir():
+        chapters = [load(c) for c in only] if only else chapters_present(location, [load(c) for c in chapter_ids()])
+        if not chapters:
+            raise ParameterError(
+                f"{location}: no ID.metrics.json of any chapter (a papermill run's metrics are named after its "
+                "notebook: give that file)"
+            )
+    else:
+        raise ParameterError(f"{location}: no such folder of metrics or metrics file")
+    text, code = claims_report(chapters, location, only_changed=check)
     print(text)
     return code
 
 
 def main(argv: list[str] | None = None) -> int:
     from lib.book.verdicts.claims import MetricsError
-    from lib.util.runtime import MAX_THREADS, SettingError, check_environment
+    from lib.util.runtime import MAX_THREADS, OUTPUT_DIR_ENV, SettingError, check_environment, setting
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["evidence"]:
@@ -347,10 +365,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"--threads must be a whole number from 1 to {MAX_THREADS}, got {short(threads)}{hint}"
                     )
                 threads = int(threads)
+            output_dir = args.output_dir or setting(OUTPUT_DIR_ENV) or str(ROOT / "runs")
             overrides = parse_overrides(pairs, args.yaml)
-            chapter, params, _ = validate_run(
-                args.chapter, overrides, args.output_dir, args.allow_expensive, html=args.html
-            )
+            chapter, params, _ = validate_run(args.chapter, overrides, output_dir, args.allow_expensive, html=args.html)
             from lib.book.run.notebook import check_stored_results_mode
             from lib.util.runtime import stored_results_mode
 
@@ -364,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
                 path = run_chapter(
                     args.chapter,
                     overrides,
-                    args.output_dir,
+                    output_dir,
                     runtime=runtime,
                     allow_expensive=args.allow_expensive,
                     html=args.html,
@@ -384,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
                 if disk_full(err):
                     print(f"error: chapter {args.chapter}: {err.evalue}; nothing was published", file=sys.stderr)
                     return 1
-                failed = Path(args.output_dir) / f"{args.chapter}.failed.ipynb"
+                failed = Path(output_dir) / f"{args.chapter}.failed.ipynb"
                 print(
                     f"error: chapter {args.chapter} stopped in cell {err.exec_count}: {err.ename}: {err.evalue} "
                     f"(the executed part: {failed}; nothing was published)",

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 
 from lib.book.chapters import load
 from lib.book.chapters.declaration import (
-    ALLOW_EXPENSIVE_ENV,
     NOT_COMPUTED_KEY,
     Chapter,
     ParameterError,
@@ -52,6 +51,7 @@ from lib.book.run.papermill_route import (
     InjectedParametersGuard,
     look_alike_numbers,
     papermill_command,
+    papermill_cwd,
     papermill_output_path,
     repeated_names,
 )
@@ -71,13 +71,12 @@ from lib.book.verdicts.summary import STORED_NOTICE
 from lib.util.io import atomic_write_json
 from lib.util.numbers import format_estimate, format_number, format_percent
 from lib.util.paths import ROOT
-from lib.util.runtime import STORED_RESULTS_ENV, folder_setting, setting, stored_results_mode
+from lib.util.runtime import OUTPUT_DIR_ENV, STORED_RESULTS_ENV, folder_setting, setting, stored_results_mode
 from lib.util.wording import markdown_table, reader_name
 
 if TYPE_CHECKING:
     from lib.book.evidence.load import Available
 
-OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 DEFAULT_RUNS_DIR = ROOT / "runs"
 # While a chapter runs, its metrics file is rewritten at most this often (each write is synced to disk, ~20 ms
 # on a busy disk, and a chapter records a hundred metrics or more); a notice and the claims table write at once.
@@ -103,6 +102,17 @@ def unique_metrics_name(chapter_id: str) -> str:
     """A metrics file name no other run takes (time to the second and process id), for a run whose folder is
     not known: two such runs into `runs/` must not overwrite each other's metrics."""
     return f"{chapter_id}.{datetime.now(UTC):%Y%m%dT%H%M%S}-{os.getpid()}.metrics.json"
+
+
+def metrics_name(chapter_id: str, known: Path | None, from_runner: bool, namespace: dict[str, Any]) -> str:
+    """The file name of a run's metrics: `ID.metrics.json` for `lib run` (its staging folder) and for a papermill
+    output notebook named `ID.ipynb`; named after any other papermill output notebook (`out/e.ipynb` ->
+    `out/e.metrics.json`), so that two runs into one folder keep their own; unique where the folder is not known
+    (`unique_metrics_name`)."""
+    if known is None:
+        return unique_metrics_name(chapter_id)
+    notebook = None if from_runner else papermill_output_path(namespace.get("PAPERMILL_OUTPUT_PATH"))
+    return f"{notebook.stem if notebook is not None else chapter_id}.metrics.json"
 
 
 def to_jsonable(value: Any) -> Any:
@@ -567,11 +577,12 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
         shell.input_transformers_cleanup.remove(guard)
     chapter = load(chapter_id)
     command = papermill_command()
-    for check in (look_alike_numbers, repeated_names) if command is not None else ():
-        if (problem := check(command)) is not None:
-            raise ParameterError(problem)
+    if command is not None:
+        for problem in (look_alike_numbers(command), repeated_names(command, papermill_cwd())):
+            if problem is not None:
+                raise ParameterError(problem)
     params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
-    check_cost(chapter, params, allow_expensive=os.environ.get(ALLOW_EXPENSIVE_ENV) == "1")
+    check_cost(chapter, params, allow_expensive=runtime.allow_expensive())
     check_stored_results_mode(chapter, params, stored_results_mode())
     from_runner = setting(OUTPUT_DIR_ENV) is not None  # lib run's staging folder, checked by `lib run`
     known = known_output_dir(namespace)
@@ -583,7 +594,7 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     )
     runtime.apply()
     use_book_style()
-    run = ChapterRun(chapter, params, directory, None if known else unique_metrics_name(chapter_id))
+    run = ChapterRun(chapter, params, directory, metrics_name(chapter_id, known, from_runner, namespace))
     if known is None:
         print(
             f"metrics: {run.path} (where this run writes its notebook is not known: set {OUTPUT_DIR_ENV}, or pass "

@@ -216,10 +216,11 @@ def _yaml_names(text: str | bytes) -> list[str]:
     return [key.value for key, _ in node.value if isinstance(key, yaml.ScalarNode)]
 
 
-def repeated_names(argv: list[str]) -> str | None:
+def repeated_names(argv: list[str], cwd: Path | None = None) -> str | None:
     """Why a papermill command line must not run because it gives a parameter twice (`-p` twice, `-p` and
-    `-y`, twice in one `-y`, `-r`, `-b`), or None: papermill runs with the last value silently, and `lib run`
-    refuses it. (`-f` files are not read here.)"""
+    `-y`, twice in one `-y` or one `-f` file, `-f`, `-r`, `-b`), or None: papermill runs with the last value
+    silently, and `lib run` refuses it. A relative `-f` file is read from `cwd`, papermill's working folder (one
+    that cannot be read is papermill's to refuse)."""
     import base64
     import binascii
 
@@ -227,6 +228,12 @@ def repeated_names(argv: list[str]) -> str | None:
     if context is None:
         return None
     given: list[tuple[str, str]] = []
+    for name in context.params.get("parameters_file") or ():
+        path = Path(name) if cwd is None else cwd / name
+        try:
+            given += [(key, "-f") for key in _yaml_names(path.read_bytes())]
+        except OSError:
+            continue
     for text in context.params.get("parameters_base64") or ():
         try:
             given += [(name, "-b") for name in _yaml_names(base64.b64decode(text))]
@@ -254,6 +261,14 @@ def papermill_command() -> list[str] | None:
     except OSError:
         return None
     return [os.fsdecode(a) for a in raw.split(b"\0")[:-1]]
+
+
+def papermill_cwd() -> Path | None:
+    """The working folder of this kernel's parent process (the `papermill` that started it), or None."""
+    try:
+        return Path(os.readlink(f"/proc/{os.getppid()}/cwd"))
+    except OSError:
+        return None
 
 
 def local_path(output: object, cwd: Path) -> Path | None:

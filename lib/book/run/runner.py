@@ -30,9 +30,8 @@ from lib.book.chapters.declaration import ALLOW_EXPENSIVE_ENV, Chapter, Paramete
 from lib.book.run.outputs import publish, usable_output_dir
 from lib.util.io import process_alive
 from lib.util.paths import ROOT
-from lib.util.runtime import DRAFT_FIGURES_ENV, STORED_RESULTS_ENV, Runtime
+from lib.util.runtime import DRAFT_FIGURES_ENV, OUTPUT_DIR_ENV, STORED_RESULTS_ENV, Runtime
 
-OUTPUT_DIR_ENV = "LIB_OUTPUT_DIR"
 REFERENCES = ROOT / "tests" / "notebooks"
 # The kernel's own log stays off the terminal: its start-up warnings ("Kernel is running over TCP ..."), and
 # the traceback it logs when Ctrl-C shuts it down in the middle of a cell (cell errors reach papermill, not this log).
@@ -201,6 +200,8 @@ def run_chapter(
                 raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
             with publish_lock(output_dir):
                 (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
+                if not html:  # an earlier run's page would show other parameters and verdicts beside this run
+                    (output_dir / f"{chapter_id}.html").unlink(missing_ok=True)
                 # the notebook last: make keys on it
                 publish([(metrics, output_dir / metrics.name), (executed, output_dir / executed.name)])
         finally:

@@ -82,9 +82,10 @@ class Verdict:
 
     @property
     def robustness(self) -> str:
-        """ "" without declared free choices; "robust" when no computed alternative changes the verdict;
-        otherwise "depends on the X" (a verdict that may not be reported plainly)."""
-        if not self.alternatives:
+        """ "" without declared free choices or when the claim was not judged (`not_judged`: its alternatives are not
+        either); "robust" when no computed alternative changes the verdict; otherwise "depends on the X" (a verdict
+        that may not be reported plainly)."""
+        if not self.alternatives or not_judged(self.value) is not None:
             return ""
         if self.dependent_choices:
             return dependence(self.dependent_choices)
@@ -158,10 +159,22 @@ def read_regular_file(path: Path, limit: int) -> bytes:
     return data
 
 
+def metrics_path(location: Path, chapter_id: str) -> Path:
+    """Where a chapter's metrics are read from: `location` itself when it is a metrics file (a papermill run's,
+    named after its notebook: "out/e.metrics.json"), else `location/ID.metrics.json`."""
+    location = Path(location)
+    return location if location.name.endswith(".metrics.json") else location / f"{chapter_id}.metrics.json"
+
+
 def read_metrics(directory: Path, chapter_id: str) -> dict[str, Any] | None:
-    """The metrics of a chapter in `directory`, None when there is no file; MetricsError when unusable
-    (not a regular file, too large, not UTF-8 JSON, not an object)."""
-    path = Path(directory) / f"{chapter_id}.metrics.json"
+    """The metrics of a chapter in `directory` (or the metrics file `directory`: `metrics_path`), as
+    `read_metrics_file` reads them."""
+    return read_metrics_file(metrics_path(directory, chapter_id))
+
+
+def read_metrics_file(path: Path) -> dict[str, Any] | None:
+    """The metrics in the file `path`, None when there is none; MetricsError when unusable (not a regular file,
+    too large, not UTF-8 JSON, not an object)."""
     if not os.path.lexists(path):
         return None
     try:
@@ -526,7 +539,7 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
         metrics[chapter.id] = read_metrics(directory, chapter.id)
         if metrics[chapter.id] is None:
             raise MetricsError(
-                f"{Path(directory) / (chapter.id + '.metrics.json')}: no such file "
+                f"{metrics_path(directory, chapter.id)}: no such file "
                 f"(run `python -m lib run {chapter.id} --output-dir {directory}`)"
             )
         problem = foreign_metrics(chapter, metrics[chapter.id])
