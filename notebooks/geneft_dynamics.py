@@ -194,8 +194,11 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 # p_r = \frac{2}{\pi}\arctan\!\left(\frac{\sigma_a}{\sigma_c}\sqrt{\frac{\eta_x}{2\eta_A}}\right),
 # $$ (eq-arctan)
 #
-# and for one repon facing $N$ repons clustered at one point
-# $p_r = \frac{2}{\pi}\arctan\big(\frac{\sigma_a}{\sigma_c}\sqrt{\eta_x(1 + 1/N)/(4\eta_A)}\big)$ (the paper's eq. 13).
+# and for one repon facing $N$ repons clustered at one point (the paper's eq. 13)
+#
+# $$
+# p_r = \frac{2}{\pi}\arctan\!\left(\frac{\sigma_a}{\sigma_c}\sqrt{\frac{\eta_x(1 + 1/N)}{4\eta_A}}\right).
+# $$
 # ```
 #
 # The Monte Carlo below draws {glue:text}`param_mc_samples` Gaussian starts per point and
@@ -241,9 +244,10 @@ run.figure("fig_arctan", fig)
 # Left: the arctan law (lines) against the fraction of Monte Carlo starts of the paper's eq. (10) that
 # collide (dots), for three initial-scale ratios. Right: the paper's eq. (13) (lines, $\sigma_a = \sigma_c$)
 # against the simulated one-against-$N$ flow (squares). Largest deviations
-# {glue:text}`arctan_vs_mc_max_abs_error` and {glue:text}`n_repon_vs_sim_max_abs_error`; starts
-# close to the separatrix collide only after a time that diverges at $C = 0$, so a finite $T$
-# slightly undercounts collisions.
+# {glue:text}`arctan_vs_mc_max_abs_error` and {glue:text}`n_repon_vs_sim_max_abs_error` (the curve $N = 1$ on
+# the right is the curve $\sigma_a/\sigma_c = 1$ on the left: the same flow from the same starts, so the two
+# can share their largest deviation); starts close to the separatrix collide only after a time that diverges at
+# $C = 0$, so a finite $T$ slightly undercounts collisions.
 #
 # Code: {py:func}`lib.geneft.repons.arctan_law`, {py:func}`lib.geneft.repons.monte_carlo_reduced`,
 # {py:func}`lib.geneft.repons.monte_carlo_cluster`, {py:func}`lib.geneft.repons.monte_carlo_reduced_grid`,

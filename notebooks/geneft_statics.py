@@ -184,7 +184,12 @@ run.metric("eqs_1_to_4_sympy_ok", all(checks))
 #
 # and guessing the entries that are not inferable, right with probability
 # $\max(p_*, 1 - p_*)$, gives the upper bound of the paper's eq. (5),
-# $f_\mathrm{UB}(m) = f(m) + \max(p_*, 1-p_*)\,(1 - f(m))$. The only property of the relation
+#
+# $$
+# f_\mathrm{UB}(m) = f(m) + \max(p_*, 1-p_*)\,(1 - f(m)).
+# $$
+#
+# The only property of the relation
 # that enters $p_c$ is $b$. At $\alpha =$ {glue:text}`param_alpha` and $n =$ {glue:text}`n_elements`:
 
 # %%

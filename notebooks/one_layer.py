@@ -103,9 +103,13 @@ eta = effective_lr(P.lr, P.loss_scaling, P.d)
 # training cluster. For a linear model $f = W x$ the trace trick turns {eq}`eq-one-layer-mse` into
 #
 # $$
-# \mathcal{L}(W) = \tfrac12 \big\| (W - I) A^{1/2} \big\|_F^2 , \qquad
-# A = \frac{1}{sn} \sum_{p,k} x_k^{(p)} x_k^{(p)\top} \xrightarrow[n \to \infty]{}
-# \mathrm{diag}(a), \quad a_p = \sigma_p^2 + \frac{\mu_p^2}{s}\ (p \le s),\ a_p = 0\ (p > s),
+# \begin{aligned}
+# \mathcal{L}(W) &= \tfrac12 \big\| (W - I) A^{1/2} \big\|_F^2 , \\
+# A &= \frac{1}{sn} \sum_{p,k} x_k^{(p)} x_k^{(p)\top} \\
+#   &\xrightarrow[n \to \infty]{} \mathrm{diag}(a), \\
+# a_p &= \sigma_p^2 + \frac{\mu_p^2}{s}\ (p \le s), \\
+# a_p &= 0\ (p > s),
+# \end{aligned}
 # $$ (eq-one-layer-identity)
 #
 # the paper's eq. (4.1) with (C.13). With a cluster at the origin (the authors' code,
@@ -127,7 +131,7 @@ for name, result in checks.items():
 # %% [markdown]
 # The first line of the derivation, (C.1) to (C.4), holds for any sample: sympy expands
 # $\frac{1}{2N}\sum_k \|(W - I)x_k\|^2$ and $\frac12 \mathrm{Tr}[(W - I)^\top (W - I) A]$ into the
-# same polynomial, and $\frac12\|(W - I)B\|_F^2 = \frac12\mathrm{Tr}[(W - I)^\top (W - I) B^2]$ for
+# same polynomial, and $\frac12\|(W - I)B\|_F^2$ equals $\frac12\mathrm{Tr}[(W - I)^\top (W - I) B^2]$ for
 # every symmetric $B = A^{1/2}$. The second, (C.7) to (C.13), is the expectation over the cluster
 # label and the Gaussian noise printed above. On the sampled training set of this run, in floating
 # point, the two sides of {eq}`eq-one-layer-identity` differ by a relative
@@ -526,8 +530,8 @@ run.figure("fig_map", fig)
 # ```
 #
 # ```{prf:proof}
-# $\dot v = -D v$, hence $\dot \ell = -v^\top C^\top C D v = -v^\top \mathrm{sym}(C^\top C D)\, v < 0$
-# whenever $v \neq 0$.
+# $\dot v = -D v$, hence $\dot \ell = -v^\top C^\top C D v$, which is
+# $-v^\top \mathrm{sym}(C^\top C D)\, v < 0$ whenever $v \neq 0$.
 # ```
 #
 # At $W(0) = 0$, $C^\top C D = D$ and the certificate holds with margin $\min_k a_k$; it survives small

@@ -602,7 +602,8 @@ for (name, p), b in best.items():
     ax.plot(b["times"][1:], b["loss"][1:], "k")
     shade_stages(ax, b["stages"])
     ax.set(xscale="log")
-    ax.set_title(f"{name}, {'A' if p == 1 else 'A²'}: {b['descents']} descents", fontsize=10)
+    figure = {"triple": "Fig. 8", "quadruple": "Fig. 9"}[name]
+    ax.set_title(f"{figure} setting, {'A' if p == 1 else 'A²'}: {b['descents']} descents", fontsize=10)
 for ax in axes[:, 0]:
     ax.set_ylabel("OOD loss")
 for ax in axes[1]:
@@ -759,10 +760,17 @@ run.figure("fig_failure", fig)
 # (D.1) $\alpha \le a_k \le \gamma\alpha$ and $\omega \le |w_{ij}(0)| \le \beta\omega$;
 # (D.2) $K \ge 20$, $\eta \le 1/(9K\gamma\alpha)$;
 # (D.3) $P\omega\beta \le 0.4$;
-# (D.4) $\omega \le \min\{\min\{\kappa - 1, 1 - \kappa^{-1/2}\}/(PK\gamma d\beta^2), 1/\sqrt{2\beta}\}$,
-# $1.1 < \kappa \le 1 + K/(2C)$, $P \ge 2$;
-# (D.5) for $a_i > a_j$: $\frac{a_i + a_j}{2a_i} \le \frac{\log P}{10\kappa^2\log\frac{1}{P\beta\omega} + \log P\beta}$
-# and $a_i - 3a_j \ge \alpha/C$ with $C > 1$.
+# (D.4) $1.1 < \kappa \le 1 + K/(2C)$, $P \ge 2$ and
+#
+# $$
+# \omega \le \min\Big\{\frac{\min\{\kappa - 1, 1 - \kappa^{-1/2}\}}{PK\gamma d\beta^2}, \frac{1}{\sqrt{2\beta}}\Big\};
+# $$
+#
+# (D.5) for $a_i > a_j$: $a_i - 3a_j \ge \alpha/C$ with $C > 1$ and
+#
+# $$
+# \frac{a_i + a_j}{2a_i} \le \frac{\log P}{10\kappa^2\log\frac{1}{P\beta\omega} + \log P\beta}.
+# $$
 # ```
 
 # %% tags=["remove-input"]
@@ -781,19 +789,33 @@ Markdown(markdown_table(("constant", "value"), ((k, format_number(v)) for k, v i
 # %% [markdown]
 # ```{prf:lemma} D.1 (upper bounded growth)
 # :label: lemma-d1
-# $|w_{ij}(t)| \le |w_{ij}(0)|\exp[\eta t(a_i + a_j)\kappa]$ for all $t$.
+# For all $t$,
+#
+# $$
+# |w_{ij}(t)| \le |w_{ij}(0)|\exp[\eta t(a_i + a_j)\kappa].
+# $$
 # ```
 # ```{prf:lemma} D.2 and D.3 (initial growth)
 # :label: lemma-d2
-# For $t \le T_1 = \log P / (2\eta\gamma\alpha\kappa)$ every entry stays in the initial phase
-# $|w_{ij}| \le P\beta\omega$, keeps its sign, and $|w_{ij}(t)| \ge |w_{ij}(0)|\exp[\eta t(a_i + a_j)/\kappa]$;
+# For $t \le T_1$, $T_1 = \log P / (2\eta\gamma\alpha\kappa)$, every entry stays in the initial phase
+# $|w_{ij}| \le P\beta\omega$, keeps its sign, and
+#
+# $$
+# |w_{ij}(t)| \ge |w_{ij}(0)|\exp[\eta t(a_i + a_j)/\kappa];
+# $$
+#
 # for a diagonal entry the same holds up to $T_1^{(i)} = \log\frac{P\beta\omega}{w_{ii}(0)}/(2\eta a_i\kappa)$ with
 # $w_{ii}(t) \ge w_{ii}(0)\exp(2\eta t a_i/\kappa)$.
 # ```
 # ```{prf:lemma} D.4 (growth after the initial phase)
 # :label: lemma-d4
-# From the first $t_0$ with $w_{ii}(t_0) \ge P\beta\omega$, while $w_{ii} < \lambda < 1 - K^{-1}$:
-# $w_{ii}(t_0 + t) \ge w_{ii}(t_0)\exp[2\eta t a_i(1-\lambda)/\kappa]$ (checked for $\lambda$ = 0.5, 0.85 and $1 - K^{-1}$).
+# From the first $t_0$ with $w_{ii}(t_0) \ge P\beta\omega$, while $w_{ii} < \lambda < 1 - K^{-1}$,
+#
+# $$
+# w_{ii}(t_0 + t) \ge w_{ii}(t_0)\exp[2\eta t a_i(1-\lambda)/\kappa]
+# $$
+#
+# (checked for $\lambda$ = 0.5, 0.85 and $1 - K^{-1}$).
 # ```
 # ```{prf:lemma} D.5 and D.6 (the diagonal settles at 1)
 # :label: lemma-d5

@@ -218,6 +218,8 @@ WIDTHS = {DESK: 900, 390: 844}
 # - "page": the page wider than the window (the reader would scroll the whole page sideways);
 # - "math": a formula cut off: wider than a box that clips it, or than the window, instead of
 #   scrolling inside its own box (its container, its div.math, or the table it is in);
+# - "inline math": a formula in a line of text wider than its box, so that the reader sees it cut and must
+#   scroll it (a display formula may scroll in its own box; a formula in running text cannot wrap);
 # - "cell": a table cell narrower than one of its words (a column that wraps a word letter by letter);
 # - "code": a code block or output that scrolls sideways instead of wrapping;
 # - "cards", on the phone: a table whose rows fold their details (claims, the landing page's rows, the build
@@ -277,6 +279,15 @@ LAYOUT_PROBE = """(function () {
       if (r.right > width + 1) {
         out.push({problem: "math", width: Math.round(r.width), room: width, clipped_by: "the window",
                   near: text(container.parentElement)});
+      }
+    });
+    doc.querySelectorAll("article span.math mjx-container:not([display='true'])").forEach(function (container) {
+      var svg = container.querySelector("svg"), box = container.closest("span.math").getBoundingClientRect();
+      if (!svg || box.width === 0) { return; }
+      var r = svg.getBoundingClientRect();
+      if (r.right > box.right + 4 || r.left < box.left - 4) {
+        out.push({problem: "inline math", width: Math.round(r.width), room: Math.round(box.width),
+                  near: text(container.closest("p, li, td, dd") || container.parentElement)});
       }
     });
     var canvas = doc.createElement("canvas").getContext("2d");
@@ -924,8 +935,8 @@ def test_screenshot_index(request):
 @pytest.mark.parametrize("page", PAGES)
 def test_layout(page, width, request):
     """At 1280 px and on a phone (390 px): no table wider than its column, no page wider than the window,
-    no formula cut off, no table cell narrower than a word, no code block that scrolls sideways, no figure drawn out
-    of its proportions; at 1280 px
+    no formula cut off, no formula in a line of text wider than its box, no table cell narrower than a word, no code
+    block that scrolls sideways, no figure drawn out of its proportions; at 1280 px
     no figure shown so small that its text reads under 8 pt."""
     _fail_if_not_built()
     if page == MISSING or _is_redirect(page):

@@ -28,3 +28,14 @@ def test_notebooks_define_no_functions_or_classes(chapter_id):
         or (isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda))
     ]
     assert not defined, f"{chapter_id} defines functions (move them to a tested lib function): {defined}"
+
+
+@pytest.mark.parametrize("chapter_id", chapter_ids())
+def test_a_chapters_heading_is_its_declared_title(chapter_id):
+    """The title the scorecard, the parameters page and the README give a chapter is the one its page shows."""
+    from lib.book.chapters import load
+
+    heading = next(
+        line for line in (NOTEBOOKS / f"{chapter_id}.py").read_text().splitlines() if line.startswith("# # ")
+    )
+    assert heading == f"# # {load(chapter_id).title}"

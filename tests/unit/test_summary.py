@@ -302,7 +302,7 @@ def test_the_summary_box_lists_a_failure_that_a_free_choice_reverses_apart_and_c
     box = chapter_summary_markdown(chapter, verdicts([chapter], metrics))
     plain, reversed_ = box.index("**Did not hold:**"), box.index("**Did not hold under the choice fixed in advance")
     assert plain < box.index('href="#claim-s-10-c1"') < reversed_ < box.index('href="#claim-s-10-c0"')
-    assert "decide them (3).** 0 hold, 2 do not hold, 0 are undecided; 1 is an error in the paper." in box
+    assert "decide them (3).** 0 hold, 2 do not hold, 0 are inconclusive; 1 is an error in the paper." in box
 
 
 def test_a_claim_not_judged_is_neither_robust_nor_dependent():

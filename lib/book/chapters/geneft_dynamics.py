@@ -187,7 +187,7 @@ def _slope_note(relation: str, decided: bool = False) -> str:
 
 CHAPTER = Chapter(
     id="geneft_dynamics",
-    title="GenEFT dynamics: interacting repons, the arctan law and learning-rate phase diagrams",
+    title="GenEFT dynamics: interacting repons and the critical learning-rate ratio",
     params=GeneftDynamicsParameters,
     claims=(
         Claim(

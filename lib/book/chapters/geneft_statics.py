@@ -183,7 +183,7 @@ class GeneftStaticsParameters(Parameters):
 
 CHAPTER = Chapter(
     id="geneft_statics",
-    title="GenEFT statics: description length, critical data fraction and the inductive gap",
+    title="GenEFT statics: how much data a relation needs",
     params=GeneftStaticsParameters,
     claims=(
         Claim(

@@ -201,7 +201,7 @@ def _trained_for(name: str) -> FreeChoice:
 
 CHAPTER = Chapter(
     id="sim_observations",
-    title="Observations on the SIM task: order, slow-down, Swing-by detour, topological order",
+    title="Observations on the SIM task",
     params=SimObservationsParameters,
     claims=(
         Claim(

@@ -230,7 +230,7 @@ _D5_NOTE = "outside Assumption D.5: Appendix D does not cover the setting"
 
 CHAPTER = Chapter(
     id="two_layer",
-    title="The symmetric two-layer theory: swing-by, multiple descent, failure modes and the lemmas",
+    title="The symmetric two-layer theory: swing-by, multiple descent, failure modes",
     params=TwoLayerParameters,
     claims=(
         Claim(

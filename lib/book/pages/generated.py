@@ -391,7 +391,7 @@ def readme_results(runs_dir: Path) -> str:
         "The counts are of the papers' primary claims, which decide the rows; the other claims (further "
         "statements of the paper, book readings, claims beyond the paper, checks) are counted apart.",
         "",
-        "| chapter | catalogue rows | holds | does not hold | undecided | errors in the paper | also tested | rerun |",
+        "| chapter | catalogue rows | holds | does not hold | inconclusive | errors in the paper | also tested | rerun |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for chapter in chapters:

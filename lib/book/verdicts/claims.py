@@ -416,7 +416,7 @@ def reason_text(v: Verdict) -> str:
     return "; ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why, v.robustness_detail) if p)
 
 
-_VERB = {HOLDS: "holds", FAILS: "does not hold", INCONCLUSIVE: "is undecided", NOT_COMPUTED: "was not computed"}
+_VERB = {HOLDS: "holds", FAILS: "does not hold", INCONCLUSIVE: "is inconclusive", NOT_COMPUTED: "was not computed"}
 
 
 def sentence(v: Verdict) -> str:

@@ -316,13 +316,13 @@ def claim_counts(found: list[Verdict]) -> dict[str, int]:
 
 def primary_counts_text(c: dict[str, int]) -> tuple[int, str]:
     """The paper's primary claims (errata included) as counted by `claim_counts`, and what came of them:
-    (19, "10 hold, 0 do not hold, 0 are undecided; 9 are errors in the paper")."""
+    (19, "10 hold, 0 do not hold, 0 are inconclusive; 9 are errors in the paper")."""
     errors = c["errors in the paper"]
     n = c["holds"] + c["does not hold"] + c["inconclusive"] + c["not computed"] + errors
     text = (
         f"{c['holds']} {'holds' if c['holds'] == 1 else 'hold'}, "
         f"{c['does not hold']} {'does' if c['does not hold'] == 1 else 'do'} not hold, "
-        f"{c['inconclusive']} {'is' if c['inconclusive'] == 1 else 'are'} undecided"
+        f"{c['inconclusive']} {'is' if c['inconclusive'] == 1 else 'are'} inconclusive"
     )
     if c["not computed"]:
         text += f", {c['not computed']} {'was' if c['not computed'] == 1 else 'were'} not computed"
@@ -435,7 +435,7 @@ def _linked(v: Verdict) -> str:
 
 
 def box_reason(v: Verdict) -> str:
-    """What a summary box says of a claim that did not hold or is undecided: for one not judged, why (its note,
+    """What a summary box says of a claim that did not hold or is inconclusive: for one not judged, why (its note,
     "registered before its evidence: ..."); for one judged, its value and what it needed, in one line (its note,
     the evidence and the reason, is in the chapter's claims table, one link away)."""
     reason = not_judged(v.value)
@@ -450,7 +450,7 @@ def chapter_summary_markdown(
     sources: tuple[list[str], list[str]] = ((), ()),
 ) -> str:
     """The admonition that opens a chapter (MyST): the catalogue rows it reproduces with their status; the
-    paper's primary claims, what held first, then what did not hold and what is undecided, each in one line
+    paper's primary claims, what held first, then what did not hold and what is inconclusive, each in one line
     (`box_reason`), what they share said once; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
     mine = [v for v in found if v.chapter == chapter.id]
     rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
@@ -483,7 +483,7 @@ def chapter_summary_markdown(
             "undecided",
             lambda v: v.verdict == FAILS and v.dependent_choices,
         ),
-        ("Undecided", lambda v: v.verdict == INCONCLUSIVE),
+        ("Inconclusive", lambda v: v.verdict == INCONCLUSIVE),
         ("Not computed", lambda v: v.verdict == NOT_COMPUTED),
     )
     for title, member in groups:
