@@ -267,6 +267,15 @@ def test_look_alike_digits_are_never_read_as_a_number(number, table):
         load("one_layer").validate({"seed": parse_value("seed", text)})  # never int(text), as papermill reads it
 
 
+def test_a_yaml_exponent_without_a_dot_is_text_and_the_message_says_how_to_write_it():
+    """papermill's YAML 1.1 reads `-y '{lr: 1e-3}'` as the text '1e-3' (`parse_overrides`, as papermill does)."""
+    from lib.book.commands.main import parse_overrides
+
+    with pytest.raises(ParameterError, match=r"parameter 'lr' must be .*'1e-3'.*write 1\.0e-3"):
+        load("one_layer").validate(parse_overrides([], ["{lr: 1e-3}"]))
+    assert load("one_layer").validate(parse_overrides([], ["{lr: 1.0e-3}"])).lr == 1e-3
+
+
 @FAST
 @given(number=st.integers(0, 10**6), table=st.sampled_from([FULL_WIDTH, ARABIC_INDIC]), plain=st.integers(0, 99))
 def test_the_papermill_route_refuses_the_numbers_papermill_reads_from_look_alike_digits(number, table, plain):

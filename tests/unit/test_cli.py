@@ -69,3 +69,18 @@ def test_the_readmes_run_examples_pass_every_check_before_any_compute(tmp_path):
         rest, pairs = split_parameters(argv)
         args = _parser().parse_args(rest)
         validate_run(args.chapter, parse_overrides(pairs, args.yaml), tmp_path, args.allow_expensive, html=args.html)
+
+
+def test_a_pipe_closed_early_ends_the_command_quietly():
+    """`lib list | head`: no traceback when the reader stops reading; the shell's exit status for SIGPIPE."""
+    import os
+    import subprocess
+    import sys
+
+    from lib.util.paths import ROOT
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    done = subprocess.run([sys.executable, "-m", "lib", "list"], stdout=write_end, stderr=subprocess.PIPE, cwd=ROOT)
+    os.close(write_end)
+    assert done.returncode == 141 and done.stderr == b""

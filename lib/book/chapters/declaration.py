@@ -170,7 +170,11 @@ class ParamInfo:
             raise ParameterError(f"parameter {label!r} must be {kind}, got the boolean {value!r}")
         allowed = (int, float) if base is float else (base,)
         if not isinstance(value, allowed):
-            hint = look_alike_hint(value) if isinstance(value, str) and base in (int, float) else ""
+            hint = (
+                look_alike_hint(value) or yaml_number_hint(value)
+                if isinstance(value, str) and base in (int, float)
+                else ""
+            )
             raise ParameterError(
                 f"parameter {label!r} must be {kind}, got {short(value)} ({type(value).__name__}){hint}"
             )
@@ -244,6 +248,18 @@ def look_alike_hint(text: str) -> str:
     if not ascii_text.isascii():
         return f": {odd!r} ({name}) is not an ASCII digit"
     return f": {odd!r} ({name}) only looks like part of a number; write {ascii_text}"
+
+
+_YAML_TEXT_NUMBER = re.compile(r"([-+]?\d+)([eE][-+]?\d+)")
+
+
+def yaml_number_hint(text: str) -> str:
+    """Why a number in exponent form without a dot ("1e-3") came as text, or "": papermill's YAML 1.1 (`-y`, `-f`)
+    reads a float only with a dot in its mantissa ("1.0e-3")."""
+    found = _YAML_TEXT_NUMBER.fullmatch(text.strip())
+    if found is None:
+        return ""
+    return f": YAML 1.1 (papermill's -y) reads {text.strip()} as text; write {found.group(1)}.0{found.group(2)}"
 
 
 @functools.cache
@@ -706,7 +722,7 @@ def cost_drivers(chapter: Chapter, params: Parameters, measure: typing.Callable[
             factors.append((factor, name))
     if not factors:
         return [_spelled(k, values[k]) for k in changed]
-    return [f"{_spelled(k, values[k])} (x{f:.3g} against its default)" for f, k in sorted(factors, reverse=True)]
+    return [f"{_spelled(k, values[k])} (cost x{f:.3g} against its default)" for f, k in sorted(factors, reverse=True)]
 
 
 def check_cost(chapter: Chapter, params: Parameters, allow_expensive: bool = False) -> None:

@@ -367,25 +367,31 @@ def main(argv: list[str] | None = None) -> int:
                 threads = int(threads)
             output_dir = args.output_dir or setting(OUTPUT_DIR_ENV) or str(ROOT / "runs")
             overrides = parse_overrides(pairs, args.yaml)
-            chapter, params, _ = validate_run(args.chapter, overrides, output_dir, args.allow_expensive, html=args.html)
-            from lib.book.run.notebook import check_stored_results_mode
-            from lib.util.runtime import stored_results_mode
-
-            check_stored_results_mode(chapter, params, args.stored_results or stored_results_mode())
-            runtime = Runtime(threads or current().threads, args.stored_results)
             from papermill.exceptions import PapermillExecutionError
 
-            from lib.book.run.runner import Terminated, disk_full
+            from lib.book.run.notebook import check_stored_results_mode
+            from lib.book.run.runner import Terminated, disk_full, missing_folders, remove_empty
+            from lib.util.runtime import stored_results_mode
 
+            new_folders = missing_folders(output_dir)
             try:
-                path = run_chapter(
-                    args.chapter,
-                    overrides,
-                    output_dir,
-                    runtime=runtime,
-                    allow_expensive=args.allow_expensive,
-                    html=args.html,
-                )
+                try:
+                    chapter, params, _ = validate_run(
+                        args.chapter, overrides, output_dir, args.allow_expensive, html=args.html
+                    )
+                    check_stored_results_mode(chapter, params, args.stored_results or stored_results_mode())
+                    runtime = Runtime(threads or current().threads, args.stored_results)
+                    path = run_chapter(
+                        args.chapter,
+                        overrides,
+                        output_dir,
+                        runtime=runtime,
+                        allow_expensive=args.allow_expensive,
+                        html=args.html,
+                    )
+                except BaseException:  # refused, interrupted or failed: a folder the run made and left empty goes
+                    remove_empty(new_folders)
+                    raise
             except KeyboardInterrupt as err:
                 terminated = isinstance(err, Terminated)
                 print(f"{'terminated' if terminated else 'interrupted'}; nothing was published", file=sys.stderr)
@@ -479,10 +485,14 @@ def main(argv: list[str] | None = None) -> int:
             from lib.book.chapters import chapter_ids
 
             print("\n".join(chapter_ids()))
+        sys.stdout.flush()  # inside the try: a reader's pipe closed early breaks here, not at the interpreter's exit
     except (ParameterError, MetricsError, SettingError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
+    except BrokenPipeError:  # `lib list | head`: the reader has what they asked for (Python's documented idiom)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell command cut off by its pipe
     return 0

@@ -209,6 +209,24 @@ def run_chapter(
     return output_dir / executed.name
 
 
+def missing_folders(output_dir: str | os.PathLike) -> list[Path]:
+    """The folders of `output_dir` (from itself up) that do not exist yet, the deepest first."""
+    path, missing = Path(os.path.abspath(os.path.expanduser(os.fspath(output_dir)))), []
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    return missing
+
+
+def remove_empty(folders: list[Path]) -> None:
+    """Remove `folders` (`missing_folders` before a run) that the run left empty, the deepest first."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
 def _execute(
     chapter: Chapter, overrides: dict[str, Any], staging: Path, runtime: Runtime | None, allow_expensive: bool
 ) -> Path:
