@@ -1106,7 +1106,7 @@ for ax, (g8, wd8, log_dec8, crossing8, where8, fit8, cfg8, title8) in zip(axes.r
     ax.set_xticks(wd_axis, [f"{w:g}" for w in wd8])  # the first column is wd = 0, drawn a decade left of the next
     ax.set_xticks([], minor=True)
     ax.set(xlabel="decoder weight decay", ylabel=r"$\eta_\mathrm{dec}$", ylim=10.0 ** (log_dec8[[0, -1]] + [-0.3, 0.3]),
-           title=f"{title8}\n" + rf"$\eta_\mathrm{{enc}}$ = {cfg8['lr_enc']:g}")
+           title=f"{title8}\n" + rf"$\eta_\mathrm{{enc}} = {tex_number(cfg8['lr_enc'])}$")
 phases.add_phase_legend(fig)
 run.figure("fig_wd", fig)
 

@@ -90,6 +90,7 @@ from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task
 from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
 from lib.sim.train import train_datasets
 from lib.util.comparisons import count, location_ratio, proportion_difference
+from lib.util.numbers import format_vector
 from lib.util.stats import bootstrap_median, paired_difference
 
 SEEDS = [P.seed + i for i in range(P.seeds)]
@@ -125,7 +126,7 @@ run.metric("train_fraction_near_test", M.fraction_near_test(base, radius))
 fig, axes = plt.subplots(2, 1, figsize=(5.6, 8.8), layout="constrained")
 plot_task(axes[0], base, P.origin_cluster, points=1500)
 plot_task(axes[1], wide, P.origin_cluster)
-axes[0].set_title(rf"$\mu$ = {P.mu}, $\sigma$ = {P.sigma}")
+axes[0].set_title(rf"$\mu$ = {format_vector(P.mu)}, $\sigma$ = {format_vector(P.sigma)}")
 axes[1].set_title(rf"$\sigma_1$ = {max(P.sigma1_values)} (the widest of the paper's Fig. 2b)")
 axes[0].legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2)  # below the axes, off the density
 run.figure("fig_sim_task", fig)
@@ -187,7 +188,7 @@ for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the mod
 for model, (y, _, data) in order.items():
     fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.4), layout="constrained")
     n2a = len(P.mu1_values) * len(ORDER_SEEDS)
-    plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [rf"$\mu$ = {ds.mu.tolist()}" for ds in data[:n2a]],
+    plot_trajectories(axes[0], [y[:, i] for i in range(n2a)], [rf"$\mu$ = {format_vector(ds.mu)}" for ds in data[:n2a]],
                       [concept_test_point(ds) for ds in data[:n2a]])
     plot_trajectories(axes[1], [y[:, i] for i in range(n2a, len(data))],
                       [rf"$\sigma_1$ = {s1}" for s1 in P.sigma1_values for _ in ORDER_SEEDS], [concept_test_point(ds) for ds in data[n2a:]])
@@ -554,7 +555,7 @@ for set_name, trained in (("swing_tiny_converged", ""), ("swing", "_25_epochs"))
 
 # %% tags=["remove-input"]
 fig, axes = plt.subplots(2, 1, figsize=(6.4, 8.0), layout="constrained")
-labels = [rf"$\mu$ = {ds.mu.tolist()}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
+labels = [rf"$\mu$ = {format_vector(ds.mu)}, seed {k}" for ds, k in zip(tiny, SEEDS * 2)]
 plot_trajectories(axes[0], [runs_t.plane[:, i] for i in range(len(tiny))], labels, [concept_test_point(ds) for ds in tiny])
 plot_curves(axes[1], [runs_t.ood_loss[:, i] for i in range(len(tiny))], labels, runs_t.steps_per_epoch, "OOD loss")
 run.figure("fig_tiny", fig)

@@ -520,24 +520,29 @@ def draw_generalization_against_ratio(ax, ratios: dict, comparisons: dict, sigma
         return
     every = np.concatenate([np.asarray(r, float) for r in ratios.values()])
     fine = np.logspace(np.log10(every.min()) - 0.2, np.log10(every.max()) + 0.2, 200)
+    entries = []  # per scale its points, then its band: one legend column each
     for scale, ratio in ratios.items():
         points = comparisons[scale]["points"]
         errors = np.clip([[p.value - p.low for p in points], [p.high - p.value for p in points]], 0, None)
         line = ax.errorbar(
             ratio, [p.value for p in points], yerr=errors, fmt="o-", lw=1, capsize=2, label=f"init scale {scale:g}"
         )
-        ax.fill_between(
+        band = ax.fill_between(
             fine,
             arctan_law(sigma[scale].low, 1 / fine),
             arctan_law(sigma[scale].high, 1 / fine),
             color=line[0].get_color(),
             alpha=0.25,
-            label=f"the paper's eq. (12), scale {scale:g}",
+            label=f"eq. (12), scale {scale:g}",
         )
+        entries += [line, band]
     ax.set(
         xscale="log", xlabel=r"$\eta_\mathrm{dec} / \eta_\mathrm{enc}$", ylabel="P(generalization)", ylim=(-0.05, 1.05)
     )
-    ax.legend(fontsize=8)
+    # under the axes, one column per init scale (its points over its band: a legend fills its columns in turn);
+    # inside them the legend covered points and their intervals
+    ax.figure.set_layout_engine("constrained")
+    ax.figure.legend(handles=entries, fontsize=8, loc="outside lower center", ncols=len(ratios))
 
 
 def sigma_ratio_for_bound(successes, trials, dec_over_enc) -> float:

@@ -95,6 +95,11 @@ def format_number(x: Any) -> str:
     return str(x)
 
 
+def format_vector(values: Any) -> str:
+    """A vector as the papers write one, each entry through `format_number`: [1.0, 2.0] -> "(1, 2)"."""
+    return "(" + ", ".join(format_number(float(v)) for v in values) + ")"
+
+
 def tex_number(x: Any) -> str:
     """`format_number` in TeX, for Markdown with typeset mathematics (`ChapterRun.prose`): a power of ten
     outside [0.1, 10] as the power ("10^{-3}", "10^{5}"), scientific notation with a times sign

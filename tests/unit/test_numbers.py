@@ -175,3 +175,9 @@ def test_a_negative_number_has_one_sign_in_both_notations():
     assert significant(-1e5, 2, strip=True) == "-10⁵"
     assert number_from_text("−4.4\u00a0×\u00a010⁻⁴") == number_from_text("-4.4\u00a0×\u00a010⁻⁴") == -4.4e-4
     assert number_from_text("−10⁵") == number_from_text("-10⁵") == -1e5
+
+
+def test_a_vector_reads_as_the_papers_write_one():
+    from lib.util.numbers import format_vector
+
+    assert format_vector([1.0, 2.0]) == "(1, 2)" and format_vector((0.05, 1.25)) == "(0.05, 1.25)"
