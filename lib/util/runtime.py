@@ -78,12 +78,17 @@ STORED_RESULTS_MODES = ("use", "live", "write")
 WARM_KERNELS_ENV = "LIB_WARM_KERNELS"
 
 
+def switch(name: str, on: str, off: str, default: bool = False) -> bool:
+    """A variable that is 1 (`on`) or 0 (`off`), `default` when unset; any other value is refused in one line."""
+    value = setting(name)
+    if value not in (None, "0", "1"):
+        raise SettingError(f"{name}={value[:40]!r}: expected 1 ({on}) or 0 ({off})")
+    return default if value is None else value == "1"
+
+
 def draft_figures() -> bool:
     """Whether `LIB_DRAFT_FIGURES` asks for figures drawn but not rendered ("1"; "0" or unset: rendered)."""
-    value = setting(DRAFT_FIGURES_ENV)
-    if value not in (None, "0", "1"):
-        raise SettingError(f"{DRAFT_FIGURES_ENV}={value[:40]!r}: expected 1 (draw figures without rendering them) or 0")
-    return value == "1"
+    return switch(DRAFT_FIGURES_ENV, "draw figures without rendering them", "render them")
 
 
 def stored_results_mode() -> str:
@@ -103,12 +108,7 @@ def stored_results_mode() -> str:
 def allow_expensive() -> bool:
     """Whether `LIB_ALLOW_EXPENSIVE` lets a papermill run go beyond the cost that is refused by default ("1"; "0" or
     unset: refused), as `lib run --allow-expensive` does."""
-    value = setting(ALLOW_EXPENSIVE_ENV)
-    if value not in (None, "0", "1"):
-        raise SettingError(
-            f"{ALLOW_EXPENSIVE_ENV}={value[:40]!r}: expected 1 (run beyond the cost refused by default) or 0"
-        )
-    return value == "1"
+    return switch(ALLOW_EXPENSIVE_ENV, "run beyond the cost refused by default", "refuse it")
 
 
 def writable_folder_setting(name: str) -> None:
@@ -128,10 +128,7 @@ def writable_folder_setting(name: str) -> None:
 
 def warm_kernels() -> bool:
     """Whether `LIB_WARM_KERNELS` lets kernels be forked from a warm template ("1" or unset; "0": started afresh)."""
-    value = setting(WARM_KERNELS_ENV)
-    if value not in (None, "0", "1"):
-        raise SettingError(f"{WARM_KERNELS_ENV}={value[:40]!r}: expected 0 (every kernel started afresh) or 1")
-    return value != "0"
+    return switch(WARM_KERNELS_ENV, "fork kernels from a warm template", "start every kernel afresh", default=True)
 
 
 def check_environment() -> None:

@@ -69,32 +69,31 @@ def test_relative_folders_are_read_from_the_folder_the_command_was_started_in(mo
     assert cache_dir("x") == tmp_path / "cache" / "x" and output_dir() == tmp_path / "out"
 
 
-@pytest.mark.parametrize("value, allowed", [("1", True), ("0", False), ("", False)])
-def test_allow_expensive_setting(monkeypatch, value, allowed):
-    monkeypatch.setenv("LIB_ALLOW_EXPENSIVE", value)
-    assert runtime.allow_expensive() is allowed
-
-
-def test_an_unusable_allow_expensive_value_is_refused_not_read_as_unset(monkeypatch):
-    monkeypatch.setenv("LIB_ALLOW_EXPENSIVE", "yes")
-    with pytest.raises(SettingError, match="LIB_ALLOW_EXPENSIVE"):
-        check_environment()
-
-
 def test_runtime_environment_carries_threads():
     env = runtime.Runtime(threads=2).environment()
     assert env["LIB_THREADS"] == "2" and env["OMP_NUM_THREADS"] == "2"
 
 
-@pytest.mark.parametrize("value, draft", [("1", True), ("0", False), ("", False), (" 1 ", True)])
-def test_draft_figures_setting(monkeypatch, value, draft):
-    monkeypatch.setenv("LIB_DRAFT_FIGURES", value)
-    assert runtime.draft_figures() is draft
+SWITCHES = [
+    ("LIB_DRAFT_FIGURES", runtime.draft_figures, False),
+    ("LIB_ALLOW_EXPENSIVE", runtime.allow_expensive, False),
+    ("LIB_WARM_KERNELS", runtime.warm_kernels, True),
+]
 
 
-def test_bad_draft_figures_value_names_the_variable(monkeypatch):
-    monkeypatch.setenv("LIB_DRAFT_FIGURES", "yes")
-    with pytest.raises(SettingError, match="LIB_DRAFT_FIGURES"):
+@pytest.mark.parametrize("variable, read, default", SWITCHES)
+@pytest.mark.parametrize("value", ["1", "0", "", " 1 "])
+def test_a_switch_reads_1_and_0_and_its_default_when_unset(monkeypatch, variable, read, default, value):
+    monkeypatch.setenv(variable, value)
+    assert read() is (default if not value.strip() else value.strip() == "1")
+
+
+@pytest.mark.parametrize("variable, read, default", SWITCHES)
+def test_an_unusable_switch_value_is_refused_naming_the_variable_not_read_as_unset(
+    monkeypatch, variable, read, default
+):
+    monkeypatch.setenv(variable, "yes")
+    with pytest.raises(SettingError, match=f"{variable}='yes': expected 1"):
         check_environment()
 
 
