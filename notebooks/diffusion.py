@@ -241,9 +241,9 @@ run.figure("fig_diffusion_calibration", figures.calibration(cal))
 # ends of the contrast range, {glue:text}`long_contrast_list`, carried on to {glue:text}`long_steps`
 # steps, with {glue:text}`long_evidence_seeds_per_contrast` seeds per contrast. Seeds, not samples,
 # are the independent units of every claim, so the figure shows the mean over seeds with its
-# uncertainty, and each seed faintly behind it. These runs draw the same random streams as the
-# shorter CPU set described further down, so their first {glue:text}`cpu_steps` steps are the same
-# runs. {glue:text}`long_status` {glue:text}`long_extends_cpu_text`
+# uncertainty, and each seed faintly behind it. Their first five seeds draw the same random streams as
+# the shorter CPU set described further down, so their first {glue:text}`cpu_steps` steps repeat those
+# runs up to rounding. {glue:text}`long_status` {glue:text}`long_extends_cpu_text`
 
 # %% tags=["remove-cell"]
 cpu_long = run.evidence("cpu_long", P.evidence_variant)  # still computing: its smoke variant, claims undecided
@@ -308,8 +308,8 @@ ratio = run.metrics["long_continuation_ratio"]
 run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None else
          f"At step {cfg['steps']:,}, the {len(stored_long)} long runs stored lie from their CPU runs at "
          f"{significant(ratio, 3)} times the mean distance between two seeds (largest over contrasts; concept-space means "
-         "of every prompt). They are not the same numbers: floating-point differences of another machine's "
-         "kernels, about 10⁻⁵ after 40 steps (the live check below), grow through training.")
+         "of every prompt). They are not the same numbers: the sets were computed on different machines, whose "
+         "kernels round differently (by about 10⁻⁵ after 40 steps), and such differences grow through training.")
 
 # %% [markdown]
 # ```{glue:figure} fig_diffusion_fig6
@@ -382,7 +382,8 @@ power = analysis.registered_power(REGISTERED_CONTRASTS, pooled_seeds, dense_seed
 for name, value in power.items():
     run.metric(name, value)
 run.text("registered_power_text", analysis.registered_power_text(power, REGISTERED_SIZING, pooled_seeds, dense_seeds))
-run.text("registered_status", "All of its shards are stored, and the verdicts below are its registered tests." if
+run.text("registered_status", "All of its shards are stored; its registered tests decide the S-6 claims (the summary "
+         "at the top of the chapter, the table at its end)." if
          registered_ready else f"{registered.missing} of its {len(registry.get('diffusion', 'registered').shards)} "
          "new shards are still to compute, so none of its statistics is computed yet.")
 
@@ -444,15 +445,15 @@ run.figure("fig_diffusion_seeds", figures.seed_trajectories(results))
 # of a 95 % t interval on a mean is 2.8 standard errors, about 1.24 standard deviations of the seeds:
 # a bend smaller than that, relative to the seed-to-seed spread, reads inconclusive. The *order*
 # is timed: the step at which size reaches {glue:text}`param_learned_level` minus the step at which
-# colour does (positive: colour first), {glue:text}`lead_list` steps, the median over seeds with
-# the sign test's interval (a concept never learned counts as learned one read-out past the end,
-# which keeps the order but not the size of the lead).
+# colour does (positive: colour first), {glue:text}`lead_list` steps, the median over seeds (a concept
+# never learned counts as learned one read-out past the end, which keeps the order but not the size of
+# the lead). Five seeds give it no interval: the sign test's smallest two-sided p-value is then 1/16.
 #
 # **(c) Exponential approach, a consistency check.** An exponential fitted to the distance from the
 # target (not to finite differences of the trajectory, which the sampling noise dominates late in
 # training), from its peak on: $R^2$ = {glue:text}`r2_list`, intervals from a bootstrap over seeds.
 # A high $R^2$ is what any saturating approach gives: on the long runs a power law with as many
-# parameters fits the same curve with $R^2 \approx 0.97$, against 0.99 for the exponential. So these
+# parameters fits the same curves with $R^2 \approx 0.97$, as well as the exponential does. So these
 # fits check that the curves approach the target smoothly; they do not test the paper's exponential
 # rate.
 
@@ -496,7 +497,7 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 #
 # ## What was removed, and why
 #
-# A claim that no outcome of its design could decide is not declared. Five kinds were removed from
+# A claim that no outcome of its design could decide is not declared. Four kinds were removed from
 # the earlier sets (the notes list each with its before and after):
 #
 # - *Generalisation at {glue:text}`cpu_steps` steps, at each of the four contrasts.* It was judged
@@ -507,9 +508,8 @@ run.figure("fig_diffusion_samples", figures.samples_over_training(images, runs[c
 #   censored when a concept is never learned, so only its sign counts, and an exact sign test over
 #   five seeds has its smallest two-sided p-value at $2/2^5 = 1/16 > 0.05$.
 # - *A rise of the MSE between any two checkpoints, at each of the four contrasts.* Searching all
-#   pairs of checkpoints forces a correction that leaves only rises of about 0.04 detectable, larger
-#   than any change of the MSE in transit, and the pair found need not lie in the bend the paper
-#   speaks of; the registered design measures the rise during each seed's own bend instead.
+#   pairs of checkpoints forces a correction that leaves only rises of about 0.04 detectable, and the
+#   pair found need not lie in the bend the paper speaks of; the registered design measures the rise during each seed's own bend instead.
 # - *The exponential fitting better than a power law, on the long runs.* Both families fit a smooth
 #   saturating curve sampled at 21 read-outs to within the noise of ten seeds ($R^2$ about 0.99 and
 #   0.97), so the interval of their difference spans 0 for any curve of this shape.
@@ -536,8 +536,9 @@ if paper.complete:
     run.text("paper_status", f"It is stored ({len(paper.data)} shards, devices "
              f"{', '.join(paper.data.summary()['devices'])}).")
 else:
-    run.text("paper_status", "It has not been computed for this book (no GPU was at hand for that long): every "
-             "verdict here rests on the CPU sets.")
+    run.text("paper_status", f"It has not been computed for this book ({paper.missing} of its "
+             f"{len(registry.get('diffusion', 'paper').shards)} shards are still to compute, on a GPU): every verdict "
+             "here rests on the CPU sets.")
 gpu = run.evidence("registered_gpu", P.evidence_variant)
 gpu_ready = gpu.complete and P.evidence_variant == "full"
 if gpu_ready:

@@ -206,7 +206,7 @@ run.text("portrait_eta_ratio_text", f"{P.portrait_eta_ratio:g}")
 # gradient flow of the $(N+1)$-repon loss itself (one embedding dimension, $b = y = 0$, the
 # cluster and the centre of mass being invariant under it). The paper states eq. (13) without
 # derivation; sympy confirms it with $c$ read as half the distance between the lone repon and
-# the cluster (the decoder's effective rate becomes $\eta_A N/(N+1)$).
+# the cluster (the decoder's effective rate becomes $2\eta_A N/(N+1)$, which is $\eta_A$ for the pair, $N = 1$).
 
 # %%
 ratios, sig = np.array(P.theory_lr_ratios), np.array(P.sigma_ratios)
@@ -303,12 +303,13 @@ run.figure("fig_matrix", fig)
 # ```
 #
 # The arctan law is the case $m = d = 1$ ({glue:text}`collision_probability_scalar_1d`
-# {glue:text}`collision_probability_scalar_1d_ci` against {glue:text}`arctan_law_unit`). In the
+# {glue:text}`collision_probability_scalar_1d_ci` against {glue:text}`arctan_law_unit`, a little under it: a
+# finite $T$ undercounts collisions, as above). In the
 # paper's own setting, a scalar output and 2-d embeddings, $M$ has rank 2 with one negative
 # direction unless $\mathbf{r} \parallel \mathbf{a}$, $|\mathbf{a}\times\mathbf{r}|$ is conserved, and
-# exact collisions have probability {glue:text}`collision_probability_scalar_2d`
-# {glue:text}`collision_probability_scalar_2d_ci`: the decoder never sees the separation orthogonal
-# to $\mathbf{a}$. A $2 \times 2$ decoder collides with probability
+# exact collisions have probability 0: only {glue:text}`collision_probability_scalar_2d`
+# {glue:text}`collision_probability_scalar_2d_ci` of the draws end within the collision tolerance. The decoder
+# never sees the separation orthogonal to $\mathbf{a}$. A $2 \times 2$ decoder collides with probability
 # {glue:text}`collision_probability_matrix_2x2` {glue:text}`collision_probability_matrix_2x2_ci`, not
 # the law's value. A network's repon sees one output per partner element, an $n \times d$ decoder
 # with $n \ge d$: it is the matrix criterion, not the scalar law, that applies to it.
@@ -326,8 +327,9 @@ run.figure("fig_matrix", fig)
 #
 # **Where the numbers come from.** The paper's Figs. 5, 6 and 8 and their claims are read from the book's
 # *evidence tier* (stored with the book, computed once by `make evidence`, never in this
-# build): {glue:md}`evidence_sizes_text:myst`. The build itself trains a small *live grid* and checks it
-# against the stored runs at the same cells, seeds and parameters (below). {glue:text}`evidence_state_text`
+# build): {glue:md}`evidence_sizes_text:myst`. A small *live grid* is trained by the chapter's own code (a stored
+# result, computed again whenever that code changes) and checked against the stored runs at the same cells, seeds
+# and parameters (below). {glue:text}`evidence_state_text`
 #
 # No single cell decides the boundary: a logistic model of the probability of generalization
 # (generalization or grokking) among the runs that fit their training pairs, $\mathrm{logit}\,P = b_0 + b_1\log_{10}\eta_\mathrm{enc} + b_2\log_{10}\eta_\mathrm{dec}$,
@@ -349,13 +351,13 @@ run.metric("evidence_complete", [name for name, ok in COMPLETE.items() if ok])
 # the sets declared before their evidence: nothing is read from one until every shard is stored
 NEW_SETS = ("phase_grid_1e5_fast", "phase_grid_rerun", "ratio_seeds_1e5_normal", "ratio_seeds_gd_1e5_normal",
             "weight_decay_1e5_coupled")
-REGISTERED = {row["set"].split("/")[1]: f"registered before its evidence: not judged until its {row['shards']} "
-              "shards are stored"
-              for row in evidence_status(",".join(f"geneft_dynamics/{name}" for name in NEW_SETS), read=False)
-              if row["counts"].get("missing", 0) + row["counts"].get("incomplete", 0)}
-run.prose("evidence_sizes_text", "; ".join(
-    f"{reader_name(name)}: {len(ev)} shards ({ev.variant}), ${tex_number(ev.config['steps'])}$ steps, {ev.config['seeds']} seeds per cell"
-    for name, ev in EV.items()))
+STATES = {row["set"].split("/")[1]: row for row in evidence_status("geneft_dynamics", read=False)}
+REGISTERED = {name: f"registered before its evidence: not judged until its {STATES[name]['shards']} shards are stored"
+              for name in NEW_SETS if STATES[name]["counts"].get("missing", 0) + STATES[name]["counts"].get("incomplete", 0)}
+run.prose("evidence_sizes_text", "; ".join(  # every set of the chapter, each figure naming its own below
+    f"{reader_name(s.name)}: {STATES[s.name]['counts'].get('ok', 0)} of {len(s.shards)} shards stored, "
+    f"${tex_number(s.config['steps'])}$ steps, {s.config['seeds']} seeds per cell"
+    for s in registry.all_sets() if s.chapter == "geneft_dynamics"))
 # phase_grid_1e5 only replaces rows of Fig. 5: while it computes, those rows are read at 1e4 steps (said below)
 pending = {name: f"evidence set {reader_name(name)} incomplete: smoke variant shown"
            for name, ok in COMPLETE.items() if not ok and name != "phase_grid_1e5"}
@@ -402,7 +404,11 @@ else:
                + (f" ({MISSING['phase_grid_1e5']})" if MISSING["phase_grid_1e5"] else ""))
     run.text("fig5_long_text", "The same grid's slow-encoder rows at the paper's 100,000 steps are not complete in "
              "this checkout; every row is read at the steps above.")
-run.text("grok_threshold_steps", str(next(iter(grids.values())).threshold))
+# each run is classified at its own length: the threshold is the same fraction of every run
+steps_used = {e.config["steps"] for e in long_sets}
+if ev5_long is None or len(long_row_ids) < len(lr_enc):
+    steps_used.add(cfg5["steps"])
+run.text("grok_threshold_steps", reader_list(f"{P.grok_threshold_fraction * s:,.0f} steps of {s:,}" for s in sorted(steps_used)))
 x_ref = float(np.mean(np.log10(lr_enc)))
 run.metric("critical_ratio_reference_log10_lr_enc", x_ref)
 fits, per_row, cells5 = {}, {}, {}
@@ -488,15 +494,16 @@ run.figure("fig_phase_lr", fig)
 # {glue:text}`intercepts_text`; their largest difference is {glue:text}`boundary_intercept_spread`
 # {glue:text}`boundary_intercept_spread_ci` decades (Cochran's Q test that they are one: $p$ =
 # {glue:text}`boundary_intercept_homogeneity_p`). Over the three grids the phases count
-# {glue:text}`counts_text` (confusion left out of the fits; the paper's Table 4 threshold {glue:text}`grok_threshold_steps` steps);
+# {glue:text}`counts_text` (confusion left out of the fits; the paper's Table 4 threshold: {glue:text}`grok_threshold_steps`);
 # {glue:text}`borderline_runs_text` ended within two test pairs of 0.9 (kept as
 # the paper's Table 4 labels them; the fit pools them with their cell's seeds).
 #
-# The slope claims are equivalence tests with a margin fixed before the fit, $|\text{slope} - 1| < 0.5$
-# (at the ends of the paper's three decades of $\eta_\mathrm{enc}$ such a slope moves the boundary by
-# 0.75 decade, one and a half grid steps): a claim holds when the 90% interval of the slope lies inside
-# the margin (two one-sided tests at level 5%) and does not hold when it lies outside; the 95% interval
-# is shown as a robustness reading. Beside the logistic fit, the $1/2$ crossing of each row, read
+# The claims that decide the row test the paper's slope of 1 on the logistic boundary's slope: a Wald test at
+# level 5%, the claim holding when the test does not reject. Beside them, the book's reading is an equivalence test
+# with a margin fixed before the fit, $|\text{slope} - 1| < 0.5$ (at the ends of the paper's three decades of
+# $\eta_\mathrm{enc}$ such a slope moves the boundary by 0.75 decade, one and a half grid steps): it holds when the
+# 90% interval of the slope lies inside the margin (two one-sided tests at level 5%) and does not hold when it lies
+# outside; the 95% interval is shown as a robustness reading. Beside the logistic fit, the $1/2$ crossing of each row, read
 # without a logistic shape (fractions made monotone along $\eta_\mathrm{dec}$, crossing interpolated)
 # and fitted by least squares over the rows, gives slopes
 # {glue:text}`per_row_text`.
@@ -530,7 +537,7 @@ run.text("counts_text", ", ".join(f"{v} {k}" for k, v in counts.items()))
 # %% [markdown]
 # ### The live grid against the evidence
 #
-# The build trains {glue:text}`live_seeds_text` of {glue:text}`param_live_relation`
+# The chapter trains {glue:text}`live_seeds_text` of {glue:text}`param_live_relation`
 # at $\log_{10}\eta_\mathrm{enc}$ in {glue:text}`param_live_log10_lr_enc` and $\log_{10}\eta_\mathrm{dec}$ in
 # {glue:text}`param_live_log10_lr_dec` for {glue:md}`live_steps_text:myst` steps and compares the phase the paper's
 # Table 4 gives each run with that of the stored run of the same cell and seed: {glue:text}`live_text`
@@ -577,7 +584,8 @@ else:
 # ### The stored runs on another processor
 #
 # Floating-point results differ between processors (their vector units round sums in another order), and a run
-# near one of Table 4's lines can land on its other side. A sample of the stored Fig. 5 runs, fixed before it was
+# near one of Table 4's lines can land on its other side. A sample of the stored $10^4$-step runs of Fig. 5's grid
+# (which the figure now reads at the paper's $10^5$ steps), fixed before it was
 # computed (the {ref}`rerun sample <evidence-geneft-dynamics-phase-grid-rerun>`: the rows $\eta_\mathrm{enc} = 10^{-3.5}$ and $10^{-3}$ of every
 # relation, where the phases are mixed), was computed again with the same code, configuration and seeds on
 # another machine: {glue:text}`rerun_text`
@@ -620,8 +628,9 @@ else:
 
 # %% tags=["remove-input"]
 class_rels = [r for r in relations if class_labels(r, cfg5["n"]) is not None]
-collapse = {r: repons.collapse_vs_phase(grids[r].embed.reshape(-1, cfg5["n"], cfg5["embed_dim"]),
-                                        class_labels(r, cfg5["n"]), grids[r].generalized.ravel(),
+# the 1e4-step grid's runs, read at their early stop: the runs the claims read trained to the end (phase_grid_to_end)
+collapse = {r: repons.collapse_vs_phase(grids_1e4[r].embed.reshape(-1, cfg5["n"], cfg5["embed_dim"]),
+                                        class_labels(r, cfg5["n"]), grids_1e4[r].generalized.ravel(),
                                         threshold=P.collapse_threshold)
             for r in class_rels}
 for r, c in collapse.items():
@@ -633,7 +642,7 @@ for r, c in collapse.items():
 # %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.0, 3.2))
 for i, r in enumerate(class_rels):
-    gen = grids[r].generalized.ravel()
+    gen = grids_1e4[r].generalized.ravel()
     jitter = np.random.default_rng(0).uniform(-0.15, 0.15, gen.size)
     ax.scatter(i + jitter, collapse[r]["ratio"], c=np.where(gen, "tab:green", "tab:purple"), s=12)
 ax.axhline(P.collapse_threshold, color="k", ls=":", lw=1)
@@ -644,11 +653,11 @@ run.figure("fig_collapse", fig)
 # %% [markdown]
 # ```{glue:figure} fig_collapse
 # :name: fig-collapse
-# Within-class over between-class embedding distance of each run of the paper's Fig. 5 (evidence), read where the
-# run stopped (the robustness reading: a generalizing run stops early), green where the run generalized, purple
-# where it did not; dotted: the collapse threshold {glue:text}`param_collapse_threshold`. The claims read the
-# same runs continued to $10^4$ steps (the {ref}`runs trained to the end <evidence-geneft-dynamics-phase-grid-to-end>`,
-# below).
+# Within-class over between-class embedding distance of each run of the $10^4$-step grid of the paper's Fig. 5
+# (evidence), read where the run stopped (the robustness reading: a generalizing run stops early), green where the
+# run generalized, purple where it did not; dotted: the collapse threshold {glue:text}`param_collapse_threshold`. The
+# claims read the same runs trained to the end of their $10^4$ steps (the
+# {ref}`runs trained to the end <evidence-geneft-dynamics-phase-grid-to-end>`, below).
 #
 # Code: {py:func}`lib.geneft.repons.collapse_vs_phase` · evidence:
 # {ref}`geneft_dynamics/phase_grid <evidence-geneft-dynamics-phase-grid>`.

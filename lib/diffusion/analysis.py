@@ -26,7 +26,6 @@ from lib.util.stats import (
     bootstrap_interval,
     bootstrap_mean,
     fraction,
-    paired_difference,
     t_interval_power,
     undecided,
 )
@@ -249,11 +248,13 @@ def generalisation(success: Estimate, training_success: Estimate, level: float =
 
 
 def late_change(err: np.ndarray, steps: np.ndarray, fraction: float = 0.25) -> Estimate:
-    """Whether training had settled: the paired change of the per-sample error from the checkpoint
-    at (1 - fraction) of training to the last one, over (seed, sample) units (common random
-    numbers). An interval below 0 means the error was still falling when the run stopped."""
+    """Whether training had settled: the paired change of each seed's mean error (`err`: seeds, checkpoints,
+    samples) from the checkpoint at (1 - fraction) of training to the last one, seeds the units (the samples of
+    one seed share its model, so they are not independent). An interval below 0 means the error was still
+    falling when the run stopped."""
     start = int(np.searchsorted(steps, (1 - fraction) * steps[-1]))
-    return paired_difference(err[:, -1], err[:, start]).estimate
+    by_seed = err.mean(-1)
+    return mean_over_seeds(by_seed[:, -1] - by_seed[:, start], -1.0, 1.0)  # an error lies in [0, 1]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -774,7 +775,8 @@ def prose(results: dict[float, dict], metrics: dict) -> dict[str, str]:
             f"{interval_text(metrics[f'bend_toward_stronger_{k}'])} (toward {results[c]['stronger']})"
             for c, k in keys.items()
         ),
-        "lead_list": "; ".join(interval_text(metrics[f"colour_lead_{k}"]) for k in keys.values()),
+        # medians alone: five seeds give the sign test no 95 % interval (`median_sign_interval`)
+        "lead_list": "; ".join(format_number(metrics[f"colour_lead_{k}"]["value"]) for k in keys.values()),
         "r2_list": "; ".join(interval_text(metrics[f"speed_decay_r2_{k}"]) for k in keys.values()),
     }
 

@@ -96,6 +96,7 @@ def test_late_change_sees_a_run_still_learning():
     flat = np.full_like(falling, 0.4) + 0.05 * rng.standard_normal(falling.shape)
     assert an.late_change(falling, steps).high < 0
     assert an.late_change(flat, steps).low < 0 < an.late_change(flat, steps).high
+    assert an.late_change(falling, steps).n == 5  # the seeds are the units, not their 32 samples each
 
 
 def test_readout_agreement_counts_blanks_as_a_class():

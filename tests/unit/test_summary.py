@@ -6,7 +6,7 @@ import pytest
 
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import Chapter, Claim, Parameters
-from lib.book.verdicts.claims import claim_id_html, row_key_html, verdicts
+from lib.book.verdicts.claims import claim_id_html, details_text, row_key_html, verdicts
 from lib.book.verdicts.summary import (
     CAVEATS,
     ERRATUM,
@@ -314,4 +314,6 @@ def test_a_claim_not_judged_is_neither_robust_nor_dependent():
     chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
     unjudged = {**_est(0.0, 1.0), "method": f"{NOT_JUDGED} incomplete"}
     (v,) = verdicts([chapter], {"toy": {"S_10_c0": unjudged, "S_10_c0_cls": unjudged}})
-    assert v.verdict == "inconclusive" and v.robustness == ""
+    assert v.verdict == "inconclusive" and v.robustness == "" and v.robustness_detail == ""
+    _, details = details_text(v)  # nothing was decided: no n, no "interval straddles", no alternatives
+    assert "not judged: incomplete." in details and "straddles" not in details and "n = " not in details

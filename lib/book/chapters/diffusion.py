@@ -69,7 +69,7 @@ class DiffusionParameters(Parameters):
 # out the exponential (computed on the long runs before the exponential-versus-power claims were removed).
 DECAY_IS_CONSISTENCY = (
     "not a test of the exponential: any saturating curve gives an exponential fit a high "
-    "$R^2$, and a power law with as many parameters gives 0.97 on the same data"
+    "$R^2$, and a power law with as many parameters gives 0.97 on the long runs"
 )
 
 

@@ -96,8 +96,9 @@ class Verdict:
     @property
     def robustness_detail(self) -> str:
         """The robustness as a sentence with every alternative's verdict (`lib.util.wording.robustness_sentence`):
-        "depends on the learned level: holds with 0.75 (declared), inconclusive with 0.6"."""
-        if not self.alternatives:
+        "depends on the learned level: holds with 0.75 (declared), inconclusive with 0.6"; "" for a claim not judged
+        (`not_judged`)."""
+        if not self.alternatives or not_judged(self.value) is not None:
             return ""
         return robustness_sentence(
             self.verdict,
@@ -406,14 +407,18 @@ def basis_text(v: Verdict) -> str:
     of its evidence (exact, a consistency check, one run, seeds, stored evidence), with n, as a sentence: "The
     paper's claim, decided on stored evidence, n = 30." """
     n = f", n = {v.value['n']}" if is_estimate(v.value) else ""
+    if (reason := not_judged(v.value)) is not None:  # no statistic was computed: nothing was decided, on no n
+        return f"{sentence_start(CATEGORIES[v.claim.category])}, not judged: {reason}."
     if v.claim.basis == "consistency" and v.claim.category == "check":
         return f"A consistency check{n}."
     return f"{sentence_start(CATEGORIES[v.claim.category])}, {_BASIS_PHRASE[v.claim.basis]}{n}."
 
 
 def reason_text(v: Verdict) -> str:
-    """The declared reason (`Claim.note`), and for any verdict but "holds" why the interval decided it."""
-    return "; ".join(p for p in (v.note, "" if v.verdict == HOLDS else v.why, v.robustness_detail) if p)
+    """The declared reason (`Claim.note`), and for any verdict but "holds" why the interval decided it (not for a
+    claim not judged: its interval was made to straddle, `not_judged`)."""
+    why = "" if v.verdict == HOLDS or not_judged(v.value) is not None else v.why
+    return "; ".join(p for p in (v.note, why, v.robustness_detail) if p)
 
 
 _VERB = {HOLDS: "holds", FAILS: "does not hold", INCONCLUSIVE: "is inconclusive", NOT_COMPUTED: "was not computed"}

@@ -474,13 +474,14 @@ def chapter_summary_markdown(
     held = [v for v in primary if v.verdict == HOLDS]
     if held:
         lines += ["**Held:** " + ", ".join(_linked(v) for v in held) + ".", ""]
-    # a claim that did not hold under the choice fixed in advance, but whose verdict another choice changes, leaves
-    # its row undecided (STATUS_RULE): listed apart (its claims table row names the choices)
+    # a claim that did not hold under the choice fixed in advance, but whose verdict another choice changes, never
+    # sets its row plainly (STATUS_RULE; the row may be not reproduced by another claim): listed apart (its claims
+    # table row names the choices)
     groups = (
         ("Did not hold", lambda v: v.verdict == FAILS and not v.dependent_choices),
         (
-            "Did not hold under the choice fixed in advance; another choice changes the verdict, so the row is "
-            "undecided",
+            "Did not hold under the choice fixed in advance, and another choice changes the verdict (so it never "
+            "reports its row plainly)",
             lambda v: v.verdict == FAILS and v.dependent_choices,
         ),
         ("Inconclusive", lambda v: v.verdict == INCONCLUSIVE),
