@@ -335,7 +335,8 @@ run.text("long_extends_cpu_text", "No long run is stored yet." if ratio is None 
 # training: these runs reach the end state the generalisation claim is about. The unseen prompt is
 # then a (blue, small) disc in {glue:text}`long_success_list` of samples:
 # {glue:text}`verdict_s_6_generalises_long_0_2` {glue:text}`verdict_s_6_generalises_long_0_7`
-# The offset toward the stronger concept's corner in transit is {glue:text}`long_bend_list`.
+# The offset toward the stronger concept's corner in transit is {glue:text}`long_bend_list` (a seed with no
+# read-out inside the transit window has no offset and is left out, so $n$ can be below the seeds of the set).
 # These are the runs on which the claims were declared one evidence set at a time; the section
 # after next gives their verdicts, and the next one the design that decides.
 
