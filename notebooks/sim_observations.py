@@ -87,7 +87,7 @@ from lib.sim.models import MLPShape, end_to_end_rms
 from lib.sim.observations import concept_test_point, mlp_shape, sim_datasets, swing_cell, train_concept_runs
 from lib.sim.order import more_diverse_first, stronger_signal_first
 from lib.sim.plots import plot_curves, plot_estimates, plot_hypercube, plot_task, plot_trajectories
-from lib.sim.sweeps import median_ratio, swing_estimates, topological_estimates, truncation_effect
+from lib.sim.sweeps import distance_over_swing, median_ratio, swing_estimates, topological_estimates, truncation_effect
 from lib.sim.train import train_datasets
 from lib.util.comparisons import count, location_ratio, proportion_difference
 from lib.util.numbers import format_vector
@@ -179,10 +179,12 @@ for model, (y, _, data) in order.items():
     run.metric("stronger_signal_first" + key, stronger_signal_first(first[:fig2a], [m for m, _ in configs[:fig2a]]))
     run.metric("more_diverse_first" + key, more_diverse_first(first[widest], data[widest * len(ORDER_SEEDS)].std))
     run.metric("concept_learned_first" + key, (first + 1).ravel().tolist())
+    run.text("concept_learned_first_text" + key, ", ".join(str(k) for k in (first + 1).ravel()))  # every run, uncut
 for model in sorted({"1-linear", "2-linear", "2-relu"} - set(order)):  # the models S-2a/b, S-11, S-12 read
     key = "" if model == "1-linear" else "_" + model.replace("-", "_")
     for name in ("stronger_signal_first", "more_diverse_first", "concept_learned_first"):
         run.skip(name + key, f"{model} not in order_models")
+    run.text("concept_learned_first_text" + key, "not computed")
 
 # %% tags=["remove-input"]
 for model, (y, _, data) in order.items():
@@ -230,7 +232,7 @@ for model, (y, _, data) in order.items():
 # ```
 #
 # In {numref}`fig-order-1-linear`, the concept learned first (1 or 2, one entry per run, the paper's Fig. 2a
-# runs then the paper's Fig. 2b runs) is {glue:text}`concept_learned_first`: the stronger signal leads
+# runs then the paper's Fig. 2b runs) is {glue:text}`concept_learned_first_text`: the stronger signal leads
 # (stronger signal first: {glue:text}`stronger_signal_first`), and at the largest $\sigma_1$
 # the weaker but more diverse concept 1 leads (more diverse first: {glue:text}`more_diverse_first`).
 # With two layers ({numref}`fig-order-2-linear`, {numref}`fig-order-2-relu`) the verdicts are
@@ -253,8 +255,9 @@ else:
 run.metric("exponential_slowdown_ratio", float(np.log(2) / np.log(10 / 9)))
 
 # %% [markdown]
-# The median ratio over the one-layer runs is {glue:text}`terminal_slowdown_ratio`: the
-# last tenth takes that many times longer than the first. Part of this is no more than
+# The median ratio over the one-layer runs is {glue:text}`terminal_slowdown_ratio`: closing the distance
+# from a fifth to a tenth of its start takes that many times longer than closing its first tenth. Part of this is
+# no more than
 # exponential convergence: a pure exponential relaxation $e^{-\lambda t}$ already gives
 # $\ln 2/\ln(10/9)$ = {glue:text}`exponential_slowdown_ratio`. Theorem 4.1 (next chapter)
 # makes the one-layer dynamics a sum of such exponentials with rates set by $a_p$, so the
@@ -411,8 +414,9 @@ run.metric("turn_back_concept1_highdim", bootstrap_median(cells["highdim"]["turn
 # leaves the saddle later, and a run cut off before it has learned would show only the start of its
 # swing. The $x$ axis of
 # {numref}`fig-init-scale` is the RMS entry of the initial end-to-end matrix $W_4 W_3 W_2 W_1$,
-# the quantity that the two-layer chapter's init scale $\tau$ sets there ($\tau^2\sqrt{d'}$ for
-# $W = UU^\top$): the two-layer theory's sweep over $\tau$ and this one can be read on one axis.
+# the quantity that the two-layer chapter's init scale $\tau$ sets there (for $W = UU^\top$ with $d' \ge d$,
+# $\tau^2\sqrt{d'(d'+d+1)/d}$: diagonal entries of mean $d'\tau^2$, the paper's App. E.2, and off-diagonal
+# entries of spread $\tau^2\sqrt{d'}$): the two-layer theory's sweep over $\tau$ and this one can be read on one axis.
 
 # %% tags=["remove-input"]
 ev_init = run.evidence("init_scale").data
@@ -438,6 +442,13 @@ for name, protocol, width, dim in (("lowdim", "low", P.lowdim_width, P.lowdim_d)
     run.metric(f"{name}_final_distance_init_smallest", bootstrap_median(final, seed=P.seed))
     run.metric(f"{name}_final_distance_init_smallest_max", float(final.max()))
 run.metric("init_scale_smallest", scales[0])
+run.text("init_scale_seeds_text", str(len(cells_by_scale[scales[0]]["loss_rise"])))
+reached = ev_init.config["protocols"]["low"]["stop_tol"]  # the set's runs stop within this of the test point
+unlearned = [str(dim) for name, dim in (("lowdim", P.lowdim_d), ("highdim", P.d))
+             if run.metrics[f"{name}_final_distance_init_smallest_max"] > reached]
+run.prose("init_scale_unlearned_text", f"At $d$ = {' and '.join(unlearned)} some runs at the smallest "
+         "scale had not reached the test point when their epochs ran out: their swing there may be cut short, and the "
+         "verdicts below rest partly on them." if unlearned else "Every run reached the test point.")
 
 # %% tags=["remove-input"]
 fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.6), layout="constrained")
@@ -454,7 +465,7 @@ run.figure("fig_init_scale", fig)
 # %% [markdown]
 # ```{glue:figure} fig_init_scale
 # :name: fig-init-scale
-# Swing-by against the initialization scale (evidence, {glue:text}`lowdim_turn_back_n` seeds per point, 95 % intervals).
+# Swing-by against the initialization scale (evidence, {glue:text}`init_scale_seeds_text` seeds per point, 95 % intervals).
 # Left: median turn-back; right: fraction of seeds whose OOD loss rises.
 #
 # Code: {py:func}`lib.sim.sweeps.swing_estimates`, {py:func}`lib.sim.models.end_to_end_rms`,
@@ -467,7 +478,8 @@ run.figure("fig_init_scale", fig)
 # at $d = 2$ and {glue:text}`highdim_turn_back_small_minus_default` {glue:text}`highdim_turn_back_small_minus_default_ci`
 # at $d = 64$ (paired over seeds); the slowest runs at the smallest scale end within
 # {glue:text}`lowdim_final_distance_init_smallest_max` and
-# {glue:text}`highdim_final_distance_init_smallest_max` $\|\hat x\|$ of the test point. Whether
+# {glue:text}`highdim_final_distance_init_smallest_max` $\|\hat x\|$ of the test point.
+# {glue:md}`init_scale_unlearned_text:myst` Whether
 # the regime the theory assumes swings more (claim S-2c/small-init): {glue:text}`verdict_s_2c_small_init`.
 #
 # ### Training points and truncation (the paper's Figs. 15, 16)
@@ -477,9 +489,10 @@ run.figure("fig_init_scale", fig)
 # moment of the data, which are all that a linear network of any depth sees of them, move by
 # {glue:text}`radius_mean_shift` and {glue:text}`radius_second_moment_shift` (relative). The
 # paper's check therefore cannot fail for the linear models of the paper's Fig. 16; it is a consistency check.
-# The reviewers' stronger version removes the training density in the orthant of $\hat x$ (every
-# point whose concept coordinates are all positive: the half of each cluster that faces $\hat x$),
-# which moves the mean by {glue:text}`orthant_mean_shift` $\|\hat x\|$. Both truncations train
+# The stronger version the authors describe in their rebuttal (their new Fig. 16) removes the training density in
+# the orthant of $\hat x$ (every point whose concept coordinates are all positive: the half of each concept's
+# cluster that faces $\hat x$, and a quarter of the cluster at the origin), which moves the mean by
+# {glue:text}`orthant_mean_shift` $\|\hat x\|$. Both truncations train
 # as twins of the full runs (same seeds, initialization and minibatch order), {glue:text}`truncation_seeds_text` seeds each.
 
 # %% tags=["remove-input"]
@@ -498,7 +511,8 @@ for t in ("radius", "orthant"):
     run.metric(f"{t}_turn_back", bootstrap_median(cut["turn_back"].max(axis=1), seed=P.seed))
     # the problem's own scale: the twins' distance against the swing of the full runs it would explain
     run.metric(f"{t}_full_turn_back", bootstrap_median(full["turn_back"].max(axis=1), seed=P.seed))
-    run.metric(f"{t}_deviation_over_swing", location_ratio(deviation, full["turn_back"].max(axis=1), seed=P.seed))
+    run.metric(f"{t}_deviation_over_swing", distance_over_swing(deviation, full["turn_back"],
+                                                                ev.config["protocols"]["high"]["mu"], seed=P.seed))
 run.text("truncation_seeds_text", str(len(full["turn_back"])))
 twin = ev.where(protocol="high", init_scale=1.0, truncation="orthant")[0]
 
@@ -633,9 +647,10 @@ run.figure("fig_hypercube", fig)
 # {py:func}`lib.sim.plots.plot_hypercube` · evidence: none, computed live by the chapter.
 # ```
 #
-# The claims are read on the paper's data: $\sigma$ a standard deviation and no training cluster at
-# the origin (the {ref}`runs without that cluster <evidence-sim-observations-topological-no-origin-cluster>`, 30 seeds
-# per reading); the
+# The claims are read with $\sigma$ a standard deviation (the paper's eq. (2.1); its Fig. 13 caption calls it a
+# variance, the second reading below) and no training cluster at the origin (optional in the paper's Sec. 2.1, left
+# out of its App. F.4 plots; the {ref}`runs without that cluster <evidence-sim-observations-topological-no-origin-cluster>`,
+# 30 seeds per reading), a choice the paper leaves open; the
 # authors' code, which makes the origin a training cluster, is each claim's robustness row. Over all 16
 # points, the median seed's largest violation at the figure's epochs is
 # {glue:text}`topo_std_no_origin_cluster_snapshot_violation`
@@ -660,7 +675,9 @@ run.figure("fig_hypercube", fig)
 # {glue:text}`topo_variance_no_origin_cluster_no_origin_visible_fraction_ci` of the seeds; the learning
 # order ("learned only after all of its predecessors") is broken among these points in
 # {glue:text}`topo_std_no_origin_cluster_no_origin_order_fraction`
-# {glue:text}`topo_std_no_origin_cluster_no_origin_order_fraction_ci` of them. With the authors' origin
+# {glue:text}`topo_std_no_origin_cluster_no_origin_order_fraction_ci` and
+# {glue:text}`topo_variance_no_origin_cluster_no_origin_order_fraction`
+# {glue:text}`topo_variance_no_origin_cluster_no_origin_order_fraction_ci` of them. With the authors' origin
 # cluster, a visible violation among these points occurs in {glue:text}`topo_std_no_origin_visible_fraction`
 # {glue:text}`topo_std_no_origin_visible_fraction_ci` and {glue:text}`topo_variance_no_origin_visible_fraction`
 # {glue:text}`topo_variance_no_origin_visible_fraction_ci` of the seeds.

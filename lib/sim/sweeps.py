@@ -11,6 +11,7 @@ of App. B (eq. B.2). The `*_estimates` functions turn per-seed numbers into `lib
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
@@ -19,6 +20,7 @@ from lib.sim import metrics as M
 from lib.sim.data import SIMData, sim_dataset
 from lib.sim.models import MLPShape
 from lib.sim.train import train_datasets
+from lib.util.comparisons import location_ratio
 from lib.util.stats import Estimate, bootstrap_interval, bootstrap_median, fraction
 
 TRUNCATIONS = ("none", "radius", "orthant")
@@ -225,6 +227,16 @@ def truncation_effect(
         "loss_rise_change": paired_difference(cut_rise, full_rise).estimate,
         "max_deviation": bootstrap_median(deviation, seed=seed),
     }
+
+
+def distance_over_swing(deviation: np.ndarray, turn_back: np.ndarray, mu: Sequence[float], seed: int = 0) -> Estimate:
+    """The twins' largest distance against the swing it would explain, in one unit (the output's): the median of
+    `deviation` (per seed, / ||mu||: `truncation_pairs`) times ||mu|| over the median of the full runs' largest
+    turn-back (per seed and concept, / mu_k: `lib.sim.metrics.turn_back`) times mu_k, with the interval of
+    `lib.util.comparisons.location_ratio`."""
+    mu = np.asarray(mu, float)
+    swing = (np.asarray(turn_back, float).reshape(len(deviation), -1) * mu).max(axis=1)
+    return location_ratio(np.asarray(deviation, float) * np.linalg.norm(mu), swing, seed=seed)
 
 
 def median_ratio(low: np.ndarray, high: np.ndarray, seed: int = 0, confidence: float = 0.95) -> Estimate:

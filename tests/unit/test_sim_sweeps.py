@@ -112,3 +112,14 @@ def test_shards_are_deterministic_and_compact():
 def test_protocol_refuses_unknown_truncation():
     with pytest.raises(ValueError, match="truncation"):
         Protocol(truncation="square")
+
+
+def test_the_twins_distance_and_the_swing_are_compared_in_one_unit():
+    """The distance is stored over ||mu|| and the turn-back over mu_k: both go back to the output's unit first."""
+    from lib.sim.sweeps import distance_over_swing
+
+    mu = [1.0, 2.0]
+    deviation = np.full(9, 0.2 / np.sqrt(5.0))  # 0.2 in the output's unit
+    turn_back = np.tile([0.1, 0.01], (9, 1))  # concept 1 falls back 0.1 mu_1 = 0.1, concept 2 0.02
+    ratio = distance_over_swing(deviation, turn_back, mu)
+    assert ratio.value == pytest.approx(2.0) and ratio.n == 9
