@@ -212,7 +212,7 @@ display(Markdown(" · ".join(f"{reader_name(k)}: $p_c$ = {format_number(v)}" for
 # the inferred partial order (a Markov chain on linear extensions started from random
 # topological sorts). The bound counts 1 per known entry and $\max(p, 1-p)$ per guessed one,
 # averaged over {glue:text}`mc_samplings_text` training sets per fraction
-# ({glue:text}`mc_samplings_order_text` for the total order, as in the paper).
+# ({glue:text}`mc_samplings_order_text` for the total order; the paper samples 3).
 
 # %%
 mc = {name: run.stored(f"mc_bound_{name}", bounds.monte_carlo_bound,
@@ -272,9 +272,9 @@ run.figure("fig_mc_bound", fig)
 # are 0, and several imply the same entries) and then rises faster (transitivity makes later
 # samples carry more).
 #
-# Section III's $p_*$ is the probability of guessing an entry the data say nothing about: the
-# guessing probability of the paper's eq. (5) in the small-data limit. The book reads it at the smallest
-# training fraction of the grid ({glue:text}`p_star_fraction_text`): the mean of $\min(p, 1-p)$ over the
+# Section III's $p_*$ is the probability of guessing an entry the data say nothing about: for the classes the
+# guessing probability of the paper's eq. (5) in the small-data limit, the prior $1/k$. The book reads it at the
+# smallest training fraction of the grid ({glue:text}`p_star_fraction_text`): the mean of $\min(p, 1-p)$ over the
 # entries left open there, with a bootstrap interval over the training sets. This gives
 # {glue:text}`p_star_mod3` {glue:text}`p_star_mod3_ci` for mod 3 (paper: $1/3$) and
 # {glue:text}`p_star_greater_than` {glue:text}`p_star_greater_than_ci` for greater-than (about
@@ -286,8 +286,9 @@ run.figure("fig_mc_bound", fig)
 # the paper's eq. (3) and the Monte Carlo, and gives {glue:text}`p_star_eq5_fit_bipartite` for the bipartite
 # graph, whose open entries are all at $1/2$). As data accumulate, the open entries of the classes
 # become those with partial information, and $p_*$ drifts towards $1/2$ (right panel); for the order
-# it first falls, as pairs become "unit modules" of the paper's argument ($x<y$ known, $z$ unplaced),
-# then rises: "about $1/3$" describes the smallest fractions only. For the complete bipartite graph,
+# it starts at $1/2$ with no data, falls as pairs become "unit modules" of the paper's argument ($x<y$ known, $z$
+# unplaced), then rises: "about $1/3$" describes fractions near the grid's smallest only, so that claim's verdict
+# rests on where the grid starts. For the complete bipartite graph,
 # two classes of equal size, every open entry has $p = 1/2$ by symmetry: its $p_* =$
 # {glue:text}`p_star_bipartite` is a consistency check of the code, not a finding.
 #
@@ -299,7 +300,7 @@ run.figure("fig_mc_bound", fig)
 # inferable fraction does. The table sets the paper's eq. (4) $p_c$ beside the fraction where the Monte
 # Carlo bound's inferable fraction and its accuracy first reach $\alpha =$
 # {glue:text}`param_alpha` (linear interpolation between the grid's fractions, bootstrap over
-# training sets), and where the paper's Table 3 networks reach it (evidence, below).
+# training sets); where the paper's Table 3 networks reach it (evidence) is given below the table.
 
 # %%
 crossing = {}
@@ -340,8 +341,8 @@ display(Markdown(markdown_table(
 # $\mathbf{E}_{x_1} - \mathbf{E}_{x_2}$ (mode 2) or its element-wise square (mode 3) with a
 # tanh MLP of $n_h$ hidden layers. Every architecture is trained at every fraction and seed
 # as one batched computation; a network leaves the batch once its result is
-# decided: it fits all its training pairs and its accuracy has not moved for `patience`
-# evaluations. It is scored, like the bound, by its accuracy over all $n^2$ pairs. The *inductive gap* is the mean distance between the Monte Carlo
+# decided: it fits all its training pairs and its accuracy has not moved for {glue:text}`param_patience`
+# evaluations (one every 100 steps). It is scored, like the bound, by its accuracy over all $n^2$ pairs. The *inductive gap* is the mean distance between the Monte Carlo
 # bound and the network's curve over the fractions.
 
 # %% tags=["remove-input"]
@@ -396,15 +397,14 @@ display(Markdown(markdown_table(("decoder", *(reader_name(nm) for nm in P.net_re
 # {py:func}`lib.geneft.bounds.monte_carlo_bound` · evidence: none, computed live by the chapter.
 # ```
 #
-# The paper finds the smallest gap for mode 3 without hidden layers on mod 3 (equality is
-# "the squared difference is small") and for mode 2 without hidden layers on greater-than
-# ("the difference is positive"). Here the smallest gap on mod 3 is for
+# The paper finds the smallest gap for mode 3 without hidden layers on mod 3 (equality read as a small squared
+# difference, its ReLU$(0.1 - x)$) and for mode 2 without hidden layers on greater-than (the relation holds when the
+# decoder's input is positive). Here the smallest gap on mod 3 is for
 # {glue:text}`best_mode_mod3` with {glue:text}`best_depth_mod3` hidden layers (gap
 # {glue:text}`best_gap_mod3`), on greater-than for {glue:text}`best_mode_greater_than`
 # with {glue:text}`best_depth_greater_than` (gap {glue:text}`best_gap_greater_than`). The
 # smallest gap of all is {glue:text}`min_inductive_gap`: a negative value would mean a
-# network beat the "upper bound", which happens where the bound's guessing model is
-# pessimistic (see the notes).
+# network beat the "upper bound", possible only where the bound's guessing model is pessimistic.
 #
 # ### The same decoders at the paper's Table 3 settings (evidence)
 #
@@ -510,7 +510,8 @@ display(
 # greater-than the smallest gap is {glue:text}`best_decoder_evidence_greater_than`, and the best
 # difference decoder beats the others by {glue:text}`best_mode_margin_greater_than`
 # {glue:text}`best_mode_margin_greater_than_ci` ({glue:text}`verdict_g_3_best_mode_greater_than`).
-# Decoders without hidden layers beat those with one by {glue:text}`best_depth_margin_mod3`
+# The best decoder without hidden layers against the best with one, in mean accuracy over the fractions
+# (positive when the first is ahead): {glue:text}`best_depth_margin_mod3`
 # {glue:text}`best_depth_margin_mod3_ci` (mod 3) and {glue:text}`best_depth_margin_greater_than`
 # {glue:text}`best_depth_margin_greater_than_ci` (greater-than): {glue:text}`verdict_g_3_best_depth`.
 #
@@ -671,8 +672,8 @@ run.metric("n_goldilocks_runs", len(masks))
 # The live figure uses a few runs at learning rate {glue:text}`param_lr`. The claims on the zone are
 # decided by the {ref}`depth runs <evidence-geneft-statics-goldilocks-depths>`: {glue:md}`goldilocks_setup_text:myst`.
 # The zone is interior when the best interior depth beats both ends in mean test accuracy; the
-# deepest decoder memorizes when it fits its training pairs and its test accuracy lies more than
-# 0.05 under the best depth's. Intervals: percentile bootstrap over the seeds, paired across depths
+# deepest decoder's test accuracy lying more than 0.05 under the best depth's is the memorization claim, and
+# whether it also fits its training pairs is a claim of its own. Intervals: percentile bootstrap over the seeds, paired across depths
 # (a seed draws the same split at every depth).
 
 # %% tags=["remove-input"]

@@ -412,7 +412,8 @@ run.figure("fig_outputs", fig)
 # The paper's figures show one initialization. Over all {glue:text}`n_seeds_text` seeds of the
 # main setting, the fraction with a non-monotone OOD loss is {glue:text}`nonmonotone_fraction`.
 # Sec. 4.2.2 explains the swing by the sign of the initial minor entries: early on, the output in
-# direction $k$ is dominated by $w_{k q}\mu_k$, with $q$ the strongest direction; if that minor
+# direction $k$ is dominated by $w_{k q}\mu_q$, with $q$ the strongest direction (the paper writes
+# $w_{k,1}\mu_k$; the output's $k$-th entry is $\sum_p w_{kp}\mu_p$); if that minor
 # entry starts positive, its growth moves the output *towards* the target, and its later
 # suppression turns the output back. Among seeds with such a positive minor entry the fraction is
 # {glue:text}`nonmono_pos`, among the others {glue:text}`nonmono_neg`: a difference of
@@ -634,10 +635,10 @@ run.figure("fig_multi", fig)
 # | the script's $A^2$, uniform | {glue:text}`triple_fraction_a2_uniform` | {glue:text}`quadruple_fraction_a2_uniform` |
 #
 # Triple descent under the paper's $A$ needs the all-positive init ({glue:text}`verdict_s_8_uniform`;
-# Gaussian: {glue:text}`verdict_s_8_gaussian`); quadruple descent does not appear under $A$ at all
-# ({glue:text}`verdict_s_9_paper`) and does under the script's $A^2$ with its uniform init
-# ({glue:text}`verdict_s_9_script`): the paper's Fig. 9 is reproduced by the script's reading, not by
-# the paper's equation. The all-positive init helps because every minor entry then starts with the
+# Gaussian: {glue:text}`verdict_s_8_gaussian`); quadruple descent is all but absent under $A$ (a fraction
+# {glue:text}`quadruple_fraction_a_uniform` of the uniform-init seeds: {glue:text}`verdict_s_9_paper`) and far more
+# frequent under the script's $A^2$ with its uniform init ({glue:text}`verdict_s_9_script`): the
+# paper's Fig. 9 comes far more easily from the script's reading than from the paper's equation. The all-positive init helps because every minor entry then starts with the
 # sign that produces the illusion of Sec. 4.2.2. Both settings also lie outside Assumption D.5 of the
 # theory that is meant to explain them (section on the paper's Appendix D below).
 #
@@ -680,8 +681,8 @@ run.text("failure_verdict", "No seed reaches the plateau" if stuck is None else
          "None of it is permanent" if stuck["value"] == 0 else "Part of it outlasts the horizon")
 
 # %% [markdown]
-# Under SGD ({glue:text}`sgd_seeds_text` seeds, learning rate {glue:text}`sgd_lr_text`, batch
-# {glue:text}`sgd_batch_text`, the same paper-time horizon) on sampled data:
+# The same failure under SGD on sampled data ({glue:text}`sgd_seeds_text` seeds, learning rate
+# {glue:text}`sgd_lr_text`, batch {glue:text}`sgd_batch_text`, the same paper-time horizon) is drawn below.
 
 # %% tags=["remove-input"]
 sgd_steps = int(P.failure_horizon / (2 * P.sgd_lr))
@@ -815,7 +816,7 @@ Markdown(markdown_table(("constant", "value"), ((k, format_number(v)) for k, v i
 # w_{ii}(t_0 + t) \ge w_{ii}(t_0)\exp[2\eta t a_i(1-\lambda)/\kappa]
 # $$
 #
-# (checked for $\lambda$ = 0.5, 0.85 and $1 - K^{-1}$).
+# (checked for $\lambda$ = 0.5, 0.85 and at the range's end, $1 - K^{-1}$).
 # ```
 # ```{prf:lemma} D.5 and D.6 (the diagonal settles at 1)
 # :label: lemma-d5
@@ -846,8 +847,8 @@ run.metric("lemma_offdiag_over_phase", main_check["offdiag_over_phase"])
 # entries in fact stay far inside the initial phase: their largest magnitude over the run is
 # {glue:text}`lemma_offdiag_over_phase` times its edge $P\beta\omega$.
 #
-# The same run also broke one assumption at a time (the other constants unchanged); the first
-# lemma to fail, at the earliest step over the seeds:
+# The same run also changed one constant at a time (the others unchanged; a change can break more than one
+# assumption, as the table shows); the first lemma to fail, at the earliest step over the seeds:
 
 # %%
 first = {label: lm.first_failure(r["lemmas"]) for label, r in checks.items() if label != "none"}
@@ -902,9 +903,9 @@ run.text("lemma_s3_ratios_text", ", ".join(significant(r, 3) for r in gaps.stren
 #    largest ({glue:text}`verdict_s_d_psd`); $w_{11}$ turns negative at step
 #    {glue:text}`w_recursion_negative_diagonal_step` and the first lemma to fail is {glue:text}`w_recursion_first_lemma`.
 # 4. **The paper's Figs. 8 and 9.** Their smallest consecutive strength ratios are {glue:text}`fig8_min_strength_ratio`
-#    and {glue:text}`fig9_min_strength_ratio` with $A$ ({glue:text}`fig8_min_strength_ratio_a2` and
-#    {glue:text}`fig9_min_strength_ratio_a2` with $A^2$), below the 3 of Assumption D.5
-#    ({glue:text}`verdict_s_d_fig8`; {glue:text}`verdict_s_d_fig9`).
+#    and {glue:text}`fig9_min_strength_ratio` with $A$, both below the 3 of Assumption D.5
+#    ({glue:text}`verdict_s_d_fig8`; {glue:text}`verdict_s_d_fig9`); with the script's $A^2$ they are
+#    {glue:text}`fig8_min_strength_ratio_a2` and {glue:text}`fig9_min_strength_ratio_a2`.
 # 5. **$T_1$.** The proof of Lemma D.1 and Lemma D.2 define $T_1$ a factor {glue:text}`t1_definition_ratio`
 #    $= \kappa^2$ apart ({glue:text}`verdict_s_d_t1`). Lemma D.2 needs the shorter one: by the longer one,
 #    an entry leaves the initial phase in a fraction {glue:text}`t1_long_phase_exit` of the lemma runs,
@@ -938,7 +939,7 @@ run.metric("t1_short_phase_exit", float(gaps.phase_exit_before(w_t1, const, t1["
 # For $u_i \sim \mathcal N(0, \tau^2 I_{d'})$, $\mathbb E w_{ii} = d'\tau^2$ and $\mathbb E w_{ij} = 0$
 # (E.1), while the spread of $w_{ij}$ is $\sqrt{d'}\tau^2$: the major entries start
 # $\sqrt{d'}$ standard deviations ahead of the minor ones, which breaks the "all entries near
-# $\omega$" picture of Assumption D.4 at large $d'$ and leaves fewer minor entries able to fake
+# $\omega$" picture of Assumption D.1 (the paper's App. E.2 names D.4) at large $d'$ and leaves fewer minor entries able to fake
 # progress. Monte Carlo with {glue:text}`mc_samples_text` draws per width:
 
 # %%

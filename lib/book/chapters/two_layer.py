@@ -479,7 +479,7 @@ CHAPTER = Chapter(
         Claim(
             "S-10",
             statement="failure mode: $w_{11}$ suppressed early, loss stalls above 0",
-            paper_value="plateau at about $\\mu_1^2/2$",
+            paper_value="the loss converges to a non-zero value (the book derives the plateau $\\mu_1^2/2$)",
             metric="failure_plateau_loss",
             condition="> 0.1",
             basis="single run",
