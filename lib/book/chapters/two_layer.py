@@ -316,6 +316,7 @@ CHAPTER = Chapter(
             metric="stage_alignment_fraction_placebo_swapped",
             condition="< 0.1",
             basis="seeds",
+            kind="method",  # a control of the book's own test, not a statement of the paper
             free_choices=(
                 FreeChoice(
                     "control", "kinds swapped", {"windows 3x later": "stage_alignment_fraction_placebo_shifted"}
@@ -464,6 +465,7 @@ CHAPTER = Chapter(
             metric="quadruple_fraction_a_uniform",
             condition="> 0.01",
             basis="evidence",
+            role="reading",  # a frequency, a bar the paper does not set: it claims existence (S-9/exists)
             expected="does not hold",
             note="the paper claims existence (S-9/exists holds); as a frequency it is rare under $A$, while with the "
             "script's $A^2$ {quadruple_fraction_a2_uniform} of the seeds descend four times (S-9/script)",
