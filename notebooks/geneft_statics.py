@@ -139,7 +139,7 @@ for name, (equal_sizes, relabelling) in excess.items():
 run.text("table2_excess_text", "; ".join(
     f"{reader_name(name)}: {significant(e, 3)} of {significant(e + r, 3)} bits ({e / (e + r):.0%}) from the class sizes, {significant(r, 3)} from relabelling"
     for name, (e, r) in excess.items()))
-display(Markdown(markdown_table(("relation", "$b$ by nauty, {eq}`eq-b-aut`", "closed form", "Table 2"),
+display(Markdown(markdown_table(("relation", "$b$ by nauty, {eq}`eq-b-aut`", "closed form", "rough form (Table 2)"),
                                  ((reader_name(nm), format_number(b), "–" if c is None else format_number(c), format_number(t))
                                   for nm, b, c, t in rows))))
 
@@ -153,7 +153,8 @@ display(Markdown(markdown_table(("relation", "$b$ by nauty, {eq}`eq-b-aut`", "cl
 # {glue:text}`table2_excess_text`. The random graph is the instructive case: its
 # automorphism group is trivial, so {eq}`eq-b-aut` gives $\log_2 n!$
 # (= {glue:text}`b_bits_greater_than` bits, like a total order), while picking a graph
-# from all symmetric graphs takes $n(n-1)/2$ bits. {eq}`eq-b-aut` counts the graphs with
+# from all symmetric graphs takes $n(n-1)/2$ bits (the table's last column; the paper's Table 2 lists
+# $n(n+1)/2$, which also counts self-loops). {eq}`eq-b-aut` counts the graphs with
 # a *known* structure, so it is a lower bound on what a learner without that knowledge needs.
 #
 # ## Critical data fraction: the paper's eqs. (1)-(5)
