@@ -340,7 +340,7 @@ def _claims(location: Path, only: list[str], check: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from lib.book.verdicts.claims import MetricsError
-    from lib.util.runtime import MAX_THREADS, OUTPUT_DIR_ENV, SettingError, check_environment, setting
+    from lib.util.runtime import MAX_THREADS, OUTPUT_DIR_ENV, SettingError, check_environment, folder_setting
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["evidence"]:
@@ -365,11 +365,12 @@ def main(argv: list[str] | None = None) -> int:
                         f"--threads must be a whole number from 1 to {MAX_THREADS}, got {short(threads)}{hint}"
                     )
                 threads = int(threads)
-            output_dir = args.output_dir or setting(OUTPUT_DIR_ENV) or str(ROOT / "runs")
             overrides = parse_overrides(pairs, args.yaml)
             from papermill.exceptions import PapermillExecutionError
 
-            from lib.book.run.notebook import check_stored_results_mode
+            from lib.book.run.notebook import DEFAULT_RUNS_DIR, check_stored_results_mode
+
+            output_dir = args.output_dir or str(folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR))
             from lib.book.run.runner import Terminated, disk_full, missing_folders, remove_empty
             from lib.util.runtime import stored_results_mode
 

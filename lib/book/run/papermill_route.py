@@ -292,12 +292,12 @@ def papermill_output_path(injected: object = None) -> Path | None:
     kernel's parent process is read (Linux /proc): the `papermill` command line. Papermill's Python
     API, an output on stdout or a URL give None (set LIB_OUTPUT_DIR for those).
     """
+    cwd, argv = papermill_cwd(), papermill_command()
     try:
-        parent = os.getppid()
-        cwd = Path(os.readlink(f"/proc/{parent}/cwd"))
-        argv = [os.fsdecode(a) for a in Path(f"/proc/{parent}/cmdline").read_bytes().split(b"\0")[:-1]]
-        shell_pwd = _started_in(parent)
+        shell_pwd = _started_in(os.getppid())
     except OSError:
+        cwd = None
+    if cwd is None or argv is None:
         return local_path(injected, Path.cwd()) if injected is not None else None
     if injected is not None:
         if _papermill_arguments(argv) is not None and "--cwd" in argv:
