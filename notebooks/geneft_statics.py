@@ -304,14 +304,9 @@ run.figure("fig_mc_bound", fig)
 # training sets); where the paper's Table 3 networks reach it (evidence) is given below the table.
 
 # %%
-crossing = {}
-for name in P.mc_relations:
-    b = description.description_length(relation_matrix(name, P.n))
-    crossing[name] = {"p_c": stats.exact(bounds.critical_fraction(b, N, ALPHA)),
-                      "inferred": bounds.fraction_at_accuracy(frac, mc[name].inferred_samples.T, ALPHA, seed=P.seed,
-                                                              what="samplings"),
-                      "bound": bounds.fraction_at_accuracy(frac, mc[name].accuracy_samples.T, ALPHA, seed=P.seed,
-                                                           what="samplings")}
+crossing = {name: bounds.critical_fraction_vs_accuracy(
+                mc[name], description.description_length(relation_matrix(name, P.n)), N, alpha=ALPHA, seed=P.seed)
+            for name in P.mc_relations}
 
 # %% tags=["remove-input"]
 for name, c in crossing.items():
@@ -362,7 +357,7 @@ for name in P.net_relations:
 
 # %% tags=["remove-input"]
 run.metric("embed_dim_value", P.embed_dim)
-best = {name: min(P.architectures, key=lambda a: gap[name, a]) for name in P.net_relations}
+best = statics.smallest_gap(gap)
 for name, arch in best.items():
     run.metric(f"best_mode_{name}", statics.split_architecture(arch)[0])
     run.metric(f"best_depth_{name}", statics.split_architecture(arch)[1])
@@ -679,7 +674,7 @@ run.metric("n_goldilocks_runs", len(masks))
 
 # %% tags=["remove-input"]
 gold_ev = run.evidence("goldilocks_depths").data
-gold = sorted(gold_ev, key=lambda sh: sh.key["depth"])
+gold = statics.by_depth(gold_ev)
 depths7 = np.array([sh.key["depth"] for sh in gold])
 test7, train7 = [sh["test_acc"][0] for sh in gold], [sh["train_acc"][0] for sh in gold]
 run.metric("goldilocks_interior_margin", statics.best_mean_margin(test7[1:-1], [test7[0], test7[-1]], seed=P.seed))

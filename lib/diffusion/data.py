@@ -109,8 +109,10 @@ def sample_images(
 def concept_signals(dgp: Circles, n: int = 512, seed: int = 0) -> dict[str, float]:
     """Concept signal: RMS-per-image distance between class-mean images when one concept flips.
 
-    Park et al. define the concept signal as the sensitivity of the data to a change of the
-    concept's value; here it is ||E[x | red, big] - E[x | other value]|| / sqrt(pixels),
+    Park et al. (2024), "Emergence of hidden capabilities", define the concept signal as the sensitivity of
+    the data to a change of the concept's value (no equation number; the Swing-by paper uses it in Sec. 5 and
+    App. G.1, Fig. 19: the class-mean pixel values of the colours and sizes set it); here it is
+    ||E[x | red, big] - E[x | other value]|| / sqrt(pixels),
     with the expectations estimated from n images per class (common random numbers).
     """
     means = {}

@@ -23,7 +23,10 @@ def norm(ch: int) -> nn.GroupNorm:
 
 
 def timestep_embedding(t: torch.Tensor, dim: int) -> torch.Tensor:
-    """Sinusoidal embedding of a noise level in [0, 1] (scaled by 1000, as in DDPM and VDM code)."""
+    """Sinusoidal embedding of a noise level in [0, 1] (scaled by 1000, as in DDPM and VDM code).
+
+    The sinusoidal position encoding of Vaswani et al. (2017), "Attention Is All You Need" (Sec. 3.5), with
+    frequencies 10000^(-k / half), used as a time embedding by Ho et al. (2020, DDPM); cos then sin halves."""
     half = dim // 2
     freqs = torch.exp(-math.log(10000.0) * torch.arange(half, dtype=torch.float32, device=t.device) / half)
     args = 1000 * t[:, None].float() * freqs[None]

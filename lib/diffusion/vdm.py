@@ -65,6 +65,11 @@ class VDM(nn.Module):
     def loss_terms(self, x01: torch.Tensor, cond: torch.Tensor, u0: float | None = None) -> dict[str, torch.Tensor]:
         """The three terms of the VDM bound, each a batch mean in bits per dimension.
 
+        Kingma, Salimans, Poole & Ho (2021), "Variational Diffusion Models": the variational lower bound is the
+        prior loss KL(q(z_1|x) || N(0, I)), the reconstruction loss E[-log p(x|z_0)] and the diffusion loss, here
+        in continuous time, 1/2 gamma'(t) ||eps - eps_hat(z_t; gamma_t)||^2 with t ~ U(0, 1) (module docstring;
+        the Swing-by paper's App. G.2 trains this model).
+
         Times are drawn with the low-discrepancy sampler of Kingma et al. (App. I.1):
         t_i = (u0 + i / B) mod 1. The reconstruction term uses a Gaussian decoder of std
         `data_noise` around z_0 / alpha_0, whose expectation over z_0 is closed form:

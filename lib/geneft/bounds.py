@@ -31,7 +31,7 @@ import numpy as np
 import sympy as sp
 
 from lib.geneft.relations import class_labels, relation_matrix
-from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, exact
 
 # ----------------------------------------------------------------------------------------------
 # Eqs. (1)-(5)
@@ -413,32 +413,17 @@ def fraction_at_accuracy(
 
 
 def critical_fraction_vs_accuracy(
-    name: str,
-    n: int,
-    fractions,
-    *,
-    samplings: int,
-    alpha: float = 0.9,
-    network_accuracy=None,
-    seed: int = 0,
-    **mc_kwargs,
+    mc: MonteCarloBound, b: float, n_pairs: int, *, alpha: float = 0.9, seed: int = 0
 ) -> dict[str, Estimate]:
-    """Eq. (4)'s p_c (b from nauty, N = n^2 pairs) beside the fraction where the Monte Carlo bound,
-    and optionally networks (`network_accuracy` (seeds, F) on the same `fractions`), reach accuracy
-    alpha. Eq. (4) targets the inferable fraction f(N p) = alpha, a stricter target than accuracy
-    alpha (a guess is right with probability max(p_*, 1 - p_*)), so p_c lies above the bound's
-    crossing unless the bound's inference is weaker than the balls-in-buckets count.
+    """Eq. (4)'s p_c (b the relation's description length, N = `n_pairs`) beside the training fractions
+    where the Monte Carlo bound `mc` (App. D) reaches accuracy alpha ("bound") and where its inferable
+    fraction reaches alpha ("inferred"), each a `fraction_at_accuracy` over the bound's samplings. Eq. (4)
+    targets the inferable fraction f(N p) = alpha, a stricter target than accuracy alpha (a guess is right
+    with probability max(p_*, 1 - p_*)), so p_c lies above the bound's crossing unless the bound's
+    inference is weaker than the balls-in-buckets count.
     """
-    from lib.geneft.description import description_length
-    from lib.util.stats import exact
-
-    b = description_length(relation_matrix(name, n))
-    mc = monte_carlo_bound(name, n, fractions, samplings, seed=seed, **mc_kwargs)
-    out = {
-        "p_c": exact(critical_fraction(b, n * n, alpha)),
-        "bound": fraction_at_accuracy(fractions, mc.accuracy_samples.T, alpha, seed=seed, what="samplings"),
-        "inferred": fraction_at_accuracy(fractions, mc.inferred_samples.T, alpha, seed=seed, what="samplings"),
+    return {
+        "p_c": exact(critical_fraction(b, n_pairs, alpha)),
+        "inferred": fraction_at_accuracy(mc.fractions, mc.inferred_samples.T, alpha, seed=seed, what="samplings"),
+        "bound": fraction_at_accuracy(mc.fractions, mc.accuracy_samples.T, alpha, seed=seed, what="samplings"),
     }
-    if network_accuracy is not None:
-        out["networks"] = fraction_at_accuracy(fractions, network_accuracy, alpha, seed=seed, what="seeds")
-    return out

@@ -31,7 +31,7 @@ from scipy.integrate import solve_ivp
 
 from lib.util.comparisons import auc, proportion_difference
 from lib.util.numbers import format_estimate, interval_text, significant, tex_number, tex_power_of_ten
-from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction, units_to_decide
 from lib.util.wording import markdown_table, sentence_start
 
 # ----------------------------------------------------------------------------------------------
@@ -451,6 +451,41 @@ def fraction_not_above(comparisons: dict) -> Estimate:
     (`compare_with_arctan`'s results keyed by init scale), that do not lie above the band of eq. (12), with the
     Wilson 95% interval over the points."""
     return fraction(~np.concatenate([np.asarray(c["above"], bool) for c in comparisons.values()]))
+
+
+def excess_over_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> Estimate:
+    """Fig. 6 read as the paper states it: every point under eq. (12). The largest excess, over the points of
+    `comparisons` (`compare_with_arctan`'s results keyed by init scale, pooled), of the fraction of seeds that
+    generalize over the top of its band of eq. (12); each fraction's Wilson interval is at the Bonferroni level
+    1 - (1 - confidence) / points, so the whole interval lies at or below 0 when no point is above the law
+    (simultaneously at `confidence`) and above 0 when some point is (as `statics.excess_over_bound` for Fig. 3)."""
+    from lib.geneft.statics import largest
+
+    points = [(p, top) for c in comparisons.values() for p, top in zip(c["points"], c["band_high"])]
+    if not points:
+        raise ValueError("excess_over_arctan needs at least one point")
+    level = 1 - (1 - confidence) / len(points)
+    excesses = []
+    for p, top in points:
+        wide = fraction(round(p.value * p.n), p.n, confidence=level)
+        excesses.append(Estimate(p.value - top, wide.low - top, wide.high - top, p.n, ""))
+    worst = largest(excesses)
+    return Estimate(
+        worst.value,
+        worst.low,
+        worst.high,
+        worst.n,
+        f"max over {len(points)} points of the fraction minus the band's top, Wilson, Bonferroni {confidence:.0%}",
+    )
+
+
+def seeds_to_clear_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> int | None:
+    """What deciding `excess_over_arctan` would cost at the rates seen: the fewest seeds per point at which the
+    point with the largest excess, at its observed fraction, has a Bonferroni Wilson interval wholly on one side
+    of its band's top (`units_to_decide`); None when no number of seeds does."""
+    points = [(p, top) for c in comparisons.values() for p, top in zip(c["points"], c["band_high"])]
+    leading, top = max(points, key=lambda point: point[0].value - point[1])
+    return units_to_decide(leading.value, float(top), confidence=1 - (1 - confidence) / len(points))
 
 
 def generalization_difference_by_sigma(counts: dict, sigma: dict) -> Estimate:

@@ -15,10 +15,14 @@ distances of a measured fraction from eq. (4)'s p_c, and whether a decoder can e
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 import numpy as np
 
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
+
+S = TypeVar("S")  # an evidence shard: `.key` (its parameters) and its arrays by name
 
 # ----------------------------------------------------------------------------------------------
 # Networks against the bound
@@ -119,6 +123,17 @@ def split_architecture(text: str) -> tuple[str, int]:
     if not (depth.isascii() and depth.isdigit()):
         raise ValueError(f"{text!r} is not 'mode:depth'")
     return mode, int(depth)
+
+
+def smallest_gap(gap: Mapping[tuple[str, str], float]) -> dict[str, str]:
+    """Per relation, the "mode:depth" architecture of smallest inductive gap (`lib.geneft.bounds.inductive_gap`),
+    the reading of Section III's "the inductive gap is the smallest for a network in mode 3 with 0 hidden
+    layers": `gap` keyed by (relation, architecture); of equal gaps, the architecture first in `gap` wins."""
+    best: dict[str, str] = {}
+    for (relation, architecture), value in gap.items():
+        if relation not in best or value < gap[relation, best[relation]]:
+            best[relation] = architecture
+    return best
 
 
 def curve_area(curves, fractions) -> np.ndarray:
@@ -251,6 +266,12 @@ def decoder_curves(*shard_sets, array: str = "full_acc") -> dict[tuple[str, str]
             key = (sh.key["relation"], f"{sh.key['mode']}:{sh.key['depth']}")
             curves.setdefault(key, []).append(np.asarray(sh[array], float).T)
     return {key: np.concatenate(parts) for key, parts in curves.items()}
+
+
+def by_depth(shards: Iterable[S]) -> list[S]:
+    """Evidence shards of a sweep over decoder depth (the Goldilocks zone of Fig. 7, App. E) in increasing
+    depth (`key["depth"]`), shards of equal depth in their given order."""
+    return sorted(shards, key=lambda sh: sh.key["depth"])
 
 
 def decoder_label(key: dict) -> str:

@@ -123,6 +123,10 @@ def adamw_step(
 ) -> None:
     """One in-place Adam step on (M, P) buffers, `lr` (M, P) per parameter, `t` the step count from 1.
 
+    Adam with bias-corrected moments (Kingma & Ba 2015, "Adam", Algorithm 1); decoupled weight decay is AdamW
+    and coupled decay Adam with L2 regularization, the two variants of Loshchilov & Hutter 2019, "Decoupled
+    Weight Decay Regularization", Algorithm 2 (the GenEFT paper names neither; see the module docstring).
+
     Decoupled decay (torch.optim.AdamW's rule): `decay` = 1 - lr * weight_decay (M, P) multiplies the
     parameters first. Coupled decay (torch.optim.Adam's `weight_decay`, L2 in the loss): `l2` =
     weight_decay (M, P) adds l2 * theta to `grad` (in place) before the moments. Either may be None.

@@ -165,6 +165,9 @@ def _truncated(pts: np.ndarray, test: np.ndarray, s: int, radius: float | None, 
 def gaussian_density(point: np.ndarray, data: SIMData, origin_cluster: bool = False) -> float | np.ndarray:
     """Density of the training mixture at `point` (in concept coordinates), restricted to the first s axes.
 
+    The mixture is that of Section 2.1 ("Training Set") and eq. (C.7): a cluster p drawn uniformly, then
+    x ~ N(mu_p 1_p, diag(sigma)^2), plus the optional cluster at 0; its components weigh equally here.
+
     The mixture is degenerate off the first s axes, so the density is taken on the s-dim
     concept plane (a reviewer asked how much training mass sits at the test point). `point` may be
     a stack of points (..., >= s): one density each (an array), the same numbers point by point.

@@ -77,8 +77,9 @@ def init_mlp(shape: MLPShape, seeds: list[int], init_scale: float = 1.0) -> Para
 def end_to_end_rms(shape: MLPShape, seeds: list[int], init_scale: float = 1.0) -> float:
     """RMS entry of the initial end-to-end matrix W_L ... W_1 of linear models (bias left out), over seeds.
 
-    The quantity that the two-layer theory's init scale tau sets: its Jacobian U U^T has
-    off-diagonal entries of RMS tau^2 sqrt(width) (`lib.theory.two_layer.init_u`, App. E.2).
+    The quantity that the two-layer theory's init scale tau sets: its Jacobian U U^T (U of d x d' entries
+    N(0, tau^2), `lib.theory.two_layer.init_u`) has off-diagonal entries of RMS tau^2 sqrt(d') and a diagonal of mean
+    d' tau^2 (App. E.2, eq. (E.1)), so that over all its entries the RMS is tau^2 sqrt(d' (d' + d + 1) / d).
     """
     if shape.activation != "linear":
         raise ValueError("the end-to-end matrix is defined for linear models only")

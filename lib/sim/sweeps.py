@@ -280,20 +280,6 @@ def swing_block(config: dict, shard: dict, checkpoint: pathlib.Path | None = Non
 
 
 # ----------------------------------------------------------------------------------------------
-# The two-layer theory's init scale, in the MLPs' terms (item: init scale)
-# ----------------------------------------------------------------------------------------------
-
-
-def two_layer_jacobian_rms(tau: float, width: int) -> float:
-    """RMS off-diagonal entry of W(0) = U U^T for U with N(0, tau^2) entries (App. E.2): tau^2 sqrt(width).
-
-    The two-layer chapter's init scale tau, put on the axis of `models.end_to_end_rms` (the MLPs'
-    initial end-to-end matrix), so that the theory's sweep over tau and the MLPs' sweep over the
-    init scale can be drawn on one axis."""
-    return float(tau) ** 2 * float(width) ** 0.5
-
-
-# ----------------------------------------------------------------------------------------------
 # Topological order on the hypercube of combination points (App. B, eq. B.2, Fig. 7)
 # ----------------------------------------------------------------------------------------------
 
@@ -313,12 +299,6 @@ class TopologicalRuns:
         return {k: np.asarray(v, np.float32) if v.dtype.kind == "f" else v for k, v in asdict(self).items()}
 
 
-def _worst(losses: np.ndarray, combos: np.ndarray) -> np.ndarray:
-    """Largest l(u) - l(v) over comparable pairs u <= v, per step: losses (T, 2^s) -> (T,)."""
-    pairs = M.comparable_pairs(combos)
-    return (losses[:, pairs[:, 0]] - losses[:, pairs[:, 1]]).max(axis=1)
-
-
 def topological_runs(protocol: Protocol, seeds: list[int], snapshots: list[float], learned: float) -> TopologicalRuns:
     """Train one model per seed on the App. B setting and test eq. (B.2) on all 2^s combination points.
 
@@ -330,7 +310,8 @@ def topological_runs(protocol: Protocol, seeds: list[int], snapshots: list[float
     snap, worst, order, snap_no, order_no = [], [], [], [], []
     for i, ds in enumerate(data):
         losses = M.ood_loss(y[:, i], ds.to_concept(ds.combo_points))
-        per_step, per_step_no = _worst(losses, ds.combos), _worst(losses[:, 1:], ds.combos[1:])
+        per_step = M.max_order_violation(losses, ds.combos)
+        per_step_no = M.max_order_violation(losses[:, 1:], ds.combos[1:])
         snap.append(per_step[steps])
         snap_no.append(per_step_no[steps])
         worst.append(per_step.max())

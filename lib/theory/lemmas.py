@@ -93,12 +93,11 @@ def check_settings(
     out = {}
     for k, (label, (c, a)) in enumerate(settings.items()):
         w = traj[:, k * n : (k + 1) * n]
-        peak = noise_peak(w, a)
         out[label] = {
             "assumptions": assumption_violations(c, a, w0[label]),
             "lemmas": lemma_violations(w, a, c),
-            "corollary_p": int((peak > corollary_d1_cap(c, len(a))).sum()),
-            "corollary_p2": int((peak > corollary_d1_cap(c, len(a), p_power=2)).sum()),
+            "corollary_p": int(corollary_d1_violations(w, a, c).sum()),
+            "corollary_p2": int(corollary_d1_violations(w, a, c, p_power=2).sum()),
             "final": w[-1],
             "offdiag_over_phase": float(
                 np.nanmax(np.abs(w[..., ~np.eye(len(a), dtype=bool)])) / (c.P * c.beta * c.omega)

@@ -52,7 +52,7 @@ class Comparison:
     z: np.ndarray  # (B, d) test point x_hat = sum_p mu_p e_p
     w0: np.ndarray  # (B, d, d) initialisation
     theory: np.ndarray  # Theorem 4.1 (gradient flow, population A)
-    discrete: np.ndarray  # exact GD solution with the population A: (1 - lr a_k)^k
+    discrete: np.ndarray  # exact GD solution with the population A: (1 - lr a_k)^m after m steps
     gd: np.ndarray  # full-batch GD on the sampled data
     sgd: np.ndarray  # the paper's SGD protocol on the sampled data
 

@@ -158,7 +158,8 @@ def test_point(mu, d: int) -> np.ndarray:
 
 
 def ood_loss(w: np.ndarray, mu) -> np.ndarray:
-    """1/2 ||W x_hat - x_hat||^2 at the OOD test point."""
+    """1/2 ||W x_hat - x_hat||^2: the squared error of eq. (2.1) at the OOD test point x_hat = sum_p mu_p 1_p
+    (Section 2.1, "Evaluation"), for the linear model f(W; x) = W x (the test loss of Fig. 5, Sec. 4.2)."""
     x = test_point(mu, w.shape[-1])
     return 0.5 * (((w - np.eye(len(x))) @ x) ** 2).sum(-1)
 

@@ -41,10 +41,3 @@ def swing_block(config: dict, shard: dict, checkpoint: Path | None = None) -> di
         "bump": (run["bump"] / run["loss"][0].mean()).astype(np.float32),
         "positive_minor": tl.positive_minor(w0, run["a"], len(config["mu"])),
     }
-
-
-def nonmonotone_by_d(descents_by_d: dict[int, np.ndarray]):
-    """Fraction of seeds with two or more descents per d, each an Estimate (Wilson interval)."""
-    from lib.util.stats import fraction
-
-    return {d: fraction(int((desc >= 2).sum()), int(desc.size)) for d, desc in sorted(descents_by_d.items())}

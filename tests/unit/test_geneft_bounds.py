@@ -251,12 +251,17 @@ def test_p_star_small_data_limit_and_eq5_fit():
 
 
 def test_eq4_p_c_beside_the_bound_and_the_inferred_fraction():
-    from lib.geneft.bounds import critical_fraction_vs_accuracy
+    from lib.geneft.bounds import critical_fraction_vs_accuracy, fraction_at_accuracy
+    from lib.geneft.description import description_length
 
     fr = np.linspace(0.02, 0.6, 15)
-    out = critical_fraction_vs_accuracy(
-        "mod3", 15, fr, samplings=6, network_accuracy=np.clip(np.linspace(0.6, 1.0, 15)[None] + np.zeros((4, 1)), 0, 1)
-    )
-    assert out["p_c"].method == "exact"
+    mc = monte_carlo_bound("mod3", 15, fr, 6)
+    b = description_length(relation_matrix("mod3", 15))
+    out = critical_fraction_vs_accuracy(mc, b, 15 * 15)
+    assert out["p_c"].method == "exact" and out["p_c"].value == critical_fraction(b, 15 * 15, 0.9)
     assert out["bound"].value < out["inferred"].value  # accuracy 0.9 comes before inferring 90%
-    assert out["networks"].value == pytest.approx(0.02 + (0.9 - 0.6) / 0.4 * 0.58, rel=1e-6)
+    assert out["bound"] == fraction_at_accuracy(fr, mc.accuracy_samples.T, 0.9, what="samplings")
+    networks = np.clip(np.linspace(0.6, 1.0, 15)[None] + np.zeros((4, 1)), 0, 1)
+    assert fraction_at_accuracy(fr, networks, 0.9, what="seeds").value == pytest.approx(
+        0.02 + (0.9 - 0.6) / 0.4 * 0.58, rel=1e-6
+    )

@@ -285,6 +285,34 @@ def test_g6_statistics_pool_the_points_and_compare_the_extreme_sigma_ratios():
     assert repons.generalization_difference_by_sigma(counts, sigma).value == pytest.approx(2 / 40 - 28 / 40)
 
 
+def test_g6_all_points_reads_the_largest_excess_at_the_bonferroni_level():
+    from lib.util.stats import Estimate, fraction
+
+    tight = Estimate(1.0, 0.99, 1.01, 30, "test")  # band top = the law at sigma_a / sigma_c = 1.01
+    far_above = {1.0: repons.compare_with_arctan([30, 30], [30, 30], [1.0, 100.0], tight)}
+    excess = repons.excess_over_arctan(far_above)
+    top = far_above[1.0]["band_high"]
+    wide = fraction(30, 30, confidence=1 - 0.05 / 2)  # two points: each at 97.5%
+    assert excess.value == pytest.approx(max(1.0 - top))
+    assert excess.low == pytest.approx(max(wide.low - top)) and excess.low > 0  # wholly above: does not hold
+    below = {1.0: repons.compare_with_arctan([0, 0], [30, 30], [1.0, 100.0], Estimate(20.0, 19.0, 21.0, 30, "t"))}
+    assert repons.excess_over_arctan(below).high < 0  # every point under its band: holds
+    # more points widen every point's interval (Bonferroni): the same two points among four read less sharply
+    four = {1.0: far_above[1.0], 2.0: below[1.0]}
+    assert repons.excess_over_arctan(four).low < excess.low
+    with pytest.raises(ValueError):
+        repons.excess_over_arctan({})
+
+
+def test_g6_all_points_cost_is_the_seeds_that_clear_the_leading_point():
+    from lib.util.stats import Estimate, units_to_decide
+
+    sigma = Estimate(1.0, 0.99, 1.01, 30, "test")
+    comparisons = {1.0: repons.compare_with_arctan([24, 3], [30, 30], [1.0, 10.0], sigma)}
+    leading_top = comparisons[1.0]["band_high"][0]  # 0.8 against the law at ratio 1 leads 0.1 at ratio 10
+    assert repons.seeds_to_clear_arctan(comparisons) == units_to_decide(0.8, leading_top, confidence=1 - 0.05 / 2)
+
+
 def test_the_collapse_reading_is_one_clause_per_relation():
     from lib.util.stats import Estimate, fraction
 

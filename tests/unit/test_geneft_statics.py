@@ -104,3 +104,24 @@ def test_decoder_curves_stack_the_seeds_of_one_decoder_across_sets():
     curves = statics.decoder_curves([Shard("concat", 5), Shard("difference", 5)], [Shard("concat", 3)])
     assert curves["mod3", "concat:0"].shape == (8, 4) and curves["mod3", "difference:0"].shape == (5, 4)
     assert curves["mod3", "concat:0"][:, 0].tolist() == [0, 1, 2, 3, 4, 0, 1, 2]  # first set's seeds first
+
+
+def test_smallest_gap_picks_per_relation_the_first_of_the_smallest():
+    gap = {
+        ("mod3", "concat:1"): 0.2,
+        ("mod3", "squared_difference:0"): 0.1,
+        ("mod3", "difference:0"): 0.1,
+        ("greater_than", "concat:1"): 0.05,
+        ("greater_than", "difference:0"): 0.3,
+    }
+    assert statics.smallest_gap(gap) == {"mod3": "squared_difference:0", "greater_than": "concat:1"}
+    assert list(statics.smallest_gap(gap)) == ["mod3", "greater_than"]  # the relations in `gap`'s order
+
+
+def test_by_depth_sorts_shards_by_their_depth_keeping_ties_in_order():
+    class Shard:
+        def __init__(self, depth, tag):
+            self.key, self.tag = {"depth": depth}, tag
+
+    shards = [Shard(4, "a"), Shard(0, "b"), Shard(2, "c"), Shard(0, "d")]
+    assert [sh.tag for sh in statics.by_depth(shards)] == ["b", "d", "c", "a"]

@@ -94,6 +94,7 @@ def test_breaking_d5_breaks_suppression(setting):
     out = lm.check_settings({"ok": (c, A), "D.5": (c2, a_close)}, 2, len(w) - 1, seed=0)
     assert np.allclose(out["ok"]["final"], w[-1])  # batched settings = separate runs
     assert out["ok"]["assumptions"] == [] and out["D.5"]["assumptions"] == ["D.5"]
+    assert out["ok"]["corollary_p"] > 0 and out["ok"]["corollary_p2"] == 0  # Corollary D.1 needs P^2 (see above)
     assert lm.first_failure(out["ok"]["lemmas"]) == (None, None)
     assert lm.first_failure(out["D.5"]["lemmas"])[0] == "D.7"
 

@@ -15,9 +15,7 @@ from lib.sim.sweeps import (
     topological_estimates,
     truncation_effect,
     truncation_pairs,
-    two_layer_jacobian_rms,
 )
-from lib.theory.two_layer import gram, init_u
 
 TINY = Protocol(d=3, width=3, depth=2, n=200, lr=0.05, epochs=2, batch=32)
 
@@ -58,12 +56,6 @@ def test_init_scale_multiplies_the_initialisation():
     assert small == pytest.approx(base * 0.5**3, rel=1e-5)  # three linear layers, bias left out
     with pytest.raises(ValueError, match="linear"):
         end_to_end_rms(MLPShape(4, 5, 3, "relu"), [0])
-
-
-def test_two_layer_jacobian_rms_matches_monte_carlo():
-    w = gram(init_u(400, 3, 16, 0.1, "gaussian", 0))
-    off = w[:, 0, 1]
-    assert np.sqrt(np.mean(off**2)) == pytest.approx(two_layer_jacobian_rms(0.1, 16), rel=0.1)
 
 
 def test_truncation_pairs_share_init_and_orthant_moves_the_data():

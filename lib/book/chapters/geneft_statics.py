@@ -13,7 +13,6 @@ from lib.geneft.evidence import (  # numpy only: no torch at import
 from lib.geneft.statics import TABLE3_DECODER, split_architecture
 
 RELATIONS = ("mod3", "mod5", "greater_than", "bipartite", "random_graph")
-BOUNDED = ("mod3", "mod5", "greater_than", "bipartite")  # relations with a Monte Carlo bound (App. D)
 MODES = ("concat", "difference", "squared_difference")
 
 
@@ -282,7 +281,11 @@ CHAPTER = Chapter(
             metric="p_c_vs_bound_log2_mod3",
             condition="< 1",
             basis="seeds",
-            role="primary",
+            role="reading",
+            note="a book reading since 2026-12-07 (before, a primary of its row; relabelled after an audit, verdict "
+            "unchanged): the paper defines $p_c$ by the inferable fraction, $f(Np_c) = \\alpha$ "
+            "(G-1..5/p_c-inferable), not by the bound, which adds the guesses; the factor 2 is the book's bar, and "
+            "on greater-than the same reading does not hold (G-1..5/p_c-bound-greater-than)",
         ),
         Claim(
             "G-1..5/p_c-bound-greater-than",
@@ -354,8 +357,11 @@ CHAPTER = Chapter(
             metric="best_depth_margin",
             condition="> 0",
             basis="evidence",
+            role="primary",
             expected="inconclusive",
-            note="re-declared when the five more seeds (5 to 9) were all stored, as declared with them: on the first 5 "
+            note="a primary of its row since 2026-12-07 (relabelled after an audit from a further statement: the "
+            "paper's sentence names both the mode and the depth, \"the smallest for a network in mode 3 with 0 hidden "
+            'layers"; the row moves from reproduced to undecided). Re-declared when the five more seeds (5 to 9) were all stored, as declared with them: on the first 5 '
             "seeds this row did not hold (mod 3's margin wholly below 0, with one seed of squared difference without "
             "hidden layer stuck near 0.6 at every fraction); on 10 seeds the interval covers 0. On mod 3 the smallest "
             "gap is {best_decoder_evidence_mod3}, and the best decoder without hidden layers leads the best with "

@@ -485,18 +485,25 @@ CHAPTER = Chapter(
             metric="failure_plateau_loss",
             condition="> 0.1",
             basis="single run",
-            role="primary",
+            note="relabelled on 2026-12-07, after an audit, from the row's primary to a further statement: the bar "
+            "of 0.1 on the plateau's median loss is the book's, and a stall on a finite time axis is not the "
+            "paper's statement, which is that the loss converges there and $w_{11}$ never grows (S-10/permanence, "
+            "now the primary; verdicts unchanged)",
         ),
         Claim(
             "S-10/permanence",
-            statement="the failure is permanent: $w_{11}$ never grows",
-            paper_value="never grows",
+            statement="the failure is permanent: $w_{11}$ never grows (more than half of the seeds that reach the "
+            "plateau are still on it at the horizon)",
+            paper_value='the loss converges to a non-zero value; $w_{11}$ never grows ("trapped")',
             metric="failure_permanent_fraction",
             condition="> 0.5",
             basis="seeds",
+            role="primary",
             expected="does not hold",
             note="under the exact flow every plateau seed escapes within the horizon (median escape time "
-            "{failure_escape_time_median})",
+            "{failure_escape_time_median}); the verdict is the same at any bar above the interval's upper end. "
+            "The row's primary since 2026-12-07 (relabelled after an audit from a further statement; before, the "
+            "row was decided by S-10's stall and read reproduced)",
         ),
         Claim(
             "S-D",

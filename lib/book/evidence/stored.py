@@ -603,9 +603,3 @@ def stored_chapters(root: Path | None = None) -> list[str]:
     """The chapters with a stored-results folder."""
     base = Path(root or EVIDENCE)
     return sorted(p.parent.name for p in base.glob(f"*/{STORED}") if p.is_dir()) if base.is_dir() else []
-
-
-def stored_files_size(root: Path | None = None) -> int:
-    """Bytes of every stored result's files (to keep them small)."""
-    base = Path(root or EVIDENCE)
-    return sum(p.stat().st_size for p in base.glob(f"*/{STORED}/*/*") if p.is_file())

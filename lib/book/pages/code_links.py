@@ -196,7 +196,7 @@ _MUTATORS = ("append", "extend", "update", "add", "insert", "setdefault")
 
 
 class _Notebook:
-    """A chapter notebook's imports, bindings and `run.metric` / `run.figure` calls."""
+    """A chapter notebook's imports, bindings and `run.metric` calls."""
 
     def __init__(self, chapter_id: str, source: str | None = None):
         self.chapter = chapter_id
@@ -206,7 +206,6 @@ class _Notebook:
         self.imports: dict[str, str] = {}
         self.bindings: list[_Binding] = []
         self.metrics: list[tuple[ast.AST, ast.AST]] = []  # (name expression, value)
-        self.figures: list[tuple[ast.AST, ast.AST]] = []
         self.tables: dict[int, _Table] = {}  # id of a `for` loop's iterable -> its literal table
         self._found: dict[tuple[int, str], Sources] = {}  # `sources` of (id of an expression of `tree`, row)
         for node in ast.walk(tree):
@@ -233,9 +232,9 @@ class _Notebook:
                 self.bindings += _bind(node.optional_vars, node.context_expr, getattr(node.context_expr, "lineno", 0))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 owner = node.func.value
-                if isinstance(owner, ast.Name) and owner.id == "run" and node.func.attr in ("metric", "figure"):
+                if isinstance(owner, ast.Name) and owner.id == "run" and node.func.attr == "metric":
                     if len(node.args) == 2:
-                        (self.metrics if node.func.attr == "metric" else self.figures).append(tuple(node.args))
+                        self.metrics.append(tuple(node.args))
                 elif node.func.attr in _MUTATORS and _root(owner):
                     value = ast.copy_location(ast.Tuple(elts=list(node.args), ctx=ast.Load()), node)
                     self.bindings.append(_Binding(node.lineno, _root(owner), value, False))
@@ -429,12 +428,6 @@ def metric_sources(chapter_id: str, metric: str, notebook: _Notebook | None = No
     declared = DECLARED.get(chapter_id, {}).get(metric)
     functions = ((declared,) if declared else ()) + found.functions
     return Sources(tuple(dict.fromkeys(functions))[:MAX_FUNCTIONS], found.evidence)
-
-
-def figure_sources(chapter_id: str, glue_name: str) -> Sources:
-    """The lib functions and evidence sets behind a glued figure (`run.figure(NAME, fig)`)."""
-    notebook = _notebook(chapter_id)
-    return _matching(notebook.figures, glue_name, notebook)
 
 
 # ---- what the notebooks' captions name -------------------------------------------------------------

@@ -28,9 +28,11 @@ NEEDS_GPU = "needs a GPU"
 STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, NEEDS_GPU)
 
 STATUS_RULE = (
-    "A row's status is derived from its *primary* claims, never typed: the claims each row names, "
-    "declared before they were computed, as the paper's own statement, read on the paper's own measure (its figure's quantity, "
-    "its text's criterion) at the paper's setting, fixed in advance. Every other claim says what it is "
+    "A row's status is derived from its *primary* claims, never typed: the claims each row names as the paper's "
+    "own statement, read on the paper's own measure (its figure's quantity, its text's criterion) at the paper's "
+    "setting. The roles were assigned on 2026-11-26, when most verdicts were already known; a claim whose test was "
+    "declared, or whose role changed, after its evidence had been seen says so, and when, in its note. Every other "
+    "claim says what it is "
     "(a further statement of the paper; a book reading: a statistic, bar or threshold the paper does not "
     "set; an extension, derivation or finding beyond the paper; a consistency or method check), is shown "
     "under *also tested*, and never moves the row. When a primary claim **does not hold**, the row is "
