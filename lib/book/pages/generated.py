@@ -29,6 +29,7 @@ from lib.book.verdicts.claims import (
     verdicts,
 )
 from lib.book.verdicts.summary import (
+    DEPENDS,
     ERRATUM,
     NEEDS_GPU,
     PAPERS,
@@ -96,7 +97,7 @@ def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[Row
     return chapters, metrics, found, summarise(chapters, found, gpu_pending_chapters())
 
 
-_COUNTED = {ERRATUM: "with an error in the paper", NEEDS_GPU: "waiting for a GPU"}
+_COUNTED = {ERRATUM: "with an error in the paper", DEPENDS: "resting on a free choice", NEEDS_GPU: "waiting for a GPU"}
 
 
 def _counts_sentence(counts: Counter) -> str:

@@ -24,8 +24,9 @@ CAVEATS = "reproduced with caveats"
 NOT_REPRODUCED = "not reproduced"
 ERRATUM = "error in the paper"
 UNDECIDED = "undecided at this budget"
+DEPENDS = "depends on a free choice"
 NEEDS_GPU = "needs a GPU"
-STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, NEEDS_GPU)
+STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, DEPENDS, NEEDS_GPU)
 
 STATUS_RULE = (
     "A row's status is derived from its *primary* claims, never typed: the claims each row names as the paper's "
@@ -40,7 +41,8 @@ STATUS_RULE = (
     "it was not computed because its evidence is declared for a GPU that the build did not have, "
     "**needs a GPU**. A primary claim whose verdict changes with a free choice of the analyst (a floor, "
     "a level, a read-out: its robustness row in the scorecard) is never reported plainly: **reproduced "
-    "with caveats** when it holds under the choice fixed in advance, else **undecided at this budget**. "
+    "with caveats** when it holds under the choice fixed in advance, else **depends on a free choice** (more runs "
+    "would not decide it: the choice does). "
     "Otherwise the row is **error in the paper** when one of its primary claims is an *erratum*, a statement "
     "of the paper that the book shows wrong (see the errata), and **reproduced** when every primary claim holds."
 )
@@ -119,7 +121,7 @@ def row_of(claim_id: str, rows: list[CatalogueRow]) -> CatalogueRow | None:
 
 
 # The status of one primary claim, and how a row combines them: the first of this order that a primary has.
-_ORDER = (NOT_REPRODUCED, NEEDS_GPU, UNDECIDED, CAVEATS, ERRATUM, REPRODUCED)
+_ORDER = (NOT_REPRODUCED, NEEDS_GPU, UNDECIDED, DEPENDS, CAVEATS, ERRATUM, REPRODUCED)
 
 
 @dataclass
@@ -151,17 +153,12 @@ class RowSummary:
         """Primary erratum claims that do not hold: errors the book finds in the paper."""
         return [v for v in self.primaries if v.claim.kind == "erratum" and v.verdict == FAILS]
 
-    @property
-    def caveats(self) -> list[Verdict]:
-        """Primary claims whose verdict depends on a free choice of the analyst."""
-        return [v for v in self.primaries if v.dependent_choices]
-
     def claim_status(self, v: Verdict) -> str:
         """What one primary claim says of its row (see STATUS_RULE)."""
         if v.claim.kind == "erratum":
             return ERRATUM if v.verdict == FAILS else REPRODUCED
         if v.dependent_choices:  # never reported plainly: its verdict moves with the analyst's choice
-            return CAVEATS if v.verdict == HOLDS else UNDECIDED
+            return CAVEATS if v.verdict == HOLDS else DEPENDS
         if v.verdict == FAILS:
             return NOT_REPRODUCED
         if v.verdict == NOT_COMPUTED:
@@ -202,7 +199,7 @@ class RowSummary:
         noted = [
             (v.claim.id, v.note)
             for v in self.primaries
-            if self.claim_status(v) in (NOT_REPRODUCED, UNDECIDED, NEEDS_GPU) and v.note
+            if self.claim_status(v) in (NOT_REPRODUCED, UNDECIDED, DEPENDS, NEEDS_GPU) and v.note
         ]
         parts = shared_clauses(noted, len(self.primaries))
         parts += [f"{v.claim.id} {v.robustness_detail}" for v in self.primaries if v.dependent_choices]
