@@ -14,5 +14,5 @@
                     fingerprints, plotting
 
 Kept free of imports on purpose: a chapter depends only on the modules it imports
-(see `lib/util/deps.py`), so importing `lib` itself must not pull in every module.
+(see `lib/book/chapters/dependencies.py`), so importing `lib` itself must not pull in every module.
 """

@@ -897,8 +897,8 @@ Markdown(markdown_table(
 # parameter, so the decoder's biases are drawn so too. The
 # {ref}`runs at the stated setting <evidence-geneft-dynamics-ratio-seeds-1e5-normal>` train the networks, split,
 # encoder rate, ratios and seeds of the {ref}`AdamW runs above <evidence-geneft-dynamics-ratio-seeds>` that way, at init scales 0.5 and 1 (the paper's
-# text does not list its scales). Its claim was declared before any of its runs existed, and the chapter reads
-# nothing from the set until every shard is stored. What the initialisation alone fixes is measured as above:
+# text does not list its scales). Its first claim (G-6/paper-init-1e5, below) was declared before any of its runs
+# existed, and the chapter reads nothing from the set until every shard is stored. What the initialisation alone fixes is measured as above:
 # under the caption's initialisation $\sigma_a/\sigma_c$ is {glue:text}`fig6_normal_sigma_text`.
 # {glue:text}`fig6_normal_text`.
 #

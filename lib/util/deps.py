@@ -1,8 +1,5 @@
-"""Which files of `lib/` a chapter depends on, for make (like `gcc -MM`).
-
-A chapter depends on its notebook, its declaration `lib/book/chapters/ID.py`, and every `lib`
-module either of them imports, transitively (imports inside functions included).
-"""
+"""Which `lib` modules a source file imports, and their transitive closure (imports inside functions included):
+what a chapter depends on (`lib.book.chapters.dependencies`) and what a code fingerprint covers."""
 
 from __future__ import annotations
 
@@ -48,7 +45,7 @@ def import_statements(path: Path) -> list[list]:
     return memo_by_content("imports", source, parse)
 
 
-def _imported_modules(path: Path, module: str | None) -> set[str]:
+def imported_modules(path: Path, module: str | None) -> set[str]:
     """Dotted names of the `lib` modules that the source at `path` imports."""
     found: set[str] = set()
     package = module if module and path.name == "__init__.py" else (module.rpartition(".")[0] if module else "")
@@ -74,20 +71,5 @@ def module_closure(modules: set[str]) -> set[str]:
         for name in _with_parents(module):
             if name not in seen and module_path(name) is not None:
                 seen.add(name)
-                todo |= _imported_modules(module_path(name), name) - seen
+                todo |= imported_modules(module_path(name), name) - seen
     return seen
-
-
-def chapter_dependencies(chapter_id: str) -> list[Path]:
-    """The notebook, the declaration and the transitive closure of `lib` imports, sorted."""
-    notebook = ROOT / "notebooks" / f"{chapter_id}.py"
-    seen = module_closure(
-        _imported_modules(notebook, None) | {f"lib.book.chapters.{chapter_id}", "lib.book.run.runner"}
-    )
-    return sorted({notebook} | {module_path(m) for m in seen})
-
-
-def make_rule(chapter_id: str, target: str) -> str:
-    """A make rule `target: deps`, plus an empty rule per dependency (a deleted file is no error)."""
-    deps = [str(p.relative_to(ROOT)) for p in chapter_dependencies(chapter_id)]
-    return f"{target}: {' '.join(deps)}\n" + "".join(f"{d}:\n" for d in deps)

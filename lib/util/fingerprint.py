@@ -29,7 +29,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
-import json
 import platform
 import re
 import symtable
@@ -41,6 +40,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from lib.util.deps import module_closure, module_path
+from lib.util.hashing import json_sha256
 from lib.util.io import memo_by_content
 from lib.util.paths import ROOT
 
@@ -102,7 +102,7 @@ def code_fingerprint(*modules: str) -> str:
         "modules": {m: module_digest(m) for m in code_modules(*modules)},
         "versions": package_versions(),
     }
-    return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
+    return json_sha256(record, spaced=True)[:16]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -145,7 +145,7 @@ class _Sources:
             parts = path.relative_to(self.root).with_suffix("").parts
             is_package = parts[-1] == "__init__"
             self.texts[".".join(parts[:-1] if is_package else parts)] = (path.read_text(), is_package)
-        self.digest = hashlib.sha256(json.dumps(sorted(self.texts.items())).encode()).hexdigest()
+        self.digest = json_sha256(sorted(self.texts.items()))
 
     def has(self, module: str) -> bool:
         """Whether `module` is a module of the package."""
@@ -443,7 +443,7 @@ def reached_code(
     }
     versions = package_versions() if with_versions else {}
     record = {"code": objects, **({"versions": versions} if with_versions else {})}
-    digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
+    digest = json_sha256(record, spaced=True)[:16]
     return Reached(digest, dict(sorted(objects.items())), versions, {k: f"{m}:{o}" for (m, o), k in keys.items()})
 
 

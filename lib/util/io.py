@@ -1,6 +1,6 @@
-"""Atomic file writes: an interrupted run never leaves a half-written file that a later step trusts; whether the
-process that owns a file still runs (`process_alive`: a staging folder, a socket); and results memoised on disk by
-the content they are computed from."""
+"""Atomic file writes: an interrupted run never leaves a half-written file that a later step trusts; whether a
+folder can be written (`check_writable`); whether the process that owns a file still runs (`process_alive`: a
+staging folder, a socket); and results memoised on disk by the content they are computed from."""
 
 from __future__ import annotations
 
@@ -46,6 +46,13 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def check_writable(folder: str | os.PathLike) -> None:
+    """Raise OSError unless a file can be created in `folder`, by creating a nameless one (O_TMPFILE where the file
+    system has it): `os.access` says yes to root everywhere, even in /proc or on a read-only mount."""
+    with tempfile.TemporaryFile(dir=folder):
+        pass
 
 
 def atomic_write_json(path: str | os.PathLike, obj: Any) -> None:

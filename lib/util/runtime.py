@@ -23,12 +23,12 @@ import importlib.abc
 import importlib.util
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
+from lib.util.io import check_writable
 from lib.util.paths import CACHE_DIR_ENV
 
 THREADS_ENV = "LIB_THREADS"
@@ -120,8 +120,7 @@ def writable_folder_setting(name: str) -> None:
     path = folder_setting(name, Path("."))
     try:
         path.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
+        check_writable(path)
     except OSError as err:
         raise SettingError(f"{name}={value[:80]!r}: cannot be written ({err.strerror or err})") from None
 

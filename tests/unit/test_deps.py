@@ -1,7 +1,7 @@
-"""lib/util/deps.py: a chapter depends on its notebook, its declaration and the lib modules it imports."""
+"""lib/book/chapters/dependencies.py: a chapter depends on its notebook, its declaration and the lib modules it imports."""
 
 from lib.book.chapters import chapter_ids
-from lib.util.deps import chapter_dependencies, make_rule
+from lib.book.chapters.dependencies import chapter_dependencies, make_rule
 from lib.util.paths import ROOT
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lib.util.deps import _imported_modules, module_path
+from lib.util.deps import imported_modules, module_path
 from lib.util.paths import ROOT
 
 # top down, one folder each (lib/__init__.py draws them); a module belongs to the layer of its longest prefix
@@ -50,7 +50,7 @@ def test_a_module_imports_only_its_layer_and_those_below(module):
     own = layer_of(module)
     upward = [
         f"{imported} ({LAYERS[layer_of(imported)][0]})"
-        for imported in sorted(_imported_modules(module_path(module), module))
+        for imported in sorted(imported_modules(module_path(module), module))
         if layer_of(imported) < own
     ]
     assert not upward, f"{module} ({LAYERS[own][0]}) imports from a layer above: {', '.join(upward)}"
@@ -61,7 +61,7 @@ def test_the_science_imports_nothing_of_the_book():
         (module, imported)
         for module in lib_modules()
         if layer_of(module) == SCIENCE
-        for imported in _imported_modules(module_path(module), module)
+        for imported in imported_modules(module_path(module), module)
         if layer_of(imported) < SCIENCE
     ]
     assert not machinery
@@ -70,14 +70,14 @@ def test_the_science_imports_nothing_of_the_book():
 def test_the_layer_rule_catches_an_upward_import(tmp_path):
     science = tmp_path / "model.py"
     science.write_text("def f():\n    from lib.book.run.notebook import start_chapter\n    return start_chapter\n")
-    imported = _imported_modules(science, "lib.geneft.model")
+    imported = imported_modules(science, "lib.geneft.model")
     assert "lib.book.run.notebook" in imported and layer_of("lib.book.run.notebook") < layer_of("lib.geneft.model")
 
 
 @pytest.mark.parametrize("notebook", sorted((ROOT / "notebooks").glob("*.py")), ids=lambda p: p.stem)
 def test_a_notebook_does_not_import_its_declaration(notebook):
     declarations = sorted(
-        m for m in _imported_modules(notebook, None) if m == "lib.book.chapters" or m.startswith("lib.book.chapters.")
+        m for m in imported_modules(notebook, None) if m == "lib.book.chapters" or m.startswith("lib.book.chapters.")
     )
     assert not declarations, f"{notebook.name} imports {declarations}: read parameters through the chapter handle"
 

@@ -452,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.check and stale:
                 return 1
         elif args.command == "deps":
-            from lib.util.deps import make_rule
+            from lib.book.chapters.dependencies import make_rule
 
             sys.stdout.write(make_rule(args.chapter, args.target))
         elif args.command == "pages":

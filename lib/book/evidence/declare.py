@@ -8,7 +8,6 @@ shards, stored beside the full set under `.../SET/smoke/SHARD_ID/`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -17,24 +16,21 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from lib.util.hashing import canonical_json, json_sha256
+
 VARIANTS = ("full", "smoke")
 UNHASHED_KEYS = ("device",)  # where a shard ran is provenance, not configuration
 _ID_VALUE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 # ----------------------------------------------------------------------------------------------
-# Canonical JSON, hashes, shard ids
+# Configuration hashes, shard ids
 # ----------------------------------------------------------------------------------------------
-
-
-def canonical_json(obj: Any) -> str:
-    """JSON with sorted keys and no whitespace; NaN and infinities refused (they are not JSON)."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def config_hash(config: Mapping[str, Any]) -> str:
     """sha256 of the canonical JSON of `config` without the keys that say where it ran (`device`)."""
     hashed = {k: v for k, v in config.items() if k not in UNHASHED_KEYS}
-    return hashlib.sha256(canonical_json(hashed).encode()).hexdigest()
+    return json_sha256(hashed)
 
 
 def shard_id(shard: Mapping[str, Any]) -> str:

@@ -142,11 +142,9 @@ def code_change(recorded: Mapping[str, Any], reached: Reached, versions: bool = 
 
 
 def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
+    """sha256 (hex) of the bytes of the file at `path`."""
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def write_shard(

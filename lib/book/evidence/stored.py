@@ -53,6 +53,7 @@ from lib.book.evidence.store import (
     write_shard,
 )
 from lib.util.fingerprint import Reached, reached_code
+from lib.util.hashing import canonical_json, json_sha256
 from lib.util.names import resolve
 from lib.util.paths import EVIDENCE
 
@@ -189,19 +190,17 @@ def bound_arguments(function: Callable, args: tuple, kwargs: Mapping[str, Any]) 
         return {**{f"arg{i}": v for i, v in enumerate(args)}, **kwargs}
 
 
-def _digest(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
 def argument_hashes(function: Callable, args: tuple, kwargs: Mapping[str, Any]) -> dict[str, str]:
     """name -> sha256 of the canonical form of each argument, by parameter name (so `f(1, b=2)` and `f(1, 2)`
     agree); StoredResultError for an argument that cannot be hashed."""
-    return {name: _digest(_canonical(value, name)) for name, value in bound_arguments(function, args, kwargs).items()}
+    return {
+        name: json_sha256(_canonical(value, name)) for name, value in bound_arguments(function, args, kwargs).items()
+    }
 
 
 def argument_hash(function: Callable, args: tuple, kwargs: Mapping[str, Any]) -> str:
     """sha256 of all the arguments (`argument_hashes`), the identity of a call."""
-    return _digest(argument_hashes(function, args, kwargs))
+    return json_sha256(argument_hashes(function, args, kwargs))
 
 
 def _short(value: Any) -> str:
@@ -323,7 +322,7 @@ def decode_result(structure: Any, arrays: Mapping[str, np.ndarray]) -> Any:
 def result_digest(structure: Any, arrays: Mapping[str, np.ndarray]) -> str:
     """sha256 of a result's content: its structure and every array's dtype, shape and bytes (not the npz file's
     bytes, which hold the time of writing)."""
-    digest = hashlib.sha256(json.dumps(structure, sort_keys=True, separators=(",", ":")).encode())
+    digest = hashlib.sha256(canonical_json(structure).encode())
     for name in sorted(arrays):
         a = np.asarray(arrays[name])
         digest.update(f"\0{name}\0{a.dtype.str}\0{a.shape}\0".encode())
@@ -390,7 +389,7 @@ def write_stored(
         "name": name,
         "function": function_name,
         "arguments": argument_summary(function, args, kwargs),
-        "arguments_sha256": _digest(hashes),
+        "arguments_sha256": json_sha256(hashes),
         "argument_hashes": hashes,
         "code_fingerprint": code.fingerprint,
         "code_objects": code.objects,
@@ -484,7 +483,7 @@ def check_stored(
             name, "other code", f"it was computed by {provenance['function']}, not {function_name}", provenance
         )
     hashes = argument_hashes(function, args, kwargs)
-    if provenance["arguments_sha256"] != _digest(hashes):
+    if provenance["arguments_sha256"] != json_sha256(hashes):
         recorded = provenance.get("argument_hashes") if isinstance(provenance.get("argument_hashes"), dict) else {}
         differ = sorted(k for k in set(hashes) | set(recorded) if hashes.get(k) != recorded.get(k))
         stored = ", ".join(f"{k}={v}" for k, v in (provenance.get("arguments") or {}).items() if k in differ)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from lib.book.chapters.declaration import ParameterError, short
+from lib.util.io import check_writable
 from lib.util.paths import ROOT
 
 # Folders of the repository a run must not write into, and the one inside them it may.
@@ -98,9 +98,8 @@ def usable_output_dir(
         path.mkdir(parents=True, exist_ok=True)
         if not os.access(path, os.W_OK | os.X_OK):
             raise _refuse(option, path, "is not writable")
-        try:  # os.access says yes to root everywhere (/proc, a read-only mount): try a nameless file (O_TMPFILE)
-            with tempfile.TemporaryFile(dir=path):
-                pass
+        try:
+            check_writable(path)
         except OSError as err:
             raise _refuse(option, path, f"is not writable ({err.strerror or err})") from None
         for name in chapter_files(chapter_id, html):

@@ -43,10 +43,12 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock
 from jupyter_client.connect import KernelConnectionInfo
 from jupyter_client.manager import AsyncKernelManager, KernelManager
 from jupyter_client.provisioning import LocalProvisioner
 
+from lib.util.hashing import json_sha256
 from lib.util.io import process_alive
 from lib.util.runtime import warm_kernels
 
@@ -87,7 +89,7 @@ def template_key(environment: dict[str, str], interpreter: list[str]) -> str:
         "modules": WARM_MODULES,
         "code": hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
     }
-    return hashlib.sha256(json.dumps(record).encode()).hexdigest()[:16]
+    return json_sha256(record)[:16]
 
 
 def template_folder() -> Path:
@@ -323,10 +325,7 @@ def _ask(socket_path: str, request: bytes, streams: tuple[int, int]) -> dict[str
 def _start_template(socket_path: str, environment: dict[str, str], interpreter: list[str]) -> bool:
     """Start the template for `socket_path` (one process, under a lock shared by every client of that key) and
     wait until it listens; False if it ended or did not listen within READY_TIMEOUT_SECONDS."""
-    import fcntl
-
-    with open(f"{socket_path}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with FileLock(f"{socket_path}.lock"):  # blocks until held; the file stays for the next client
         if _listening(socket_path):
             return True
         template = subprocess.Popen(

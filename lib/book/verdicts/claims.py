@@ -234,7 +234,7 @@ def malformed_estimate(value: Any) -> str | None:
 
 def chapter_fingerprint(chapter_id: str) -> str:
     """Fingerprint of the code behind a chapter: its notebook's `lib` import closure and declaration."""
-    from lib.util.deps import chapter_dependencies
+    from lib.book.chapters.dependencies import chapter_dependencies
     from lib.util.fingerprint import code_fingerprint
     from lib.util.paths import ROOT
 

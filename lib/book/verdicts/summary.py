@@ -417,8 +417,8 @@ SCIENCE_PACKAGES = ("sim", "theory", "geneft", "diffusion")
 def chapter_sources(chapter_id: str) -> tuple[list[str], list[str]]:
     """The science modules a chapter runs (its notebook's `lib` import closure, book machinery left out),
     as repository paths, and the evidence sets declared for it."""
+    from lib.book.chapters.dependencies import chapter_dependencies
     from lib.book.evidence.registry import all_sets
-    from lib.util.deps import chapter_dependencies
 
     code = [
         p.relative_to(ROOT).as_posix()
