@@ -1,5 +1,7 @@
 """The command line explains itself: `lib run --help`, `lib list ID`, `lib claims`, `lib page`, `lib params`."""
 
+import pytest
+
 from lib.book.chapters import chapter_ids
 
 
@@ -71,8 +73,10 @@ def test_the_readmes_run_examples_pass_every_check_before_any_compute(tmp_path):
         validate_run(args.chapter, parse_overrides(pairs, args.yaml), tmp_path, args.allow_expensive, html=args.html)
 
 
-def test_a_pipe_closed_early_ends_the_command_quietly():
-    """`lib list | head`: no traceback when the reader stops reading; the shell's exit status for SIGPIPE."""
+@pytest.mark.parametrize("command", [["list"], ["evidence", "list"]])
+def test_a_pipe_closed_early_ends_the_command_quietly(command):
+    """`lib list | head`, `lib evidence list | head`: no traceback when the reader stops reading; the shell's exit
+    status for SIGPIPE."""
     import os
     import subprocess
     import sys
@@ -81,6 +85,6 @@ def test_a_pipe_closed_early_ends_the_command_quietly():
 
     read_end, write_end = os.pipe()
     os.close(read_end)
-    done = subprocess.run([sys.executable, "-m", "lib", "list"], stdout=write_end, stderr=subprocess.PIPE, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "lib", *command], stdout=write_end, stderr=subprocess.PIPE, cwd=ROOT)
     os.close(write_end)
     assert done.returncode == 141 and done.stderr == b""

@@ -346,7 +346,12 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["evidence"]:
         from lib.book.commands import evidence
 
-        return evidence.main(argv[1:])
+        try:
+            code = evidence.main(argv[1:])
+            sys.stdout.flush()
+            return code
+        except BrokenPipeError:  # `lib evidence status | head`
+            return _pipe_closed()
     try:
         check_environment()
         rest, pairs = split_parameters(argv)
@@ -493,7 +498,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
-    except BrokenPipeError:  # `lib list | head`: the reader has what they asked for (Python's documented idiom)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141  # 128 + SIGPIPE, as a shell command cut off by its pipe
+    except BrokenPipeError:  # `lib list | head`
+        return _pipe_closed()
     return 0
+
+
+def _pipe_closed() -> int:
+    """A reader's pipe closed early (`lib list | head`): they have what they asked for. Python's documented idiom:
+    point stdout at /dev/null so that the interpreter's exit does not fail on it again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 141  # 128 + SIGPIPE, as a shell command cut off by its pipe
