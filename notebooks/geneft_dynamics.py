@@ -883,9 +883,10 @@ Markdown(markdown_table(
 # %% [markdown]
 # The table above gives each init scale of the gradient-descent runs. A fraction {glue:text}`fig6_gd_fraction_under_bound`
 # {glue:text}`fig6_gd_fraction_under_bound_ci` of the points is not above the band of the paper's eq. (12)
-# ({glue:text}`verdict_g_6_gd`). Pooled over the ratios, the init scale with the largest $\sigma_a/\sigma_c$
-# generalizes more often than the one with the smallest by {glue:text}`fig6_gd_sigma_monotone_difference`
-# {glue:text}`fig6_gd_sigma_monotone_difference_ci` (Newcombe 95%; {glue:text}`verdict_g_6_gd_sigma_monotone`).
+# ({glue:text}`verdict_g_6_gd`). Pooled over the ratios, the fraction that generalizes at the init scale with the
+# largest $\sigma_a/\sigma_c$ minus that at the smallest is {glue:text}`fig6_gd_sigma_monotone_difference`
+# {glue:text}`fig6_gd_sigma_monotone_difference_ci` (Newcombe 95%; negative: it generalizes less often;
+# {glue:text}`verdict_g_6_gd_sigma_monotone`).
 # The arctan shape at init scale 1: {glue:text}`verdict_g_6_gd_arctan_shape`.
 
 # %% [markdown]
@@ -905,7 +906,8 @@ Markdown(markdown_table(
 # The paper's statement is that every point lies under the law. Read so, each point's fraction is compared with the
 # top of its band at the Bonferroni level over the points, as the networks of the paper's Fig. 3 are compared with
 # their bound: the largest excess is {glue:text}`fig6_excess_over_bound_1e5_normal`
-# {glue:text}`fig6_excess_over_bound_1e5_normal_ci`. The book's first reading, which counts the points above the band,
+# {glue:text}`fig6_excess_over_bound_1e5_normal_ci`. At that level no point lies above its band; the table's last
+# column reads each point alone, at 95%. The book's first reading, which counts the points above the band at 95%,
 # is shown after it.
 #
 # - {glue:text}`verdict_g_6_paper_init_1e5_all_points`
@@ -1182,9 +1184,9 @@ run.figure("fig_wd", fig)
 #
 # - {glue:text}`verdict_g_8_wd_independent_1e4`
 #
-# The logistic boundary's slope in $(\log wd, \log \eta_\mathrm{dec})$ is not a claim at this budget: the runs
-# that fit their training pairs are separated by a line, and the separating lines have every slope, so no
-# outcome of these data could decide it.
+# At this tenth of the steps the logistic boundary's slope in $(\log wd, \log \eta_\mathrm{dec})$ is not a claim
+# (unlike G-8/slope at the paper's steps): the runs that fit their training pairs are separated by a line, and the
+# separating lines have every slope, so no outcome of these data could decide it.
 
 # %% [markdown]
 # ### The decay form
@@ -1215,7 +1217,7 @@ else:
     run.metric("wd_boundary_spread_mod3_1e5_coupled", spread8c)
     crossing8c, where8c = wd_boundary.row_crossings(log_dec8c, g8c.generalized, fitted8c)
     run.prose("wd_coupled_text", "With all its shards stored, the rows' boundaries are at $\\log_{10}\\eta_\\mathrm{dec}$ = "
-              f"{wd_boundary.crossings_text(wd8c, crossing8c, where8c)}, a spread of {interval_text(spread8c)} decades")
+              f"{wd_boundary.crossings_text(wd8c, crossing8c, where8c)}; their spread, in decades, is {interval_text(spread8c)}")
     for w, c, where, row in zip(wd8c, crossing8c, where8c, g8c.phase):
         run.metric(f"wd_boundary_log10_lr_dec_mod3_1e5_coupled_{w:g}", float(c) if where == wd_boundary.INSIDE else where)
         run.metric(f"wd_confusion_mod3_1e5_coupled_{w:g}", fraction(row == phases.CONFUSION))

@@ -132,7 +132,7 @@ for name, result in checks.items():
     run.metric(name, result.holds)
 
 # %% [markdown]
-# The first line of the derivation, (C.1) to (C.4), holds for any sample: sympy expands
+# The first line of the derivation, (C.1) to (C.6), holds for any sample: sympy expands
 # $\frac{1}{2N}\sum_k \|(W - I)x_k\|^2$ and $\frac12 \mathrm{Tr}[(W - I)^\top (W - I) A]$ into the
 # same polynomial, and $\frac12\|(W - I)B\|_F^2$ equals $\frac12\mathrm{Tr}[(W - I)^\top (W - I) B^2]$ for
 # every symmetric $B = A^{1/2}$. The second, (C.7) to (C.13), is the expectation over the cluster

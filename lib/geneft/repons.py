@@ -24,7 +24,7 @@ embeddings of trained networks collapsed by class as the theory says generalizin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.integrate import solve_ivp
@@ -469,14 +469,8 @@ def excess_over_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> 
     for p, top in points:
         wide = fraction(round(p.value * p.n), p.n, confidence=level)
         excesses.append(Estimate(p.value - top, wide.low - top, wide.high - top, p.n, ""))
-    worst = largest(excesses)
-    return Estimate(
-        worst.value,
-        worst.low,
-        worst.high,
-        worst.n,
-        f"max over {len(points)} points of the fraction minus the band's top, Wilson, Bonferroni {confidence:.0%}",
-    )
+    method = f"max over {len(points)} points of the fraction minus the band's top, Wilson, Bonferroni {confidence:.0%}"
+    return replace(largest(excesses), method=method)
 
 
 def seeds_to_clear_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> int | None:
@@ -509,7 +503,7 @@ def generalization_table(ratios: dict, comparisons: dict) -> str:
         "$\\eta_\\mathrm{dec}/\\eta_\\mathrm{enc}$",
         "generalizes (Wilson 95%)",
         "band of eq. (12)",
-        "above it",
+        "above it (Wilson 95%)",
     )
     return markdown_table(
         header,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import TypeVar
 
 import numpy as np
@@ -64,14 +65,8 @@ def excess_over_bound(network_curves, bound_curves, *, confidence: float = CONFI
     when they beat it at some fraction."""
     f = np.atleast_2d(np.asarray(network_curves)).shape[1]
     per = difference_per_fraction(network_curves, bound_curves, confidence=1 - (1 - confidence) / f, seed=seed)
-    top = largest(per)
-    return Estimate(
-        top.value,
-        top.low,
-        top.high,
-        top.n,
-        f"max over {f} fractions of mean network - mean bound, bootstrap percentile, Bonferroni {confidence:.0%}",
-    )
+    method = f"max over {f} fractions of mean network - mean bound, bootstrap percentile, Bonferroni {confidence:.0%}"
+    return replace(largest(per), method=method)
 
 
 def largest(estimates: list[Estimate]) -> Estimate:

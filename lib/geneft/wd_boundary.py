@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from lib.util.numbers import significant
+from lib.util.numbers import format_number
 from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
 
 READINGS = ("first", "isotonic")  # the row as measured; the row made non-increasing first (phases.row_boundaries)
@@ -99,11 +99,12 @@ def row_crossings(y, generalized, fitted, reading: str = "first") -> tuple[np.nd
 
 
 def crossings_text(weight_decays, crossing, where) -> str:
-    """`row_crossings`' result in words, one entry per row: the boundary's log10 eta_dec (2 significant
-    digits), or that it lies below or above the grid, or "none" when no run of the row fits, each "at wd = w"."""
+    """`row_crossings`' result in words, one entry per row: the boundary's log10 eta_dec (the book's point
+    formatter, `format_number`, as the spreads between them are printed: -5.125, -4.25), or that it lies below or
+    above the grid, or "none" when no run of the row fits, each "at wd = w"."""
     words = {BELOW: "below the grid", ABOVE: "above the grid", EMPTY: "none (no run fits)"}
     return ", ".join(
-        f"{significant(float(value), 2, strip=True) if position == INSIDE else words[position]} at wd = {float(wd):g}"
+        f"{format_number(float(value)) if position == INSIDE else words[position]} at wd = {float(wd):g}"
         for wd, value, position in zip(weight_decays, crossing, where, strict=True)
     )
 

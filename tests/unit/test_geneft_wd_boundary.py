@@ -115,5 +115,5 @@ def test_boundary_spread_checks_shapes():
 def test_the_rows_boundaries_in_words_name_each_weight_decay_and_where_a_row_has_none():
     text = crossings_text([0.0, 0.01, 0.1, 1.0], [-5.06, np.nan, np.nan, np.nan], [INSIDE, BELOW, ABOVE, EMPTY])
     assert (
-        text == "-5.1 at wd = 0, below the grid at wd = 0.01, above the grid at wd = 0.1, none (no run fits) at wd = 1"
+        text == "-5.06 at wd = 0, below the grid at wd = 0.01, above the grid at wd = 0.1, none (no run fits) at wd = 1"
     )

@@ -47,15 +47,23 @@ def test_the_changelog_lists_every_changed_verdict_with_both_values(tmp_path, mo
     monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.2.0")
     old = [_verdict("S-1/a", "holds", 0.5), _verdict("S-1/b", "holds", 2.0), _verdict("S-1/gone", "holds", 1.0)]
     monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.1.0")
-    write_snapshot(old, tmp_path)
+    write_snapshot(old, {"S-1": "reproduced", "S-2": "reproduced"}, tmp_path)
     monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.2.0")
     now = [_verdict("S-1/a", "holds", 0.6), _verdict("S-1/b", "inconclusive", 1.25), _verdict("S-1/new", "holds", 3)]
-    page = changelog_page(now, tmp_path)
+    page = changelog_page(now, {"S-1": "undecided at this budget", "S-2": "reproduced"}, tmp_path)
+    assert "| S-1 | reproduced | undecided at this budget |" in page and "| S-2 |" not in page
     assert "release 0.1.0" in page
     assert "| inconclusive | 1.25 |" in page and "| holds | 2 |" in page
     assert "S-1/a" not in page.split("Added")[0].split("| claim |")[1]  # same verdict: not listed as changed
     assert "1 of the 3 claims changed verdict, 1 were added and 1 withdrawn" in page
     assert "S-1/gone (was holds)" in page
+
+
+def test_a_release_without_row_statuses_says_where_their_changes_are_told(tmp_path, monkeypatch):
+    monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.2.0")
+    (tmp_path / "0.1.0.json").write_text(json.dumps({"version": "0.1.0", "date": "2026-01-01", "claims": {}}))
+    page = changelog_page([], {"S-1": "reproduced"}, tmp_path)
+    assert "Release 0.1.0 stored no row statuses" in page and "| row |" not in page
 
 
 def test_the_previous_release_is_the_newest_before_this_version(tmp_path):

@@ -283,9 +283,11 @@ CHAPTER = Chapter(
             basis="seeds",
             role="reading",
             note="a book reading since 2026-12-07 (before, a primary of its row; relabelled after an audit, verdict "
-            "unchanged): the paper defines $p_c$ by the inferable fraction, $f(Np_c) = \\alpha$ "
-            "(G-1..5/p_c-inferable), not by the bound, which adds the guesses; the factor 2 is the book's bar, and "
-            "on greater-than the same reading does not hold (G-1..5/p_c-bound-greater-than)",
+            "unchanged): the paper's eq. (4) sets $p_c$ by the inferable fraction, $f(Np_c) = \\alpha$ "
+            "(G-1..5/p_c-inferable, the row's primary), before its eq. (5) adds the right guesses; that the bound, "
+            "guesses included, reaches $\\alpha$ at $p_c$ is the book's reading of the paper's motivation, 'how much "
+            "training data is needed to reach a testing accuracy $\\alpha$'. The factor 2 is the book's bar, and on "
+            "greater-than the same reading does not hold (G-1..5/p_c-bound-greater-than)",
         ),
         Claim(
             "G-1..5/p_c-bound-greater-than",
@@ -295,8 +297,9 @@ CHAPTER = Chapter(
             metric="p_c_vs_bound_log2_greater_than",
             condition="< 1",
             basis="seeds",
+            role="reading",
             expected="does not hold",
-            note="$p_c$ = {p_c_alpha90_greater_than} ($b = \\log_2 30!$), and the bound reaches 0.9 at "
+            note="a book reading, as G-1..5/p_c-bound (relabelled with it on 2026-12-07, verdict unchanged): $p_c$ = {p_c_alpha90_greater_than} ($b = \\log_2 30!$), and the bound reaches 0.9 at "
             "{fraction_at_90_accuracy_greater_than_bound}: guessing the open pairs of an order is right far more often "
             "than 1/2, which the paper's eq. (4) ignores; its inferable fraction reaches 0.9 at "
             "{fraction_at_90_inferred_greater_than}, as the paper's eq. (4) says",
@@ -362,7 +365,7 @@ CHAPTER = Chapter(
             note="a primary of its row since 2026-12-07 (relabelled after an audit from a further statement: the "
             "paper's sentence names both the mode and the depth, \"the smallest for a network in mode 3 with 0 hidden "
             'layers"; the row moves from reproduced to undecided). Re-declared when the five more seeds (5 to 9) were all stored, as declared with them: on the first 5 '
-            "seeds this row did not hold (mod 3's margin wholly below 0, with one seed of squared difference without "
+            "seeds this claim did not hold (mod 3's margin wholly below 0, with one seed of squared difference without "
             "hidden layer stuck near 0.6 at every fraction); on 10 seeds the interval covers 0. On mod 3 the smallest "
             "gap is {best_decoder_evidence_mod3}, and the best decoder without hidden layers leads the best with "
             "one, in mean accuracy over the fractions, by {best_depth_margin_mod3} (negative: it trails); on "

@@ -485,7 +485,8 @@ CHAPTER = Chapter(
             metric="failure_plateau_loss",
             condition="> 0.1",
             basis="single run",
-            note="relabelled on 2026-12-07, after an audit, from the row's primary to a further statement: the bar "
+            role="reading",
+            note="relabelled on 2026-12-07, after an audit, from the row's primary to a book reading: the bar "
             "of 0.1 on the plateau's median loss is the book's, and a stall on a finite time axis is not the "
             "paper's statement, which is that the loss converges there and $w_{11}$ never grows (S-10/permanence, "
             "now the primary; verdicts unchanged)",
@@ -501,7 +502,8 @@ CHAPTER = Chapter(
             role="primary",
             expected="does not hold",
             note="under the exact flow every plateau seed escapes within the horizon (median escape time "
-            "{failure_escape_time_median}); the verdict is the same at any bar above the interval's upper end. "
+            "{failure_escape_time_median}); the verdict is the same at any bar above the interval's upper end, and at "
+            "any horizon longer than the latest escape ({failure_escape_time_max}). "
             "The row's primary since 2026-12-07 (relabelled after an audit from a further statement; before, the "
             "row was decided by S-10's stall and read reproduced)",
         ),

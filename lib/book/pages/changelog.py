@@ -2,16 +2,17 @@
 
 A release stores a snapshot of every claim's verdict and value, `book/releases/VERSION.json`, written by
 `python -m lib release RUNS_DIR` from the chapters executed at that version (the default runs that
-`make book` writes to book/chapters). The changelog page compares the verdicts of this build with the
-newest snapshot of an earlier release (or, while the version is unchanged, with this version's own) and
-lists every claim whose verdict changed, with both verdicts and both values, and the claims added or
-withdrawn since.
+`make book` writes to book/chapters), with the status of every catalogue row. The changelog page compares this
+build with the newest snapshot of an earlier release (or, while the version is unchanged, with this version's own)
+and lists every row whose status changed (a role can move a row with no verdict changed), every claim whose verdict
+changed, with both verdicts and both values, and the claims added or withdrawn since.
 """
 
 from __future__ import annotations
 
 import html
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 from lib.book.verdicts.claims import Verdict, claim_anchor, format_value
@@ -22,21 +23,22 @@ from lib.util.repository import build_date, version
 RELEASES = ROOT / "book" / "releases"
 
 
-def snapshot(found: list[Verdict], release: str | None = None) -> dict:
-    """The verdicts of a release: version, date and, per claim id, its chapter, verdict and value (as the
-    book's formatter writes it)."""
+def snapshot(found: list[Verdict], rows: Mapping[str, str], release: str | None = None) -> dict:
+    """The verdicts of a release: version, date, per claim id its chapter, verdict and value (as the book's
+    formatter writes it), and per catalogue row (`rows`: row key -> status) its status."""
     return {
         "version": release or version(),
         "date": build_date(),
+        "rows": dict(rows),
         "claims": {
             v.claim.id: {"chapter": v.chapter, "verdict": v.verdict, "value": format_value(v.value)} for v in found
         },
     }
 
 
-def write_snapshot(found: list[Verdict], folder: Path = RELEASES) -> Path:
-    """Store the snapshot of this version's verdicts as `folder/VERSION.json` (atomic)."""
-    data = snapshot(found)
+def write_snapshot(found: list[Verdict], rows: Mapping[str, str], folder: Path = RELEASES) -> Path:
+    """Store the snapshot of this version's verdicts and row statuses as `folder/VERSION.json` (atomic)."""
+    data = snapshot(found, rows)
     path = folder / f"{data['version']}.json"
     atomic_write_json(path, data)
     return path
@@ -66,13 +68,39 @@ def _link(claim_id: str, chapter: str) -> str:
     return f'<a href="../chapters/{chapter}.html#{claim_anchor(claim_id)}">{html.escape(claim_id)}</a>'
 
 
-def changelog_page(found: list[Verdict], folder: Path = RELEASES) -> str:
-    """The changelog page (MyST): the verdicts that changed since the previous release, with both values."""
+def _row_changes(rows: Mapping[str, str], before: dict) -> list[str]:
+    """The changelog's lines on the catalogue rows: a table of the rows whose status changed since `before`, or,
+    for a release that stored no row statuses, where those changes are told."""
+    if "rows" not in before:
+        return [
+            f"Release {before['version']} stored no row statuses: a change of a row's status since then, which a "
+            "claim's role can make with no verdict changed, is told in the claim's note and the chapter's notes, "
+            "with its date.",
+            "",
+        ]
+    moved = [key for key in rows if before["rows"].get(key, rows[key]) != rows[key]]
+    if not moved:
+        return ["No catalogue row changed status.", ""]
+    return [
+        "```{table}",
+        ":class: book-cards",
+        "",
+        "| row | then | now |",
+        "|---|---|---|",
+        *(f"| {html.escape(key)} | {before['rows'][key]} | {rows[key]} |" for key in moved),
+        "```",
+        "",
+    ]
+
+
+def changelog_page(found: list[Verdict], rows: Mapping[str, str], folder: Path = RELEASES) -> str:
+    """The changelog page (MyST): the rows whose status and the claims whose verdict changed since the previous
+    release, with both values (`rows`: row key -> status now)."""
     out = ["(changelog)=", "# Changelog of the verdicts", ""]
     before = previous_release(folder)
     if before is None:
         return "\n".join(out + ["No release of the book's verdicts is stored yet (`python -m lib release`).", ""])
-    now = snapshot(found)["claims"]
+    now = snapshot(found, rows)["claims"]
     then = before["claims"]
     changed = [c for c in now if c in then and now[c]["verdict"] != then[c]["verdict"]]
     added = [c for c in now if c not in then]
@@ -87,6 +115,7 @@ def changelog_page(found: list[Verdict], folder: Path = RELEASES) -> str:
         f"(`book/releases/{before['version']}.json`), with the verdict and the value then and now; the "
         "scorecard has every claim. A release stores its verdicts with `python -m lib release book/chapters`.",
         "",
+        *_row_changes(rows, before),
         f"{len(changed)} of the {len(now)} claims changed verdict, {len(added)} were added and "
         f"{len(withdrawn)} withdrawn.",
         "",

@@ -89,6 +89,11 @@ def book_verdicts(runs_dir: Path) -> list[Verdict]:
     return verdicts(chapters, book_metrics(runs_dir, chapters))
 
 
+def row_statuses(runs_dir: Path) -> dict[str, str]:
+    """Each catalogue row's status (row key -> status) from the book's default runs in `runs_dir`."""
+    return {s.row.key: s.status for s in _state(runs_dir)[3]}
+
+
 def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[RowSummary]]:
     """The chapters, their metrics in `runs_dir`, every claim's verdict and the catalogue rows' summaries."""
     chapters = _chapters()
@@ -97,7 +102,11 @@ def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[Row
     return chapters, metrics, found, summarise(chapters, found, gpu_pending_chapters())
 
 
-_COUNTED = {ERRATUM: "with an error in the paper", DEPENDS: "resting on a free choice", NEEDS_GPU: "waiting for a GPU"}
+_COUNTED = {
+    ERRATUM: "with an error in the paper",
+    DEPENDS: "depending on a free choice",
+    NEEDS_GPU: "waiting for a GPU",
+}
 
 
 def _counts_sentence(counts: Counter) -> str:
@@ -205,9 +214,11 @@ def scorecard_page(runs_dir: Path) -> str:
         "(scorecard)=",
         "# Scorecard",
         "",
-        "Every claim of the two papers that the book reproduces, declared once before it is computed and "
-        "checked against the number the chapter computes at its default parameters (`python -m lib claims` "
-        "prints the same table). A claim over seeds or draws carries its interval and n: it **holds** when "
+        "Every claim of the two papers that the book checks, declared in the chapter's code with its test and "
+        "the verdict it records, and checked against the number the chapter computes at its default parameters "
+        "(`python -m lib claims` prints the same table). Most tests were declared before their numbers were "
+        "computed; a claim declared, or re-declared, after its evidence had been seen says so, and when, in its "
+        "note. A claim over seeds or draws carries its interval and n: it **holds** when "
         "the whole interval meets the condition, **does not hold** when none of it does, and is "
         "**inconclusive** when the interval straddles the condition. Exact identities are two-valued. An "
         "*error in the paper* is a statement of the paper that the book shows wrong (see the errata); a "
@@ -222,7 +233,11 @@ def scorecard_page(runs_dir: Path) -> str:
         "*why* unfolds the paper's statement, the evidence and the reason.",
         "",
         _claims_sentence(found).replace("Of its", "Of the", 1)
-        + (f" **{differ} differ from their declaration.**" if differ else " Every verdict is as declared."),
+        + (
+            f" **{differ} differ from the verdict their declaration records.**"
+            if differ
+            else " Every verdict is the one its declaration records: a build that computes another fails."
+        ),
         "",
     ]
     for paper, (title, _) in PAPERS.items():
@@ -369,7 +384,7 @@ def write_pages(runs_dir: Path, generated_dir: Path) -> None:
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
     atomic_write_text(generated_dir / "status.md", status_page(runs_dir))
     atomic_write_text(generated_dir / "code.md", code_page())
-    atomic_write_text(generated_dir / "changelog.md", changelog_page(book_verdicts(runs_dir)))
+    atomic_write_text(generated_dir / "changelog.md", changelog_page(book_verdicts(runs_dir), row_statuses(runs_dir)))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
     atomic_write_text(generated_dir / "citation.md", citation_page())
     atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))

@@ -29,20 +29,22 @@ NEEDS_GPU = "needs a GPU"
 STATUSES = (REPRODUCED, CAVEATS, NOT_REPRODUCED, ERRATUM, UNDECIDED, DEPENDS, NEEDS_GPU)
 
 STATUS_RULE = (
-    "A row's status is derived from its *primary* claims, never typed: the claims each row names as the paper's "
+    "A row's status is derived from its *primary* claims, never set by hand: the claims each row names as the paper's "
     "own statement, read on the paper's own measure (its figure's quantity, its text's criterion) at the paper's "
     "setting. The roles were assigned on 2026-11-26, when most verdicts were already known; a claim whose test was "
     "declared, or whose role changed, after its evidence had been seen says so, and when, in its note. Every other "
     "claim says what it is "
     "(a further statement of the paper; a book reading: a statistic, bar or threshold the paper does not "
     "set; an extension, derivation or finding beyond the paper; a consistency or method check), is shown "
-    "under *also tested*, and never moves the row. When a primary claim **does not hold**, the row is "
-    "**not reproduced**; when its interval straddles the condition, **undecided at this budget**; when "
+    "under *also tested*, and never moves the row. When a primary claim **does not hold**, and no free choice of the "
+    "analyst changes that, the row is **not reproduced**; when its interval straddles the condition, **undecided at "
+    "this budget**; when "
     "it was not computed because its evidence is declared for a GPU that the build did not have, "
     "**needs a GPU**. A primary claim whose verdict changes with a free choice of the analyst (a floor, "
-    "a level, a read-out: its robustness row in the scorecard) is never reported plainly: **reproduced "
-    "with caveats** when it holds under the choice fixed in advance, else **depends on a free choice** (more runs "
-    "would not decide it: the choice does). "
+    "a level, a read-out, each shown with its alternatives in the scorecard) is never reported plainly: **reproduced "
+    "with caveats** when it holds under the choice fixed in advance, else **depends on a free choice** (the verdict "
+    "under each choice is shown beside it). A row takes the first of these that any of its primaries gives: not "
+    "reproduced, needs a GPU, undecided at this budget, depends on a free choice, reproduced with caveats. "
     "Otherwise the row is **error in the paper** when one of its primary claims is an *erratum*, a statement "
     "of the paper that the book shows wrong (see the errata), and **reproduced** when every primary claim holds."
 )
@@ -182,9 +184,9 @@ class RowSummary:
         return self.linked.chapter if self.linked else None
 
     def decisive_parts(self) -> list[tuple[str, str]]:
-        """(claim id, its value and what it must meet: `primary_text`) for each primary claim; for an error in the
-        paper, for the errata."""
-        shown = self.errata if self.status == ERRATUM else self.primaries
+        """(claim id, its value and what it must meet: `primary_text`) for each primary claim, an error in the
+        paper's errata first, so that the row shows every primary its paper's counts include."""
+        shown = self.errata + [v for v in self.primaries if v not in self.errata]
         return [(v.claim.id, primary_text(v)) for v in shown]
 
     def decisive_text(self) -> str:
