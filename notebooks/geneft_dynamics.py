@@ -900,7 +900,8 @@ Markdown(markdown_table(
 # encoder rate, ratios and seeds of the {ref}`AdamW runs above <evidence-geneft-dynamics-ratio-seeds>` that way, at init scales 0.5 and 1 (the paper's
 # text does not list its scales). Its first claim (G-6/paper-init-1e5, below) was declared before any of its runs
 # existed, and the chapter reads nothing from the set until every shard is stored. What the initialisation alone fixes is measured as above:
-# under the caption's initialisation $\sigma_a/\sigma_c$ is {glue:text}`fig6_normal_sigma_text`.
+# under the caption's initialisation $\sigma_a/\sigma_c$ is {glue:text}`fig6_normal_sigma_text` (init scale 2 is
+# trained only by the gradient-descent runs below).
 # {glue:text}`fig6_normal_text`.
 #
 # The paper's statement is that every point lies under the law. Read so, each point's fraction is compared with the
@@ -1142,8 +1143,9 @@ run.figure("fig_wd", fig)
 # The paper's setting on mod 3, greater-than and complete bipartite (the
 # {ref}`mod 3 scan <evidence-geneft-dynamics-weight-decay-1e5>` and the
 # {ref}`scans of the two relations <evidence-geneft-dynamics-weight-decay-1e5-relations>`), and, bottom right, mod 3
-# at a tenth of the steps (the {ref}`shorter scan <evidence-geneft-dynamics-weight-decay>`). Black dots: each row's boundary, the first $\eta_\mathrm{dec}$ at which fewer than half
-# the runs generalize; dashed: the logistic boundary fitted to the positive weight decays.
+# at a tenth of the steps (the {ref}`shorter scan <evidence-geneft-dynamics-weight-decay>`). Black dots: each row's
+# boundary, where the fraction of runs that generalize first falls below one half, interpolated between the two
+# cells around it; dashed: the logistic boundary fitted to the positive weight decays.
 #
 # Code: {py:func}`lib.geneft.wd_boundary.row_crossings`, {py:func}`lib.geneft.wd_boundary.boundary_spread`,
 # {py:func}`lib.geneft.phases.fit_boundary`, {py:func}`lib.geneft.phases.draw_phase_diagram` · evidence:

@@ -268,8 +268,8 @@ run.figure("fig_2b", fig)
 # panels: the trajectory bulges towards the concept with the larger $a_k$ and the markers crowd near
 # the end (the terminal slow-down). The SGD markers follow the theoretical curves, but not exactly:
 # over the plotted settings the largest distance between SGD and Theorem 4.1 at the test point ranges
-# from {glue:text}`fig2_sgd_theory_range_text`. The next section takes the run's own setting apart
-# and says where the distance comes from.
+# from {glue:text}`fig2_sgd_theory_range_text` (each setting drawn with its own sample and initialisation). The next
+# section takes the run's own setting apart, on the run's own sample, and says where the distance comes from.
 
 # %% [markdown]
 # ### The paper's conventions beside the authors' code
@@ -448,7 +448,8 @@ run.figure("fig_gap", fig)
 # Of it the finite sample accounts for {glue:text}`sampling_rate_rel_error_percent`, and the linear
 # extrapolation itself for up to {glue:text}`extrapolation_bias_rel_error_percent`: the discrete rate is
 # convex in $\eta$, and a straight line fitted to the exact discrete rates at the same four steps misses
-# $a_k$ at $\eta = 0$ by that much. {glue:md}`rates_verdict_text:myst`
+# $a_k$ at $\eta = 0$ by that much. The rest is the fit itself: the rates read off the first two decades of each
+# residual sit below the exact discrete rates ({numref}`fig-one-layer-rates`, bottom). {glue:md}`rates_verdict_text:myst`
 
 # %% tags=["remove-input"]
 refine = rate_refinement(c, 0, factors=refine_factors)
