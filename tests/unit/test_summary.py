@@ -61,7 +61,7 @@ def _status(claims, values, gpu_pending=frozenset()):
     chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
     metrics = {"toy": {c.metric: v for c, v in zip(claims, values)}}
     found = verdicts([chapter], metrics)
-    summaries = {s.row.key: s for s in summarise([chapter], found, set(gpu_pending))}
+    summaries = {s.row.key: s for s in summarise(found, set(gpu_pending))}
     return summaries["S-10"].status
 
 
@@ -136,7 +136,7 @@ def test_the_other_claims_are_counted_apart_by_what_they_are():
         "also tested: 1 further statement of the paper (1 holds); 1 book reading (1 does not hold); "
         "1 finding beyond the paper (1 holds); 1 consistency or method check (1 holds)"
     )
-    row = {s.row.key: s for s in summarise([chapter], found)}["S-10"]
+    row = {s.row.key: s for s in summarise(found)}["S-10"]
     assert row.status == ERRATUM and row.decisive_text().startswith("S-10/b: 0 (needs > 0.5")
     assert "Book reading: S-10/d (does not hold)." in row.also_tested_parts()
 
@@ -172,7 +172,7 @@ def test_a_rows_reason_shared_by_all_its_primaries_reads_as_a_sentence():
     claims = [_claim(f"S-10/{k}", expected="does not hold", **P) for k in "abc"]
     chapter = Chapter("toy", "t", NoParameters, claims=tuple(claims))
     found = verdicts([chapter], {"toy": {"S_10_a": 0.0, "S_10_b": 0.0, "S_10_c": 0.0}})
-    row = {s.row.key: s for s in summarise([chapter], found, set())}["S-10"]
+    row = {s.row.key: s for s in summarise(found, set())}["S-10"]
     assert row.reasons() == ["All 3 primary claims: reason."]  # under the fold "why", a sentence of its own
 
 
@@ -280,7 +280,7 @@ def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():
     def status(primary, alternative):
         metrics = {"toy": {claim.metric: primary, "S_10_c0_floor": alternative}}
         found = verdicts([chapter], metrics)
-        return {s.row.key: s for s in summarise([chapter], found, set())}["S-10"]
+        return {s.row.key: s for s in summarise(found, set())}["S-10"]
 
     assert status(1.0, 1.0).status == REPRODUCED  # robust
     flipped = status(1.0, 0.0)

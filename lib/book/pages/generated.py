@@ -99,7 +99,7 @@ def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[Row
     chapters = _chapters()
     metrics = book_metrics(runs_dir, chapters)
     found = verdicts(chapters, metrics)
-    return chapters, metrics, found, summarise(chapters, found, gpu_pending_chapters())
+    return chapters, metrics, found, summarise(found, gpu_pending_chapters())
 
 
 _COUNTED = {

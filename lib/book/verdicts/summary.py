@@ -279,7 +279,7 @@ def gpu_pending_chapters() -> set[str]:
     return {row["set"].split("/")[0] for row in status(",".join(gpu_sets), read=False) if not row["counts"].get("ok")}
 
 
-def summarise(chapters: list[Chapter], found: list[Verdict], gpu_pending: set[str] | None = None) -> list[RowSummary]:
+def summarise(found: list[Verdict], gpu_pending: set[str] | None = None) -> list[RowSummary]:
     """One RowSummary per catalogue row, in catalogue order; ValueError for a claim that names no row."""
     rows = catalogue_rows()
     summaries = {row.key: RowSummary(row) for row in rows}
@@ -454,7 +454,7 @@ def chapter_summary_markdown(
     paper's primary claims, what held first, then what did not hold and what is inconclusive, each in one line
     (`box_reason`), what they share said once; the other claims counted by what they are; errata, notices, code and the command that reruns it."""
     mine = [v for v in found if v.chapter == chapter.id]
-    rows = [s for s in summarise([chapter], mine, gpu_pending) if s.verdicts]
+    rows = [s for s in summarise(mine, gpu_pending) if s.verdicts]
     c = claim_counts(mine)
     reproduces = [f"- {s.row.key} ({s.row.artifact}): **{s.status}**" for s in rows]
     n_primary, counts = primary_counts_text(c)
