@@ -41,12 +41,12 @@ init = 'gaussian'  # type: str  init of U: gaussian N(0, scale^2), or uniform [0
 init_scale = 0.05  # type: float  init scale tau of the entries of U
 covariance_power = 1  # type: int  flow with A (1, the paper) or A^2 (2, the authors' theory script): main setting, sweeps, failure mode
 n_seeds = 2000  # type: int  init seeds integrated at once for the main setting
-horizon = 60.0  # type: float  paper time tau integrated for the main setting
+horizon = 60.0  # type: float  paper time integrated for the main setting
 n_times = 400  # type: int  points of the log-spaced time grid
 descent_tol = 0.01  # type: float  a descent or rise counts if larger than this fraction of the initial OOD loss
 figure_seed = None  # type: int|None  seed drawn in the figures; null: the first seed whose OOD loss is non-monotone
 seed = 0  # type: int  base random seed (inits, data, SGD)
-train_lr = 0.01  # type: float  learning rate of the direct torch training of U (tau ≡ 2 lr steps)
+train_lr = 0.01  # type: float  learning rate of the direct torch training of U (paper time ≡ 2 lr steps)
 train_n = 1000  # type: int  sampled points per cluster for the direct training
 train_seeds = 4  # type: int  init seeds trained with torch and compared with the flow (figure)
 s17_seeds = 200  # type: int  init seeds trained by GD and by SGD for the training-loss monotonicity (S-17)
@@ -141,10 +141,10 @@ run.metric("decomposition_exact", exact)
 # %% [markdown]
 # Gradient flow on $U$ moves $W$ by exactly {glue:text}`time_rescaling` times the right-hand
 # side of {eq}`eq-d2`, where (D.1) equates them ({glue:text}`verdict_s_4_3_time_rescaling`; errata):
-# the paper's time $\tau$ is twice the gradient-flow time $t$ (equivalently,
-# (D.2) is gradient flow with a learning rate of one half). Everything below uses the paper's
-# time $\tau$: our integrator solves $\mathrm dU/\mathrm d\tau = -\tfrac12\nabla\mathcal L(U)$, and
-# $k$ steps of gradient descent with learning rate $\eta$ correspond to $\tau = 2k\eta$. The split
+# the paper's time, written $\tilde t$ here ($\tau$ is the init scale, as in the paper's App. E.2), is twice the
+# gradient-flow time $t$ (equivalently, (D.2) is gradient flow with a learning rate of one half). Everything below
+# uses the paper's time $\tilde t$: our integrator solves $\mathrm dU/\mathrm d\tilde t = -\tfrac12\nabla\mathcal L(U)$,
+# and $k$ steps of gradient descent with learning rate $\eta$ correspond to $\tilde t = 2k\eta$. The split
 # {eq}`eq-terms` is exact for $d = 2, 3, 4$ (decomposition exact: {glue:text}`decomposition_exact`).
 #
 # ## Integrating the flow, thousands of seeds at once
@@ -192,7 +192,7 @@ for i in range(min(4, P.train_seeds)):
         ax.plot(tau_train, W_flow[:, i, k, j], c, lw=1.5, alpha=0.6, label=f"flow $w_{{{k+1}{j+1}}}$" if i == 0 else None)
         ax.plot(tau_train[::8], W_train[::8, i, k, j], c, ls="none", marker=".", ms=3,
                 label="torch training" if i == 0 and k == j == 0 else None)
-ax.set(xlabel=r"paper time $\tau = 2\,\eta\,$steps", ylabel="Jacobian entry", xscale="log")
+ax.set(xlabel=r"paper time $\tilde t = 2\,\eta\,$steps", ylabel="Jacobian entry", xscale="log")
 ax.legend()
 run.figure("fig_flow_vs_training", fig)
 
@@ -210,7 +210,7 @@ run.figure("fig_flow_vs_training", fig)
 # The deviation is mostly the first-order error of gradient descent against gradient flow, not
 # sampling: halving the learning rate divides it by {glue:text}`flow_vs_training_dev_ratio_half_lr`
 # (a ratio of 2 is pure $O(\eta)$ discretization error). The flow is the $\eta \to 0$ limit of
-# training, with the time rescaling $\tau = 2k\eta$.
+# training, with the time rescaling $\tilde t = 2k\eta$.
 #
 # ## Stages of the Jacobian and of the OOD loss (the paper's Figs. 4, 5, 17, 18)
 #
@@ -286,7 +286,7 @@ for i in range(P.d):
         ax1.plot(times[1:], w1[1:, i, j], ls={"major": "-", "minor": "--", "irrelevant": ":"}[kind],
                  label=f"$w_{{{i+1}{j+1}}}$ ({kind})")
 ax0.set(ylabel="loss", xscale="log"); ax0.legend(handles=ax0.get_legend_handles_labels()[0] + stage_handles())
-ax1.set(xlabel=r"paper time $\tau$", ylabel="Jacobian entry"); ax1.legend(fontsize=8)
+ax1.set(xlabel=r"paper time $\tilde t$", ylabel="Jacobian entry"); ax1.legend(fontsize=8)
 run.figure("fig_stages", fig)
 
 # %% [markdown]
@@ -540,7 +540,7 @@ for ax, p in zip(axes, (1, 2)):
     r = sr.script_run(script, p, "flow", 40, seed=P.seed)
     for i in range(40):
         ax.plot(r["times"], r["loss"][:, i], color="C3" if r["bump"][i] > 0 else "0.6", lw=0.8)
-    ax.set(xlabel=r"paper time $\tau$")
+    ax.set(xlabel=r"paper time $\tilde t$")
     ax.set_title(f"{'A (paper)' if p == 1 else 'A² (script)'}: {int((r['bump'] > 0).sum())} of 40 non-monotone",
                  fontsize=10)
 axes[0].set_ylabel("OOD loss")
@@ -576,7 +576,7 @@ run.figure("fig_readings", fig)
 # With $s > 2$ there are several growth and suppression cycles, so the loss can descend three or
 # four times. The paper says it tuned the init seed for its figures. The
 # {ref}`stored runs of both readings <evidence-two-layer-a-or-a2>` integrate 2000 seeds per cell: both settings, $A$ and $A^2$, Gaussian
-# ($\tau = 0.05$) and the script's uniform init on $[0, 0.2)$, up to $\tau = 1000$. The figure draws,
+# ($\tau = 0.05$) and the script's uniform init on $[0, 0.2)$, up to $\tilde t = 1000$. The figure draws,
 # under each reading, the seed with the most descents among {glue:text}`multi_seeds_text` live
 # uniform-init seeds.
 
@@ -608,7 +608,7 @@ for (name, p), b in best.items():
 for ax in axes[:, 0]:
     ax.set_ylabel("OOD loss")
 for ax in axes[1]:
-    ax.set_xlabel(r"paper time $\tau$")
+    ax.set_xlabel(r"paper time $\tilde t$")
 fig.legend(handles=stage_handles(), loc="outside lower center", ncols=2)
 run.figure("fig_multi", fig)
 
@@ -649,7 +649,7 @@ run.figure("fig_multi", fig)
 # two stronger concepts: the OOD loss stalls near $\mu_1^2/2$. The paper reads this as a model
 # "trapped" for good. But the state with $w_{11} = 0$ is a saddle of the flow: whatever component
 # of the first row of $U$ is orthogonal to the others grows at rate $a_1$. We integrate
-# {glue:text}`failure_seeds_text` seeds up to $\tau$ = {glue:text}`failure_horizon_text`. A seed
+# {glue:text}`failure_seeds_text` seeds up to $\tilde t$ = {glue:text}`failure_horizon_text`. A seed
 # is *suppressed* if $w_{11}$ falls below half its initial value before it grows, and *on the
 # plateau* if, suppressed, it reaches $w_{22}, w_{33} > 0.9$ while $w_{11} < 0.1$; we record the
 # loss there and the time at which $w_{11}$ passes 0.5 ({numref}`fig-failure`).
@@ -701,7 +701,7 @@ fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(6.4, 6.4), layout="constrained")
 for k in range(3):
     ax0.plot(fail["times"][1:], fail["diagonal"][1:, k], label=f"$w_{{{k+1}{k+1}}}$")
 ax0.plot(fail["times"][1:], fail["loss"][1:], "k", label="OOD loss")
-ax0.set(xscale="log", xlabel=r"paper time $\tau$", title="longest plateau (flow)"); ax0.legend(fontsize=8)
+ax0.set(xscale="log", xlabel=r"paper time $\tilde t$", title="longest plateau (flow)"); ax0.legend(fontsize=8)
 bins = np.geomspace(1, P.failure_horizon, 30)
 ax1.hist(summary["escape"][np.isfinite(summary["escape"])], bins=bins, alpha=0.6, label="flow, all seeds")
 ax1.hist(esc[np.isfinite(esc)], bins=bins, alpha=0.6, label="flow, plateau seeds")
@@ -739,7 +739,7 @@ run.figure("fig_failure", fig)
 # exactly, a set of initializations of measure zero.
 #
 # Under the script's $A^2$ the plateau is more frequent and longer (evidence, 2000 Gaussian-init
-# seeds up to $\tau = 1000$): a fraction {glue:text}`ev_failure_plateau_a2` reaches it against
+# seeds up to $\tilde t = 1000$): a fraction {glue:text}`ev_failure_plateau_a2` reaches it against
 # {glue:text}`ev_failure_plateau_a` with $A$, and the median escape time of the plateau seeds is
 # {glue:text}`ev_failure_escape_a2` {glue:text}`ev_failure_escape_a2_ci` against
 # {glue:text}`ev_failure_escape_a` {glue:text}`ev_failure_escape_a_ci` ($a_1^2 < a_1$ slows the

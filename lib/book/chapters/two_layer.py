@@ -58,7 +58,7 @@ class TwoLayerParameters(Parameters):
         choices=(1, 2),
     )
     n_seeds: int = param(2000, "init seeds integrated at once for the main setting", min=10, max=20000)
-    horizon: float = param(60.0, "paper time tau integrated for the main setting", min=1.0, max=1e4)
+    horizon: float = param(60.0, "paper time integrated for the main setting", min=1.0, max=1e4)
     n_times: int = param(400, "points of the log-spaced time grid", min=50, max=5000)
     descent_tol: float = param(
         0.01, "a descent or rise counts if larger than this fraction of the initial OOD loss", gt=0, max=0.5
@@ -68,7 +68,7 @@ class TwoLayerParameters(Parameters):
     )
     seed: int = param(0, "base random seed (inits, data, SGD)", min=0)
     train_lr: float = param(
-        0.01, "learning rate of the direct torch training of U (tau = 2 lr steps)", min=1e-5, max=0.1
+        0.01, "learning rate of the direct torch training of U (paper time = 2 lr steps)", min=1e-5, max=0.1
     )
     train_n: int = param(1000, "sampled points per cluster for the direct training", min=10, max=100000)
     train_seeds: int = param(4, "init seeds trained with torch and compared with the flow (figure)", min=1, max=256)
