@@ -28,7 +28,7 @@ def auc(
     if x.size == 0 or y.size == 0 or not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
         raise ValueError(f"auc needs two non-empty finite samples, got {x.size} and {y.size}")
 
-    def statistic(a, b, axis=-1):
+    def statistic(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray | float:
         a, b = np.moveaxis(a, axis, -1), np.moveaxis(b, axis, -1)
         below = (a[..., :, None] < b[..., None, :]).mean((-2, -1))
         tied = (a[..., :, None] == b[..., None, :]).mean((-2, -1))
@@ -80,7 +80,7 @@ def location_ratio(
     low, high = np.asarray(low, float).ravel(), np.asarray(high, float).ravel()
     location = LOCATIONS[statistic]
 
-    def ratio(a, b, axis=-1):
+    def ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray | float:
         return location(a, axis=axis) / location(b, axis=axis)
 
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -289,29 +289,30 @@ class _Reach:
         reach = self
 
         class Rewrite(ast.NodeTransformer):
-            def visit_Import(self, node):  # which names an import binds is in the references
-                return None
+            def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
+                return None  # which names an import binds is in the references
 
             visit_ImportFrom = visit_Import
 
-            def visit_arg(self, node):
+            def visit_arg(self, node: ast.arg) -> ast.arg:
                 node.annotation = None
                 return node
 
-            def visit_FunctionDef(self, node):
+            def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
                 node.returns = None
                 return self.generic_visit(node)
 
             visit_AsyncFunctionDef = visit_FunctionDef
 
-            def visit_AnnAssign(self, node):  # a field's annotation is kept as written, not followed
+            def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AnnAssign:
+                # a field's annotation is kept as written, not followed
                 node.target, node.value = self.visit(node.target), node.value and self.visit(node.value)
                 return node
 
-            def visit_Name(self, node):
+            def visit_Name(self, node: ast.Name) -> ast.expr:
                 return reach._replace(node, [], resolve(node.id), reached) if isinstance(node.ctx, ast.Load) else node
 
-            def visit_Attribute(self, node):
+            def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
                 chain, base = [], node
                 while isinstance(base, ast.Attribute):
                     chain.append(base)
@@ -345,7 +346,7 @@ class _Reach:
         return _rebuild(ast.Name(id=token, ctx=ast.Load()), chain, used)
 
 
-def _serialised(node) -> str:
+def _serialised(node: object) -> str:
     """The syntax tree as text, the same under every Python version: unlike `ast.dump`, fields that are
     None or empty are left out (newer versions add such fields, e.g. 3.12's `type_params`), so that a
     shard computed under another Python (a GPU machine's) is fingerprinted as here."""

@@ -60,7 +60,7 @@ def atomic_write_json(path: str | os.PathLike, obj: Any) -> None:
     atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True) + "\n")
 
 
-def atomic_save(path: str | os.PathLike, save_fn) -> None:
+def atomic_save(path: str | os.PathLike, save_fn: Callable[[str], object]) -> None:
     """Atomically write a file produced by `save_fn(tmp_path)` (for `torch.save`, `np.savez`, ...)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

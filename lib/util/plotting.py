@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 import matplotlib.pyplot as plt
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 
 def use_book_style() -> None:
@@ -38,7 +45,7 @@ def use_book_style() -> None:
 COLUMN_INCHES = 7.5
 
 
-def small_text(fig, smallest: float = 8.0) -> list[str]:
+def small_text(fig: Figure, smallest: float = 8.0) -> list[str]:
     """The texts of `fig` shown under `smallest` pt in the book's column, where a figure wider than
     `COLUMN_INCHES` is scaled down to it (issue 35), with the width itself when it is over: "" entries
     never; an empty list when the figure is readable."""
@@ -54,7 +61,7 @@ def small_text(fig, smallest: float = 8.0) -> list[str]:
     return problems
 
 
-def panel_grid(n: int, panel: tuple[float, float], max_columns: int = 3, **kwargs):
+def panel_grid(n: int, panel: tuple[float, float], max_columns: int = 3, **kwargs: Any) -> tuple[Figure, list[Axes]]:
     """A figure of `n` panels of size `panel` (inches), in rows of at most `max_columns` so that the
     figure fits the book's column instead of shrinking its text (`COLUMN_INCHES`); panels left over in
     the last row are removed. Returns (figure, list of the n axes); `kwargs` go to `plt.subplots`."""
@@ -68,7 +75,7 @@ def panel_grid(n: int, panel: tuple[float, float], max_columns: int = 3, **kwarg
 
 
 def image_montage(
-    ax,
+    ax: Axes,
     images: np.ndarray,
     column_labels: list[str],
     row_labels: list[str],
@@ -105,13 +112,13 @@ def image_montage(
         spine.set_visible(False)
 
 
-def arrow_markers(ax, xy: np.ndarray, every: int, **kwargs) -> None:
+def arrow_markers(ax: Axes, xy: np.ndarray, every: int, **kwargs: Any) -> None:
     """Draw markers at equal time intervals along a 2-D trajectory `xy` of shape (T, 2)."""
     idx = np.arange(0, len(xy), max(1, every))
     ax.plot(xy[idx, 0], xy[idx, 1], linestyle="none", marker=kwargs.pop("marker", ">"), **kwargs)
 
 
-def training_fraction_axis(ax) -> None:
+def training_fraction_axis(ax: Axes) -> None:
     """A log x-axis of training fractions with plain tick labels (0.02 ... 1)."""
     ax.set_xscale("log")
     ax.set_xticks([0.02, 0.05, 0.1, 0.2, 0.5, 1.0], ["0.02", "0.05", "0.1", "0.2", "0.5", "1"])
@@ -119,7 +126,7 @@ def training_fraction_axis(ax) -> None:
     ax.set_xlabel("training fraction")
 
 
-def shade_stages(ax, stages) -> None:
+def shade_stages(ax: Axes, stages: Iterable[tuple[str, str, float, float]]) -> None:
     """Shade each stage `(kind, label, t0, t1)` of a time axis: growth green, any other kind red."""
     for kind, _label, t0, t1 in stages:
         ax.axvspan(t0, t1, color="tab:green" if kind == "growth" else "tab:red", alpha=0.12)

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from lib.util.numbers import format_interval
+
+if TYPE_CHECKING:
+    from IPython.lib.pretty import RepresentationPrinter
 
 CONFIDENCE = 0.95
 
@@ -46,8 +50,8 @@ class Estimate:
     def __str__(self) -> str:
         return f"{format_interval(self.value, self.low, self.high)} (n = {self.n}, {self.method})"
 
-    def _repr_pretty_(self, printer, cycle: bool) -> None:  # IPython shows an estimate through the formatter
-        printer.text(str(self))
+    def _repr_pretty_(self, printer: RepresentationPrinter, cycle: bool) -> None:
+        printer.text(str(self))  # IPython shows an estimate through the formatter
 
 
 P_VALUE = "p-value"  # how the method of a p-value begins: the book's formatter writes such a point "p = 0.012"
@@ -118,7 +122,7 @@ def every_fraction(n: int, *, method: str = "wilson", confidence: float = CONFID
 
 def bootstrap_interval(
     samples: tuple[np.ndarray, ...],
-    statistic,
+    statistic: Callable[..., np.ndarray | float],
     *,
     rng: np.random.Generator,
     paired: bool = False,
@@ -150,7 +154,9 @@ def bootstrap_interval(
     return float(ci.low), float(ci.high)
 
 
-def _bootstrap(samples: Sequence[float], statistic, name: str, seed: int, confidence: float) -> Estimate:
+def _bootstrap(
+    samples: Sequence[float], statistic: Callable[..., np.ndarray | float], name: str, seed: int, confidence: float
+) -> Estimate:
     x = np.asarray(samples, dtype=float).ravel()
     if x.size == 0 or not np.all(np.isfinite(x)):
         raise ValueError(f"bootstrap {name} needs finite samples, got {x.size} with non-finite ones")

@@ -33,6 +33,7 @@ import types
 import typing
 import unicodedata
 from dataclasses import MISSING, Field, dataclass, field, fields, replace
+from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 from lib.util.paths import NOTEBOOKS
@@ -389,6 +390,7 @@ NOT_COMPUTED_KEY = "not_computed"  # a metric recorded as {"not_computed": reaso
 
 
 def is_estimate(value: Any) -> bool:
+    """True when `value` is a recorded estimate: a dict holding at least `ESTIMATE_KEYS`."""
     return isinstance(value, dict) and ESTIMATE_KEYS <= set(value)
 
 
@@ -613,7 +615,7 @@ class Chapter:
         self.validate(self.smoke)
 
     @property
-    def notebook(self):
+    def notebook(self) -> Path:
         return NOTEBOOKS / f"{self.id}.py"
 
     def describe(self) -> list[ParamInfo]:

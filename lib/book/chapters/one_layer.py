@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from lib.book.chapters.declaration import Chapter, Claim, Cost, ParameterError, Parameters, param
 from lib.sim.data import cluster_stds, setting_error
@@ -76,7 +79,7 @@ class OneLayerParameters(Parameters):
         if self.batch_size > s * self.n:
             raise ParameterError(f"batch_size {self.batch_size} exceeds the training set size s * n = {s * self.n}")
 
-        def std(values):
+        def std(values: Sequence[float]) -> np.ndarray:
             return cluster_stds(values, self.sigma_is_variance)
 
         corner = [self.map_mu1_max, *self.mu[1:]]

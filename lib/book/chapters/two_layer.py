@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lib.book.chapters.declaration import Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param, short
@@ -23,7 +24,7 @@ def flow_size_factor(d: int, width: int) -> float:
     return (1 + d * width / 8) / 1.5
 
 
-def _d5_error(name: str, mu, sigma) -> str | None:
+def _d5_error(name: str, mu: Sequence[float], sigma: Sequence[float]) -> str | None:
     """Why (mu, sigma) with d = s breaks a_i > 3 a_j of Assumption D.5, or None."""
     a = sorted(sig**2 + m**2 / len(mu) for m, sig in zip(mu, sigma))
     if any(hi <= 3 * lo for lo, hi in itertools.pairwise(a)):

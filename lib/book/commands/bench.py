@@ -36,6 +36,7 @@ _RSS = (
 
 
 def chapter_benchmarks(chapter_id: str) -> dict[str, float]:
+    """The timings of `benchmarks/<chapter_id>.py`, keyed `chapter_id.name`; empty when the chapter has none."""
     path = ROOT / "benchmarks" / f"{chapter_id}.py"
     if not path.exists():
         return {}
@@ -232,6 +233,7 @@ def run_benchmarks(
 
 
 def format_table(results: dict[str, float | str]) -> str:
+    """`results` as aligned text, one name and value a line."""
     width = max(map(len, results), default=10)
     return "\n".join(
         f"{name:<{width}}  {value:>12.4g}" if isinstance(value, float) else f"{name:<{width}}  {value}"

@@ -24,6 +24,7 @@ from collections import Counter
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run `python -m lib evidence` with `argv` (default: the command line) and return its exit status."""
     parser = argparse.ArgumentParser(
         prog="python -m lib evidence", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -61,12 +61,12 @@ class _StrictLoader(yaml.SafeLoader):
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: yaml.Node | None, index: yaml.Node | int | None) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
             raise ParameterError("YAML aliases (*name) are not accepted in parameters")
         return super().compose_node(parent, index)
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         if node.tag != "tag:yaml.org,2002:map":  # a !!set is a mapping too: named by refuse_foreign
             return super().construct_mapping(node, deep=deep)
         seen = set()
@@ -339,6 +339,7 @@ def _claims(location: Path, only: list[str], check: bool) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run `python -m lib` with `argv` (default: the command line) and return its exit status."""
     from lib.book.verdicts.claims import MetricsError
     from lib.util.runtime import MAX_THREADS, OUTPUT_DIR_ENV, SettingError, check_environment, folder_setting
 

@@ -176,7 +176,7 @@ def load_or_smoke(chapter: str, set_name: str, variant: str = "full", root: str 
     return Available(load(chapter, set_name, "smoke", root), pending, len(bad))
 
 
-def refusal(evidence_set: EvidenceSet, variant: str, bad: list[ShardState], total: int, root) -> str:
+def refusal(evidence_set: EvidenceSet, variant: str, bad: list[ShardState], total: int, root: str | Path | None) -> str:
     """One paragraph: which shards, why, and the command that regenerates them."""
     listed = "; ".join(f"shard {s.sid} ({s.status}): {s.problem}" for s in bad[:MAX_LISTED])
     more = f"; and {len(bad) - MAX_LISTED} more" if len(bad) > MAX_LISTED else ""

@@ -48,11 +48,13 @@ TMP_PREFIX = ".tmp-"
 
 
 def set_dir(evidence_set: EvidenceSet, variant: str = "full", root: Path | None = None) -> Path:
+    """The folder of the set's shards for `variant` under `root` (default data/evidence)."""
     base = Path(root or EVIDENCE) / evidence_set.chapter / evidence_set.name
     return base / "smoke" if variant == "smoke" else base
 
 
 def shard_dir(evidence_set: EvidenceSet, sid: str, variant: str = "full", root: Path | None = None) -> Path:
+    """The folder of shard `sid` of the set for `variant` under `root` (default data/evidence)."""
     return set_dir(evidence_set, variant, root) / sid
 
 

@@ -128,7 +128,7 @@ class _Table:
     names: tuple[str, ...]
     rows: tuple[tuple, ...]
 
-    def row_values(self, name: str, value) -> dict[str, object]:
+    def row_values(self, name: str, value: object) -> dict[str, object]:
         """The loop's names bound to the one row whose `name` is `value`; {} when none or several are."""
         if name not in self.names:
             return {}

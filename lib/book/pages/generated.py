@@ -380,6 +380,8 @@ def assembled_page(folder: Path) -> str:
 
 
 def write_pages(runs_dir: Path, generated_dir: Path) -> None:
+    """Write the generated pages (summary, scorecard, status, code, changelog, ...) of the runs in `runs_dir`
+    into `generated_dir`."""
     atomic_write_text(generated_dir / "summary.md", summary_page(runs_dir))
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
     atomic_write_text(generated_dir / "status.md", status_page(runs_dir))

@@ -19,11 +19,21 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lib.book.chapters import load
 from lib.book.chapters.declaration import Chapter, ParameterError, short
 from lib.util.paths import ROOT
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from docutils.nodes import Node, system_message
+    from docutils.parsers.rst.states import Inliner
+    from nbformat import NotebookNode
+    from pybtex.database import Entry
+
+    Role = Callable[..., tuple[list[Node], list[system_message]]]
 
 BIBLIOGRAPHY = ROOT / "book" / "references.bib"
 MATHJAX = ROOT / "book" / "_static" / "mathjax" / "tex-svg-full.js"
@@ -43,7 +53,7 @@ _TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 # ----------------------------------------------------------------------------------------------
 
 
-def chapter_of(notebook) -> Chapter:
+def chapter_of(notebook: NotebookNode) -> Chapter:
     """The chapter an executed notebook is: the id in its `start_chapter("ID", ...)` call."""
     for cell in notebook.cells:
         if cell.cell_type == "code" and (found := _CHAPTER_CALL.search(cell.source)):
@@ -54,7 +64,7 @@ def chapter_of(notebook) -> Chapter:
     raise ValueError("not a chapter of this book: no start_chapter(...) cell")
 
 
-def changed_parameters(notebook, chapter: Chapter) -> dict[str, tuple[Any, Any]]:
+def changed_parameters(notebook: NotebookNode, chapter: Chapter) -> dict[str, tuple[Any, Any]]:
     """NAME -> (this run's value, default) for the parameters papermill injected that differ from the defaults."""
     injected = notebook.metadata.get("papermill", {}).get("parameters", {}) or {}
     defaults = chapter.defaults()
@@ -72,7 +82,7 @@ def _banner(chapter: Chapter, changed: dict[str, tuple[Any, Any]]) -> str:
     )
 
 
-def prepare(notebook, chapter: Chapter) -> Any:
+def prepare(notebook: NotebookNode, chapter: Chapter) -> Any:
     """A copy of the notebook as the page shows it: hidden cells dropped, the parameters banner at the top."""
     import copy
 
@@ -113,7 +123,7 @@ def _bibliography() -> dict[str, Any]:
     return dict(parse_file(str(BIBLIOGRAPHY)).entries)
 
 
-def _author_year(entry, textual: bool) -> str:
+def _author_year(entry: Entry, textual: bool) -> str:
     people = entry.persons.get("author", [])
     names = [" ".join(p.last_names) for p in people]
     who = names[0] + (" et al." if len(names) > 2 else f" and {names[1]}" if len(names) == 2 else "") if names else "?"
@@ -160,8 +170,16 @@ def _register_roles(numbering: dict[str, str]) -> None:
 
     bibliography = _bibliography()
 
-    def cite(textual: bool):
-        def role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    def cite(textual: bool) -> Role:
+        def role(
+            name: str,
+            rawtext: str,
+            text: str,
+            lineno: int,
+            inliner: Inliner,
+            options: dict[str, Any] | None = None,
+            content: list[str] | None = None,
+        ) -> tuple[list[Node], list[system_message]]:
             parts = []
             for key in (k.strip() for k in text.split(",")):
                 entry = bibliography.get(key)
@@ -176,8 +194,16 @@ def _register_roles(numbering: dict[str, str]) -> None:
 
         return role
 
-    def reference(kind: str):
-        def role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    def reference(kind: str) -> Role:
+        def role(
+            name: str,
+            rawtext: str,
+            text: str,
+            lineno: int,
+            inliner: Inliner,
+            options: dict[str, Any] | None = None,
+            content: list[str] | None = None,
+        ) -> tuple[list[Node], list[system_message]]:
             titled = _TITLED.match(text)
             title, label = (titled.group(1), titled.group(2)) if titled else (None, text.strip())
             number = numbering.get(f"{kind}:{label}")
@@ -206,7 +232,7 @@ def _register_roles(numbering: dict[str, str]) -> None:
         has_content = True
         option_spec = {"label": directives.unchanged, "class": directives.unchanged, "nonumber": directives.flag}
 
-        def run(self):
+        def run(self) -> list[Node]:
             kind = self.name.split(":")[-1]
             label = self.options.get("label")
             heading = numbering.get(f"prf:{label}") if label else None
@@ -235,7 +261,7 @@ def _inline_mathjax(page: str) -> str:
     )
 
 
-def read_chapter_notebook(path: Path):
+def read_chapter_notebook(path: Path) -> tuple[NotebookNode, Chapter]:
     """(the notebook, its chapter) of an executed chapter notebook; ParameterError (one line naming `path`)
     for anything else: not a regular file, not UTF-8 JSON, not a Jupyter notebook, not a chapter of this book."""
     import nbformat

@@ -33,7 +33,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from lib.book.chapters import load
 from lib.book.chapters.declaration import (
@@ -75,6 +75,10 @@ from lib.util.runtime import OUTPUT_DIR_ENV, STORED_RESULTS_ENV, folder_setting,
 from lib.util.wording import markdown_table, reader_name
 
 if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.display import Markdown
+    from matplotlib.figure import Figure
+
     from lib.book.evidence.load import Available
 
 DEFAULT_RUNS_DIR = ROOT / "runs"
@@ -163,7 +167,7 @@ def glued_metric(name: str, value: Any) -> dict[str, Any]:
 
 def mapping_table(
     mapping: dict[str, Any], key: str = "name", value: str = "value", labels: dict[str, str] | None = None
-):
+) -> Markdown:
     """A dict shown as a two-column Markdown table, its values through the book's formatter (never a repr);
     each name as its reader's label in `labels` (Markdown), or as code when `labels` is not given."""
     from IPython.display import Markdown
@@ -268,7 +272,15 @@ class ChapterRun:
         if self._pending:
             self._write(now=True)
 
-    def _notice(self, message, category, filename, lineno, file=None, line=None) -> None:
+    def _notice(
+        self,
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
         """`warnings.showwarning` of the chapter's kernel: a warning becomes a notice of the run (in the
         metrics record, the chapter's summary box and the status page), never a stderr block in the page."""
         text = f"{category.__name__}: {message}"
@@ -427,7 +439,7 @@ class ChapterRun:
 
         self._glue(name, Markdown(markdown))
 
-    def figure(self, name: str, fig) -> None:
+    def figure(self, name: str, fig: Figure) -> None:
         """Glue a matplotlib figure for a numbered `{glue:figure}` in the prose, then close it.
 
         Under `LIB_DRAFT_FIGURES=1` (the nbval runs, whose references keep no figure) every artist and text is
@@ -473,7 +485,7 @@ class ChapterRun:
             met = meets(value, condition)
             print(f"{name} {condition}" if met else f"{name} = {headline_text(value, digits)}, fails {condition}")
 
-    def claims_table(self):
+    def claims_table(self) -> Markdown:
         """This chapter's declared claims against the metrics recorded so far (a Markdown table).
 
         Also glues every claim's verdict sentence, so the prose can cite any of them.
@@ -537,7 +549,7 @@ def stored_notices(metrics: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _installed_guards(shell) -> list:
+def _installed_guards(shell: InteractiveShell) -> list[InjectedParametersGuard]:
     return [t for t in shell.input_transformers_cleanup if isinstance(t, InjectedParametersGuard)]
 
 

@@ -21,8 +21,12 @@ import ast
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lib.book.chapters.declaration import Chapter, ParameterError, look_alike_hint, short
+
+if TYPE_CHECKING:
+    import click
 
 PARAMETERS_MARKER = '# %% tags=["parameters", "hide-input"]'
 _PARAMETERS_CELL = re.compile(r'^# %%.*\btags=\[[^\]]*"parameters"')
@@ -142,7 +146,7 @@ def _papermill_arguments(argv: list[str]) -> list[str] | None:
     return None
 
 
-def _papermill_context(argv: list[str]):
+def _papermill_context(argv: list[str]) -> click.Context | None:
     """papermill's own parse (its click command) of the arguments of a papermill command line, or None.
     (papermill is imported only for a papermill command line: it takes a second, and `lib run`'s kernels,
     whose parent is `python -m lib run`, never need it.)"""

@@ -310,6 +310,7 @@ def fill_note(note: str, metrics: dict[str, Any]) -> str:
 
 
 def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None]) -> list[Verdict]:
+    """The verdict of every claim the chapters declare, on each chapter's metrics (`metrics[chapter.id]`)."""
     out = []
     for chapter in chapters:
         found = metrics.get(chapter.id) or {}
