@@ -461,9 +461,7 @@ def excess_over_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> 
     (simultaneously at `confidence`) and above 0 when some point is (as `statics.excess_over_bound` for Fig. 3)."""
     from lib.geneft.statics import largest
 
-    points = [(p, top) for c in comparisons.values() for p, top in zip(c["points"], c["band_high"])]
-    if not points:
-        raise ValueError("excess_over_arctan needs at least one point")
+    points = _arctan_points(comparisons)
     level = 1 - (1 - confidence) / len(points)
     excesses = []
     for p, top in points:
@@ -473,13 +471,47 @@ def excess_over_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> 
     return replace(largest(excesses), method=method)
 
 
-def seeds_to_clear_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> int | None:
-    """What deciding `excess_over_arctan` would cost at the rates seen: the fewest seeds per point at which the
-    point with the largest excess, at its observed fraction, has a Bonferroni Wilson interval wholly on one side
-    of its band's top (`units_to_decide`); None when no number of seeds does."""
-    points = [(p, top) for c in comparisons.values() for p, top in zip(c["points"], c["band_high"])]
-    leading, top = max(points, key=lambda point: point[0].value - point[1])
-    return units_to_decide(leading.value, float(top), confidence=1 - (1 - confidence) / len(points))
+def _arctan_points(comparisons: dict) -> list[tuple[Estimate, float]]:
+    """(fraction, top of its band of eq. (12)) for every point of `comparisons`, pooled over the init scales."""
+    points = [(p, float(top)) for c in comparisons.values() for p, top in zip(c["points"], c["band_high"])]
+    if not points:
+        raise ValueError("Fig. 6's all-points reading needs at least one point")
+    return points
+
+
+def seeds_to_clear_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> tuple[int | None, bool]:
+    """What deciding `excess_over_arctan` would cost at the fractions seen: (seeds per point, whether the claim would
+    then hold). Each point's Bonferroni Wilson interval clears its band's top from `units_to_decide` seeds at its
+    observed fraction. When some point's fraction lies above its top, the claim fails as soon as one such interval
+    clears: the fewest seeds among those points (False). Otherwise it holds once every interval is below: the most
+    seeds over all points (True). None seeds when no number does (a fraction at its top)."""
+    points = _arctan_points(comparisons)
+    level = 1 - (1 - confidence) / len(points)
+    needed = [(units_to_decide(p.value, top, confidence=level), p.value > top) for p, top in points]
+    above = [n for n, is_above in needed if is_above]
+    if above:
+        finite = [n for n in above if n is not None]
+        return (min(finite) if finite else None), False
+    counts = [n for n, _ in needed]
+    return (None if None in counts else max(counts)), True
+
+
+def arctan_decision_text(comparisons: dict, seeds: int, *, confidence: float = CONFIDENCE) -> str:
+    """`excess_over_arctan` and its cost in words, for the claim's note: where the points lie at the Bonferroni
+    level, and how many seeds per point (against the `seeds` the set has) would decide it, which way."""
+    excess = excess_over_arctan(comparisons, confidence=confidence)
+    if excess.low > 0:
+        return "at the Bonferroni level some point lies above its band: the claim does not hold"
+    if excess.high <= 0:
+        return "at the Bonferroni level every point lies under its band's top: the claim holds"
+    more, holds = seeds_to_clear_arctan(comparisons, confidence=confidence)
+    cost = (
+        f"deciding takes about {more} seeds per point at the fractions seen (the set has {seeds}), and the claim "
+        f"would then {'hold' if holds else 'not hold'}"
+        if more is not None
+        else "no number of seeds decides it at the fractions seen (a point sits at its band's top)"
+    )
+    return f"at the Bonferroni level no point lies above its band, and not every point lies under it; {cost}"
 
 
 def generalization_difference_by_sigma(counts: dict, sigma: dict) -> Estimate:

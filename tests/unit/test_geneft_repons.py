@@ -304,13 +304,36 @@ def test_g6_all_points_reads_the_largest_excess_at_the_bonferroni_level():
         repons.excess_over_arctan({})
 
 
-def test_g6_all_points_cost_is_the_seeds_that_clear_the_leading_point():
-    from lib.util.stats import Estimate, units_to_decide
+def _points(pairs):
+    """compare_with_arctan-shaped results from (fraction, band top) pairs, 30 seeds each."""
+    from lib.util.stats import fraction
 
-    sigma = Estimate(1.0, 0.99, 1.01, 30, "test")
-    comparisons = {1.0: repons.compare_with_arctan([24, 3], [30, 30], [1.0, 10.0], sigma)}
-    leading_top = comparisons[1.0]["band_high"][0]  # 0.8 against the law at ratio 1 leads 0.1 at ratio 10
-    assert repons.seeds_to_clear_arctan(comparisons) == units_to_decide(0.8, leading_top, confidence=1 - 0.05 / 2)
+    return {1.0: {"points": [fraction(round(p * 30), 30) for p, _ in pairs], "band_high": [t for _, t in pairs]}}
+
+
+def test_g6_all_points_cost_is_decided_by_the_point_that_decides_the_claim():
+    from lib.util.stats import units_to_decide
+
+    level = 1 - 0.05 / 2
+    # a point above its top: the claim fails once the first such point clears, the fewest seeds among them
+    above = _points([(0.9, 0.6), (29 / 30, 0.9)])
+    needed = [units_to_decide(0.9, 0.6, confidence=level), units_to_decide(29 / 30, 0.9, confidence=level)]
+    assert repons.seeds_to_clear_arctan(above) == (min(needed), False)
+    # every point under its top: the claim holds once all have cleared, the most seeds over the points
+    below = _points([(0.5, 0.6), (0.1 / 3, 0.1)])
+    needed = [units_to_decide(0.5, 0.6, confidence=level), units_to_decide(1 / 30, 0.1, confidence=level)]
+    assert repons.seeds_to_clear_arctan(below) == (max(needed), True)
+    # a fraction at its top: no number of seeds
+    assert repons.seeds_to_clear_arctan(_points([(0.5, 0.5), (0.1, 0.6)])) == (None, True)
+    with pytest.raises(ValueError):
+        repons.seeds_to_clear_arctan({})
+
+
+def test_g6_all_points_decision_text_follows_the_interval():
+    assert "some point lies above" in repons.arctan_decision_text(_points([(1.0, 0.1), (0.0, 0.9)]), 30)
+    assert "every point lies under" in repons.arctan_decision_text(_points([(0.0, 0.9), (0.0, 0.8)]), 30)
+    open_ = repons.arctan_decision_text(_points([(0.9, 0.8), (0.1, 0.5)]), 30)
+    assert "no point lies above its band" in open_ and "(the set has 30)" in open_ and "would then not hold" in open_
 
 
 def test_the_collapse_reading_is_one_clause_per_relation():

@@ -52,6 +52,9 @@ def test_the_changelog_lists_every_changed_verdict_with_both_values(tmp_path, mo
     now = [_verdict("S-1/a", "holds", 0.6), _verdict("S-1/b", "inconclusive", 1.25), _verdict("S-1/new", "holds", 3)]
     page = changelog_page(now, {"S-1": "undecided at this budget", "S-2": "reproduced"}, tmp_path)
     assert "| S-1 | reproduced | undecided at this budget |" in page and "| S-2 |" not in page
+    grown = changelog_page(now, {"S-1": "reproduced", "S-3": "reproduced"}, tmp_path)
+    assert "No catalogue row changed status." in grown
+    assert "Rows added: S-3 (reproduced)." in grown and "Rows removed: S-2 (was reproduced)." in grown
     assert "release 0.1.0" in page
     assert "| inconclusive | 1.25 |" in page and "| holds | 2 |" in page
     assert "S-1/a" not in page.split("Added")[0].split("| claim |")[1]  # same verdict: not listed as changed

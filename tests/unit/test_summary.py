@@ -289,6 +289,17 @@ def test_a_decisive_claim_that_depends_on_a_free_choice_is_never_plain():
     assert status(0.0, 1.0).status == DEPENDS and "depends on the floor" in " ".join(status(0.0, 1.0).reasons())
 
 
+def test_an_inconclusive_primary_stays_undecided_whatever_its_alternatives_say():
+    from lib.book.chapters.declaration import FreeChoice
+
+    floor = FreeChoice("floor", "from the init", {"0.05": "S_10_c0_floor"})
+    claim = _claim("S-10/c0", basis="seeds", free_choices=(floor,), expected="inconclusive", **P)
+    chapter = Chapter("toy", "t", NoParameters, claims=(claim,))
+    metrics = {"toy": {claim.metric: _est(0.2, 0.9), "S_10_c0_floor": _est(0.6, 0.9)}}
+    row = {s.row.key: s for s in summarise(verdicts([chapter], metrics), set())}["S-10"]
+    assert row.status == UNDECIDED  # more runs could decide it: not "depends on a free choice"
+
+
 def test_the_summary_box_lists_a_failure_that_a_free_choice_reverses_apart_and_counts_errata_with_the_primaries():
     from lib.book.chapters.declaration import FreeChoice
     from lib.book.verdicts.summary import chapter_summary_markdown

@@ -12,13 +12,13 @@ from lib.sim.data import population_second_moment, setting_error
 from lib.theory.assumptions_d import choose_constants, steps_to_converge
 
 # Strongest signal strength a of the default setting: above it, the explicit flow solver's steps grow about
-# in proportion to a (measured, 400 seeds to tau = 60: x4.7 at a = 20, x31 at a = 200).
+# in proportion to a (measured, 400 seeds to paper time 60: x4.7 at a = 20, x31 at a = 200).
 FLOW_A_REFERENCE = 2.0
 LEMMA_S3_SIGMA = [0.05] * 3  # cluster spreads of the lemma check at d = s = 3 (notebook: a_s3)
 
 
 def flow_size_factor(d: int, width: int) -> float:
-    """Time of one seed's flow for a d x d' matrix U against the default 2 x 2, measured (40 seeds to tau = 60):
+    """Time of one seed's flow for a d x d' matrix U against the default 2 x 2, measured (40 seeds to paper time 60):
     x1.6 at d = d' = 8, x40 at 16, x100 at 32, x20 at d = 2, d' = 128; about in proportion to d d' above a
     few entries, rounded up."""
     return (1 + d * width / 8) / 1.5

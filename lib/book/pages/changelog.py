@@ -78,19 +78,27 @@ def _row_changes(rows: Mapping[str, str], before: dict) -> list[str]:
             "with its date.",
             "",
         ]
-    moved = [key for key in rows if before["rows"].get(key, rows[key]) != rows[key]]
-    if not moved:
-        return ["No catalogue row changed status.", ""]
-    return [
-        "```{table}",
-        ":class: book-cards",
-        "",
-        "| row | then | now |",
-        "|---|---|---|",
-        *(f"| {html.escape(key)} | {before['rows'][key]} | {rows[key]} |" for key in moved),
-        "```",
-        "",
-    ]
+    then = before["rows"]
+    moved = [key for key in rows if key in then and then[key] != rows[key]]
+    added = [key for key in rows if key not in then]
+    removed = [key for key in then if key not in rows]
+    out = [] if moved else ["No catalogue row changed status.", ""]
+    if moved:
+        out += [
+            "```{table}",
+            ":class: book-cards",
+            "",
+            "| row | then | now |",
+            "|---|---|---|",
+            *(f"| {_cell(key)} | {_cell(then[key])} | {_cell(rows[key])} |" for key in moved),
+            "```",
+            "",
+        ]
+    if added:
+        out += ["Rows added: " + ", ".join(f"{html.escape(key)} ({rows[key]})" for key in added) + ".", ""]
+    if removed:
+        out += ["Rows removed: " + ", ".join(f"{html.escape(key)} (was {then[key]})" for key in removed) + ".", ""]
+    return out
 
 
 def changelog_page(found: list[Verdict], rows: Mapping[str, str], folder: Path = RELEASES) -> str:

@@ -42,8 +42,8 @@ STATUS_RULE = (
     "it was not computed because its evidence is declared for a GPU that the build did not have, "
     "**needs a GPU**. A primary claim whose verdict changes with a free choice of the analyst (a floor, "
     "a level, a read-out, each shown with its alternatives in the scorecard) is never reported plainly: **reproduced "
-    "with caveats** when it holds under the choice fixed in advance, else **depends on a free choice** (the verdict "
-    "under each choice is shown beside it). A row takes the first of these that any of its primaries gives: not "
+    "with caveats** when it holds under the choice fixed in advance, **depends on a free choice** when it does not "
+    "hold under it (the verdict under each choice is shown beside it), and stays undecided while it is inconclusive. A row takes the first of these that any of its primaries gives: not "
     "reproduced, needs a GPU, undecided at this budget, depends on a free choice, reproduced with caveats. "
     "Otherwise the row is **error in the paper** when one of its primary claims is an *erratum*, a statement "
     "of the paper that the book shows wrong (see the errata), and **reproduced** when every primary claim holds."
@@ -159,7 +159,7 @@ class RowSummary:
         """What one primary claim says of its row (see STATUS_RULE)."""
         if v.claim.kind == "erratum":
             return ERRATUM if v.verdict == FAILS else REPRODUCED
-        if v.dependent_choices:  # never reported plainly: its verdict moves with the analyst's choice
+        if v.dependent_choices and v.verdict in (HOLDS, FAILS):  # never plain: the analyst's choice moves it
             return CAVEATS if v.verdict == HOLDS else DEPENDS
         if v.verdict == FAILS:
             return NOT_REPRODUCED
@@ -186,7 +186,7 @@ class RowSummary:
     def decisive_parts(self) -> list[tuple[str, str]]:
         """(claim id, its value and what it must meet: `primary_text`) for each primary claim, an error in the
         paper's errata first, so that the row shows every primary its paper's counts include."""
-        shown = self.errata + [v for v in self.primaries if v not in self.errata]
+        shown = self.errata + [v for v in self.primaries if not (v.claim.kind == "erratum" and v.verdict == FAILS)]
         return [(v.claim.id, primary_text(v)) for v in shown]
 
     def decisive_text(self) -> str:
