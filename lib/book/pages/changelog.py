@@ -94,11 +94,13 @@ def _row_changes(rows: Mapping[str, str], before: dict) -> list[str]:
             "```",
             "",
         ]
-    if added:
-        out += ["Rows added: " + ", ".join(f"{html.escape(key)} ({rows[key]})" for key in added) + ".", ""]
-    if removed:
-        out += ["Rows removed: " + ", ".join(f"{html.escape(key)} (was {then[key]})" for key in removed) + ".", ""]
-    return out
+    out += _listed("Rows added", [f"{html.escape(key)} ({rows[key]})" for key in added])
+    return out + _listed("Rows removed", [f"{html.escape(key)} (was {then[key]})" for key in removed])
+
+
+def _listed(label: str, entries: list[str]) -> list[str]:
+    """A changelog line naming `entries` after `label` ("Added: a, b."), or nothing when there are none."""
+    return [f"{label}: " + ", ".join(entries) + ".", ""] if entries else []
 
 
 def changelog_page(found: list[Verdict], rows: Mapping[str, str], folder: Path = RELEASES) -> str:
@@ -143,8 +145,6 @@ def changelog_page(found: list[Verdict], rows: Mapping[str, str], folder: Path =
             "```",
             "",
         ]
-    if added:
-        out += ["Added: " + ", ".join(f"{_link(c, now[c]['chapter'])} ({now[c]['verdict']})" for c in added) + ".", ""]
-    if withdrawn:
-        out += ["Withdrawn: " + ", ".join(f"{html.escape(c)} (was {then[c]['verdict']})" for c in withdrawn) + ".", ""]
+    out += _listed("Added", [f"{_link(c, now[c]['chapter'])} ({now[c]['verdict']})" for c in added])
+    out += _listed("Withdrawn", [f"{html.escape(c)} (was {then[c]['verdict']})" for c in withdrawn])
     return "\n".join(out)

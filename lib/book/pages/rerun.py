@@ -170,7 +170,9 @@ def _register_roles(numbering: dict[str, str]) -> None:
 
     bibliography = _bibliography()
 
-    def cite(textual: bool) -> Role:
+    def docutils_role(make: Callable[[str, str], list[Node]]) -> Role:
+        """A docutils role (its documented signature) from `make(rawtext, text)`, the nodes it returns."""
+
         def role(
             name: str,
             rawtext: str,
@@ -180,30 +182,28 @@ def _register_roles(numbering: dict[str, str]) -> None:
             options: dict[str, Any] | None = None,
             content: list[str] | None = None,
         ) -> tuple[list[Node], list[system_message]]:
+            return make(rawtext, text), []
+
+        return role
+
+    def cite(textual: bool) -> Role:
+        def make(rawtext: str, text: str) -> list[Node]:
             parts = []
             for key in (k.strip() for k in text.split(",")):
                 entry = bibliography.get(key)
                 label = _author_year(entry, textual) if entry is not None else key
                 parts.append(nodes.reference(rawtext, label, refuri=f"#{nodes.make_id('cite-' + key)}"))
             if textual:
-                return parts, []
+                return parts
             inner = [nodes.Text("(")]
             for i, part in enumerate(parts):
                 inner += ([nodes.Text("; ")] if i else []) + [part]
-            return [*inner, nodes.Text(")")], []
+            return [*inner, nodes.Text(")")]
 
-        return role
+        return docutils_role(make)
 
     def reference(kind: str) -> Role:
-        def role(
-            name: str,
-            rawtext: str,
-            text: str,
-            lineno: int,
-            inliner: Inliner,
-            options: dict[str, Any] | None = None,
-            content: list[str] | None = None,
-        ) -> tuple[list[Node], list[system_message]]:
+        def make(rawtext: str, text: str) -> list[Node]:
             titled = _TITLED.match(text)
             title, label = (titled.group(1), titled.group(2)) if titled else (None, text.strip())
             number = numbering.get(f"{kind}:{label}")
@@ -211,10 +211,10 @@ def _register_roles(numbering: dict[str, str]) -> None:
             if kind == "fig" and not title and number:
                 shown = f"Fig. {number}"
             if number is None:  # on another page of the book: named, not linked
-                return [nodes.emphasis(rawtext, shown)], []
-            return [nodes.reference(rawtext, shown, refuri=f"#{nodes.make_id(label)}")], []
+                return [nodes.emphasis(rawtext, shown)]
+            return [nodes.reference(rawtext, shown, refuri=f"#{nodes.make_id(label)}")]
 
-        return role
+        return docutils_role(make)
 
     roles.register_local_role("cite:p", cite(False))
     roles.register_local_role("cite:t", cite(True))
