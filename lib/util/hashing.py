@@ -15,6 +15,6 @@ def canonical_json(obj: Any) -> str:
 def json_sha256(obj: Any, *, spaced: bool = False) -> str:
     """sha256 (hex) of the JSON of `obj` with sorted keys: `canonical_json`, or with `spaced` `json.dumps`'s own
     separators (", " and ": "), the form code fingerprints are stored in (changing it would make every stored
-    fingerprint stale)."""
-    text = json.dumps(obj, sort_keys=True) if spaced else canonical_json(obj)
+    fingerprint stale). NaN and infinities are refused in both forms."""
+    text = json.dumps(obj, sort_keys=True, allow_nan=False) if spaced else canonical_json(obj)
     return hashlib.sha256(text.encode()).hexdigest()
