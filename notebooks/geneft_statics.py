@@ -452,7 +452,7 @@ for rel in rel3:
     run.metric(f"best_mode_margin_{rel}", margin_mode[rel])
     run.metric(f"best_depth_margin_{rel}", margin_depth[rel])
     run.metric(f"best_decoder_evidence_{rel}", max((a.mean(), arch) for (r, arch), a in area3.items() if r == rel)[1])
-run.metric("best_depth_margin", statics.smallest(list(margin_depth.values())))
+run.metric("best_depth_margin", stats.smallest(list(margin_depth.values())))
 run.prose(
     "modes_setup_text",
     f"{reader_list(rel3)}, {len(next(iter(curves3.values())))} seeds per fraction"
@@ -555,7 +555,7 @@ for name in ev_relations:
     run.metric(f"p_c_vs_networks_log2_{name}", statics.abs_log2_ratio(nets, p_c, at_most=1.0))
 others = [e for (name, label), e in excess.items() if label != table3]
 if others:  # the smoke variant of the set has Table 3's decoder only
-    run.metric("excess_over_bound_sweep", statics.largest(others))
+    run.metric("excess_over_bound_sweep", stats.largest(others))
 run.metric("sweep_decoders_beating_bound", sum(e.low > 0 for e in excess.values()))
 run.metric("sweep_decoders_under_bound", sum(e.high <= 0 for e in excess.values()))
 run.metric("sweep_decoders", len(excess))

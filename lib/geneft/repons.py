@@ -31,7 +31,7 @@ from scipy.integrate import solve_ivp
 
 from lib.util.comparisons import auc, proportion_difference
 from lib.util.numbers import format_estimate, interval_text, significant, tex_number, tex_power_of_ten
-from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction, units_to_decide
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction, largest, units_to_decide
 from lib.util.wording import markdown_table, sentence_start
 
 # ----------------------------------------------------------------------------------------------
@@ -459,8 +459,6 @@ def excess_over_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> 
     generalize over the top of its band of eq. (12); each fraction's Wilson interval is at the Bonferroni level
     1 - (1 - confidence) / points, so the whole interval lies at or below 0 when no point is above the law
     (simultaneously at `confidence`) and above 0 when some point is (as `statics.excess_over_bound` for Fig. 3)."""
-    from lib.geneft.statics import largest
-
     points = _arctan_points(comparisons)
     level = 1 - (1 - confidence) / len(points)
     excesses = []

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, largest
 
 S = TypeVar("S")  # an evidence shard: `.key` (its parameters) and its arrays by name
 
@@ -67,34 +67,6 @@ def excess_over_bound(network_curves, bound_curves, *, confidence: float = CONFI
     per = difference_per_fraction(network_curves, bound_curves, confidence=1 - (1 - confidence) / f, seed=seed)
     method = f"max over {f} fractions of mean network - mean bound, bootstrap percentile, Bonferroni {confidence:.0%}"
     return replace(largest(per), method=method)
-
-
-def largest(estimates: list[Estimate]) -> Estimate:
-    """The largest of several estimates: value, low and high each the maximum (a conservative summary:
-    the maximum's interval lies above the largest lower end and below the largest upper end)."""
-    if not estimates:
-        raise ValueError("largest() needs at least one estimate")
-    return Estimate(
-        max(e.value for e in estimates),
-        max(e.low for e in estimates),
-        max(e.high for e in estimates),
-        min(e.n for e in estimates),
-        f"largest of {len(estimates)} estimates (ends taken separately)",
-    )
-
-
-def smallest(estimates: list[Estimate]) -> Estimate:
-    """The smallest of several estimates: value, low and high each the minimum (the mirror of `largest`:
-    a condition "> 0" on it holds only when it holds for every estimate)."""
-    if not estimates:
-        raise ValueError("smallest() needs at least one estimate")
-    return Estimate(
-        min(e.value for e in estimates),
-        min(e.low for e in estimates),
-        min(e.high for e in estimates),
-        min(e.n for e in estimates),
-        f"smallest of {len(estimates)} estimates (ends taken separately)",
-    )
 
 
 # ----------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -66,6 +66,32 @@ def p_value(p: float, n: int, test: str) -> Estimate:
 def exact(value: float) -> Estimate:
     """A number without sampling error (closed form, symbolic identity): a zero-width interval."""
     return Estimate(float(value), float(value), float(value), 1, "exact")
+
+
+def largest(estimates: list[Estimate]) -> Estimate:
+    """The largest of several estimates: value, low and high each the maximum (a conservative summary:
+    the maximum's interval lies above the largest lower end and below the largest upper end)."""
+    return _each_end(estimates, max, "largest")
+
+
+def smallest(estimates: list[Estimate]) -> Estimate:
+    """The smallest of several estimates: value, low and high each the minimum (the mirror of `largest`:
+    a condition "> 0" on it holds only when it holds for every estimate)."""
+    return _each_end(estimates, min, "smallest")
+
+
+def _each_end(estimates: list[Estimate], pick: Callable[[Iterable[float]], float], name: str) -> Estimate:
+    """`pick` (max or min) of the values, of the lower ends and of the upper ends, each taken separately; the
+    smallest n."""
+    if not estimates:
+        raise ValueError(f"{name}() needs at least one estimate")
+    return Estimate(
+        pick(e.value for e in estimates),
+        pick(e.low for e in estimates),
+        pick(e.high for e in estimates),
+        min(e.n for e in estimates),
+        f"{name} of {len(estimates)} estimates (ends taken separately)",
+    )
 
 
 def fraction(

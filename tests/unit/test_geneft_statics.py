@@ -29,12 +29,6 @@ def test_excess_over_bound_sign_and_interval():
         statics.excess_over_bound(below[:, :3], bound)
 
 
-def test_largest_takes_each_end():
-    a, b = Estimate(0.1, -0.2, 0.3, 5, "x"), Estimate(0.0, -0.1, 0.2, 4, "y")
-    m = statics.largest([a, b])
-    assert (m.value, m.low, m.high, m.n) == (0.1, -0.1, 0.3, 4)
-
-
 def test_distances_map_the_interval():
     e = Estimate(0.4, 0.3, 0.5, 20, "m")
     r = statics.relative_error(e, 1 / 3)
@@ -82,14 +76,6 @@ def test_best_mean_margin_sign_interval_and_pairing():
         statics.best_mean_margin([np.ones(3)], [np.ones(4)])
     with pytest.raises(ValueError):
         statics.best_mean_margin([], [np.ones(3)])
-
-
-def test_smallest_takes_each_end_separately():
-    a, b = Estimate(0.2, 0.1, 0.3, 5, "a"), Estimate(0.1, -0.1, 0.4, 4, "b")
-    s = statics.smallest([a, b])
-    assert (s.value, s.low, s.high, s.n) == (0.1, -0.1, 0.3, 4)
-    with pytest.raises(ValueError):
-        statics.smallest([])
 
 
 def test_decoder_curves_stack_the_seeds_of_one_decoder_across_sets():

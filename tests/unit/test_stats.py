@@ -16,7 +16,9 @@ from lib.util.stats import (
     every_fraction,
     exact,
     fraction,
+    largest,
     paired_difference,
+    smallest,
     t_interval_power,
     undecided,
     units_to_decide,
@@ -175,3 +177,17 @@ def test_cost_to_decide_prices_the_missing_units_at_the_cost_per_unit_seen():
     assert cost_to_decide(fraction(6, 8), 0.5, 12.0) == (16, 12.0)  # 8 more points at 1.5 core-hours each
     assert cost_to_decide(fraction(12, 12), 0.5, 3.0) == (units_to_decide(1.0, 0.5), 0.0)  # decided: nothing missing
     assert cost_to_decide(fraction(4, 8), 0.5, 12.0) == (None, None)
+
+
+def test_largest_takes_each_end():
+    a, b = Estimate(0.1, -0.2, 0.3, 5, "x"), Estimate(0.0, -0.1, 0.2, 4, "y")
+    m = largest([a, b])
+    assert (m.value, m.low, m.high, m.n) == (0.1, -0.1, 0.3, 4)
+
+
+def test_smallest_takes_each_end_separately():
+    a, b = Estimate(0.2, 0.1, 0.3, 5, "a"), Estimate(0.1, -0.1, 0.4, 4, "b")
+    s = smallest([a, b])
+    assert (s.value, s.low, s.high, s.n) == (0.1, -0.1, 0.3, 4)
+    with pytest.raises(ValueError):
+        smallest([])

@@ -467,9 +467,9 @@ def main(argv: list[str] | None = None) -> int:
             write_pages(args.runs_dir, args.out_dir)
         elif args.command == "release":
             from lib.book.pages.changelog import write_snapshot
-            from lib.book.pages.generated import book_verdicts, row_statuses
+            from lib.book.pages.generated import verdicts_and_statuses
 
-            print(f"wrote {write_snapshot(book_verdicts(args.runs_dir), row_statuses(args.runs_dir))}")
+            print(f"wrote {write_snapshot(*verdicts_and_statuses(args.runs_dir))}")
         elif args.command == "readme":
             from lib.book.pages.generated import write_readme
 

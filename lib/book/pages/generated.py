@@ -83,15 +83,11 @@ def book_metrics(runs_dir: Path, chapters: list[Chapter]) -> dict[str, dict | No
     return metrics
 
 
-def book_verdicts(runs_dir: Path) -> list[Verdict]:
-    """Every claim's verdict from the book's default runs in `runs_dir`."""
-    chapters = _chapters()
-    return verdicts(chapters, book_metrics(runs_dir, chapters))
-
-
-def row_statuses(runs_dir: Path) -> dict[str, str]:
-    """Each catalogue row's status (row key -> status) from the book's default runs in `runs_dir`."""
-    return {s.row.key: s.status for s in _state(runs_dir)[3]}
+def verdicts_and_statuses(runs_dir: Path) -> tuple[list[Verdict], dict[str, str]]:
+    """Every claim's verdict and each catalogue row's status (row key -> status) from the book's default runs in
+    `runs_dir`: what a release stores and the changelog compares."""
+    _, _, found, summaries = _state(runs_dir)
+    return found, {s.row.key: s.status for s in summaries}
 
 
 def _state(runs_dir: Path) -> tuple[list[Chapter], dict, list[Verdict], list[RowSummary]]:
@@ -386,7 +382,7 @@ def write_pages(runs_dir: Path, generated_dir: Path) -> None:
     atomic_write_text(generated_dir / "scorecard.md", scorecard_page(runs_dir))
     atomic_write_text(generated_dir / "status.md", status_page(runs_dir))
     atomic_write_text(generated_dir / "code.md", code_page())
-    atomic_write_text(generated_dir / "changelog.md", changelog_page(book_verdicts(runs_dir), row_statuses(runs_dir)))
+    atomic_write_text(generated_dir / "changelog.md", changelog_page(*verdicts_and_statuses(runs_dir)))
     atomic_write_text(generated_dir / "parameters.md", parameters_page())
     atomic_write_text(generated_dir / "citation.md", citation_page())
     atomic_write_text(generated_dir / "notes.md", assembled_page(ROOT / "book" / "notes"))
