@@ -267,8 +267,9 @@ run.figure("fig_mc_bound", fig)
 # {py:func}`lib.geneft.bounds.p_star_pooled` · evidence: none, computed live by the chapter.
 # ```
 #
-# The two estimates agree roughly, as the paper says: the largest difference over relations
-# and fractions is {glue:text}`mc_vs_analytic_max_gap`. For the equivalence relations the
+# The two estimates agree roughly, as the paper says without a number: the largest difference over relations
+# and fractions is {glue:text}`mc_vs_analytic_max_gap`. How rough is rough is the book's bar, so the scorecard
+# shows the verdict at three bars. For the equivalence relations the
 # Monte Carlo bound first lies below the paper's eq. (5) (a few samples carry less than one bit each: many
 # are 0, and several imply the same entries) and then rises faster (transitivity makes later
 # samples carry more).

@@ -278,3 +278,35 @@ def test_a_point_prints_without_brackets_and_a_widened_interval_says_it_does_not
     assert format_value({"value": 3, "low": 3, "high": 3, "n": 1, "method": "exact"}) == "3"
     widened = undecided(Estimate(0.19, 0.1, 0.3, 5, "t"), 0.0, 1.0, "the control failed (0.31 [0.2, 0.4])")
     assert format_value(widened.as_dict()) == "not judged: the control failed (0.31 [0.2, 0.4])"
+
+
+def test_a_book_bar_is_also_judged_at_half_and_twice_its_distance_from_the_papers_edge():
+    from lib.book.chapters.declaration import BookBar
+
+    assert BookBar(edge=0).alternatives(0.1) == (0.05, 0.2)
+    assert BookBar(edge=1).alternatives(2.0) == (1.5, 3.0)  # a ratio that must exceed parity
+    assert BookBar(edge=1, end=0).alternatives(0.9) == pytest.approx((0.95, 0.8))
+    assert BookBar(edge=1, end=0).alternatives(0.5) == (0.75,)  # > 0 is no bar on a fraction: left out
+    assert BookBar(edge=0, end=1).alternatives(0.6) == (0.3,)
+    claim = Claim("G-2", "rough agreement", "p", "gap", "< 0.1", role="primary", book_bar=BookBar(edge=0))
+    v = verdicts([Chapter("toy", "t", NoParameters, claims=(claim,))], {"toy": {"gap": 0.065}})[0]
+    assert v.verdict == "holds" and [(a.label, a.verdict) for a in v.alternatives] == [
+        ("< 0.05", "does not hold"),
+        ("< 0.2", "holds"),
+    ]
+    assert v.robustness_detail == (
+        "depends on the bar (the paper sets none): holds with < 0.1 (declared), does not hold with < 0.05, holds with < 0.2"
+    )
+
+
+def test_a_book_bar_follows_the_parameter_its_condition_names_and_needs_a_primary_order_condition():
+    from lib.book.chapters.declaration import BookBar
+
+    claim = Claim("S-7", "s", "p", "v", "< tol", role="primary", book_bar=BookBar(edge=0))
+    chapter = Chapter("toy", "t", Tolerance, claims=(claim,))
+    found = {"v": 0.03, RUN_KEY: {"parameters": {"tol": 0.04}}}
+    assert [a.label for a in verdicts([chapter], {"toy": found})[0].alternatives] == ["< 0.02", "< 0.08"]
+    with pytest.raises(ValueError, match="primary"):
+        Claim("S-7", "s", "p", "v", "< 0.1", book_bar=BookBar(edge=0))
+    with pytest.raises(ValueError, match="order condition"):
+        Claim("S-7", "s", "p", "v", "== 1", role="primary", book_bar=BookBar(edge=0))

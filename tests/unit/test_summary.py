@@ -330,3 +330,30 @@ def test_a_claim_not_judged_is_neither_robust_nor_dependent():
     assert v.verdict == "inconclusive" and v.robustness == "" and v.robustness_detail == ""
     _, details = details_text(v)  # nothing was decided: no n, no "interval straddles", no alternatives
     assert "not judged: incomplete." in details and "straddles" not in details and "n = " not in details
+
+
+# Primaries whose condition compares with a number the paper does not state, and why that number is not a book bar
+# (lib.book.chapters.declaration.BAR_RULE): every other such primary declares its bar as the book's.
+NOT_A_BOOK_BAR = {
+    "S-T4.1/flow": "round-off: the float tolerance of an identity",
+    "G-T1": "round-off: the float tolerance of an identity",
+    "G-5/": "the level of every test of the book (95%)",
+    "G-8": "the resolution of the paper's half-decade grid",
+    "G-A4": "the paper's count of phases",
+    "/exists": "a count of at least one: the paper's 'exists'",
+}
+
+
+def test_every_primary_bar_the_paper_does_not_set_is_declared_as_the_books():
+    undeclared = [
+        c.id
+        for chapter in map(load, chapter_ids())
+        for c in chapter.claims
+        if c.role == "primary"
+        and c.kind == "claim"
+        and c.operator in ("<", "<=", ">", ">=")
+        and c.threshold(chapter.defaults()) != 0
+        and c.book_bar is None
+        and not any(key in c.id for key in NOT_A_BOOK_BAR)
+    ]
+    assert undeclared == []

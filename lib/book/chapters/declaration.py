@@ -420,6 +420,38 @@ class FreeChoice:
         object.__setattr__(self, "alternatives", pairs)
 
 
+# A bar that decides a primary claim although the paper sets no number is the book's free choice: the verdict is
+# shown under two more bars too, fixed by one rule for every such claim (declared 2026-12-07, when the verdicts at the
+# declared bars were known: the rule, not the claim, picks the alternatives).
+BAR_RULE = (
+    "Where the paper states no number, the bar of a primary claim (how small is practically zero, how large a "
+    "detour, how close rough agreement) is the book's choice: its verdict is also shown at half and at twice the "
+    "bar's distance from the edge the paper's words name (0 for practically zero or for exists, 1 for every or exact, "
+    "1 for a ratio that must exceed or stay near parity), and a primary whose verdict changes under one of them is "
+    "not reported plainly. A bar that would reach the end of its measure's range is left out."
+)
+
+
+@dataclass(frozen=True)
+class BookBar:
+    """The bar of a primary claim's condition when the paper sets no number (`BAR_RULE`).
+
+    `edge` is the value at which the paper's words are met exactly, which the declared bar approaches with a margin:
+    0 for "practically zero" and for "exists", 1 for "every" or "exact", 1 for a ratio that must exceed or stay near
+    parity. `end` is the end of the measure's range on the far side of the bar from the edge (0 or 1 for a fraction),
+    None when the measure has none: an alternative bar at or beyond it is no bar and is left out.
+    """
+
+    edge: float
+    end: float | None = None
+
+    def alternatives(self, bar: float) -> tuple[float, ...]:
+        """The bars at half and at twice `bar`'s distance from the edge, each strictly inside the measure's range."""
+        found = (self.edge + (bar - self.edge) / 2, self.edge + 2 * (bar - self.edge))
+        side = math.copysign(1.0, bar - self.edge)
+        return tuple(b for b in found if self.end is None or side * (self.end - b) > 0)
+
+
 @dataclass(frozen=True)
 class Claim:
     """A statement of a paper that a chapter checks with one of its metrics.
@@ -435,6 +467,8 @@ class Claim:
     and, where it applies, the effect size the design could detect. `free_choices` declares
     the analyst's choices behind `metric` (see FreeChoice): the same condition is evaluated on
     each alternative's metric, and the scorecard says whether the verdict is robust to them.
+    `book_bar` (see BookBar) marks a primary claim's bar as the book's where the paper sets no number: the
+    condition is evaluated at the bars of `BAR_RULE` too, and shown as a free choice.
     `scope` (see SCOPES) says whether the claim reproduces the paper or goes beyond it, so that
     a derivation or a finding of the book is not read as a failed reproduction. `kind` says what
     the claim is (see KINDS): a claim of the paper (the default), an `erratum` (a statement of the
@@ -454,6 +488,7 @@ class Claim:
     expected: str = HOLDS
     note: str = ""
     free_choices: tuple[FreeChoice, ...] = ()
+    book_bar: BookBar | None = None
     scope: str = "reproduction"
     kind: str = "claim"
     role: str = "paper"
@@ -487,6 +522,11 @@ class Claim:
             raise ValueError(f"claim {self.id}: free_choices must be FreeChoice declarations")
         if self.metric in self.alternative_metrics:
             raise ValueError(f"claim {self.id}: an alternative of a free choice repeats the claim's own metric")
+        if self.book_bar is not None:
+            if not isinstance(self.book_bar, BookBar) or self.role != "primary":
+                raise ValueError(f"claim {self.id}: book_bar is a BookBar, declared on a primary claim")
+            if self.operator not in ("<", "<=", ">", ">="):
+                raise ValueError(f"claim {self.id}: a book bar needs an order condition, got {self.condition!r}")
 
     @property
     def category(self) -> str:
@@ -508,10 +548,22 @@ class Claim:
         return [metric for choice in self.free_choices for _, metric in choice.alternatives]
 
     @property
+    def operator(self) -> str:
+        """The condition's comparison: "<", ">=", "==", ..."""
+        return _CONDITION.match(self.condition).group(1)
+
+    @property
     def parameter(self) -> str | None:
         """The parameter the condition compares with, None when it compares with a literal."""
         text = _CONDITION.match(self.condition).group(2)
         return text if _PARAMETER.match(text) and text.lower() not in ("true", "false") else None
+
+    def bar_alternatives(self, parameters: Mapping[str, Any] | None = None) -> tuple[float, ...]:
+        """The alternative bars of a book bar (`BookBar.alternatives` at the declared bar); () without one."""
+        bar = self.threshold(parameters)
+        if self.book_bar is None or isinstance(bar, bool) or not isinstance(bar, (int, float)):
+            return ()
+        return self.book_bar.alternatives(float(bar))
 
     def threshold(self, parameters: Mapping[str, Any] | None = None) -> Any:
         """The right-hand side of the condition: its literal, or the parameter's value (None if absent)."""
@@ -519,15 +571,18 @@ class Claim:
             return _parse_literal(_CONDITION.match(self.condition).group(2))
         return (parameters or {}).get(self.parameter)
 
-    def evaluate(self, value: Any, parameters: Mapping[str, Any] | None = None) -> tuple[str, str]:
+    def evaluate(
+        self, value: Any, parameters: Mapping[str, Any] | None = None, bar: float | None = None
+    ) -> tuple[str, str]:
         """(verdict, why) for a metric value: a number, a bool, a string or an estimate dict.
 
         An estimate holds when its whole interval [low, high] meets the condition, does not
         hold when none of it does, and is inconclusive when it straddles. A point value is
         two-valued. Missing, non-finite and non-scalar values are "not computed". `parameters`
-        are the run's, for a condition that names a parameter.
+        are the run's, for a condition that names a parameter; `bar` replaces the condition's
+        right-hand side (an alternative of a book bar, `BookBar`).
         """
-        op, target = _CONDITION.match(self.condition).group(1), self.threshold(parameters)
+        op, target = self.operator, self.threshold(parameters) if bar is None else bar
         if value is None:
             return NOT_COMPUTED, "metric not recorded (or not finite)"
         if is_not_computed(value):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import partial
 
-from lib.book.chapters.declaration import Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param
+from lib.book.chapters.declaration import BookBar, Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param
 from lib.book.evidence import EvidenceSet
 from lib.diffusion.configs import (
     CPU,
@@ -336,6 +336,7 @@ def _registered_claims(contrasts: tuple[float, ...], prefix: str = "registered")
                 condition="> 0.5",
                 basis="evidence",
                 role=role,
+                book_bar=None if gpu else BookBar(edge=1, end=0),
                 expected="inconclusive",
                 note=_power_note(prefix, f"generalisation_{key}", "a success rate above 1/2 by", "generalisation"),
             ),

@@ -5,7 +5,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from lib.book.chapters.declaration import Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param, short
+from lib.book.chapters.declaration import (
+    BookBar,
+    Chapter,
+    Claim,
+    Cost,
+    FreeChoice,
+    ParameterError,
+    Parameters,
+    param,
+    short,
+)
 from lib.book.evidence import EvidenceSet
 from lib.geneft.evidence import model_step_seconds, shard_minutes  # numpy only: no torch at import
 
@@ -228,6 +238,7 @@ CHAPTER = Chapter(
             condition="< 0.02",
             basis="single run",
             role="primary",
+            book_bar=BookBar(edge=0, end=1),
         ),
         Claim(
             "G-Th3/matrix-iff",

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from lib.book.chapters.declaration import Chapter, Claim, Cost, ParameterError, Parameters, param, refuse_repeats, short
+from lib.book.chapters.declaration import (
+    BookBar,
+    Chapter,
+    Claim,
+    Cost,
+    ParameterError,
+    Parameters,
+    param,
+    refuse_repeats,
+    short,
+)
 from lib.book.evidence import EvidenceSet
 from lib.geneft.evidence import (  # numpy only: no torch at import
     model_step_seconds,
@@ -205,6 +215,7 @@ CHAPTER = Chapter(
             condition="< 1.5",
             basis="single run",
             role="primary",
+            book_bar=BookBar(edge=1),
         ),
         Claim(
             "G-1..5",
@@ -225,6 +236,7 @@ CHAPTER = Chapter(
             condition="< 0.1",
             basis="single run",
             role="primary",
+            book_bar=BookBar(edge=0, end=1),
         ),
         Claim(
             "G-2/p-star-mod3",
@@ -272,6 +284,7 @@ CHAPTER = Chapter(
             condition="< 1",
             basis="seeds",
             role="primary",
+            book_bar=BookBar(edge=0),
         ),
         Claim(
             "G-1..5/p_c-bound",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lib.book.chapters.declaration import Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param
+from lib.book.chapters.declaration import BookBar, Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param
 from lib.sim.data import cluster_stds, setting_error
 from lib.theory.one_layer_settings import effective_lr, sharpness
 
@@ -210,6 +210,7 @@ CHAPTER = Chapter(
             condition="< 0.001",
             basis="single run",
             role="primary",
+            book_bar=BookBar(edge=0),
         ),
         Claim(
             "S-2a",
@@ -394,6 +395,7 @@ CHAPTER = Chapter(
             condition="< topo_visible_tol",
             basis="evidence",
             role="primary",
+            book_bar=BookBar(edge=0),
             expected="does not hold",
             note="visible in a fraction {topo_std_no_origin_cluster_visible_fraction} of the seeds, mostly at the "
             "origin $0\\cdots0$: among the other points in {topo_std_no_origin_cluster_no_origin_visible_fraction} "
@@ -551,6 +553,7 @@ CHAPTER = Chapter(
             condition="< 0.05",
             basis="single run",
             role="primary",
+            book_bar=BookBar(edge=0, end=1),
         ),
         Claim(
             "S-16/radius",

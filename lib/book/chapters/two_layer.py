@@ -6,7 +6,17 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lib.book.chapters.declaration import Chapter, Claim, Cost, FreeChoice, ParameterError, Parameters, param, short
+from lib.book.chapters.declaration import (
+    BookBar,
+    Chapter,
+    Claim,
+    Cost,
+    FreeChoice,
+    ParameterError,
+    Parameters,
+    param,
+    short,
+)
 from lib.book.evidence import EvidenceSet
 from lib.sim.data import population_second_moment, setting_error
 from lib.theory.assumptions_d import choose_constants, steps_to_converge
@@ -274,6 +284,7 @@ CHAPTER = Chapter(
             condition="> 0.05",
             basis="seeds",
             role="primary",
+            book_bar=BookBar(edge=0, end=1),
             note="'descends at least twice' is the same count ({two_descents_fraction}): a curve that rises and "
             "then converges descends before and after the rise, so it is not a claim of its own",
         ),
@@ -286,6 +297,7 @@ CHAPTER = Chapter(
             condition="> 0.9",
             basis="seeds",
             role="primary",
+            book_bar=BookBar(edge=1, end=0),
             note="the paper's statement has no floor: a minor entry has a suppression window whenever it falls from a "
             "peak; the floors are book readings (S-5/stage-alignment-floor)",
         ),
@@ -372,6 +384,7 @@ CHAPTER = Chapter(
             condition="> 0.95",
             basis="seeds",
             role="primary",
+            book_bar=BookBar(edge=1, end=0),
         ),
         Claim(
             "S-17/flow",
@@ -389,6 +402,7 @@ CHAPTER = Chapter(
             condition="> 2",
             basis="seeds",
             role="primary",
+            book_bar=BookBar(edge=1),
         ),
         Claim(
             "S-18/stages-turn",
@@ -432,6 +446,7 @@ CHAPTER = Chapter(
             condition="> 0.01",
             basis="evidence",
             role="primary",
+            book_bar=BookBar(edge=0, end=1),
         ),
         Claim(
             "S-8/gaussian",
@@ -501,6 +516,7 @@ CHAPTER = Chapter(
             condition="> 0.5",
             basis="seeds",
             role="primary",
+            book_bar=BookBar(edge=1, end=0),
             expected="does not hold",
             note="under the exact flow every plateau seed escapes within the horizon (median escape time "
             "{failure_escape_time_median}); the verdict is the same at any bar above the interval's upper end, and at "
@@ -637,6 +653,7 @@ CHAPTER = Chapter(
             condition="< 0.05",
             basis="single run",
             role="primary",
+            book_bar=BookBar(edge=0),
             note="an identity of the Gaussian moments, checked by Monte Carlo over the init draws: it fails only if "
             "the paper's eq. (E.1) is wrong (a wrong factor $d^\\prime$ or $\\tau$ moves the error far beyond 0.05)",
         ),

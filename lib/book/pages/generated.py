@@ -221,7 +221,7 @@ def scorecard_page(runs_dir: Path) -> str:
         "*consistency check* cannot tell the paper's statement from its alternatives (it holds by construction, or "
         "whatever the truth; a small sample may still leave it inconclusive) and a *method check* tests the book's "
         "own read-out: neither is a reproduction. A verdict that rests on a free choice of the analyst (a floor, a "
-        "level, a read-out) says whether it is *robust* (no computed alternative changes it) or *depends on* the "
+        "level, a read-out, a bar the paper does not set) says whether it is *robust* (no computed alternative changes it) or *depends on* the "
         "choice. Only the *primary* claims, the paper's own statements on the paper's own "
         "measure at the paper's setting, decide a catalogue row; every other claim says what it is (a further "
         "statement of the paper, a book reading, a claim beyond the paper, a check) and is listed under "

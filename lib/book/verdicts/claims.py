@@ -50,6 +50,12 @@ class MetricsError(ValueError):
 
 
 ROBUST = "robust"
+BAR_CHOICE = "bar (the paper sets none)"  # the free choice of a book bar (lib.book.chapters.declaration.BookBar), as a reader reads it
+
+
+def bar_text(claim: Claim, bar: float) -> str:
+    """An alternative bar of `claim` as its condition reads: "< 0.05"."""
+    return condition_text(f"{claim.operator} {bar!r}")
 
 
 @dataclass(frozen=True)
@@ -100,11 +106,14 @@ class Verdict:
         (`not_judged`)."""
         if not self.alternatives or not_judged(self.value) is not None:
             return ""
+        choices = [(c.name, c.fixed) for c in self.claim.free_choices]
+        if self.claim.book_bar is not None:
+            choices.append((BAR_CHOICE, self.needs))
         return robustness_sentence(
             self.verdict,
             [
-                (c.name, c.fixed, [(a.label, a.verdict) for a in self.alternatives if a.choice == c.name])
-                for c in self.claim.free_choices
+                (name, fixed, [(a.label, a.verdict) for a in self.alternatives if a.choice == name])
+                for name, fixed in choices
             ],
         )
 
@@ -325,6 +334,11 @@ def verdicts(chapters: list[Chapter], metrics: dict[str, dict[str, Any] | None])
                 )
                 for choice in claim.free_choices
                 for label, metric in choice.alternatives
+            ) + tuple(
+                Alternative(
+                    BAR_CHOICE, bar_text(claim, bar), claim.metric, value, claim.evaluate(value, parameters, bar)[0]
+                )
+                for bar in claim.bar_alternatives(parameters)
             )
             out.append(Verdict(chapter.id, claim, value, verdict, why, claim.threshold(parameters), note, alternatives))
     return out

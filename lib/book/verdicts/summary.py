@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lib.book.chapters.declaration import CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
+from lib.book.chapters.declaration import BAR_RULE, CATEGORIES, FAILS, HOLDS, INCONCLUSIVE, NOT_COMPUTED, Chapter
 from lib.book.verdicts.claims import Verdict, claim_anchor, claim_id_html, format_value, is_interval, not_judged
 from lib.util.paths import ROOT
 from lib.util.wording import as_sentence, plural, reader_list, reader_name, sentence_start
@@ -41,12 +41,16 @@ STATUS_RULE = (
     "this budget**; when "
     "it was not computed because its evidence is declared for a GPU that the build did not have, "
     "**needs a GPU**. A primary claim whose verdict changes with a free choice of the analyst (a floor, "
-    "a level, a read-out, each shown with its alternatives in the scorecard) is never reported plainly: **reproduced "
+    "a level, a read-out, a bar the paper does not set, each shown with its alternatives in the scorecard) is never "
+    "reported plainly: **reproduced "
     "with caveats** when it holds under the choice fixed in advance, **depends on a free choice** when it does not "
     "hold under it (the verdict under each choice is shown beside it), and stays undecided while it is inconclusive. A row takes the first of these that any of its primaries gives: not "
     "reproduced, needs a GPU, undecided at this budget, depends on a free choice, reproduced with caveats. "
     "Otherwise the row is **error in the paper** when one of its primary claims is an *erratum*, a statement "
-    "of the paper that the book shows wrong (see the errata), and **reproduced** when every primary claim holds."
+    "of the paper that the book shows wrong (see the errata), and **reproduced** when every primary claim holds. "
+    + BAR_RULE
+    + " (The rule was declared on 2026-12-07, when the verdicts at the declared bars were known: it, not the claim, "
+    "picks the alternatives.)"
 )
 
 CATALOGUE = ROOT / "book" / "catalogue.md"
