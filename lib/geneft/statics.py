@@ -21,7 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, largest
+from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, bootstrap_mean, largest
 
 S = TypeVar("S")  # an evidence shard: `.key` (its parameters) and its arrays by name
 
@@ -239,6 +239,31 @@ def by_depth(shards: Iterable[S]) -> list[S]:
     """Evidence shards of a sweep over decoder depth (the Goldilocks zone of Fig. 7, App. E) in increasing
     depth (`key["depth"]`), shards of equal depth in their given order."""
     return sorted(shards, key=lambda sh: sh.key["depth"])
+
+
+def goldilocks_readings(shards: Iterable, *, seed: int = 0) -> dict[str, object]:
+    """The Goldilocks zone of a sweep over decoder depth (the paper's Fig. 7, App. E), each depth one shard holding
+    one final `test_acc` and `train_acc` per seed at a single training fraction, the seeds paired across depths.
+
+    `interior_margin`: the best interior depth's mean test accuracy minus the better end's (`best_mean_margin`,
+    > 0 for a zone); `deep_deficit`: the best depth's minus the deepest's (memorization); `deep_train_acc`: the
+    deepest decoder's mean train accuracy (bootstrap); `best_depth` and `deepest_depth`; and the per-depth
+    `depths`, `test` and `train` (one array of seeds each) that the figure draws.
+    """
+    ordered = by_depth(shards)
+    depths = np.array([sh.key["depth"] for sh in ordered])
+    test = [np.asarray(sh["test_acc"][0], float) for sh in ordered]
+    train = [np.asarray(sh["train_acc"][0], float) for sh in ordered]
+    return {
+        "interior_margin": best_mean_margin(test[1:-1], [test[0], test[-1]], seed=seed),
+        "deep_deficit": best_mean_margin(test, [test[-1]], seed=seed),
+        "deep_train_acc": bootstrap_mean(train[-1], seed=seed),
+        "best_depth": int(depths[np.argmax([t.mean() for t in test])]),
+        "deepest_depth": int(depths[-1]),
+        "depths": depths,
+        "test": test,
+        "train": train,
+    }
 
 
 def decoder_label(key: dict) -> str:

@@ -113,7 +113,7 @@ def dependence(choices: Sequence[str]) -> str:
 
 def robustness_sentence(verdict: str, choices: Sequence[tuple[str, str, Sequence[tuple[str, str]]]]) -> str:
     """The verdict under every value of the analyst's free choices, each choice once: "depends on the read-out:
-    holds with segmentation (declared), inconclusive with classifier"; "robust: holds with ...".
+    holds with segmentation (declared), inconclusive with classifier"; "robust to the read-out: holds with ...".
 
     `choices` holds (name, declared value, ((alternative value, its verdict), ...)) per choice, in order.
     """
@@ -128,5 +128,6 @@ def robustness_sentence(verdict: str, choices: Sequence[tuple[str, str, Sequence
         return f"{verdict} with {fixed} (declared)" + "".join(f", {v} with {label}" for label, v in found)
 
     if len(choices) == 1:
-        return f"{head}: {under(*choices[0][1:])}"
+        name = choices[0][0]
+        return f"{head}{f' to the {name}' if head == 'robust' else ''}: {under(*choices[0][1:])}"
     return f"{head}; " + "; ".join(f"for the {name}, {under(fixed, found)}" for name, fixed, found in choices)

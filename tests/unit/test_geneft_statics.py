@@ -111,3 +111,23 @@ def test_by_depth_sorts_shards_by_their_depth_keeping_ties_in_order():
 
     shards = [Shard(4, "a"), Shard(0, "b"), Shard(2, "c"), Shard(0, "d")]
     assert [sh.tag for sh in statics.by_depth(shards)] == ["b", "d", "c", "a"]
+
+
+def test_goldilocks_readings_find_an_interior_zone_and_a_deep_decoder_that_memorizes():
+    class Shard:
+        def __init__(self, depth, test, train):
+            self.key, self.data = {"depth": depth}, {"test_acc": [np.array(test)], "train_acc": [np.array(train)]}
+
+        def __getitem__(self, name):
+            return self.data[name]
+
+    shards = [
+        Shard(4, [0.5, 0.4, 0.45], [1.0, 1.0, 0.9]),
+        Shard(0, [0.3, 0.35, 0.3], [0.7, 0.7, 0.7]),
+        Shard(2, [0.9, 0.85, 0.95], [1.0, 1.0, 1.0]),
+    ]
+    r = statics.goldilocks_readings(shards, seed=0)
+    assert list(r["depths"]) == [0, 2, 4] and r["best_depth"] == 2 and r["deepest_depth"] == 4
+    assert r["interior_margin"].value == pytest.approx(0.9 - 0.45) and r["interior_margin"].low > 0
+    assert r["deep_deficit"].value == pytest.approx(0.9 - 0.45)
+    assert r["deep_train_acc"].value == pytest.approx(2.9 / 3)

@@ -36,6 +36,8 @@ def test_robustness_names_each_choice_once():
         == "robust; for the level, holds with 0.75 (declared), holds with 0.6; for the floor, holds with 0 (declared), holds with 1"
     )
     assert robustness_sentence("holds", [("x", "a", [("b", "not computed")])]).startswith("alternatives not computed")
+    robust = robustness_sentence("holds", [("bar", "< 0.1", [("< 0.05", "holds")])])
+    assert robust == "robust to the bar: holds with < 0.1 (declared), holds with < 0.05"  # names what was varied
 
 
 def test_the_mathematics_of_claim_texts_survives_a_table_cell():

@@ -423,6 +423,7 @@ class ChapterRun:
         self.metrics[name] = {NOT_COMPUTED_KEY: reason}
         self._write()
         self._glue(name, format_value(self.metrics[name]))
+        self._glue(f"{name}_ci", "")  # as for an estimate that cannot judge its claim: prose may quote both
 
     def text(self, name: str, value: str | float) -> None:
         """Glue a piece of text for the prose (not a metric: a sentence that depends on the result); a number
