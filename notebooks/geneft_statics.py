@@ -699,12 +699,12 @@ run.prose(
 
 # %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.4), layout="constrained")
-curves7 = [(test7, "o-", "test"), (train7, "s--", "train")]
+curves7 = [(depths7, test7, "o-", "test, $10^4$ steps"), (depths7, train7, "s--", "train, $10^4$ steps")]
 if "_1e5" in gold:  # the training length's alternative, once its evidence is complete
-    curves7.append((gold["_1e5"]["test"], "^:", "test, $10^5$ steps"))
-for values, style, label in curves7:
+    curves7.append((gold["_1e5"]["depths"], gold["_1e5"]["test"], "^:", "test, $10^5$ steps"))
+for at, values, style, label in curves7:
     ax.errorbar(
-        depths7,
+        at,
         [v.mean() for v in values],
         [v.std(ddof=1) if len(v) > 1 else 0 for v in values],
         fmt=style,
@@ -719,11 +719,12 @@ run.figure("fig_goldilocks_evidence", fig)
 # ```{glue:figure} fig_goldilocks_evidence
 # :name: fig-goldilocks-evidence
 # The {ref}`depth runs <evidence-geneft-statics-goldilocks-depths>`: final train and test accuracy against decoder
-# depth (mean and sd
-# over seeds) at the paper's Table 3 learning rate.
+# depth (mean and sd over seeds) at the paper's Table 3 learning rate after $10^4$ steps; dotted, the test accuracy
+# after $10^5$ steps, drawn once every shard of its set is stored.
 #
-# Code: {py:func}`lib.geneft.statics.best_mean_margin` · evidence:
-# {ref}`geneft_statics/goldilocks_depths <evidence-geneft-statics-goldilocks-depths>`.
+# Code: {py:func}`lib.geneft.statics.goldilocks_readings`, {py:func}`lib.geneft.statics.best_mean_margin` · evidence:
+# {ref}`geneft_statics/goldilocks_depths <evidence-geneft-statics-goldilocks-depths>`,
+# {ref}`geneft_statics/goldilocks_depths_1e5 <evidence-geneft-statics-goldilocks-depths-1e5>`.
 # ```
 #
 # The best mean test accuracy is at depth {glue:text}`goldilocks_best_depth_evidence`; the best
@@ -735,8 +736,8 @@ run.figure("fig_goldilocks_evidence", fig)
 # {glue:text}`goldilocks_deep_deficit_ci` under the best depth's ({glue:text}`verdict_g_7_deep_memorizes`).
 #
 # The paper states no training length for its Fig. 7, so the book's $10^4$ steps are a free choice. Its
-# alternative is the same sweep at $10^5$ steps, the step count of the paper's Table 4 (the dotted curve,
-# {ref}`geneft_statics/goldilocks_depths_1e5 <evidence-geneft-statics-goldilocks-depths-1e5>`). There, the interior
+# alternative is the same sweep at $10^5$ steps, the step count of the paper's Table 4 (the figure's dotted curve).
+# There, the interior
 # margin is {glue:text}`goldilocks_interior_margin_1e5` {glue:text}`goldilocks_interior_margin_1e5_ci`, the deepest
 # decoder's train accuracy {glue:text}`goldilocks_deep_train_acc_1e5` {glue:text}`goldilocks_deep_train_acc_1e5_ci`,
 # and its deficit under the best depth {glue:text}`goldilocks_deep_deficit_1e5`

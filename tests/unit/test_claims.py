@@ -310,3 +310,9 @@ def test_a_book_bar_follows_the_parameter_its_condition_names_and_needs_a_primar
         Claim("S-7", "s", "p", "v", "< 0.1", book_bar=BookBar(edge=0))
     with pytest.raises(ValueError, match="order condition"):
         Claim("S-7", "s", "p", "v", "== 1", role="primary", book_bar=BookBar(edge=0))
+    with pytest.raises(ValueError, match="strictly between"):  # a bar at its edge, or beyond the measure's end
+        Claim("S-7", "s", "p", "v", "> 1", role="primary", book_bar=BookBar(edge=1, end=0))
+    with pytest.raises(ValueError, match="strictly between"):
+        Claim("S-7", "s", "p", "v", "> 0.5", role="primary", book_bar=BookBar(edge=1, end=0.5))
+    with pytest.raises(ValueError, match="cannot be its edge"):
+        BookBar(edge=0, end=0)

@@ -426,9 +426,10 @@ class FreeChoice:
 BAR_RULE = (
     "Where the paper states no number, the bar of a primary claim (how small is practically zero, how large a "
     "detour, how close rough agreement) is the book's choice: its verdict is also shown at half and at twice the "
-    "bar's distance from the edge the paper's words name (0 for practically zero or for exists, 1 for every or exact, "
-    "1 for a ratio that must exceed or stay near parity), and a primary whose verdict changes under one of them is "
-    "not reported plainly. A bar that would reach the end of its measure's range is left out."
+    "bar's distance from the edge the paper's words name (0 for practically zero, for the error of an exact "
+    "statement and for exists; 1 for every; 1 for a ratio that must exceed parity), and a primary whose verdict "
+    "changes under one of them is not reported plainly. A bar that would reach the end of its measure's range (0 or 1 "
+    "for a fraction) is left out."
 )
 
 
@@ -437,18 +438,24 @@ class BookBar:
     """The bar of a primary claim's condition when the paper sets no number (`BAR_RULE`).
 
     `edge` is the value at which the paper's words are met exactly, which the declared bar approaches with a margin:
-    0 for "practically zero" and for "exists", 1 for "every" or "exact", 1 for a ratio that must exceed or stay near
-    parity. `end` is the end of the measure's range on the far side of the bar from the edge (0 or 1 for a fraction),
+    0 for "practically zero", for the error of an exact statement and for "exists"; 1 for "every"; 1 for a ratio that
+    must exceed parity. `end` is the end of the measure's range on the far side of the bar from the edge (0 or 1 for a fraction),
     None when the measure has none: an alternative bar at or beyond it is no bar and is left out.
     """
 
     edge: float
     end: float | None = None
 
+    def __post_init__(self) -> None:
+        if self.end is not None and self.end == self.edge:
+            raise ValueError(f"a book bar's range end {self.end} cannot be its edge")
+
     def alternatives(self, bar: float) -> tuple[float, ...]:
         """The bars at half and at twice `bar`'s distance from the edge, each strictly inside the measure's range."""
-        found = (self.edge + (bar - self.edge) / 2, self.edge + 2 * (bar - self.edge))
         side = math.copysign(1.0, bar - self.edge)
+        if bar == self.edge or (self.end is not None and side * (self.end - bar) <= 0):
+            raise ValueError(f"a book bar {bar} must lie strictly between its edge {self.edge} and its end {self.end}")
+        found = (self.edge + (bar - self.edge) / 2, self.edge + 2 * (bar - self.edge))
         return tuple(b for b in found if self.end is None or side * (self.end - b) > 0)
 
 
@@ -527,6 +534,8 @@ class Claim:
                 raise ValueError(f"claim {self.id}: book_bar is a BookBar, declared on a primary claim")
             if self.operator not in ("<", "<=", ">", ">="):
                 raise ValueError(f"claim {self.id}: a book bar needs an order condition, got {self.condition!r}")
+            if self.parameter is None:
+                self.bar_alternatives()  # a literal bar outside its edge and end is refused here, not at a build
 
     @property
     def category(self) -> str:

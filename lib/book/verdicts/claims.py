@@ -88,10 +88,10 @@ class Verdict:
 
     @property
     def robustness(self) -> str:
-        """ "" without declared free choices or when the claim was not judged (`not_judged`: its alternatives are not
-        either); "robust" when no computed alternative changes the verdict; otherwise "depends on the X" (a verdict
+        """ "" without declared free choices or when the claim was not computed or not judged (`not_judged`: its
+        alternatives are not either); "robust" when no computed alternative changes the verdict; otherwise "depends on the X" (a verdict
         that may not be reported plainly)."""
-        if not self.alternatives or not_judged(self.value) is not None:
+        if not self.alternatives or self.verdict == NOT_COMPUTED or not_judged(self.value) is not None:
             return ""
         if self.dependent_choices:
             return dependence(self.dependent_choices)
@@ -104,7 +104,7 @@ class Verdict:
         """The robustness as a sentence with every alternative's verdict (`lib.util.wording.robustness_sentence`):
         "depends on the learned level: holds with 0.75 (declared), inconclusive with 0.6"; "" for a claim not judged
         (`not_judged`)."""
-        if not self.alternatives or not_judged(self.value) is not None:
+        if not self.alternatives or self.verdict == NOT_COMPUTED or not_judged(self.value) is not None:
             return ""
         choices = [(c.name, c.fixed) for c in self.claim.free_choices]
         if self.claim.book_bar is not None:

@@ -49,8 +49,8 @@ STATUS_RULE = (
     "Otherwise the row is **error in the paper** when one of its primary claims is an *erratum*, a statement "
     "of the paper that the book shows wrong (see the errata), and **reproduced** when every primary claim holds. "
     + BAR_RULE
-    + " (The rule was declared on 2026-12-07, when the verdicts at the declared bars were known: it, not the claim, "
-    "picks the alternatives.)"
+    + " (The rule was declared on 2026-12-07, when the verdicts at the declared bars were known: one rule for every "
+    "such claim, not a choice per claim, picks the alternatives.)"
 )
 
 CATALOGUE = ROOT / "book" / "catalogue.md"
