@@ -223,6 +223,30 @@ def fit_all_pairs(
     return res.train_acc
 
 
+def paper_decoder_margins(
+    areas: Mapping[tuple[str, str], np.ndarray], *, seed: int = 0
+) -> dict[str, dict[str, Estimate]]:
+    """G-3's margins (the paper's Fig. 3 and Sec. III), per relation of `areas` ((relation, "mode:depth") -> one
+    `curve_area` per seed, the seeds paired across decoders), each a `best_mean_margin`: under "mode", the best
+    decoder of the paper's best mode (PAPER_BEST_MODE) against the best of the other modes; under "depth", the best
+    decoder with PAPER_BEST_DEPTH hidden layers against the best with more. Positive: the paper's choice is ahead.
+    """
+    favoured = {
+        "mode": lambda rel, mode, depth: mode == PAPER_BEST_MODE[rel],
+        "depth": lambda rel, mode, depth: depth == PAPER_BEST_DEPTH,
+    }
+    out: dict[str, dict[str, Estimate]] = {name: {} for name in favoured}
+    for rel in dict.fromkeys(r for r, _ in areas):
+        decoders = {arch: split_architecture(arch) for r, arch in areas if r == rel}
+        for name, is_favoured in favoured.items():
+            split = [
+                [areas[rel, arch] for arch, md in decoders.items() if is_favoured(rel, *md) == side]
+                for side in (True, False)
+            ]
+            out[name][rel] = best_mean_margin(*split, seed=seed)
+    return out
+
+
 def decoder_curves(*shard_sets, array: str = "full_acc") -> dict[tuple[str, str], np.ndarray]:
     """Accuracy curves per (relation, "mode:depth") decoder, (seeds, fractions), from evidence shards of
     `lib.geneft.evidence.network_curve` (each `array` is (fractions, seeds)); the seeds of the same decoder in

@@ -131,3 +131,20 @@ def test_goldilocks_readings_find_an_interior_zone_and_a_deep_decoder_that_memor
     assert r["interior_margin"].value == pytest.approx(0.9 - 0.45) and r["interior_margin"].low > 0
     assert r["deep_deficit"].value == pytest.approx(0.9 - 0.45)
     assert r["deep_train_acc"].value == pytest.approx(2.9 / 3)
+
+
+def test_paper_decoder_margins_compare_the_papers_mode_and_depth_with_the_rest_per_relation():
+    areas = {
+        ("mod3", "squared_difference:0"): np.array([0.9, 0.85, 0.95]),
+        ("mod3", "concat:1"): np.array([0.6, 0.65, 0.6]),
+        ("mod3", "difference:1"): np.array([0.7, 0.7, 0.75]),
+        ("greater_than", "difference:1"): np.array([0.9, 0.9, 0.95]),
+        ("greater_than", "difference:0"): np.array([0.8, 0.8, 0.85]),
+        ("greater_than", "concat:1"): np.array([0.5, 0.5, 0.5]),
+    }
+    m = statics.paper_decoder_margins(areas, seed=0)
+    assert list(m["mode"]) == ["mod3", "greater_than"]
+    assert m["mode"]["mod3"].value == pytest.approx(0.9 - 0.7166666)  # squared difference against the best other
+    assert m["depth"]["mod3"].value == pytest.approx(0.9 - 0.7166666)  # depth 0 against the best with 1
+    assert m["mode"]["greater_than"].value == pytest.approx(0.9166666 - 0.5)  # difference (both depths) against concat
+    assert m["depth"]["greater_than"].value == pytest.approx(0.8166666 - 0.9166666)  # depth 0 trails: negative
