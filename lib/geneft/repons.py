@@ -494,6 +494,29 @@ def seeds_to_clear_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) 
     return (None if None in counts else max(counts)), True
 
 
+def power_to_find_excess(comparisons: dict, seeds: int, *, confidence: float = CONFIDENCE) -> float:
+    """The power of `excess_over_arctan` on `seeds` fresh seeds per point, for sizing a registered confirmation: the
+    probability that some point's Wilson interval, at the Bonferroni level over the points of `comparisons`, lies
+    above the top of its band of eq. (12), when each point's true fraction is as uncertain as the seeds already
+    seen leave it (a uniform prior updated by the point's count, so that the new count is beta-binomial). Exact:
+    each point's beta-binomial summed over the counts whose interval stays at or under its top, the points
+    independent."""
+    from scipy.stats import betabinom
+    from statsmodels.stats.proportion import proportion_confint
+
+    if seeds < 1:
+        raise ValueError(f"a confirmation needs at least one seed per point, got {seeds}")
+    points = _arctan_points(comparisons)
+    level = 1 - (1 - confidence) / len(points)
+    counts = np.arange(seeds + 1)
+    low, _ = proportion_confint(counts, seeds, alpha=1 - level, method="wilson")
+    none_above = 1.0
+    for p, top in points:
+        seen = round(p.value * p.n)
+        none_above *= float(betabinom(seeds, seen + 1, p.n - seen + 1).pmf(counts)[low <= top].sum())
+    return 1.0 - none_above
+
+
 def arctan_decision_text(comparisons: dict, seeds: int, *, confidence: float = CONFIDENCE) -> str:
     """`excess_over_arctan` and its cost in words, for the claim's note: where the points lie at the Bonferroni
     level, and how many seeds per point (against the `seeds` the set has) would decide it, which way."""

@@ -329,6 +329,28 @@ def test_g6_all_points_cost_is_decided_by_the_point_that_decides_the_claim():
         repons.seeds_to_clear_arctan({})
 
 
+def test_g6_confirmation_power_is_the_beta_binomial_chance_that_some_point_clears_above():
+    from scipy.stats import betabinom
+    from statsmodels.stats.proportion import proportion_confint
+
+    # one point: the chance that its new count's Bonferroni (here 95%) Wilson interval lies above the top
+    one = _points([(0.9, 0.6)])
+    counts = np.arange(61)
+    low, _ = proportion_confint(counts, 60, alpha=0.05, method="wilson")
+    expected = betabinom(60, 28, 4).pmf(counts)[low > 0.6].sum()  # 27 of 30 seen: Beta(28, 4)
+    assert repons.power_to_find_excess(one, 60) == pytest.approx(expected)
+    # independent points: 1 - the product of each point's chance to stay under (each at the 97.5% level)
+    pair = _points([(0.9, 0.6), (1.0, 0.87)])
+    low, _ = proportion_confint(counts, 60, alpha=0.025, method="wilson")
+    under = [betabinom(60, 28, 4).pmf(counts)[low <= 0.6].sum(), betabinom(60, 31, 1).pmf(counts)[low <= 0.87].sum()]
+    assert repons.power_to_find_excess(pair, 60) == pytest.approx(1 - under[0] * under[1])
+    # more seeds, more power; points far under their band never clear above
+    assert repons.power_to_find_excess(pair, 90) > repons.power_to_find_excess(pair, 30)
+    assert repons.power_to_find_excess(_points([(0.0, 0.9), (0.1, 0.8)]), 90) == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(ValueError):
+        repons.power_to_find_excess(pair, 0)
+
+
 def test_g6_all_points_decision_text_follows_the_interval():
     assert "some point lies above" in repons.arctan_decision_text(_points([(1.0, 0.1), (0.0, 0.9)]), 30)
     assert "every point lies under" in repons.arctan_decision_text(_points([(0.0, 0.9), (0.0, 0.8)]), 30)
