@@ -66,7 +66,7 @@ P = run.params
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import Markdown
+from IPython.display import Markdown, display
 
 from lib.book.run.notebook import mapping_table
 from lib.book.evidence import registry
@@ -1065,9 +1065,9 @@ if pending6f:
     run.metric("fig6_fresh_decision_text", "not judged while its sets are incomplete")
     run.text("fig6_fresh_text", f"The sets are not complete in this checkout ({'; '.join(pending6f)})")
 else:
-    for tag, fresh in fresh6.items():
+    for tag, name in (("", "ratio_seeds_1e5_normal_fresh"), ("_gd", "ratio_seeds_gd_1e5_normal_fresh")):
         points6f, ratio6f[tag][scale6f] = phase_grid.ratio_points(
-            run.evidence(fresh.name).data.where(init_scale=scale6f), fresh.config, P.grok_threshold_fraction)
+            run.evidence(name).data.where(init_scale=scale6f), fresh6[tag].config, P.grok_threshold_fraction)
         cmp6f[tag] = {scale6f: repons.compare_with_arctan(*phase_grid.cell_counts(points6f), ratio6f[tag][scale6f],
                                                           sigma6n[scale6f])}
         run.metric(f"fig6{tag}_excess_over_bound_1e5_fresh", repons.excess_over_arctan(cmp6f[tag]))
@@ -1076,10 +1076,9 @@ else:
     run.text("fig6_fresh_text", "With every shard of both stored, the tables below give each point, AdamW's first")
 
 # %% tags=["remove-input"]
-Markdown(repons.generalization_table(ratio6f[""], cmp6f[""]))  # AdamW; empty while the sets are incomplete
-
-# %% tags=["remove-input"]
-Markdown(repons.generalization_table(ratio6f["_gd"], cmp6f["_gd"]))  # gradient descent
+for tag in cmp6f:  # AdamW's table, then gradient descent's: none while the sets are incomplete
+    if cmp6f[tag]:
+        display(Markdown(repons.generalization_table(ratio6f[tag], cmp6f[tag])))
 
 # %% [markdown]
 # ## Weight decay and the boundary (the paper's Fig. 8)
