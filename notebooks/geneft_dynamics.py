@@ -952,7 +952,8 @@ else:
     run.text("fig6_normal_text", f"With all {len(ev6n)} shards stored, the table below gives each point")
 
 # %% tags=["remove-input"]
-Markdown(repons.generalization_table(ratio6n, cmp6n))  # empty while the set is incomplete
+if cmp6n:  # no table while the set is incomplete
+    display(Markdown(repons.generalization_table(ratio6n, cmp6n)))
 
 # %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))
@@ -1016,7 +1017,8 @@ else:
     run.text("fig6_gd_normal_text", f"With all {len(ev6gn)} shards stored, the table below gives each point")
 
 # %% tags=["remove-input"]
-Markdown(repons.generalization_table(ratio6gn, cmp6gn))  # empty while the set is incomplete
+if cmp6gn:  # no table while the set is incomplete
+    display(Markdown(repons.generalization_table(ratio6gn, cmp6gn)))
 
 # %% tags=["remove-input"]
 fig, ax = plt.subplots(figsize=(5.6, 3.8))

@@ -514,7 +514,7 @@ def power_to_find_excess(comparisons: dict, seeds: int, *, confidence: float = C
     for p, top in points:
         seen = round(p.value * p.n)
         none_above *= float(betabinom(seeds, seen + 1, p.n - seen + 1).pmf(counts)[low <= top].sum())
-    return 1.0 - none_above
+    return max(0.0, 1.0 - none_above)  # no round-off below 0 when no point can clear
 
 
 def arctan_decision_text(comparisons: dict, seeds: int, *, confidence: float = CONFIDENCE) -> str:

@@ -439,8 +439,9 @@ class BookBar:
 
     `edge` is the value at which the paper's words are met exactly, which the declared bar approaches with a margin:
     0 for "practically zero", for the error of an exact statement and for "exists"; 1 for "every"; 1 for a ratio that
-    must exceed parity. `end` is the end of the measure's range on the far side of the bar from the edge (0 or 1 for a fraction),
-    None when the measure has none: an alternative bar at or beyond it is no bar and is left out.
+    must exceed parity. `end` is the end of the measure's range on the far side of the bar from the edge (0 or 1 for a
+    fraction), None when the measure has none: an alternative bar at or beyond it, which the measure could not fall on
+    both sides of, is left out.
     """
 
     edge: float
