@@ -494,13 +494,16 @@ def seeds_to_clear_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) 
     return (None if None in counts else max(counts)), True
 
 
-def power_to_find_excess(comparisons: dict, seeds: int, *, confidence: float = CONFIDENCE) -> float:
+def power_to_find_excess(comparisons: dict, seeds: int, *, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """The power of `excess_over_arctan` on `seeds` fresh seeds per point, for sizing a registered confirmation: the
     probability that some point's Wilson interval, at the Bonferroni level over the points of `comparisons`, lies
     above the top of its band of eq. (12), when each point's true fraction is as uncertain as the seeds already
-    seen leave it (a uniform prior updated by the point's count, so that the new count is beta-binomial). Exact:
-    each point's beta-binomial summed over the counts whose interval stays at or under its top, the points
-    independent."""
+    seen leave it (a uniform prior updated by the point's count, so that the new count is beta-binomial; exact,
+    each point's beta-binomial summed over the counts whose interval clears its top).
+
+    Returns (at least, if independent): the chance of the point likeliest to clear, which bounds the power from
+    below whatever the dependence between the points (the same seeds train every point, and a seed that fails at one
+    ratio tends to fail at the next), and the power were the points independent."""
     from scipy.stats import betabinom
     from statsmodels.stats.proportion import proportion_confint
 
@@ -510,11 +513,12 @@ def power_to_find_excess(comparisons: dict, seeds: int, *, confidence: float = C
     level = 1 - (1 - confidence) / len(points)
     counts = np.arange(seeds + 1)
     low, _ = proportion_confint(counts, seeds, alpha=1 - level, method="wilson")
-    none_above = 1.0
-    for p, top in points:
-        seen = round(p.value * p.n)
-        none_above *= float(betabinom(seeds, seen + 1, p.n - seen + 1).pmf(counts)[low <= top].sum())
-    return max(0.0, 1.0 - none_above)  # no round-off below 0 when no point can clear
+    clears = [
+        float(betabinom(seeds, round(p.value * p.n) + 1, p.n - round(p.value * p.n) + 1).pmf(counts)[low > top].sum())
+        for p, top in points
+    ]
+    independent = 1.0 - float(np.prod([1.0 - c for c in clears]))
+    return max(clears), max(0.0, independent)  # no round-off below 0 when no point can clear
 
 
 def arctan_decision_text(comparisons: dict, seeds: int, *, confidence: float = CONFIDENCE) -> str:

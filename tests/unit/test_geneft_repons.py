@@ -338,15 +338,17 @@ def test_g6_confirmation_power_is_the_beta_binomial_chance_that_some_point_clear
     counts = np.arange(61)
     low, _ = proportion_confint(counts, 60, alpha=0.05, method="wilson")
     expected = betabinom(60, 28, 4).pmf(counts)[low > 0.6].sum()  # 27 of 30 seen: Beta(28, 4)
-    assert repons.power_to_find_excess(one, 60) == pytest.approx(expected)
-    # independent points: 1 - the product of each point's chance to stay under (each at the 97.5% level)
+    assert repons.power_to_find_excess(one, 60) == pytest.approx((expected, expected))  # one point: both the same
+    # two points (each at the 97.5% level): at least the likelier point's chance; 1 - the product if independent
     pair = _points([(0.9, 0.6), (1.0, 0.87)])
     low, _ = proportion_confint(counts, 60, alpha=0.025, method="wilson")
-    under = [betabinom(60, 28, 4).pmf(counts)[low <= 0.6].sum(), betabinom(60, 31, 1).pmf(counts)[low <= 0.87].sum()]
-    assert repons.power_to_find_excess(pair, 60) == pytest.approx(1 - under[0] * under[1])
+    clear = [betabinom(60, 28, 4).pmf(counts)[low > 0.6].sum(), betabinom(60, 31, 1).pmf(counts)[low > 0.87].sum()]
+    least, independent = repons.power_to_find_excess(pair, 60)
+    assert least == pytest.approx(max(clear)) and independent == pytest.approx(1 - (1 - clear[0]) * (1 - clear[1]))
+    assert least <= independent
     # more seeds, more power; points far under their band never clear above
-    assert repons.power_to_find_excess(pair, 90) > repons.power_to_find_excess(pair, 30)
-    assert repons.power_to_find_excess(_points([(0.0, 0.9), (0.1, 0.8)]), 90) == pytest.approx(0.0, abs=1e-12)
+    assert repons.power_to_find_excess(pair, 90)[0] > repons.power_to_find_excess(pair, 30)[0]
+    assert repons.power_to_find_excess(_points([(0.0, 0.9), (0.1, 0.8)]), 90) == pytest.approx((0.0, 0.0), abs=1e-12)
     with pytest.raises(ValueError):
         repons.power_to_find_excess(pair, 0)
 
