@@ -172,6 +172,31 @@ def _fig8_choices(tag: str) -> tuple[FreeChoice, ...]:
     )
 
 
+def _fig6_all_points(claim_id: str, statement: str, metric: str, gd_protocol: str, note: str) -> Claim:
+    """A primary claim of the paper's Fig. 6 read as the paper states it, every point under eq. (12): the largest
+    excess of a point over the top of its band at the Bonferroni level (`metric`, lib.geneft.repons.excess_over_arctan)
+    at most 0, trained with AdamW (the paper names no optimiser); plain gradient descent, its own protocol
+    `gd_protocol`, is the optimiser alternative, whose metric is `metric` with fig6_gd_ for fig6_."""
+    return Claim(
+        claim_id,
+        statement=statement,
+        paper_value="all points under the bound",
+        metric=metric,
+        condition="<= 0",
+        basis="evidence",
+        role="primary",
+        expected="inconclusive",
+        free_choices=(
+            FreeChoice(
+                "optimiser",
+                "AdamW",
+                {f"plain gradient descent (its own protocol: {gd_protocol})": metric.replace("fig6_", "fig6_gd_", 1)},
+            ),
+        ),
+        note=note,
+    )
+
+
 def _slope_note(relation: str, decided: bool = False) -> str:
     """The note of a G-5 slope claim: its test, its readings and, while undecided, what would decide it."""
     test = (
@@ -705,56 +730,30 @@ CHAPTER = Chapter(
             role="primary",
         ),
         # Fig. 6 at the paper's stated setting, on the paper's measure: every point under eq. (12)
-        Claim(
+        _fig6_all_points(
             "G-6/paper-init-1e5-all-points",
-            statement="The paper's Fig. 6 at the paper's stated steps and initialisation ($10^5$ steps, the paper's "
-            "Table 4; every parameter drawn from a standard normal scaled by the init factor, the caption of the "
-            "paper's Fig. 6), trained with AdamW (the paper names no optimiser): every point's probability of generalization lies under the paper's "
-            "eq. (12) at $\\sigma_a/\\sigma_c$ measured from that initialisation (the largest excess of a point over "
-            "the top of its band, Bonferroni 95% over the points, at most 0)",
-            paper_value="all points under the bound",
-            metric="fig6_excess_over_bound_1e5_normal",
-            condition="<= 0",
-            basis="evidence",
-            role="primary",
-            expected="inconclusive",
-            free_choices=(
-                FreeChoice(
-                    "optimiser",
-                    "AdamW",
-                    {
-                        "plain gradient descent (its own protocol: decoder rate 1, init scales 0.5, 1 and 2, 20 seeds)": "fig6_gd_excess_over_bound_1e5_normal"
-                    },
-                ),
-            ),
+            "The paper's Fig. 6 at the paper's stated steps and initialisation ($10^5$ steps, the paper's Table 4; every "
+            "parameter drawn from a standard normal scaled by the init factor, the caption of the paper's Fig. 6), "
+            "trained with AdamW (the paper names no optimiser): every point's probability of generalization lies under "
+            "the paper's eq. (12) at $\\sigma_a/\\sigma_c$ measured from that initialisation (the largest excess of a "
+            "point over the top of its band, Bonferroni 95% over the points, at most 0)",
+            "fig6_excess_over_bound_1e5_normal",
+            "decoder rate 1, init scales 0.5, 1 and 2, 20 seeds",
             note="declared on 2026-12-07, after an audit, on the stored set that G-6/paper-init-1e5 had already judged "
             "(its points were seen; the test is the one the book uses for the paper's Fig. 3 against its bound, "
             "G-3/under-bound-*): it replaces that claim's count of points, a statistic the paper does not use, as "
             "the row's primary: {fig6_decision_text_1e5_normal}",
         ),
         # Fig. 6's all-points statement on fresh seeds: registered before its evidence (the sets *_fresh)
-        Claim(
+        _fig6_all_points(
             "G-6/paper-init-1e5-fresh",
-            statement="The paper's Fig. 6 at the paper's stated steps and initialisation, trained with AdamW, on 90 "
-            "fresh seeds per point at init scale 0.5 (the ratios 1 to $10^{1.5}$; the init scale whose points lay "
-            "above their band on the first seeds, 30 under AdamW and 20 under gradient descent): every point's probability of "
+            "The paper's Fig. 6 at the paper's stated steps and initialisation, trained with AdamW, on 90 fresh seeds "
+            "per point at init scale 0.5 (the ratios 1 to $10^{1.5}$; the init scale whose points lay above their band "
+            "on the first seeds, 30 under AdamW and 20 under gradient descent): every point's probability of "
             "generalization lies under the paper's eq. (12) at the measured $\\sigma_a/\\sigma_c$ (the largest "
             "excess of a point over the top of its band, Bonferroni 95% over the 4 points, at most 0)",
-            paper_value="all points under the bound",
-            metric="fig6_excess_over_bound_1e5_fresh",
-            condition="<= 0",
-            basis="evidence",
-            role="primary",
-            expected="inconclusive",
-            free_choices=(
-                FreeChoice(
-                    "optimiser",
-                    "AdamW",
-                    {
-                        "plain gradient descent (its own protocol: decoder rate 1, the same fresh seeds)": "fig6_gd_excess_over_bound_1e5_fresh"
-                    },
-                ),
-            ),
+            "fig6_excess_over_bound_1e5_fresh",
+            "decoder rate 1, the same fresh seeds",
             note="registered on 2026-12-07, before any of its runs existed, when G-6/paper-init-1e5-all-points was "
             "inconclusive on 30 seeds per point: the same test on seeds that no earlier run used (100 to 189), at the "
             "init scale the earlier points singled out. A point above its band shows the paper's 'all points' fails; "
@@ -763,8 +762,7 @@ CHAPTER = Chapter(
             "point's interval lies above its band with probability at least {fig6_fresh_power_least} under AdamW "
             "and {fig6_gd_fresh_power_least} under gradient descent (the point likeliest to clear; the same seeds "
             "train every point), {fig6_fresh_power} and {fig6_gd_fresh_power} were the points independent. Judged "
-            "once, when every shard of both sets is stored: "
-            "{fig6_fresh_decision_text}",
+            "once, when every shard of both sets is stored: {fig6_fresh_decision_text}",
         ),
         # Figs. 6 and 8 at the paper's stated setting, registered before their evidence (issue 34, points 2, 3)
         Claim(
