@@ -123,11 +123,25 @@ def units_to_decide(
     return int(n[np.argmax(clear)]) if clear.any() else None
 
 
-def cost_to_decide(estimate: Estimate, bound: float, cost: float) -> tuple[int | None, float | None]:
-    """What deciding a claim on a fraction `estimate` (of estimate.n units that cost `cost` in all) against `bound`
-    would take at the rate it saw: the units `units_to_decide` gives, and the cost of the units still missing at
-    the cost per unit these took, to one decimal (None, None when no number of units would decide it)."""
-    units = units_to_decide(estimate.value, bound)
+def units_to_narrow(estimate: Estimate, bound: float) -> int | None:
+    """What deciding a claim on a mean-like `estimate` (a bootstrap or t interval, narrowing as 1/sqrt(n)) would take
+    at the value it saw: the fewest units n at which the interval's end on the side of `bound`, scaled from its
+    distance to the value now by sqrt(estimate.n / n), no longer reaches the bound. None for a value at the bound."""
+    if estimate.value == bound:
+        return None
+    reach = estimate.high - estimate.value if estimate.value < bound else estimate.value - estimate.low
+    distance = abs(bound - estimate.value)
+    return max(1, math.floor(estimate.n * (reach / distance) ** 2) + 1)
+
+
+def cost_to_decide(
+    estimate: Estimate, bound: float, cost: float, *, narrowing: bool = False
+) -> tuple[int | None, float | None]:
+    """What deciding a claim on `estimate` (of estimate.n units that cost `cost` in all) against `bound` would take
+    at the value it saw: the units `units_to_decide` gives for a fraction (or `units_to_narrow` for an interval
+    that narrows as 1/sqrt(n), `narrowing`), and the cost of the units still missing at the cost per unit these
+    took, to one decimal (None, None when no number of units would decide it)."""
+    units = units_to_narrow(estimate, bound) if narrowing else units_to_decide(estimate.value, bound)
     if units is None:
         return None, None
     return units, round(cost * max(units - estimate.n, 0) / estimate.n, 1)

@@ -179,6 +179,19 @@ def test_cost_to_decide_prices_the_missing_units_at_the_cost_per_unit_seen():
     assert cost_to_decide(fraction(4, 8), 0.5, 12.0) == (None, None)
 
 
+def test_units_to_narrow_scales_the_interval_end_on_the_bounds_side_as_one_over_root_n():
+    from lib.util.stats import Estimate, units_to_narrow
+
+    # value -0.03, upper end 0.015 on 10 units: the upper reach (0.045) is 1.5 times the distance to 0, so the end
+    # clears 0 once sqrt(n / 10) > 1.5, from 23 units (22.5 would only touch it)
+    margin = Estimate(-0.03, -0.1, 0.015, 10, "test")
+    assert units_to_narrow(margin, 0.0) == 23
+    assert units_to_narrow(Estimate(0.03, -0.015, 0.1, 10, "test"), 0.0) == 23  # the mirror image: the lower end
+    assert units_to_narrow(Estimate(-0.03, -0.05, -0.01, 10, "test"), 0.0) <= 10  # already decided
+    assert units_to_narrow(Estimate(0.0, -0.1, 0.1, 10, "test"), 0.0) is None
+    assert cost_to_decide(margin, 0.0, 5.0, narrowing=True) == (23, 6.5)  # 13 more units at 0.5 each
+
+
 def test_largest_takes_each_end():
     a, b = Estimate(0.1, -0.2, 0.3, 5, "x"), Estimate(0.0, -0.1, 0.2, 4, "y")
     m = largest([a, b])

@@ -396,7 +396,11 @@ CHAPTER = Chapter(
             "hidden layer stuck near 0.6 at every fraction); on 10 seeds the interval covers 0. On mod 3 the smallest "
             "gap is {best_decoder_evidence_mod3}, and the best decoder without hidden layers leads the best with "
             "one, in mean accuracy over the fractions, by {best_depth_margin_mod3} (negative: it trails); on "
-            "greater-than by {best_depth_margin_greater_than}. The paper's mode choice holds on both relations (G-3/best-mode-*)",
+            "greater-than by {best_depth_margin_greater_than}. The paper's mode choice holds on both relations (G-3/best-mode-*). "
+            "What would decide it: at the margin seen, its interval (narrowing as $1/\\sqrt{{\\text{{seeds}}}}$) "
+            "would clear 0 from about {best_depth_seeds_to_decide} seeds per decoder, some "
+            "{best_depth_core_hours_to_decide} core-hours more at the cost of these 10 (on the processors their "
+            "provenance names), on fresh seeds registered before they are run",
         ),
         Claim(
             "G-3/under-bound-table3-mod3",
