@@ -397,8 +397,8 @@ CHAPTER = Chapter(
             "gap is {best_decoder_evidence_mod3}, and the best decoder without hidden layers leads the best with "
             "one, in mean accuracy over the fractions, by {best_depth_margin_mod3} (negative: it trails); on "
             "greater-than by {best_depth_margin_greater_than}. The paper's mode choice holds on both relations (G-3/best-mode-*). "
-            "What would decide it: at the margin seen, its interval (narrowing as $1/\\sqrt{{\\text{{seeds}}}}$) "
-            "would clear 0 from about {best_depth_seeds_to_decide} seeds per decoder, some "
+            "What would decide it: at the margin seen, its interval (narrowing as one over the square root of the "
+            "seeds) would clear 0 from about {best_depth_seeds_to_decide} seeds per decoder, some "
             "{best_depth_core_hours_to_decide} core-hours more at the cost of these 10 (on the processors their "
             "provenance names), on fresh seeds registered before they are run",
         ),
