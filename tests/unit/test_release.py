@@ -58,7 +58,7 @@ def test_the_changelog_lists_every_changed_verdict_with_both_values(tmp_path, mo
     assert "release 0.1.0" in page
     assert "| inconclusive | 1.25 |" in page and "| holds | 2 |" in page
     assert "S-1/a" not in page.split("Added")[0].split("| claim |")[1]  # same verdict: not listed as changed
-    assert "1 of the 3 claims changed verdict, 1 were added and 1 withdrawn" in page
+    assert "1 of the 3 claims changed verdict, 1 was added and 1 withdrawn" in page
     assert "S-1/gone (was holds)" in page
 
 

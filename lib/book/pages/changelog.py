@@ -126,7 +126,7 @@ def changelog_page(found: list[Verdict], rows: Mapping[str, str], folder: Path =
         "scorecard has every claim. A release stores its verdicts with `python -m lib release book/chapters`.",
         "",
         *_row_changes(rows, before),
-        f"{len(changed)} of the {len(now)} claims changed verdict, {len(added)} were added and "
+        f"{len(changed)} of the {len(now)} claims changed verdict, {len(added)} {'was' if len(added) == 1 else 'were'} added and "
         f"{len(withdrawn)} withdrawn.",
         "",
     ]
