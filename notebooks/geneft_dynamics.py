@@ -1065,7 +1065,8 @@ for tag, first in (("", cmp6n), ("_gd", cmp6gn)):  # the design's power, at the 
         for suffix in ("_least", ""):
             run.skip(f"fig6{tag}_fresh_power{suffix}", "the first set is not complete in this checkout")
 cmp6f, ratio6f = {"": {}, "_gd": {}}, {"": {}, "_gd": {}}  # the fresh points per optimiser: none while incomplete
-pending6f = [f"{reader_name(s.name)}: {REGISTERED[s.name]}" for s in fresh6.values() if s.name in REGISTERED]
+pending6f = [f"the {label} confirmation: {REGISTERED[fresh6[tag].name]}"
+             for tag, label in (("", "AdamW"), ("_gd", "gradient-descent")) if fresh6[tag].name in REGISTERED]
 if pending6f:
     for tag in cmp6f:
         run.metric(f"fig6{tag}_excess_over_bound_1e5_fresh", undecided(None, -1.0, 1.0, "; ".join(pending6f)))
@@ -1080,12 +1081,12 @@ else:
         run.metric(f"fig6{tag}_excess_over_bound_1e5_fresh", repons.excess_over_arctan(cmp6f[tag]))
         run.metric(f"fig6{tag}_generalized_1e5_fresh", [p.as_dict() for p in cmp6f[tag][scale6f]["points"]])
     run.metric("fig6_fresh_decision_text", repons.arctan_decision_text(cmp6f[""], seeds6f))
-    run.text("fig6_fresh_text", "With every shard of both stored, the tables below give each point, AdamW's first")
+    run.text("fig6_fresh_text", "With every shard of both stored, the tables below give each point")
 
 # %% tags=["remove-input"]
-for tag in cmp6f:  # AdamW's table, then gradient descent's: none while the sets are incomplete
+for tag, label in (("", "Trained with AdamW:"), ("_gd", "Trained by plain gradient descent:")):  # none while incomplete
     if cmp6f[tag]:
-        display(Markdown(repons.generalization_table(ratio6f[tag], cmp6f[tag])))
+        display(Markdown(f"{label}\n\n{repons.generalization_table(ratio6f[tag], cmp6f[tag])}"))
 
 # %% [markdown]
 # ## Weight decay and the boundary (the paper's Fig. 8)

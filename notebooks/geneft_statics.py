@@ -444,9 +444,11 @@ for suffix in ("", "_1e5"):
     else:
         for name in [f"best_{kind}_margin_{rel}" for kind in ("mode", "depth") for rel in rel3] + ["best_depth_margin"]:
             run.skip(f"{name}{suffix}", f"evidence incomplete: {modes_long.pending}")
-# what deciding G-3/best-depth would take at the margin seen: seeds per decoder, and core-hours at these seeds' cost
-cost3 = modes_ev.core_hours() + (modes_extra.data.core_hours() if modes_extra.complete else 0.0)
-seeds3, hours3 = stats.cost_to_decide(stats.smallest(list(margin_depth.values())), 0.0, cost3, narrowing=True)
+# what deciding G-3/best-depth would take at the margin seen: seeds per decoder, and core-hours at the cost per seed
+# of the later five seeds (the first five record no processor, and took about a twentieth of the core-seconds)
+depth3 = stats.smallest(list(margin_depth.values()))
+per_seed3 = modes_extra.data.core_hours() / modes_extra.data.config["seeds"]
+seeds3, hours3 = stats.cost_to_decide(depth3, 0.0, per_seed3 * depth3.n, narrowing=True)
 run.metric("best_depth_seeds_to_decide", seeds3)
 run.metric("best_depth_core_hours_to_decide", hours3)
 STILL_COMPUTING = "These runs are still computing: until every shard is stored, the scorecard shows the claims' " \

@@ -126,12 +126,16 @@ def units_to_decide(
 def units_to_narrow(estimate: Estimate, bound: float) -> int | None:
     """What deciding a claim on a mean-like `estimate` (a bootstrap or t interval, narrowing as 1/sqrt(n)) would take
     at the value it saw: the fewest units n at which the interval's end on the side of `bound`, scaled from its
-    distance to the value now by sqrt(estimate.n / n), no longer reaches the bound. None for a value at the bound."""
-    if estimate.value == bound:
+    distance to the value now by sqrt(estimate.n / n), no longer reaches the bound: estimate.n when it already does
+    not. None for a value at the bound, or an estimate that is not finite or has no units."""
+    ends = (estimate.value, estimate.low, estimate.high, bound)
+    if estimate.n < 1 or not all(math.isfinite(x) for x in ends) or estimate.value == bound:
         return None
     reach = estimate.high - estimate.value if estimate.value < bound else estimate.value - estimate.low
-    distance = abs(bound - estimate.value)
-    return max(1, math.floor(estimate.n * (reach / distance) ** 2) + 1)
+    ratio = reach / abs(bound - estimate.value)
+    if ratio < 1:  # the interval already lies on one side
+        return estimate.n
+    return math.floor(estimate.n * ratio**2) + 1 if ratio < 1e100 else None
 
 
 def cost_to_decide(

@@ -187,8 +187,11 @@ def test_units_to_narrow_scales_the_interval_end_on_the_bounds_side_as_one_over_
     margin = Estimate(-0.03, -0.1, 0.015, 10, "test")
     assert units_to_narrow(margin, 0.0) == 23
     assert units_to_narrow(Estimate(0.03, -0.015, 0.1, 10, "test"), 0.0) == 23  # the mirror image: the lower end
-    assert units_to_narrow(Estimate(-0.03, -0.05, -0.01, 10, "test"), 0.0) <= 10  # already decided
+    assert units_to_narrow(Estimate(-0.03, -0.05, -0.01, 10, "test"), 0.0) == 10  # already decided: the units it has
+    assert cost_to_decide(Estimate(-0.03, -0.05, -0.01, 10, "test"), 0.0, 5.0, narrowing=True) == (10, 0.0)
     assert units_to_narrow(Estimate(0.0, -0.1, 0.1, 10, "test"), 0.0) is None
+    assert units_to_narrow(Estimate(1e-310, -0.1, 0.1, 10, "test"), 0.0) is None  # no finite number of units
+    assert units_to_narrow(Estimate(float("nan"), -0.1, 0.1, 10, "test"), 0.0) is None
     assert cost_to_decide(margin, 0.0, 5.0, narrowing=True) == (23, 6.5)  # 13 more units at 0.5 each
 
 

@@ -763,9 +763,10 @@ CHAPTER = Chapter(
             "decides: at the fractions the first seeds gave (each point's count updating a uniform prior), some "
             "point's interval lies above its band with probability at least {fig6_fresh_power_least} under AdamW "
             "and {fig6_gd_fresh_power_least} under gradient descent (the point likeliest to clear; the same seeds "
-            "train every point), {fig6_fresh_power} and {fig6_gd_fresh_power} were the points independent. Judged "
-            "once, when the last of the 60 shards of both sets was stored (2026-12-07, on an AMD EPYC; its expected "
-            "verdict set from that one computation): {fig6_fresh_decision_text}",
+            "train every point); had the points been independent, {fig6_fresh_power} and {fig6_gd_fresh_power}. "
+            "The statement's seed counts and this power's wording were corrected the same day, after a review, with "
+            "17 of the 60 shards stored and none read. The expected verdict was set from the one computation made "
+            "when the last shard was stored (2026-12-07): {fig6_fresh_decision_text}",
             expected="does not hold",
         ),
         # Figs. 6 and 8 at the paper's stated setting, registered before their evidence (issue 34, points 2, 3)

@@ -399,8 +399,8 @@ CHAPTER = Chapter(
             "greater-than by {best_depth_margin_greater_than}. The paper's mode choice holds on both relations (G-3/best-mode-*). "
             "What would decide it: at the margin seen, its interval (narrowing as one over the square root of the "
             "seeds) would clear 0 from about {best_depth_seeds_to_decide} seeds per decoder, some "
-            "{best_depth_core_hours_to_decide} core-hours more at the cost of these 10 (on the processors their "
-            "provenance names), on fresh seeds registered before they are run",
+            "{best_depth_core_hours_to_decide} core-hours more at the cost per seed of seeds 5 to 9 (the first five "
+            "record no processor and took far less), on fresh seeds registered before they are run",
         ),
         Claim(
             "G-3/under-bound-table3-mod3",
