@@ -909,7 +909,8 @@ Markdown(markdown_table(
 # their bound: the largest excess is {glue:text}`fig6_excess_over_bound_1e5_normal`
 # {glue:text}`fig6_excess_over_bound_1e5_normal_ci`: {glue:text}`fig6_decision_text_1e5_normal`. The table's last
 # column reads each point alone, at 95%. The book's first reading, which counts the points above the band at 95%,
-# is shown after it.
+# is shown after it. A confirmation on fresh seeds, registered before its runs, follows the gradient-descent runs
+# below ({ref}`A registered confirmation on fresh seeds <fig6-fresh-confirmation>`).
 #
 # - {glue:text}`verdict_g_6_paper_init_1e5_all_points`
 # - {glue:text}`verdict_g_6_paper_init_1e5`
@@ -1037,6 +1038,7 @@ run.figure("fig_prob_gd_1e5_normal", fig)
 # ```
 
 # %% [markdown]
+# (fig6-fresh-confirmation)=
 # ### A registered confirmation on fresh seeds
 #
 # The first seeds (30 per point under AdamW, 20 under gradient descent) leave the paper's statement undecided: at init
