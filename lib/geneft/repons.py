@@ -513,10 +513,8 @@ def power_to_find_excess(comparisons: dict, seeds: int, *, confidence: float = C
     level = 1 - (1 - confidence) / len(points)
     counts = np.arange(seeds + 1)
     low, _ = proportion_confint(counts, seeds, alpha=1 - level, method="wilson")
-    clears = [
-        float(betabinom(seeds, round(p.value * p.n) + 1, p.n - round(p.value * p.n) + 1).pmf(counts)[low > top].sum())
-        for p, top in points
-    ]
+    seen = [(round(p.value * p.n), p.n, top) for p, top in points]
+    clears = [float(betabinom(seeds, k + 1, n - k + 1).pmf(counts)[low > top].sum()) for k, n, top in seen]
     independent = 1.0 - float(np.prod([1.0 - c for c in clears]))
     return max(clears), max(0.0, independent)  # no round-off below 0 when no point can clear
 

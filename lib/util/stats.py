@@ -135,7 +135,8 @@ def units_to_narrow(estimate: Estimate, bound: float) -> int | None:
     ratio = reach / abs(bound - estimate.value)
     if ratio < 1:  # the interval already lies on one side
         return estimate.n
-    return math.floor(estimate.n * ratio**2) + 1 if ratio < 1e100 else None
+    needed = estimate.n * ratio**2
+    return math.floor(needed) + 1 if math.isfinite(needed) else None
 
 
 def cost_to_decide(
