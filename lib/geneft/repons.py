@@ -31,7 +31,16 @@ from scipy.integrate import solve_ivp
 
 from lib.util.comparisons import auc, proportion_difference
 from lib.util.numbers import format_estimate, interval_text, significant, tex_number, tex_power_of_ten
-from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, fraction, largest, units_to_decide
+from lib.util.stats import (
+    CONFIDENCE,
+    Estimate,
+    binomial_interval,
+    bonferroni,
+    bootstrap_interval,
+    fraction,
+    largest,
+    units_to_decide,
+)
 from lib.util.wording import markdown_table, sentence_start
 
 # ----------------------------------------------------------------------------------------------
@@ -460,7 +469,7 @@ def excess_over_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) -> 
     1 - (1 - confidence) / points, so the whole interval lies at or below 0 when no point is above the law
     (simultaneously at `confidence`) and above 0 when some point is (as `statics.excess_over_bound` for Fig. 3)."""
     points = _arctan_points(comparisons)
-    level = 1 - (1 - confidence) / len(points)
+    level = bonferroni(confidence, len(points))
     excesses = []
     for p, top in points:
         wide = fraction(round(p.value * p.n), p.n, confidence=level)
@@ -484,7 +493,7 @@ def seeds_to_clear_arctan(comparisons: dict, *, confidence: float = CONFIDENCE) 
     clears: the fewest seeds among those points (False). Otherwise it holds once every interval is below: the most
     seeds over all points (True). None seeds when no number does (a fraction at its top)."""
     points = _arctan_points(comparisons)
-    level = 1 - (1 - confidence) / len(points)
+    level = bonferroni(confidence, len(points))
     needed = [(units_to_decide(p.value, top, confidence=level), p.value > top) for p, top in points]
     above = [n for n, is_above in needed if is_above]
     if above:
@@ -505,14 +514,13 @@ def power_to_find_excess(comparisons: dict, seeds: int, *, confidence: float = C
     below whatever the dependence between the points (the same seeds train every point, and a seed that fails at one
     ratio tends to fail at the next), and the power were the points independent."""
     from scipy.stats import betabinom
-    from statsmodels.stats.proportion import proportion_confint
 
     if seeds < 1:
         raise ValueError(f"a confirmation needs at least one seed per point, got {seeds}")
     points = _arctan_points(comparisons)
-    level = 1 - (1 - confidence) / len(points)
+    level = bonferroni(confidence, len(points))
     counts = np.arange(seeds + 1)
-    low, _ = proportion_confint(counts, seeds, alpha=1 - level, method="wilson")
+    low, _ = binomial_interval(counts, seeds, confidence=level)
     seen = [(round(p.value * p.n), p.n, top) for p, top in points]
     clears = [float(betabinom(seeds, k + 1, n - k + 1).pmf(counts)[low > top].sum()) for k, n, top in seen]
     independent = 1.0 - float(np.prod([1.0 - c for c in clears]))

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from lib.util.stats import CONFIDENCE, Estimate, bootstrap_interval, bootstrap_mean, largest
+from lib.util.stats import CONFIDENCE, Estimate, bonferroni, bootstrap_interval, bootstrap_mean, largest
 
 S = TypeVar("S")  # an evidence shard: `.key` (its parameters) and its arrays by name
 
@@ -64,7 +64,7 @@ def excess_over_bound(network_curves, bound_curves, *, confidence: float = CONFI
     networks are not above the bound at any fraction (simultaneously at `confidence`) and above 0
     when they beat it at some fraction."""
     f = np.atleast_2d(np.asarray(network_curves)).shape[1]
-    per = difference_per_fraction(network_curves, bound_curves, confidence=1 - (1 - confidence) / f, seed=seed)
+    per = difference_per_fraction(network_curves, bound_curves, confidence=bonferroni(confidence, f), seed=seed)
     method = f"max over {f} fractions of mean network - mean bound, bootstrap percentile, Bonferroni {confidence:.0%}"
     return replace(largest(per), method=method)
 

@@ -3,7 +3,8 @@
 An `Estimate` is a value with a two-sided interval, the number of independent units behind it and
 the method that made the interval. Every interval here comes from scipy.stats or statsmodels:
 
-- `fraction`: Wilson (default) or Clopper-Pearson ("beta") score interval of a binomial proportion;
+- `fraction`: Wilson (default) or Clopper-Pearson ("beta") score interval of a binomial proportion
+  (`binomial_interval`, the same for many counts at once; `bonferroni`, the level of each of several);
 - `bootstrap_median`, `bootstrap_mean`: scipy's BCa bootstrap (percentile when BCa is degenerate);
 - `bootstrap_interval`: scipy's bootstrap of any vectorized statistic of one or more samples
   (ratios of medians, pooled ratios, differences of means), the one call behind the others;
@@ -94,18 +95,35 @@ def _each_end(estimates: list[Estimate], pick: Callable[[Iterable[float]], float
     )
 
 
+def bonferroni(confidence: float, tests: int) -> float:
+    """The confidence of each of `tests` intervals that hold together at `confidence` (Bonferroni)."""
+    if tests < 1:
+        raise ValueError(f"a Bonferroni level needs at least one test, got {tests}")
+    return 1 - (1 - confidence) / tests
+
+
+def binomial_interval(successes, n, *, method: str = "wilson", confidence: float = CONFIDENCE):
+    """statsmodels' `proportion_confint` of `successes` out of `n` (scalars or arrays), the ends that are exact
+    made exact: the low end 0 at no successes, the high end 1 at all of them (where every method's interval
+    ends, and where statsmodels can leave an end ~1e-17 away at some levels)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(successes, n, alpha=1 - confidence, method=method)
+    low = np.where(np.asarray(successes) == 0, 0.0, low)
+    high = np.where(np.asarray(successes) == np.asarray(n), 1.0, high)
+    return (float(low), float(high)) if low.ndim == 0 else (low, high)
+
+
 def fraction(
     successes: int | np.ndarray, n: int | None = None, *, method: str = "wilson", confidence: float = CONFIDENCE
 ) -> Estimate:
     """Proportion with its binomial interval. Pass a count and `n`, or an array of booleans."""
-    from statsmodels.stats.proportion import proportion_confint
-
     if n is None:
         flags = np.asarray(successes, dtype=bool).ravel()
         successes, n = int(flags.sum()), int(flags.size)
     if n <= 0:
         raise ValueError("a fraction needs n >= 1")
-    low, high = proportion_confint(int(successes), n, alpha=1 - confidence, method=method)
+    low, high = binomial_interval(int(successes), n, method=method, confidence=confidence)
     return Estimate(successes / n, float(low), float(high), n, f"{method} {confidence:.0%}")
 
 
@@ -115,10 +133,8 @@ def units_to_decide(
     """What deciding a claim on a fraction would take at the rate it saw: the fewest units n whose interval at
     round(rate n) successes lies wholly on one side of `bound` (statsmodels `proportion_confint`, all n at once);
     None when no n up to `most` does (a rate at the bound)."""
-    from statsmodels.stats.proportion import proportion_confint
-
     n = np.arange(1, most + 1)
-    low, high = proportion_confint(np.round(rate * n), n, alpha=1 - confidence, method=method)
+    low, high = binomial_interval(np.round(rate * n), n, method=method, confidence=confidence)
     clear = (low > bound) | (high < bound)
     return int(n[np.argmax(clear)]) if clear.any() else None
 
@@ -155,12 +171,10 @@ def cost_to_decide(
 def every_fraction(n: int, *, method: str = "wilson", confidence: float = CONFIDENCE) -> list[Estimate]:
     """`fraction(k, n, method=method, confidence=confidence)` for every count k = 0 .. n, the intervals computed
     at once (what a claim on a fraction of n can reach: lib.book.verdicts.decidability)."""
-    from statsmodels.stats.proportion import proportion_confint
-
     if n <= 0:
         raise ValueError("a fraction needs n >= 1")
     counts = np.arange(n + 1)
-    lows, highs = proportion_confint(counts, n, alpha=1 - confidence, method=method)
+    lows, highs = binomial_interval(counts, n, method=method, confidence=confidence)
     label = f"{method} {confidence:.0%}"
     return [Estimate(k / n, float(low), float(high), n, label) for k, low, high in zip(counts.tolist(), lows, highs)]
 

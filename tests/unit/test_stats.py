@@ -8,6 +8,8 @@ import pytest
 from lib.util.comparisons import auc, proportion_difference
 from lib.util.stats import (
     Estimate,
+    binomial_interval,
+    bonferroni,
     bootstrap_interval,
     bootstrap_mean,
     bootstrap_median,
@@ -37,6 +39,26 @@ def test_fraction_edges_are_informative():
     assert zero.low == 0 and 0.05 < zero.high < 0.15
     with pytest.raises(ValueError):
         fraction(0, 0)
+
+
+@pytest.mark.parametrize("n, tests", [(10, 8), (20, 4), (90, 4)])
+def test_fraction_ends_are_exact_at_no_and_every_success(n, tests):
+    """At these Bonferroni levels statsmodels' Wilson ends land ~1e-17 off 0 and 1; a fraction's do not."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    level = bonferroni(0.95, tests)
+    raw_low, _ = proportion_confint(0, n, alpha=1 - level, method="wilson")
+    _, raw_high = proportion_confint(n, n, alpha=1 - level, method="wilson")
+    assert raw_low != 0 or raw_high != 1  # the round-off this guards against
+    assert fraction(0, n, confidence=level).low == 0.0 and fraction(n, n, confidence=level).high == 1.0
+    lows, highs = binomial_interval(np.arange(n + 1), n, confidence=level)
+    assert lows[0] == 0.0 and highs[-1] == 1.0 and (lows[1:] > 0).all() and (highs[:-1] < 1).all()
+
+
+def test_bonferroni_level():
+    assert bonferroni(0.95, 1) == 0.95 and bonferroni(0.95, 4) == pytest.approx(0.9875)
+    with pytest.raises(ValueError):
+        bonferroni(0.95, 0)
 
 
 @pytest.mark.parametrize("method", ["wilson", "beta"])
