@@ -148,3 +148,20 @@ def test_paper_decoder_margins_compare_the_papers_mode_and_depth_with_the_rest_p
     assert m["depth"]["mod3"].value == pytest.approx(0.9 - 0.7166666)  # depth 0 against the best with 1
     assert m["mode"]["greater_than"].value == pytest.approx(0.9166666 - 0.5)  # difference (both depths) against concat
     assert m["depth"]["greater_than"].value == pytest.approx(0.8166666 - 0.9166666)  # depth 0 trails: negative
+
+
+def test_depth_margin_power_follows_the_margin_seen():
+    """Depth 0 clearly ahead on every seed seen: a confirmation holds at almost every draw; clearly behind: fails;
+    the same arrays and seed give the same power."""
+    rng = np.random.default_rng(3)
+    base = rng.normal(0.8, 0.02, 10)
+    ahead = {("mod3", "squared_difference:0"): base + 0.05, ("mod3", "concat:1"): base}
+    holds, fails = statics.depth_margin_power(ahead, 20, draws=20)
+    assert holds >= 0.9 and fails == 0
+    behind = {("mod3", "squared_difference:0"): base - 0.05, ("mod3", "concat:1"): base}
+    assert statics.depth_margin_power(behind, 20, draws=20) == (0.0, 1.0)
+    assert statics.depth_margin_power(ahead, 20, draws=5, seed=1) == statics.depth_margin_power(
+        ahead, 20, draws=5, seed=1
+    )
+    with pytest.raises(ValueError):
+        statics.depth_margin_power(ahead, 1)
