@@ -448,15 +448,14 @@ for suffix in ("", "_1e5"):
 # what deciding G-3/best-depth would take at the margin seen: seeds per decoder, and core-hours at the cost per seed
 # and step of the runs at 1e5 steps (they name their processor; seeds 5-9's recorded times are inflated up to 30-fold)
 depth3 = stats.smallest(list(margin_depth.values()))
+run.metric("best_depth_seeds_to_decide", stats.units_to_narrow(depth3, 0.0))
 if modes_long.pending:
-    for name in ("best_depth_seeds_to_decide", "best_depth_core_hours_to_decide"):
-        run.skip(name, f"evidence incomplete: {modes_long.pending}")
+    run.skip("best_depth_core_hours_to_decide", f"evidence incomplete: {modes_long.pending}")
 else:
     long3 = modes_long.data.config
     per_seed3 = modes_long.data.core_hours() / long3["seeds"] * modes_ev.config["steps"] / long3["steps"]
-    seeds3, hours3 = stats.cost_to_decide(depth3, 0.0, per_seed3 * depth3.n, narrowing=True)
-    run.metric("best_depth_seeds_to_decide", seeds3)
-    run.metric("best_depth_core_hours_to_decide", hours3)
+    run.metric("best_depth_core_hours_to_decide", stats.cost_to_decide(depth3, 0.0, per_seed3 * depth3.n,
+                                                                       narrowing=True)[1])
 STILL_COMPUTING = "These runs are still computing: until every shard is stored, the scorecard shows the claims' " \
     "alternatives as not computed."
 run.prose("modes_long_text", STILL_COMPUTING if "_1e5" not in margins3 else (
@@ -535,13 +534,13 @@ display(
 # Ten seeds leave the depth reading undecided: on mod 3 the best decoder without hidden layers trails the best
 # with one, but not clearly, and one of its ten seeds is stuck. The
 # {ref}`confirmation runs <evidence-geneft-statics-decoder-modes-fresh>` train the same five decoders, everything
-# as above, on {glue:text}`best_depth_fresh_seeds` seeds per fraction that no earlier run used. Their test (the
-# smaller of the two relations' depth margins, above 0), its sample and its threshold were committed before any of
-# their runs existed, and nothing is read from them until every shard is stored.
+# as above, on {glue:text}`best_depth_fresh_seeds` seeds per fraction that no earlier run of this design used.
+# Their test (the smaller of the two relations' depth margins, above 0), its sample and its threshold were
+# committed before any of their runs existed, and nothing is read from them until every shard is stored.
 # {glue:text}`best_depth_fresh_text`
 #
 # - {glue:text}`verdict_g_3_best_depth_fresh`
-#
+
 # %% tags=["remove-input"]
 # G-3/best-depth-fresh: the design's power at the margins of the seeds seen, and the confirmation once complete
 fresh3 = run.evidence("decoder_modes_fresh")
@@ -557,11 +556,14 @@ else:
                                                         * seeds3f))
 run.skip("best_depth_margin_fresh_1e5", "not run: the training length's alternative on the fresh seeds")
 if fresh3.pending:
+    for rel in rel3:
+        run.skip(f"best_depth_margin_fresh_{rel}", f"registered before its evidence: {fresh3.pending}")
     run.metric("best_depth_margin_fresh", stats.undecided(None, -1.0, 1.0, f"registered before its evidence: {fresh3.pending}"))
     run.metric("best_depth_fresh_decision_text", "not judged while its set is incomplete")
     run.text("best_depth_fresh_text", f"The set is not complete in this checkout ({fresh3.pending}).")
 else:
-    area3f = {key: statics.curve_area(c, frac3) for key, c in statics.decoder_curves(fresh3.data).items()}
+    area3f = {key: statics.curve_area(c, fresh3.data.config["fractions"])
+              for key, c in statics.decoder_curves(fresh3.data).items()}
     margins3f = statics.paper_decoder_margins(area3f, seed=P.seed)["depth"]
     for rel in rel3:
         run.metric(f"best_depth_margin_fresh_{rel}", margins3f[rel])
@@ -570,10 +572,11 @@ else:
     run.text("best_depth_fresh_text", "With every shard stored, the table below gives each relation's margin.")
 
 # %% tags=["remove-input"]
-Markdown("" if fresh3.pending else markdown_table(
-    ("relation", "best decoder (fresh seeds)", "margin of depth 0"),
-    [(reader_name(rel), reader_name(max((a.mean(), arch) for (r, arch), a in area3f.items() if r == rel)[1]),
-      interval_text(margins3f[rel])) for rel in rel3]))
+if not fresh3.pending:  # nothing while the set is incomplete
+    display(Markdown(markdown_table(
+        ("relation", "best decoder (fresh seeds)", "margin of depth 0"),
+        [(reader_name(rel), reader_name(max((a.mean(), arch) for (r, arch), a in area3f.items() if r == rel)[1]),
+          interval_text(margins3f[rel])) for rel in rel3])))
 
 # %% [markdown]
 # ## The paper's Table 3 decoder and its sweeps against the bound (evidence)

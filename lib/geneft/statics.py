@@ -252,7 +252,7 @@ def depth_margin_power(
 ) -> tuple[float, float]:
     """The power of G-3's depth reading on `seeds` fresh seeds per decoder, for sizing a registered confirmation:
     the chances that the smaller of the relations' depth margins (`paper_decoder_margins`, "depth") holds, every
-    relation's interval above 0, and that it does not hold, some relation's interval at or below 0.
+    relation's interval above 0, and that it does not hold, some relation's interval wholly at or below 0.
 
     Each relation's seeds are as uncertain as the seeds of `areas` leave them (the seeds seen, paired across a
     relation's decoders): a Bayesian bootstrap (Rubin 1981) draws Dirichlet(1, ..., 1) weights over the seeds seen,
