@@ -204,6 +204,26 @@ def _training_length(metric: str, figure: int) -> FreeChoice:
     )
 
 
+def _best_depth(claim_id: str, sample: str, metric: str, role: str, note: str, expected: str = "inconclusive") -> Claim:
+    """A claim of the paper's best depth on G-3's decoder-mode design, its seeds said by `sample`: on both relations
+    the best decoder without hidden layers has a smaller gap than the best with one (the smaller of the relations'
+    margins, `lib.geneft.statics.paper_decoder_margins`, above 0), at the book's training length with 1e5 steps as
+    the alternative (`_training_length`)."""
+    return Claim(
+        claim_id,
+        statement="the architecture with the smallest gap has 0 hidden layers: on both relations the best decoder "
+        f"without hidden layers has a smaller gap than the best with one (smaller margin of the two above 0; {sample})",
+        paper_value="0",
+        metric=metric,
+        condition="> 0",
+        basis="evidence",
+        free_choices=(_training_length(metric, 3),),
+        role=role,
+        expected=expected,
+        note=note,
+    )
+
+
 CHAPTER = Chapter(
     id="geneft_statics",
     title="GenEFT statics: how much data a relation needs",
@@ -379,18 +399,11 @@ CHAPTER = Chapter(
             free_choices=(_training_length("best_mode_margin_greater_than", 3),),
             role="primary",
         ),
-        Claim(
+        _best_depth(
             "G-3/best-depth",
-            statement="the architecture with the smallest gap has 0 hidden layers: on both relations the best decoder "
-            "without hidden layers has a smaller gap than the best with one (smaller margin of the two above 0; 10 seeds "
-            "per decoder and fraction, the decoder-mode runs and their five more seeds pooled)",
-            paper_value="0",
-            metric="best_depth_margin",
-            condition="> 0",
-            basis="evidence",
-            free_choices=(_training_length("best_depth_margin", 3),),
+            "10 seeds per decoder and fraction, the decoder-mode runs and their five more seeds pooled",
+            "best_depth_margin",
             role="paper",
-            expected="inconclusive",
             note="a primary of its row on 2026-12-07 (relabelled after an audit from a further statement: the "
             "paper's sentence names both the mode and the depth, \"the smallest for a network in mode 3 with 0 hidden "
             'layers"; the row moved from reproduced to undecided), and a further statement again from the same day, '
@@ -410,19 +423,12 @@ CHAPTER = Chapter(
             "recompute of two of their shards took that day on the same processor, with the same arrays bit for "
             "bit); fresh seeds, registered before they were run, are G-3/best-depth-fresh",
         ),
-        Claim(
+        _best_depth(
             "G-3/best-depth-fresh",
-            statement="the architecture with the smallest gap has 0 hidden layers, on fresh seeds: on both relations "
-            f"the best decoder without hidden layers has a smaller gap than the best with one (smaller margin of the "
-            f"two above 0; the decoder-mode runs' design on {FRESH_SEEDS['seeds']} seeds per decoder and fraction that "
-            "no earlier run of this design used)",
-            paper_value="0",
-            metric="best_depth_margin_fresh",
-            condition="> 0",
-            basis="evidence",
-            free_choices=(_training_length("best_depth_margin_fresh", 3),),
+            f"the decoder-mode runs' design on {FRESH_SEEDS['seeds']} fresh seeds per decoder and fraction, that no "
+            "earlier run of this design used",
+            "best_depth_margin_fresh",
             role="primary",
-            expected="inconclusive",
             note="registered on 2026-12-07, before any of its runs existed, when G-3/best-depth was inconclusive on 10 "
             "seeds: the same test, decoders, relations, fractions and training (10⁴ AdamW steps) on seeds "
             f"{FRESH_SEEDS['seed_offset']} to {FRESH_SEEDS['seed_offset'] + FRESH_SEEDS['seeds'] - 1}. Its power, if "
