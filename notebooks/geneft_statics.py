@@ -567,8 +567,19 @@ else:
     margins3f = statics.paper_decoder_margins(area3f, seed=P.seed)["depth"]
     for rel in rel3:
         run.metric(f"best_depth_margin_fresh_{rel}", margins3f[rel])
-    run.metric("best_depth_margin_fresh", stats.smallest(list(margins3f.values())))
-    run.metric("best_depth_fresh_decision_text", "judged once, when the last shard was stored")
+    depth3f = stats.smallest(list(margins3f.values()))
+    run.metric("best_depth_margin_fresh", depth3f)
+    seeds3f_needed = stats.units_to_narrow(depth3f, 0.0)  # what a new registration would need at the margin seen
+    cost3f = fresh3.data.core_hours() / seeds3f  # per seed, all ten shards
+    run.metric("best_depth_fresh_decision_text", (
+        f"judged once, when the last shard was stored, on {significant(cost3f * seeds3f * 60, 2, strip=True)} "
+        "core-minutes of runs: the best decoder without hidden layers leads the best with one by "
+        + reader_list([f"{interval_text(margins3f[rel])} on {reader_name(rel)}" for rel in rel3])
+        + " (negative: it trails)"
+        + ("" if seeds3f_needed is None else
+           f"; at the margin seen an interval would clear 0 from about {seeds3f_needed} seeds per decoder, some "
+           f"{significant(cost3f * seeds3f_needed, 2, strip=True)} core-hours at this set's cost per seed, on new "
+           "seeds registered before they are run")))
     run.text("best_depth_fresh_text", "With every shard stored, the table below gives each relation's margin.")
 
 # %% tags=["remove-input"]
