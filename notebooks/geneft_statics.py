@@ -559,7 +559,7 @@ if fresh3.pending:
     for rel in rel3:
         run.skip(f"best_depth_margin_fresh_{rel}", f"registered before its evidence: {fresh3.pending}")
     run.metric("best_depth_margin_fresh", stats.undecided(None, -1.0, 1.0, f"registered before its evidence: {fresh3.pending}"))
-    run.metric("best_depth_fresh_decision_text", "not judged while its set is incomplete")
+    run.metric("best_depth_fresh_decision_text", "not yet, its set being incomplete in this checkout")
     run.text("best_depth_fresh_text", f"The set is not complete in this checkout ({fresh3.pending}).")
 else:
     area3f = {key: statics.curve_area(c, fresh3.data.config["fractions"])
@@ -572,8 +572,8 @@ else:
     seeds3f_needed = stats.units_to_narrow(depth3f, 0.0)  # what a new registration would need at the margin seen
     cost3f = fresh3.data.core_hours() / seeds3f  # per seed, all ten shards
     run.metric("best_depth_fresh_decision_text", (
-        f"judged once, when the last shard was stored, on {significant(cost3f * seeds3f * 60, 2, strip=True)} "
-        "core-minutes of runs: the best decoder without hidden layers leads the best with one by "
+        f"{significant(cost3f * seeds3f * 60, 2, strip=True)} core-minutes of runs, in which the best decoder without "
+        "hidden layers leads the best with one by "
         + reader_list([f"{interval_text(margins3f[rel])} on {reader_name(rel)}" for rel in rel3])
         + " (negative: it trails)"
         + ("" if seeds3f_needed is None else

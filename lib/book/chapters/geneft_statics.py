@@ -439,8 +439,8 @@ CHAPTER = Chapter(
             "without hidden layers is stuck, as one of the first ten was. The training length's check is not made for "
             "this claim: its alternative, these seeds at 10⁵ steps, is not run (about {best_depth_fresh_1e5_core_hours} "
             "core-hours; on the first ten seeds mod 3's margin was {best_depth_margin_mod3_1e5} at 10⁵ steps against "
-            "{best_depth_margin_mod3} at 10⁴). The expected verdict was set from the one computation made when the last "
-            "shard was stored (2026-12-07), as declared with the claim: {best_depth_fresh_decision_text}",
+            "{best_depth_margin_mod3} at 10⁴). Judged once, when the last shard was stored (2026-12-07), which set the "
+            "expected verdict: {best_depth_fresh_decision_text}",
         ),
         Claim(
             "G-3/under-bound-table3-mod3",
