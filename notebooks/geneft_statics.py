@@ -572,7 +572,7 @@ else:
     seeds3f_needed = stats.units_to_narrow(depth3f, 0.0)  # what a new registration would need at the margin seen
     cost3f = fresh3.data.core_hours() / seeds3f  # per seed, all ten shards
     run.metric("best_depth_fresh_decision_text", (
-        f"{significant(cost3f * seeds3f * 60, 2, strip=True)} core-minutes of runs, in which the best decoder without "
+        f"{significant(fresh3.data.core_hours() * 60, 2, strip=True)} core-minutes of runs, in which the best decoder without "
         "hidden layers leads the best with one by "
         + reader_list([f"{interval_text(margins3f[rel])} on {reader_name(rel)}" for rel in rel3])
         + " (negative: it trails)"

@@ -102,7 +102,9 @@ def bonferroni(confidence: float, tests: int) -> float:
     return 1 - (1 - confidence) / tests
 
 
-def binomial_interval(successes, n, *, method: str = "wilson", confidence: float = CONFIDENCE):
+def binomial_interval(
+    successes: int | np.ndarray, n: int | np.ndarray, *, method: str = "wilson", confidence: float = CONFIDENCE
+) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
     """statsmodels' `proportion_confint` of `successes` out of `n` (scalars or arrays), the ends that are exact
     made exact: the low end 0 at no successes, the high end 1 at all of them (where every method's interval
     ends, and where statsmodels can leave an end ~1e-17 away at some levels)."""
