@@ -39,8 +39,9 @@ def test_the_book_config_sets_no_placeholder_url():
     assert "example" not in url and "USER" not in url.upper()
 
 
-def _verdict(claim_id, verdict, value, chapter="one_layer"):
-    return SimpleNamespace(claim=SimpleNamespace(id=claim_id), chapter=chapter, verdict=verdict, value=value)
+def _verdict(claim_id, verdict, value, chapter="one_layer", role="primary"):
+    claim = SimpleNamespace(id=claim_id, category=role)
+    return SimpleNamespace(claim=claim, chapter=chapter, verdict=verdict, value=value)
 
 
 def test_the_changelog_lists_every_changed_verdict_with_both_values(tmp_path, monkeypatch):
@@ -79,3 +80,25 @@ def test_the_previous_release_is_the_newest_before_this_version(tmp_path):
 
 def test_version_is_pyprojects():
     assert version().count(".") == 2
+
+
+def test_the_changelog_lists_the_claims_whose_role_changed(tmp_path, monkeypatch):
+    monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.1.0")
+    write_snapshot([_verdict("S-1/a", "holds", 0.5), _verdict("S-1/b", "holds", 1.0)], {"S-1": "reproduced"}, tmp_path)
+    monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.2.0")
+    now = [_verdict("S-1/a", "holds", 0.5, role="paper"), _verdict("S-1/b", "holds", 1.0)]
+    page = changelog_page(now, {"S-1": "reproduced"}, tmp_path)
+    assert (
+        "Roles changed: " in page and "S-1/a</a> (then: the paper's claim; now: further statement of the paper)" in page
+    )
+    assert "S-1/b</a> (then" not in page
+    unchanged = changelog_page([_verdict("S-1/a", "holds", 0.5), _verdict("S-1/b", "holds", 1.0)], {}, tmp_path)
+    assert "Roles changed" not in unchanged and "stored no claim roles" not in unchanged
+
+
+def test_a_release_without_roles_says_where_their_changes_are_told(tmp_path, monkeypatch):
+    monkeypatch.setattr("lib.book.pages.changelog.version", lambda: "0.2.0")
+    old = {"S-1/a": {"chapter": "one_layer", "verdict": "holds", "value": "0.5"}}
+    (tmp_path / "0.1.0.json").write_text(json.dumps({"version": "0.1.0", "date": "2026-01-01", "claims": old}))
+    page = changelog_page([_verdict("S-1/a", "holds", 0.5, role="paper")], {}, tmp_path)
+    assert "Release 0.1.0 stored no claim roles" in page and "Roles changed" not in page

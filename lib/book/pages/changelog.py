@@ -5,7 +5,8 @@ A release stores a snapshot of every claim's verdict and value, `book/releases/V
 `make book` writes to book/chapters), with the status of every catalogue row. The changelog page compares this
 build with the newest snapshot of an earlier release (or, while the version is unchanged, with this version's own)
 and lists every row whose status changed (a role can move a row with no verdict changed), every claim whose verdict
-changed, with both verdicts and both values, and the claims added or withdrawn since.
+changed, with both verdicts and both values, every claim whose role changed (what it is for its row: the paper's
+claim, a further statement, a reading, ...), and the claims added or withdrawn since.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
+from lib.book.chapters.declaration import CATEGORIES
 from lib.book.verdicts.claims import Verdict, claim_anchor, format_value
 from lib.util.io import atomic_write_json
 from lib.util.paths import ROOT
@@ -24,14 +26,21 @@ RELEASES = ROOT / "book" / "releases"
 
 
 def snapshot(found: list[Verdict], rows: Mapping[str, str], release: str | None = None) -> dict:
-    """The verdicts of a release: version, date, per claim id its chapter, verdict and value (as the book's
-    formatter writes it), and per catalogue row (`rows`: row key -> status) its status."""
+    """The verdicts of a release: version, date, per claim id its chapter, verdict, value (as the book's
+    formatter writes it) and role (its category, a key of CATEGORIES), and per catalogue row (`rows`: row key ->
+    status) its status."""
     return {
         "version": release or version(),
         "date": build_date(),
         "rows": dict(rows),
         "claims": {
-            v.claim.id: {"chapter": v.chapter, "verdict": v.verdict, "value": format_value(v.value)} for v in found
+            v.claim.id: {
+                "chapter": v.chapter,
+                "verdict": v.verdict,
+                "value": format_value(v.value),
+                "role": v.claim.category,
+            }
+            for v in found
         },
     }
 
@@ -98,6 +107,26 @@ def _row_changes(rows: Mapping[str, str], before: dict) -> list[str]:
     return out + _listed("Rows removed", [f"{html.escape(key)} (was {then[key]})" for key in removed])
 
 
+def _role_changes(now: Mapping[str, dict], before: dict) -> list[str]:
+    """The changelog's line on the claims whose role changed since `before` (both kept), or, for a release that
+    stored no roles, where those changes are told."""
+    then = before["claims"]
+    if then and not any("role" in c for c in then.values()):
+        return [
+            f"Release {before['version']} stored no claim roles: a claim whose role changed since then (the paper's "
+            "claim, a further statement of the paper, a book reading, ...) says so in its note, with its date.",
+            "",
+        ]
+    moved = [c for c in now if "role" in then.get(c, {}) and then[c]["role"] != now[c]["role"]]
+    return _listed(
+        "Roles changed",
+        [
+            f"{_link(c, now[c]['chapter'])} (then: {CATEGORIES[then[c]['role']]}; now: {CATEGORIES[now[c]['role']]})"
+            for c in moved
+        ],
+    )
+
+
 def _listed(label: str, entries: list[str]) -> list[str]:
     """A changelog line naming `entries` after `label` ("Added: a, b."), or nothing when there are none."""
     return [f"{label}: " + ", ".join(entries) + ".", ""] if entries else []
@@ -145,6 +174,7 @@ def changelog_page(found: list[Verdict], rows: Mapping[str, str], folder: Path =
             "```",
             "",
         ]
+    out += _role_changes(now, before)
     out += _listed("Added", [f"{_link(c, now[c]['chapter'])} ({now[c]['verdict']})" for c in added])
     out += _listed("Withdrawn", [f"{html.escape(c)} (was {then[c]['verdict']})" for c in withdrawn])
     return "\n".join(out)
