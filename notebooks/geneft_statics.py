@@ -449,11 +449,11 @@ for suffix in ("", "_1e5"):
 # and step of the runs at 1e5 steps (they name their processor; seeds 5-9's recorded times are inflated up to 30-fold)
 depth3 = stats.smallest(list(margin_depth.values()))
 run.metric("best_depth_seeds_to_decide", stats.units_to_narrow(depth3, 0.0))
-if modes_long.pending:
+per_seed_long3 = None if modes_long.pending else modes_long.data.core_hours() / modes_long.data.config["seeds"]
+if per_seed_long3 is None:
     run.skip("best_depth_core_hours_to_decide", f"evidence incomplete: {modes_long.pending}")
 else:
-    long3 = modes_long.data.config
-    per_seed3 = modes_long.data.core_hours() / long3["seeds"] * modes_ev.config["steps"] / long3["steps"]
+    per_seed3 = per_seed_long3 * modes_ev.config["steps"] / modes_long.data.config["steps"]
     run.metric("best_depth_core_hours_to_decide", stats.cost_to_decide(depth3, 0.0, per_seed3 * depth3.n,
                                                                        narrowing=True)[1])
 STILL_COMPUTING = "These runs are still computing: until every shard is stored, the scorecard shows the claims' " \
@@ -549,11 +549,10 @@ run.metric("best_depth_fresh_seeds", seeds3f)
 holds3f, fails3f = run.stored("best_depth_fresh_power", statics.depth_margin_power, area3, seeds3f, seed=P.seed)
 run.metric("best_depth_fresh_power_holds", holds3f)
 run.metric("best_depth_fresh_power_fails", fails3f)
-if modes_long.pending:
+if per_seed_long3 is None:
     run.skip("best_depth_fresh_1e5_core_hours", f"evidence incomplete: {modes_long.pending}")
 else:
-    run.metric("best_depth_fresh_1e5_core_hours", round(modes_long.data.core_hours() / modes_long.data.config["seeds"]
-                                                        * seeds3f))
+    run.metric("best_depth_fresh_1e5_core_hours", round(per_seed_long3 * seeds3f))
 run.skip("best_depth_margin_fresh_1e5", "not run: the training length's alternative on the fresh seeds")
 if fresh3.pending:
     for rel in rel3:

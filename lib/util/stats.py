@@ -133,7 +133,7 @@ def units_to_decide(
     rate: float, bound: float, *, method: str = "wilson", confidence: float = CONFIDENCE, most: int = 10_000
 ) -> int | None:
     """What deciding a claim on a fraction would take at the rate it saw: the fewest units n whose interval at
-    round(rate n) successes lies wholly on one side of `bound` (statsmodels `proportion_confint`, all n at once);
+    round(rate n) successes lies wholly on one side of `bound` (`binomial_interval`, all n at once);
     None when no n up to `most` does (a rate at the bound)."""
     n = np.arange(1, most + 1)
     low, high = binomial_interval(np.round(rate * n), n, method=method, confidence=confidence)

@@ -27,7 +27,7 @@ RELEASES = ROOT / "book" / "releases"
 
 def snapshot(found: list[Verdict], rows: Mapping[str, str], release: str | None = None) -> dict:
     """The verdicts of a release: version, date, per claim id its chapter, verdict, value (as the book's
-    formatter writes it) and role (its category, a key of CATEGORIES), and per catalogue row (`rows`: row key ->
+    formatter writes it) and category (what it is for its row, a key of CATEGORIES), and per catalogue row (`rows`: row key ->
     status) its status."""
     return {
         "version": release or version(),
@@ -38,7 +38,7 @@ def snapshot(found: list[Verdict], rows: Mapping[str, str], release: str | None 
                 "chapter": v.chapter,
                 "verdict": v.verdict,
                 "value": format_value(v.value),
-                "role": v.claim.category,
+                "category": v.claim.category,
             }
             for v in found
         },
@@ -111,17 +111,17 @@ def _role_changes(now: Mapping[str, dict], before: dict) -> list[str]:
     """The changelog's line on the claims whose role changed since `before` (both kept), or, for a release that
     stored no roles, where those changes are told."""
     then = before["claims"]
-    if then and not any("role" in c for c in then.values()):
+    if then and not any("category" in c for c in then.values()):
         return [
             f"Release {before['version']} stored no claim roles: a claim whose role changed since then (the paper's "
             "claim, a further statement of the paper, a book reading, ...) says so in its note, with its date.",
             "",
         ]
-    moved = [c for c in now if "role" in then.get(c, {}) and then[c]["role"] != now[c]["role"]]
+    moved = [c for c in now if "category" in then.get(c, {}) and then[c]["category"] != now[c]["category"]]
     return _listed(
         "Roles changed",
         [
-            f"{_link(c, now[c]['chapter'])} (then: {CATEGORIES[then[c]['role']]}; now: {CATEGORIES[now[c]['role']]})"
+            f"{_link(c, now[c]['chapter'])} (then: {CATEGORIES[then[c]['category']]}; now: {CATEGORIES[now[c]['category']]})"
             for c in moved
         ],
     )
