@@ -269,11 +269,28 @@ def test_look_alike_digits_are_never_read_as_a_number(number, table):
 
 def test_a_yaml_exponent_without_a_dot_is_text_and_the_message_says_how_to_write_it():
     """papermill's YAML 1.1 reads `-y '{lr: 1e-3}'` as the text '1e-3' (`parse_overrides`, as papermill does)."""
-    from lib.book.commands.main import parse_overrides
-
     with pytest.raises(ParameterError, match=r"parameter 'lr' must be .*'1e-3'.*write 1\.0e-3"):
         load("one_layer").validate(parse_overrides([], ["{lr: 1e-3}"]))
     assert load("one_layer").validate(parse_overrides([], ["{lr: 1.0e-3}"])).lr == 1e-3
+
+
+@FAST
+@given(
+    mantissa=st.sampled_from(["1", "25", "1.", "1.5", ".5", "-3", "+2.0"]),
+    marker=st.sampled_from(["e", "E"]),
+    sign=st.sampled_from(["", "+", "-"]),
+    exponent=st.integers(0, 300),
+)
+def test_the_written_form_the_message_suggests_is_read_as_the_same_float(mantissa, marker, sign, exponent):
+    """Every exponent form that papermill's YAML 1.1 reads as text ("1e300", and "1.0e300": the exponent needs its
+    sign too) gets a suggestion that it reads as that number."""
+    text = f"{mantissa}{marker}{sign}{exponent}"
+    read = parse_overrides([], [f"{{x: {text}}}"])["x"]
+    hint = lib.book.chapters.declaration.yaml_number_hint(text)
+    if isinstance(read, float):
+        return
+    assert isinstance(read, str) and "; write " in hint
+    assert parse_overrides([], [f"{{x: {hint.rsplit(' ', 1)[1]}}}"])["x"] == float(text)
 
 
 @FAST

@@ -36,6 +36,8 @@ from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
+import numpy as np
+
 from lib.util.paths import NOTEBOOKS
 from lib.util.runtime import ALLOW_EXPENSIVE_ENV
 
@@ -251,16 +253,29 @@ def look_alike_hint(text: str) -> str:
     return f": {odd!r} ({name}) only looks like part of a number; write {ascii_text}"
 
 
-_YAML_TEXT_NUMBER = re.compile(r"([-+]?\d+)([eE][-+]?\d+)")
+_YAML_EXPONENT_FORM = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+))[eE]([-+]?)(\d+)")
 
 
 def yaml_number_hint(text: str) -> str:
-    """Why a number in exponent form without a dot ("1e-3") came as text, or "": papermill's YAML 1.1 (`-y`, `-f`)
-    reads a float only with a dot in its mantissa ("1.0e-3")."""
-    found = _YAML_TEXT_NUMBER.fullmatch(text.strip())
+    """Why a number in exponent form ("1e-3", "1.0e300") came as text, or "": papermill's YAML 1.1 (`-y`, `-f`)
+    reads a float in exponent form only with a dot in its mantissa and a sign in its exponent ("1.0e-3",
+    "1.0e+300"); the hint writes the number so."""
+    found = _YAML_EXPONENT_FORM.fullmatch(text.strip())
     if found is None:
         return ""
-    return f": YAML 1.1 (papermill's -y) reads {text.strip()} as text; write {found.group(1)}.0{found.group(2)}"
+    mantissa, sign, digits = found.groups()
+    written = f"{mantissa if '.' in mantissa else mantissa + '.0'}e{sign or '+'}{digits}"
+    return f": YAML 1.1 (papermill's -y) reads {text.strip()} as text; write {written}"
+
+
+def _range_error(err: Exception) -> str:
+    """What went out of range in a check or a cost, in words: Python's OverflowError says "(34, 'Numerical result
+    out of range')", numpy's FloatingPointError "overflow encountered in square"."""
+    if isinstance(err, OverflowError):
+        return "a result too large for a float"
+    if isinstance(err, ZeroDivisionError):
+        return "a division by zero"
+    return str(err)[:MAX_MESSAGE]
 
 
 @functools.cache
@@ -701,8 +716,9 @@ class Chapter:
         """The chapter's parameters: defaults with `overrides`, validated; ParameterError otherwise."""
         self.check_names(overrides)
         try:
-            params = self.params(**overrides)
-            cost = params.cost()
+            with np.errstate(over="raise", divide="raise", invalid="raise"):  # an error, never a warning on stderr
+                params = self.params(**overrides)
+                cost = params.cost()
         except ParameterError as err:
             message = str(err)
             raise ParameterError(
@@ -714,7 +730,7 @@ class Chapter:
         ) as err:  # an overflow, underflow or division by zero in a check or the cost
             given = ", ".join(short(k) for k in overrides) or "the defaults"
             raise ParameterError(
-                f"chapter {self.id}: {given}: values out of numerical range ({short(str(err))})"
+                f"chapter {self.id}: {given}: values out of numerical range ({_range_error(err)})"
             ) from None
         if not (math.isfinite(cost.seconds) and math.isfinite(cost.gigabytes)):
             given = ", ".join(short(k) for k in overrides) or "the defaults"
