@@ -52,7 +52,7 @@ MAX_YAML_BYTES = 100_000
 class _StrictLoader(yaml.SafeLoader):
     """papermill's reading of `-y` (`papermill.iorw.NoDatesSafeLoader`: PyYAML's safe YAML 1.1 without
     dates, so that 2024-01-01 stays text), refusing duplicate keys, non-string keys and aliases (no alias
-    bombs). As there, 1e-3 without a dot is text (YAML 1.1), 0x10 and 1:30 are integers, yes/no booleans."""
+    bombs). As there, 1e-3 without a dot and 1.0e3 without an exponent sign are text (YAML 1.1), 0x10 and 1:30 are integers, yes/no booleans."""
 
     # papermill.iorw.NoDatesSafeLoader's table, built as papermill builds it (importing papermill here would slow
     # every command by seconds; a unit test checks that the two tables are the same)
