@@ -46,14 +46,28 @@ def setting(name: str) -> str | None:
     return value or None
 
 
+def whole_number_in(text: str, low: int, high: int) -> int | None:
+    """The int from `low` to `high` that `text` writes (ASCII digits, spaces around allowed), or None; never Python's
+    error for an integer of more digits than it converts (no more digits than `high` has are read)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(high)):
+        return None
+    return int(digits) if low <= int(digits) <= high else None
+
+
+def thread_count(text: str) -> int | None:
+    """The thread count `text` writes (`whole_number_in` 1 to MAX_THREADS), or None."""
+    return whole_number_in(text, 1, MAX_THREADS)
+
+
 def threads_setting(name: str, default: int) -> int:
-    """A thread count from variable `name` (ASCII digits, 1 to MAX_THREADS); `default` when unset."""
+    """A thread count from variable `name` (`thread_count`); `default` when unset."""
     value = setting(name)
     if value is None:
         return default
-    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_THREADS:
+    if (count := thread_count(value)) is None:
         raise SettingError(f"{name}={value[:40]!r}: expected a whole number of threads from 1 to {MAX_THREADS}")
-    return int(value)
+    return count
 
 
 def folder_setting(name: str, default: Path) -> Path:
@@ -177,8 +191,7 @@ def current() -> Runtime:
     `OMP_NUM_THREADS` belongs to OpenMP, which also takes lists ("4,2"); only a plain count is read.
     """
     omp = setting("OMP_NUM_THREADS") or ""
-    fallback = int(omp) if omp.isascii() and omp.isdigit() and 1 <= int(omp) <= MAX_THREADS else 1
-    return Runtime(threads_setting(THREADS_ENV, fallback))
+    return Runtime(threads_setting(THREADS_ENV, thread_count(omp) or 1))
 
 
 class TorchThreads(importlib.abc.MetaPathFinder):

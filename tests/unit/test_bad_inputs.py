@@ -291,6 +291,12 @@ def test_the_written_form_the_message_suggests_is_read_as_the_same_float(mantiss
         return
     assert isinstance(read, str) and "; write " in hint
     assert parse_overrides([], [f"{{x: {hint.rsplit(' ', 1)[1]}}}"])["x"] == float(text)
+    as_integer = lib.book.chapters.declaration.yaml_number_hint(text, integer=True)  # for an integer parameter
+    if as_integer:
+        written = parse_overrides([], [f"{{x: {as_integer.rsplit(' ', 1)[1]}}}"])["x"]
+        assert type(written) is int and written == float(text)
+    else:
+        assert not float(text).is_integer() or abs(float(text)) > 2**53
 
 
 @FAST

@@ -154,7 +154,12 @@ class ParamInfo:
             raise ParameterError(f"parameter {self.name!r} must not be null")
         if self.is_list:
             if not isinstance(value, (list, tuple)):
-                raise ParameterError(f"parameter {self.name!r} must be a list ({self.type}), got {short(value)}")
+                hint = (
+                    f" (papermill's -p reads a list as text: give it with -y '{{{self.name}: {value.strip()}}}')"
+                    if isinstance(value, str) and value.strip().startswith("[")
+                    else ""
+                )
+                raise ParameterError(f"parameter {self.name!r} must be a list ({self.type}), got {short(value)}{hint}")
             n, b = len(value), self.bounds
             if b["min_len"] is not None and n < b["min_len"]:
                 raise ParameterError(f"parameter {self.name!r} needs at least {b['min_len']} entries, got {n}")
@@ -174,7 +179,7 @@ class ParamInfo:
         allowed = (int, float) if base is float else (base,)
         if not isinstance(value, allowed):
             hint = (
-                look_alike_hint(value) or yaml_number_hint(value)
+                look_alike_hint(value) or yaml_number_hint(value, integer=base is int)
                 if isinstance(value, str) and base in (int, float)
                 else ""
             )
@@ -224,7 +229,7 @@ def refuse_repeats(name: str, values: typing.Sequence[Any], given: typing.Sequen
         if j != i:
             spelled = (
                 f"{short(given[j])} and {short(given[i])}"
-                if given[j] != given[i] or type(given[j]) is not type(given[i])
+                if short(given[j]) != short(given[i])  # as written: 0.0 and -0.0 are equal, not the same text
                 else f"{short(given[i])} twice"
             )
             raise ParameterError(
@@ -256,14 +261,18 @@ def look_alike_hint(text: str) -> str:
 _YAML_EXPONENT_FORM = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+))[eE]([-+]?)(\d+)")
 
 
-def yaml_number_hint(text: str) -> str:
+def yaml_number_hint(text: str, integer: bool = False) -> str:
     """Why a number in exponent form ("1e-3", "1.0e300") came as text, or "": papermill's YAML 1.1 (`-y`, `-f`)
     reads a float in exponent form only with a dot in its mantissa and a sign in its exponent ("1.0e-3",
-    "1.0e+300"); the hint writes the number so."""
+    "1.0e+300"); the hint writes the number so, or, for an `integer` parameter, in digits ("1e3": 1000)."""
     found = _YAML_EXPONENT_FORM.fullmatch(text.strip())
     if found is None:
         return ""
     mantissa, sign, digits = found.groups()
+    if integer:
+        value = float(found.group(0))
+        whole = math.isfinite(value) and value.is_integer() and abs(value) <= MAX_INT
+        return f": YAML reads {text.strip()} as text; write the integer in digits, {int(value)}" if whole else ""
     written = f"{mantissa if '.' in mantissa else mantissa + '.0'}e{sign or '+'}{digits}"
     return f": YAML 1.1 (papermill's -y) reads {text.strip()} as text; write {written}"
 

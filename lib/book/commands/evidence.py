@@ -13,21 +13,119 @@ Stored results (data/evidence/CHAPTER/stored-results/NAME/) are a chapter's defa
 (their arguments are checked when the chapter runs) and names the command that rewrites them:
 `python -m lib run CHAPTER --stored-results write` (all chapters: `make stored-results`).
 
-Exit code 2, with one line, for an unusable environment variable (LIB_CACHE_DIR, LIB_THREADS, ...).
+Exit code 2, with one line naming it, before any work, for a bad input: an unknown chapter, set or shard, an
+invalid value (--threads, --sample, --against), an unusable folder or environment variable (LIB_CACHE_DIR,
+LIB_THREADS, ...), a malformed command line (no abbreviated options: --thr is not --threads).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
+
+from lib.book.chapters.declaration import ParameterError, short
+from lib.book.commands.arguments import OneLineParser, whole_number
+
+PROG = "python -m lib evidence"
+SHOWN = 8  # names listed in a refusal before "..."
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run `python -m lib evidence` with `argv` (default: the command line) and return its exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m lib evidence", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def _names(names: list[str]) -> str:
+    """`names` comma-separated, the first SHOWN of them and the count when there are more."""
+    return ", ".join(names[:SHOWN]) + (f", ... ({len(names)} in all)" if len(names) > SHOWN else "")
+
+
+def _evidence_set(chapter: str, name: str):
+    """The declared set `chapter/name`; ParameterError naming the unknown chapter or set and the valid ones."""
+    from lib.book.evidence import registry
+
+    sets = registry.all_sets()
+    chapters = list(dict.fromkeys(s.chapter for s in sets))
+    if chapter not in chapters:
+        raise ParameterError(f"no evidence set is declared by chapter {short(chapter)}; chapters: {_names(chapters)}")
+    names = [s.name for s in sets if s.chapter == chapter]
+    if name not in names:
+        raise ParameterError(f"chapter {chapter} has no evidence set {short(name)}; its sets: {_names(names)}")
+    return next(s for s in sets if (s.chapter, s.name) == (chapter, name))
+
+
+def _check_sets(keys: str | None) -> None:
+    """ParameterError unless `keys` (SETS: chapter or chapter/set, comma-separated; None or 'all': every set)
+    names only declared chapters and sets, at least one."""
+    from lib.book.evidence import registry
+
+    if keys is None or keys == "all":
+        return
+    sets = registry.all_sets()
+    wanted = [k.strip() for k in keys.split(",") if k.strip()]
+    if not wanted:
+        raise ParameterError(f"SETS {short(keys)} names no chapter or set (leave it out for all of them)")
+    for key in wanted:
+        if not any(key in (s.key, s.chapter) for s in sets):
+            chapters = list(dict.fromkeys(s.chapter for s in sets))
+            raise ParameterError(
+                f"no evidence set or chapter {short(key)}; chapters: {_names(chapters)} "
+                f"(`{PROG} list` lists their sets)"
+            )
+
+
+def _folder(option: str, text: str | None, create: bool = False) -> Path | None:
+    """The folder `text` given to `option` (None: not given): an existing folder, or with `create` one that can be
+    made (what exists of its path is folders, the deepest of them writable); ParameterError otherwise."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise ParameterError(f"{option} is empty: give a folder")
+    path = Path(text)
+    try:
+        is_dir, exists = path.is_dir(), path.exists() or path.is_symlink()
+        parents = [p for p in path.absolute().parents if p.exists() or p.is_symlink()]
+    except (OSError, ValueError) as err:  # a name too long, a NUL byte
+        raise ParameterError(f"{option} {short(text)}: {(getattr(err, 'strerror', None) or str(err))[:100]}") from None
+    if exists and not is_dir:
+        raise ParameterError(f"{option} {short(text)}: not a folder")
+    if not is_dir and not create:
+        raise ParameterError(f"{option} {short(text)}: no such folder")
+    found = path if is_dir else parents[0]
+    if not found.is_dir():
+        raise ParameterError(f"{option} {short(text)}: cannot be made, a part of it is not a folder")
+    if create and not os.access(found, os.W_OK | os.X_OK):
+        raise ParameterError(f"{option} {short(text)}: cannot be written")
+    return path
+
+
+def _threads(text: str) -> int:
+    """`--threads`, by the rule of `python -m lib run --threads`: ASCII digits, 1 to MAX_THREADS."""
+    from lib.util.runtime import MAX_THREADS
+
+    return whole_number("--threads", text, 1, MAX_THREADS)
+
+
+def _commit(text: str) -> str:
+    """`--against`: a commit of this repository (`git rev-parse --verify`), as given; ParameterError otherwise."""
+    from lib.util.paths import ROOT
+
+    if not text.strip() or text.startswith("-"):
+        raise ParameterError(f"--against {short(text)}: not a commit of this repository")
+    try:
+        found = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{text}^{{commit}}"],
+            capture_output=True,
+            text=True,
+        )
+    except (OSError, ValueError) as err:
+        raise ParameterError(f"--against {short(text)}: git cannot be run ({short(str(err))})") from None
+    if found.returncode:
+        raise ParameterError(f"--against {short(text)}: not a commit of this repository")
+    return text
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     for name in ("list", "status", "stale"):
         sub = commands.add_parser(name)
@@ -43,57 +141,88 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("set")
         sub.add_argument("--smoke", action="store_true")
     shard.add_argument("shard_id")
-    shard.add_argument("--root", default=None)
-    shard.add_argument("--threads", type=int, default=1)
+    shard.add_argument("--root", default=None, help="evidence folder, made if missing (default data/evidence)")
+    shard.add_argument("--threads", default="1", help="torch and BLAS threads (default: 1)")
     shard.add_argument("--gpu", action="store_true", help="use a GPU if the set declares gpu and one is present")
     compare.add_argument("--root", required=True, help="folder holding the regenerated shards")
     compare.add_argument("--reference", default=None, help="folder holding the stored shards (default data/evidence)")
     recertify = commands.add_parser("recertify", help="certify stale shards for the current code by a smoke recompute")
     recertify.add_argument("set", help="chapter/set")
-    recertify.add_argument("--sample", type=int, default=0, help="also recompute N full shards (evenly spread)")
+    recertify.add_argument("--sample", default="0", help="also recompute N full shards (evenly spread)")
     recertify.add_argument("--root", default=None, help="evidence folder (default data/evidence)")
-    recertify.add_argument("--threads", type=int, default=1)
+    recertify.add_argument("--threads", default="1", help="torch and BLAS threads (default: 1)")
     recertify.add_argument(
         "--against", default=None, help="compare with the smoke shards computed here by the code at this commit"
     )
-    args = parser.parse_args(argv)
-    variant = "smoke" if getattr(args, "smoke", False) else "full"
-    from lib.util.runtime import SettingError, check_environment
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `python -m lib evidence` with `argv` (default: the command line) and return its exit status: 2 with
+    one line for a bad input (unknown chapter, set or shard, invalid value, unusable folder), before any work."""
+    from lib.util.runtime import SettingError
 
     try:
-        check_environment()  # LIB_CACHE_DIR, LIB_THREADS, ... as `python -m lib` checks them
-    except SettingError as err:
+        return _main(argv)
+    except (ParameterError, SettingError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+
+
+def _main(argv: list[str] | None) -> int:
+    args = _parser().parse_args(argv)
+    variant = "smoke" if getattr(args, "smoke", False) else "full"
+    from lib.util.runtime import check_environment
+
+    check_environment()  # LIB_CACHE_DIR, LIB_THREADS, ... as `python -m lib` checks them (SettingError: exit 2)
 
     import lib.book.chapters  # noqa: F401  (the chapter declarations register their evidence sets)
     from lib.book.evidence import registry
     from lib.book.evidence.status import stale_targets, status
 
+    # every input is checked here, before any work
+    if args.command in ("list", "status", "stale"):
+        _check_sets(args.sets)
+        root = _folder("--root", args.root)
+    elif args.command in ("shard", "compare"):
+        evidence_set = _evidence_set(args.chapter, args.set)
+        if args.command == "shard":
+            shard_ids = evidence_set.shard_ids(variant)
+            if args.shard_id not in shard_ids:
+                raise ParameterError(
+                    f"evidence set {evidence_set.key} ({variant}) has no shard {short(args.shard_id)}; "
+                    f"shards: {_names(shard_ids)}"
+                )
+            threads = _threads(args.threads)
+            root = _folder("--root", args.root, create=True)
+        else:
+            root = _folder("--root", args.root)
+            reference = _folder("--reference", args.reference)
+    else:  # recertify
+        chapter, slash, name = args.set.partition("/")
+        if not slash:
+            raise ParameterError(f"recertify takes CHAPTER/SET, got {short(args.set)}")
+        evidence_set = _evidence_set(chapter, name)
+        full = len(evidence_set.shard_ids("full"))
+        sample = whole_number("--sample", args.sample, 0, full, f" (the full shards of {evidence_set.key})")
+        threads = _threads(args.threads)
+        root = _folder("--root", args.root)
+        against = None if args.against is None else _commit(args.against)
+
     if args.command == "shard":
         from lib.book.evidence.run import run_shard
 
-        path = run_shard(
-            registry.get(args.chapter, args.set), args.shard_id, variant, args.root, args.threads, args.gpu
-        )
-        print(path)
+        print(run_shard(evidence_set, args.shard_id, variant, root, threads, args.gpu))
     elif args.command == "recertify":
         from lib.book.evidence.certify import recertify as certify_set
 
-        chapter, _, name = args.set.partition("/")
-        if not name or args.sample < 0:
-            parser.error(f"recertify takes chapter/set and --sample N >= 0, got {args.set!r}, {args.sample}")
-        try:
-            evidence_set = registry.get(chapter, name)
-        except KeyError as error:
-            parser.error(str(error))
-        certified, problems = certify_set(evidence_set, args.sample, args.root, args.threads, args.against)
+        certified, problems = certify_set(evidence_set, sample, root, threads, against)
         if certified:
             print(f"{args.set}: {len(certified)} shards certified for the current code")
         elif not problems:
             print(f"{args.set}: every stored shard is already of the current code")
         print("\n".join(problems))
-        if problems and not certified and not args.against:
+        if problems and not certified and not against:
             print(
                 "(shards computed on another processor may differ here even under unchanged code: "
                 "--against COMMIT compares the code at COMMIT, which made them, with the current one on this machine)"
@@ -102,14 +231,14 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "compare":
         from lib.book.evidence.load import compare as compare_sets
 
-        problems = compare_sets(args.chapter, args.set, variant, args.root, args.reference)
+        problems = compare_sets(args.chapter, args.set, variant, root, reference)
         print(
             "\n".join(problems)
             or f"{args.chapter}/{args.set} ({variant}): identical to the stored shards within the declared tolerance"
         )
         return 1 if problems else 0
     elif args.command == "stale":
-        print("\n".join(str(p) for p in stale_targets(args.sets, variant, args.root, args.gpu)))
+        print("\n".join(str(p) for p in stale_targets(args.sets, variant, root, args.gpu)))
     elif args.command == "list":
         for s in registry.select(args.sets, gpu=True):
             print(
@@ -117,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"core-min  threads={s.threads} gpu={s.gpu}  {s.function}"
             )
     else:
-        rows = status(args.sets, variant, args.root)
+        rows = status(args.sets, variant, root)
         for row in rows:
             counts = ", ".join(f"{v} {k}" for k, v in sorted(row["counts"].items()))
             commit = f", {row['other_commit']} from another commit" if row["other_commit"] else ""
@@ -141,9 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.smoke:
             from lib.book.evidence.stored import refresh_command, stored_chapters, stored_status
 
-            chapters = sorted({r["set"].split("/")[0] for r in rows} if args.sets else stored_chapters(args.root))
+            chapters = sorted({r["set"].split("/")[0] for r in rows} if args.sets else stored_chapters(root))
             for chapter in chapters:
-                found = stored_status(chapter, args.root)
+                found = stored_status(chapter, root)
                 if not found:
                     continue
                 counts = ", ".join(f"{n} {state}" for state, n in sorted(Counter(r["state"] for r in found).items()))

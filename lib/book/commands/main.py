@@ -34,7 +34,8 @@ from typing import Any
 
 import yaml
 
-from lib.book.chapters.declaration import ParameterError, look_alike_hint, short
+from lib.book.chapters.declaration import ParameterError, short
+from lib.book.commands.arguments import OneLineParser, whole_number
 from lib.book.run.papermill_route import look_alike_number
 from lib.util.paths import ROOT
 from lib.util.runtime import STORED_RESULTS_MODES
@@ -51,8 +52,9 @@ MAX_YAML_BYTES = 100_000
 
 class _StrictLoader(yaml.SafeLoader):
     """papermill's reading of `-y` (`papermill.iorw.NoDatesSafeLoader`: PyYAML's safe YAML 1.1 without
-    dates, so that 2024-01-01 stays text), refusing duplicate keys, non-string keys and aliases (no alias
-    bombs). As there, 1e-3 without a dot and 1.0e3 without an exponent sign are text (YAML 1.1), 0x10 and 1:30 are integers, yes/no booleans."""
+    dates, so that 2024-01-01 stays text, merge keys `<<` merged), refusing duplicate keys (a key merged in and
+    given again included), non-string keys and aliases (no alias bombs). As there, 1e-3 without a dot and 1.0e3
+    without an exponent sign are text (YAML 1.1), 0x10 and 1:30 are integers, yes/no booleans."""
 
     # papermill.iorw.NoDatesSafeLoader's table, built as papermill builds it (importing papermill here would slow
     # every command by seconds; a unit test checks that the two tables are the same)
@@ -69,9 +71,10 @@ class _StrictLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         if node.tag != "tag:yaml.org,2002:map":  # a !!set is a mapping too: named by refuse_foreign
             return super().construct_mapping(node, deep=deep)
+        self.flatten_mapping(node)  # merge keys (<<), as PyYAML's safe loader and so papermill read them
         seen = set()
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
+            key = self.construct_object(key_node, deep=True)
             if not isinstance(key, str):
                 raise ParameterError(f"parameter names must be strings, got {short(key)}")
             if key in seen:
@@ -101,6 +104,10 @@ def parse_yaml(text: str) -> Any:
         raise ParameterError(f"malformed YAML in parameters: {short(first)}") from None
     except RecursionError:
         raise ParameterError("YAML parameters nested too deeply") from None
+    except ParameterError:
+        raise
+    except ValueError as err:  # Python's limit on the digits of an integer it reads from text
+        raise ParameterError(f"a number in the YAML parameters is out of range: {short(str(err))}") from None
 
 
 # What a YAML value may hold: the kinds of a parameter (numbers, strings, true/false, null, lists) and
@@ -202,7 +209,7 @@ def _parser() -> argparse.ArgumentParser:
     from lib.book.chapters import chapter_ids
 
     ids = ", ".join(chapter_ids())
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m lib",
         description=__doc__.split("\n")[0],
         epilog=__doc__[__doc__.index("Exit codes") :],
@@ -313,6 +320,50 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def known_chapters(given: list[str]) -> list[str]:
+    """The chapter ids `given`, each once in the order given, after checking every one (`load`'s ParameterError
+    for an unknown id), so that a command refuses before it computes or writes anything."""
+    from lib.book.chapters import load
+
+    for chapter_id in given:
+        load(chapter_id)
+    return list(dict.fromkeys(given))
+
+
+def complete_build(runs_dir: Path, command: str) -> Path:
+    """`runs_dir` when it holds the metrics of every chapter (a complete `make book`): the book's pages, the README's
+    table and a release are written from all chapters or not at all; ParameterError otherwise, before any write."""
+    from lib.book.chapters import chapter_ids
+
+    if not runs_dir.is_dir():
+        raise ParameterError(
+            f"{command}: {runs_dir}: no such folder of built chapters (make book builds book/chapters)"
+        )
+    missing = [c for c in chapter_ids() if not os.path.lexists(runs_dir / f"{c}.metrics.json")]
+    if missing:
+        raise ParameterError(
+            f"{command}: {runs_dir} holds no metrics of {', '.join(missing)}; it writes from every chapter's "
+            "default run (make book)"
+        )
+    return runs_dir
+
+
+def pages_folder(out_dir: Path) -> Path:
+    """`out_dir` for the generated pages: a folder outside the repository's sources, or book/generated, the book's;
+    ParameterError otherwise, before any write."""
+    from lib.book.run.outputs import SOURCE_FOLDERS
+
+    resolved, generated = out_dir.resolve(), (ROOT / "book" / "generated").resolve()
+    inside = next((f for f in SOURCE_FOLDERS if resolved.is_relative_to((ROOT / f).resolve())), None)
+    if os.path.lexists(out_dir) and not out_dir.is_dir():
+        raise ParameterError(f"pages: {out_dir}: exists and is not a folder")
+    if inside is not None and resolved != generated:
+        raise ParameterError(
+            f"pages: {out_dir}: lies in the source folder {inside}/ (the book's pages go to book/generated)"
+        )
+    return out_dir
+
+
 def _claims(location: Path, only: list[str], check: bool) -> int:
     """`lib claims DIR` (every chapter with an ID.metrics.json there) or `lib claims FILE.metrics.json` (the one
     chapter its run record names: a papermill run's metrics, named after its notebook)."""
@@ -323,9 +374,13 @@ def _claims(location: Path, only: list[str], check: bool) -> int:
         record = (read_metrics_file(location) or {}).get(RUN_KEY)
         if not isinstance(record, dict) or record.get("chapter") not in chapter_ids():
             raise ParameterError(f"{location}: not the metrics file of a chapter run")
-        chapters = [load(c) for c in only] if only else [load(record["chapter"])]
+        chapters = [load(c) for c in known_chapters(only)] if only else [load(record["chapter"])]
     elif location.is_dir():
-        chapters = [load(c) for c in only] if only else chapters_present(location, [load(c) for c in chapter_ids()])
+        chapters = (
+            [load(c) for c in known_chapters(only)]
+            if only
+            else chapters_present(location, [load(c) for c in chapter_ids()])
+        )
         if not chapters:
             raise ParameterError(
                 f"{location}: no ID.metrics.json of any chapter (a papermill run's metrics are named after its "
@@ -341,7 +396,13 @@ def _claims(location: Path, only: list[str], check: bool) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run `python -m lib` with `argv` (default: the command line) and return its exit status."""
     from lib.book.verdicts.claims import MetricsError
-    from lib.util.runtime import MAX_THREADS, OUTPUT_DIR_ENV, SettingError, check_environment, folder_setting
+    from lib.util.runtime import (
+        MAX_THREADS,
+        OUTPUT_DIR_ENV,
+        SettingError,
+        check_environment,
+        folder_setting,
+    )
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["evidence"]:
@@ -363,20 +424,15 @@ def main(argv: list[str] | None = None) -> int:
             from lib.book.run.runner import run_chapter, validate_run
             from lib.util.runtime import Runtime, current
 
-            threads = args.threads
-            if threads is not None:
-                if not (threads.isascii() and threads.strip().isdigit()) or not 1 <= int(threads) <= MAX_THREADS:
-                    hint = look_alike_hint(threads) if not threads.isascii() else ""
-                    raise ParameterError(
-                        f"--threads must be a whole number from 1 to {MAX_THREADS}, got {short(threads)}{hint}"
-                    )
-                threads = int(threads)
+            threads = None if args.threads is None else whole_number("--threads", args.threads, 1, MAX_THREADS)
             overrides = parse_overrides(pairs, args.yaml)
             from papermill.exceptions import PapermillExecutionError
 
             from lib.book.run.notebook import DEFAULT_RUNS_DIR, check_stored_results_mode
 
-            output_dir = args.output_dir or str(folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR))
+            output_dir = (
+                str(folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)) if args.output_dir is None else args.output_dir
+            )
             from lib.book.run.runner import Terminated, disk_full, missing_folders, remove_empty
             from lib.util.runtime import stored_results_mode
 
@@ -445,14 +501,16 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "list":
             from lib.book.run.runner import list_chapters
 
-            print(list_chapters(args.chapter))
+            print(list_chapters(None if args.chapter is None else known_chapters([args.chapter])[0]))
         elif args.command == "claims":
             return _claims(args.dir, args.chapter, args.check)
         elif args.command == "params":
             from lib.book.chapters import chapter_ids, load
             from lib.book.run.papermill_route import write_parameters_cells
 
-            stale = write_parameters_cells([load(c) for c in args.chapters or chapter_ids()], check=args.check)
+            stale = write_parameters_cells(
+                [load(c) for c in known_chapters(args.chapters) or chapter_ids()], check=args.check
+            )
             for path in stale:
                 print(f"{'stale' if args.check else 'wrote'} {path.relative_to(ROOT)}")
             if args.check and stale:
@@ -460,34 +518,38 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "deps":
             from lib.book.chapters.dependencies import make_rule
 
-            sys.stdout.write(make_rule(args.chapter, args.target))
+            if not args.target.strip():
+                raise ParameterError("deps: the make target is empty")
+            sys.stdout.write(make_rule(known_chapters([args.chapter])[0], args.target))
         elif args.command == "pages":
             from lib.book.pages.generated import write_pages
 
-            write_pages(args.runs_dir, args.out_dir)
+            out_dir = pages_folder(args.out_dir)
+            write_pages(complete_build(args.runs_dir, "pages"), out_dir)
         elif args.command == "release":
             from lib.book.pages.changelog import write_snapshot
             from lib.book.pages.generated import verdicts_and_statuses
 
-            print(f"wrote {write_snapshot(*verdicts_and_statuses(args.runs_dir))}")
+            print(f"wrote {write_snapshot(*verdicts_and_statuses(complete_build(args.runs_dir, 'release')))}")
         elif args.command == "readme":
             from lib.book.pages.generated import write_readme
 
-            write_readme(args.runs_dir)
+            write_readme(complete_build(args.runs_dir, "readme"))
         elif args.command == "refs":
             from lib.book.chapters import chapter_ids
             from lib.book.run.runner import refresh_reference
 
-            for chapter_id in args.chapters or chapter_ids():
+            for chapter_id in known_chapters(args.chapters) or chapter_ids():
                 print(f"wrote {refresh_reference(chapter_id)}")
         elif args.command == "bench":
             from lib.book.commands.bench import format_table, run_benchmarks
 
-            results = run_benchmarks(
-                args.output, args.chapters or None, memory=not args.no_memory, phases=not args.no_phases
-            )
+            chapters, output = known_chapters(args.chapters) or None, args.output
+            if not str(output).strip() or output.is_dir() or (os.path.lexists(output) and not output.is_file()):
+                raise ParameterError(f"bench: --output {short(str(output))}: name a file (such as _build/bench.json)")
+            results = run_benchmarks(output, chapters, memory=not args.no_memory, phases=not args.no_phases)
             print(format_table(results))
-            print(f"wrote {args.output}")
+            print(f"wrote {output}")
         elif args.command == "chapters":
             from lib.book.chapters import chapter_ids
 
