@@ -18,7 +18,13 @@ from lib.book.run.warm_kernels import WarmKernelManager
 
 collect_ignore_glob = ["*.failed.ipynb", ".staging-*"]
 
-os.environ.setdefault("LIB_OUTPUT_DIR", tempfile.mkdtemp(prefix="nbval-metrics-"))
+# The chapters' metrics (ID.metrics.json): a folder of their own, or LIB_OUTPUT_DIR read from the folder pytest was
+# started in (make: the repository's root, `_build/nbval-generic`), not from the kernel's (this folder, in the source
+# tree, where a chapter refuses to write)
+if os.environ.get("LIB_OUTPUT_DIR", "").strip():
+    os.environ["LIB_OUTPUT_DIR"] = os.path.abspath(os.path.expanduser(os.environ["LIB_OUTPUT_DIR"].strip()))
+else:
+    os.environ["LIB_OUTPUT_DIR"] = tempfile.mkdtemp(prefix="nbval-metrics-")
 os.environ.setdefault("LIB_DRAFT_FIGURES", "1")  # figures drawn, not rendered to images: nbval compares none
 os.environ["LIB_STORED_RESULTS"] = "live"  # no stored result is read: the checked outputs exercise the live code
 

@@ -178,6 +178,16 @@ def test_folders_of_the_source_tree_are_refused_and_never_created(folder, sub):
     assert not (ROOT / folder / "no_such_folder_of_a_test").exists()
 
 
+def test_every_folder_the_repository_tracks_is_a_source_folder():
+    """A folder added to the repository is one no run writes into (`.ci` was missing)."""
+    import subprocess
+
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "-d", "--name-only", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert tracked and set(tracked) <= set(SOURCE_FOLDERS)
+
+
 def test_the_repository_root_is_refused():
     with pytest.raises(ParameterError, match="repository's root"):
         usable_output_dir(str(ROOT), "one_layer")

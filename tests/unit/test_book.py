@@ -2,7 +2,7 @@
 
 import pytest
 
-from lib.book.chapters import load
+from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import meets
 from lib.book.run.notebook import ChapterRun, evidence_notices, headline_text
 
@@ -132,3 +132,29 @@ def test_metrics_are_written_at_most_every_few_seconds_and_at_the_claims_table(c
     chapter_run.metric("fifth", 5)
     chapter_run.claims_table()
     assert written()["fifth"] == 5
+
+
+def test_the_claims_table_marks_the_run_finished_last(chapter_run, tmp_path):
+    """The completion mark (`finished` in the run's record) is written by the chapter's last cell, the claims table,
+    after everything else: a metrics file without it is a run that never got there, which `lib claims` refuses."""
+    import json
+
+    from lib.book.verdicts.claims import FINISHED_KEY, MetricsError, claims_report
+
+    chapter_run.metric("a", 0.5)
+    chapter_run.flush()
+    assert FINISHED_KEY not in json.loads(chapter_run.path.read_text())["_run"]
+    with pytest.raises(MetricsError, match="did not finish"):
+        claims_report([chapter_run.chapter], tmp_path)
+    chapter_run.claims_table()
+    assert json.loads(chapter_run.path.read_text())["_run"][FINISHED_KEY].endswith(" UTC")
+    claims_report([chapter_run.chapter], tmp_path)
+
+
+@pytest.mark.parametrize("chapter_id", chapter_ids())
+def test_every_chapter_ends_with_its_claims_table(chapter_id):
+    """So that the completion mark `claims_table` writes means that the chapter's last cell ran."""
+    import jupytext
+
+    cells = [c for c in jupytext.read(load(chapter_id).notebook).cells if c.cell_type == "code"]
+    assert cells[-1].source.strip() == "run.claims_table()"

@@ -7,6 +7,7 @@ import pytest
 
 from lib.book.chapters.declaration import Chapter, Claim, FreeChoice, Parameters, param
 from lib.book.verdicts.claims import (
+    FINISHED_KEY,
     RUN_KEY,
     MetricsError,
     claims_markdown,
@@ -17,6 +18,7 @@ from lib.book.verdicts.claims import (
     read_metrics,
     sentence,
     slug,
+    unfinished_run,
     verdicts,
 )
 
@@ -52,7 +54,12 @@ def _chapter(expected="holds"):
     )
 
 
-TOY_RUN = {"chapter": "toy", "parameters": {}, "code_fingerprint": "current-code"}
+TOY_RUN = {
+    "chapter": "toy",
+    "parameters": {},
+    "code_fingerprint": "current-code",
+    "finished": "2026-01-01 00:00:00 UTC",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -316,3 +323,19 @@ def test_a_book_bar_follows_the_parameter_its_condition_names_and_needs_a_primar
         Claim("S-7", "s", "p", "v", "> 0.5", role="primary", book_bar=BookBar(edge=1, end=0.5))
     with pytest.raises(ValueError, match="cannot be its edge"):
         BookBar(edge=0, end=0)
+
+
+@pytest.mark.parametrize("finished", [None, "", 1])
+def test_the_metrics_of_a_run_that_did_not_finish_are_refused(tmp_path, finished):
+    """A run killed (or failed) mid-way leaves metrics whose claims would read "not computed ... changed": without
+    the completion mark its chapter's last cell writes, `lib claims` refuses the file, naming it (exit 2)."""
+    run = {k: v for k, v in TOY_RUN.items() if k != FINISHED_KEY}
+    if finished is not None:
+        run[FINISHED_KEY] = finished
+    _write(tmp_path, {"err": 0.01}, run=run)
+    with pytest.raises(MetricsError, match="toy.metrics.json: the run that wrote it did not finish") as err:
+        claims_report([_chapter()], tmp_path)
+    assert "\n" not in str(err.value)
+    assert unfinished_run({RUN_KEY: run}) is not None and unfinished_run({RUN_KEY: TOY_RUN}) is None
+    _write(tmp_path, {"err": 0.01}, run=TOY_RUN)
+    assert claims_report([_chapter()], tmp_path)[1] in (0, 1)

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from papermill.translators import PythonTranslator
 
 import lib.book.chapters.declaration
@@ -20,9 +23,13 @@ from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import Chapter, ParameterError, Parameters, param
 from lib.book.run.notebook import start_chapter
 from lib.book.run.papermill_route import (
+    ALIASES_REFUSED,
     InjectedParametersGuard,
+    _yaml_names,
+    command_line_problem,
     injected_cell_problem,
     look_alike_numbers,
+    name_problem,
     output_path_from_command,
     repeated_names,
     with_parameters_cell,
@@ -295,3 +302,242 @@ def test_a_papermill_run_writes_beside_its_output_notebook(tmp_path, monkeypatch
     # the metrics are named after the output notebook: two runs into one folder keep their own
     probe = {"dir": str(tmp_path / "out"), "steps": 50, "metrics": "o.metrics.json"}
     assert json.loads((tmp_path / "probe.json").read_text()) == probe
+
+
+# ----------------------------------------------------------------------------------------------
+# Every name papermill received is exactly a declared one, given once; YAML as papermill reads it
+# ----------------------------------------------------------------------------------------------
+
+FAST = settings(max_examples=60, deadline=None)
+PAPERMILL = ["python", str(BIN / "papermill"), "nb.ipynb", "out/o.ipynb"]
+
+
+def _full_width(text: str, where: list[bool]) -> str:
+    """`text` with the ASCII characters at the chosen places in their full-width forms ('d' -> 'ｄ'), which NFKC
+    (Python's reading of an identifier) turns back into ASCII."""
+    return "".join(chr(ord(c) + 0xFEE0) if pick and "!" <= c <= "~" else c for c, pick in zip(text, where))
+
+
+@st.composite
+def look_alike_names(draw):
+    """A declared name of TOY and a spelling of it that Python reads as the same identifier (or cannot read)."""
+    name = draw(st.sampled_from(sorted(TOY.defaults())))
+    where = draw(st.lists(st.booleans(), min_size=len(name), max_size=len(name)))
+    spelled = _full_width(name, where)
+    before = draw(st.sampled_from(["", " ", "\t", "\u3000"]))
+    after = draw(st.sampled_from(["", " ", "  ", "\t"]))
+    spelled = before + spelled + after
+    if spelled == name:
+        spelled += " "
+    return name, spelled
+
+
+@FAST
+@given(pair=look_alike_names(), option=st.sampled_from(["-p", "-r", "-y"]))
+def test_a_name_that_only_looks_like_a_declared_one_is_refused_naming_it(pair, option):
+    """'d ' and 'ｄ' set d under papermill (it pastes names verbatim; Python reads identifiers after NFKC, without
+    the spaces around them) and `lib run` refuses them as unknown: the papermill route refuses them too, in the
+    injected cell and on the command line, naming the declared parameter they look like."""
+    name, spelled = pair
+    problem = name_problem(spelled, TOY)
+    assert problem is not None and f"looks like the parameter {name}" in problem and "\n" not in problem
+    assert name_problem(name, TOY) is None
+    assert injected_cell_problem(_injected({name: 1, spelled: 2}), TOY) is not None
+    assert injected_cell_problem(_injected({spelled: 2}), TOY) is not None
+    given = (
+        ["-y", yaml.safe_dump({name: 1, spelled: 2})] if option == "-y" else [option, name, "1", option, spelled, "2"]
+    )
+    problem = command_line_problem([*PAPERMILL, *given], TOY)
+    assert problem is not None and f"looks like the parameter {name}" in problem
+
+
+@FAST
+@given(
+    own=st.lists(st.sampled_from(sorted(TOY.defaults())), unique=True, max_size=3),
+    merged=st.lists(st.lists(st.sampled_from(sorted(TOY.defaults())), unique=True, max_size=3), max_size=2),
+)
+def test_yaml_is_read_as_papermill_reads_it_merge_keys_included(own, merged):
+    """The names of a `-y` document are papermill's (its loader, merge keys `<<` merged), every occurrence: a name
+    given by a merge and again is refused, as papermill would keep one of them silently."""
+    mappings = ["{" + ", ".join(f"{n}: 1" for n in m) + "}" for m in merged]
+    entries = [f"<<: [{', '.join(mappings)}]"] if merged else []
+    text = "{" + ", ".join(entries + [f"{n}: 2" for n in own]) + "}"
+    from papermill.iorw import NoDatesSafeLoader
+
+    names = _yaml_names(text)
+    given = [n for m in merged for n in m] + own
+    assert sorted(names) == sorted(given)
+    assert set(yaml.load(text, Loader=NoDatesSafeLoader)) == set(given)  # papermill's reading: each name once
+    problem = command_line_problem([*PAPERMILL, "-y", text], TOY)
+    assert (problem is not None and "is given twice" in problem) == (len(set(given)) < len(given))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["-p", "steps", "5", "-y", "{<<: {steps: 9}}"],
+            "parameter 'steps' is given twice on papermill's command line",
+        ),
+        (["-y", "{steps: &x 20, mu: [*x, 3.0]}"], ALIASES_REFUSED),
+        (["-y", "[]"], "-y expects a YAML mapping of name: value, got []"),
+        (["-y", "0"], "-y expects a YAML mapping of name: value, got 0"),
+        (["-y", "false"], "-y expects a YAML mapping of name: value, got False"),
+        (["-y", "[[steps, 5]]"], "-y expects a YAML mapping of name: value"),  # papermill's dict.update takes pairs
+        (["-r", "ｓteps", "5"], "looks like the parameter steps"),
+    ],
+)
+def test_the_papermill_route_refuses_what_lib_run_refuses(args, message):
+    problem = command_line_problem([*PAPERMILL, *args], TOY)
+    assert problem is not None and message in problem and "\n" not in problem
+
+
+@pytest.mark.parametrize("text", ["[]", "0", "false", "'text'", "[1]", "!!set {a}", "!!omap [{steps: 5}]"])
+def test_a_yaml_document_that_is_not_a_mapping_is_refused_on_both_routes(text):
+    from lib.book.commands.main import parse_overrides
+
+    with pytest.raises(ParameterError, match="-y expects a YAML mapping of name: value"):
+        parse_overrides([], [text])
+    problem = command_line_problem([*PAPERMILL, "-y", text], TOY)
+    assert problem is not None and "-y expects a YAML mapping of name: value" in problem
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment", "null", "~", "{}"])
+def test_an_empty_yaml_document_is_no_parameters_on_both_routes(text):
+    from lib.book.commands.main import parse_overrides
+
+    assert parse_overrides([], [text]) == {}
+    assert command_line_problem([*PAPERMILL, "-y", text], TOY) is None
+
+
+def test_a_parameters_file_is_read_as_papermill_reads_it(tmp_path):
+    """`-f` files: relative to papermill's folder, merge keys, aliases and non-mappings as for `-y`."""
+    (tmp_path / "merged.yaml").write_text("<<: {steps: 9}\nmu: [1.0, 3.0]\n")
+    (tmp_path / "alias.yaml").write_text("steps: &x 20\ntol: *x\n")
+    (tmp_path / "list.yaml").write_text("- steps\n")
+    problem = command_line_problem([*PAPERMILL, "-f", "merged.yaml", "-p", "steps", "5"], TOY, tmp_path)
+    assert problem is not None and "given twice" in problem and "(-f and -p)" in problem
+    assert command_line_problem([*PAPERMILL, "-f", "alias.yaml"], TOY, tmp_path) == ALIASES_REFUSED
+    assert "-f expects a YAML mapping" in command_line_problem([*PAPERMILL, "-f", "list.yaml"], TOY, tmp_path)
+    assert command_line_problem([*PAPERMILL, "-f", str(tmp_path / "merged.yaml")], TOY) is None
+    # under papermill's --cwd a relative -f was read from the folder it was started in
+    argv = [*PAPERMILL, "--cwd", "/elsewhere", "-f", "merged.yaml", "-p", "steps", "5"]
+    assert "given twice" in command_line_problem(argv, TOY, Path("/elsewhere"), shell_pwd=tmp_path)
+
+
+ROUTE_REFUSALS = [
+    (
+        ["-p", "d", "0", "-p", "d ", "8"],
+        "unknown parameter 'd ' for chapter 'one_layer': it looks like the parameter d",
+    ),
+    (
+        ["-p", "d", "0", "-p", "ｄ", "8"],
+        "unknown parameter 'ｄ' for chapter 'one_layer': it looks like the parameter d",
+    ),
+    (["-y", '{d: 0, "d ": 8}'], "it looks like the parameter d"),
+    (["-p", "d", "8", "-y", "{<<: {d: 9}}"], "parameter 'd' is given twice on papermill's command line (-y and -p)"),
+    (["-y", "{d: &x 200, n: *x}"], ALIASES_REFUSED),
+    (["-y", "[]"], "-y expects a YAML mapping of name: value, got []"),
+    (["-y", "0"], "-y expects a YAML mapping of name: value, got 0"),
+    (["-y", "false"], "-y expects a YAML mapping of name: value, got False"),
+]
+
+
+@pytest.mark.parametrize("args, message", ROUTE_REFUSALS)
+def test_the_first_cells_stop_names_and_yaml_that_papermill_would_run(
+    converted, tmp_path, monkeypatch, untouched, args, message
+):
+    """As `test_the_first_cells_stop_bad_parameters`: papermill's own reading and injection (`--prepare-only`), then
+    the notebook's first cells as the kernel runs them. An earlier run's metrics beside the output notebook are gone
+    once they stop (the `untouched` fixture: nothing but bad.ipynb is left)."""
+    for name in ("LIB_OUTPUT_DIR", "LIB_ALLOW_EXPENSIVE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    monkeypatch.chdir(tmp_path)
+    command = ["python", str(BIN / "papermill"), str(converted), "bad.ipynb", *args]
+    _papermill(*command[2:], "--prepare-only")
+    (tmp_path / "bad.metrics.json").write_text('{"_run": {"chapter": "one_layer"}}')  # an earlier run's
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_command", lambda: command)
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_cwd", lambda: tmp_path)
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_output_path", lambda injected=None: tmp_path / "bad.ipynb")
+    guard = InjectedParametersGuard(load("one_layer"))
+    namespace: dict = {}
+    with pytest.raises(ParameterError) as err:
+        for cell in nbformat.read(tmp_path / "bad.ipynb", as_version=4).cells:
+            if cell.cell_type == "code":
+                exec("".join(guard(cell.source.splitlines(keepends=True))), namespace)
+                assert "= start_chapter(" not in cell.source, "the first cells ran: nothing refused"
+    assert message in str(err.value) and "\n" not in str(err.value)
+    if "looks like" in message:  # the injected cell is refused whole: neither name sets d
+        assert namespace["d"] == 64
+
+
+# ----------------------------------------------------------------------------------------------
+# Where the metrics go: lib run's staging folder, papermill's notebook, LIB_OUTPUT_DIR; an earlier run's removed
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def plain_start(monkeypatch):
+    """start_chapter outside any papermill or `lib run`: no output notebook known unless a test says so."""
+    monkeypatch.delenv("LIB_ALLOW_EXPENSIVE", raising=False)
+    monkeypatch.delenv("LIB_OUTPUT_DIR", raising=False)
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_command", lambda: None)
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_output_path", lambda injected=None: None)
+
+
+def test_lib_output_dir_in_the_source_tree_is_refused_naming_the_variable(plain_start, monkeypatch):
+    """Where papermill's notebook is not known (its Python API, nbclient), LIB_OUTPUT_DIR says where the metrics go:
+    a reader's folder, refused in the source tree by a message that names LIB_OUTPUT_DIR."""
+    status = _git_status()
+    monkeypatch.setenv("LIB_OUTPUT_DIR", str(ROOT / "lib"))
+    with pytest.raises(ParameterError, match=r"^LIB_OUTPUT_DIR .*lies in the source folder lib/"):
+        start_chapter("one_layer", {})
+    assert not (ROOT / "lib" / "one_layer.metrics.json").exists() and _git_status() == status
+
+
+def test_a_papermill_run_writes_beside_its_notebook_whatever_lib_output_dir_says(plain_start, monkeypatch, tmp_path):
+    """On papermill's command line the output notebook says where: `OUT.metrics.json` beside it, LIB_OUTPUT_DIR (here
+    the source tree's lib/) not read; a notebook in the source tree is refused."""
+    status = _git_status()
+    monkeypatch.setenv("LIB_OUTPUT_DIR", str(ROOT / "lib"))
+    notebook = tmp_path / "out" / "pm.ipynb"
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_output_path", lambda injected=None: notebook)
+    run = start_chapter("one_layer", {})
+    assert run.path == tmp_path / "out" / "pm.metrics.json" and run.path.is_file()
+    notebook = ROOT / "lib" / "pm.ipynb"
+    with pytest.raises(ParameterError, match=r"^the output folder .*lies in the source folder lib/"):
+        start_chapter("one_layer", {})
+    assert _git_status() == status
+
+
+def test_lib_runs_staging_folder_takes_the_metrics_as_id_metrics_json(plain_start, monkeypatch, tmp_path):
+    staging = tmp_path / ".staging-one_layer-abcd1234"
+    staging.mkdir()
+    monkeypatch.setenv("LIB_OUTPUT_DIR", str(staging))
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_output_path", lambda injected=None: tmp_path / "x.ipynb")
+    assert lib.book.run.notebook.runner_staging() is None  # no pid file: not lib run's, a reader's folder
+    (staging / "pid").write_text(str(os.getpid()))
+    assert lib.book.run.notebook.runner_staging() == staging
+    assert start_chapter("one_layer", {}).path == staging / "one_layer.metrics.json"
+
+
+def test_an_earlier_runs_metrics_beside_the_output_notebook_go_at_the_first_cell(plain_start, monkeypatch, tmp_path):
+    """A refused or failed papermill run leaves its notebook; the metrics an earlier run left beside it must not be
+    read as its own: the first cell removes them before anything can stop the run. Not under `lib run` (its
+    published files stay as they were until it is complete)."""
+    from lib.book.run.notebook import guard_parameters
+
+    previous = tmp_path / "e.metrics.json"
+    monkeypatch.setattr(lib.book.run.notebook, "papermill_output_path", lambda injected=None: tmp_path / "e.ipynb")
+    previous.write_text("{}")
+    (tmp_path / "one_layer.metrics.json").write_text("{}")  # another run's, kept
+    guard_parameters("one_layer")
+    assert not previous.exists() and (tmp_path / "one_layer.metrics.json").exists()
+    previous.write_text("{}")
+    staging = tmp_path / ".staging-one_layer-abcd1234"
+    staging.mkdir()
+    (staging / "pid").write_text(str(os.getpid()))
+    monkeypatch.setenv("LIB_OUTPUT_DIR", str(staging))
+    guard_parameters("one_layer")
+    assert previous.exists()

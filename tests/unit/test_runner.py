@@ -338,3 +338,20 @@ def test_a_chapters_kernel_listens_on_local_sockets_in_a_folder_of_its_own_remov
         finally:
             manager.shutdown_kernel(now=True)
     assert not os.path.exists(os.path.dirname(socket))
+
+
+def test_cli_claims_refuses_the_metrics_of_a_run_that_did_not_finish(tmp_path, lib_command):
+    """A papermill run killed mid-way leaves its metrics file (written as the chapter goes): `lib claims FILE` says in
+    one line (exit 2) that its run did not finish, rather than reading its missing claims as "changed"."""
+    from lib.book.chapters import load
+    from lib.book.verdicts.claims import chapter_fingerprint
+
+    record = {
+        "chapter": "one_layer",
+        "parameters": load("one_layer").defaults(),
+        "code_fingerprint": chapter_fingerprint("one_layer"),
+    }
+    (tmp_path / "e.metrics.json").write_text(json.dumps({"_run": record}))
+    done = lib_command("claims", str(tmp_path / "e.metrics.json"))
+    assert done.returncode == 2 and "e.metrics.json: the run that wrote it did not finish" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -371,6 +371,8 @@ def _claims(location: Path, only: list[str], check: bool) -> int:
     from lib.book.verdicts.claims import RUN_KEY, chapters_present, claims_report, read_metrics_file
 
     if location.name.endswith(".metrics.json"):
+        if not os.path.lexists(location):
+            raise ParameterError(f"{location}: no such metrics file")
         record = (read_metrics_file(location) or {}).get(RUN_KEY)
         if not isinstance(record, dict) or record.get("chapter") not in chapter_ids():
             raise ParameterError(f"{location}: not the metrics file of a chapter run")
@@ -386,6 +388,8 @@ def _claims(location: Path, only: list[str], check: bool) -> int:
                 f"{location}: no ID.metrics.json of any chapter (a papermill run's metrics are named after its "
                 "notebook: give that file)"
             )
+    elif os.path.lexists(location):
+        raise ParameterError(f"{location}: neither a folder of metrics nor a metrics file (named OUT.metrics.json)")
     else:
         raise ParameterError(f"{location}: no such folder of metrics or metrics file")
     text, code = claims_report(chapters, location, only_changed=check)
@@ -439,8 +443,9 @@ def main(argv: list[str] | None = None) -> int:
             new_folders = missing_folders(output_dir)
             try:
                 try:
+                    option = OUTPUT_DIR_ENV if args.output_dir is None else "--output-dir"  # named as it was given
                     chapter, params, _ = validate_run(
-                        args.chapter, overrides, output_dir, args.allow_expensive, html=args.html
+                        args.chapter, overrides, output_dir, args.allow_expensive, html=args.html, option=option
                     )
                     check_stored_results_mode(chapter, params, args.stored_results or stored_results_mode())
                     runtime = Runtime(threads or current().threads, args.stored_results)
@@ -451,6 +456,7 @@ def main(argv: list[str] | None = None) -> int:
                         runtime=runtime,
                         allow_expensive=args.allow_expensive,
                         html=args.html,
+                        option=option,
                     )
                 except BaseException:  # refused, interrupted or failed: a folder the run made and left empty goes
                     remove_empty(new_folders)

@@ -13,7 +13,8 @@ kernel's exit, and glued as `name`, formatted by `lib.util.numbers`; an
 estimate is also glued as `name_ci`, its interval, and `name_n`), figures through
 `run.figure(name, fig)`, verdict clauses through `run.verdict(claim_id)` (glued as `verdict_SLUG`,
 generated from the claim, never typed), and the chapter ends with `run.claims_table()`, which also
-glues the chapter's summary box `chapter_summary`. Warnings raised in the kernel become notices of
+glues the chapter's summary box `chapter_summary` and, last, marks the run's record `finished` (`lib claims`
+refuses a metrics file without it: a run killed or failed on the way). Warnings raised in the kernel become notices of
 the run (its metrics record, the summary box, the build status page), not stderr in the page.
 
 A default computation too long for every build to repeat goes through `run.stored(NAME, function, *args,
@@ -28,6 +29,7 @@ import atexit
 import math
 import os
 import resource
+import stat
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -46,16 +48,18 @@ from lib.book.chapters.declaration import (
     is_not_computed,
     meets,
 )
-from lib.book.run.outputs import usable_output_dir
+from lib.book.run.outputs import in_source_tree, is_staging_folder, usable_output_dir
 from lib.book.run.papermill_route import (
     InjectedParametersGuard,
-    look_alike_numbers,
+    command_line_problem,
+    metrics_file,
     papermill_command,
     papermill_cwd,
     papermill_output_path,
-    repeated_names,
+    papermill_shell_pwd,
 )
 from lib.book.verdicts.claims import (
+    FINISHED_KEY,
     RUN_KEY,
     chapter_fingerprint,
     claims_markdown,
@@ -87,14 +91,27 @@ DEFAULT_RUNS_DIR = ROOT / "runs"
 METRICS_WRITE_SECONDS = 5.0
 
 
+def runner_staging() -> Path | None:
+    """`lib run`'s staging folder when this kernel runs under `lib run` (LIB_OUTPUT_DIR names it:
+    `lib.book.run.outputs.is_staging_folder`), else None."""
+    if setting(OUTPUT_DIR_ENV) is None:
+        return None
+    folder = folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)
+    return folder if is_staging_folder(folder) else None
+
+
 def known_output_dir(namespace: dict[str, Any] | None = None) -> Path | None:
-    """The folder a run writes into, when it can be known: LIB_OUTPUT_DIR (set by `lib run`), else the folder of
-    papermill's output notebook (its command line, or PAPERMILL_OUTPUT_PATH under `inject_paths`); else None
+    """The folder a run writes into, when it can be known: `lib run`'s staging folder (`runner_staging`), else the
+    folder of papermill's output notebook (its command line, or PAPERMILL_OUTPUT_PATH under its Python API's
+    `inject_paths`), else LIB_OUTPUT_DIR, which a reader sets where papermill's notebook cannot be known; else None
     (papermill's Python API, nbclient, a notebook opened by hand)."""
-    if setting(OUTPUT_DIR_ENV) is not None:
-        return folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)
+    staging = runner_staging()
+    if staging is not None:
+        return staging
     output = papermill_output_path((namespace or {}).get("PAPERMILL_OUTPUT_PATH"))
-    return output.parent if output is not None else None
+    if output is not None:
+        return output.parent
+    return folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR) if setting(OUTPUT_DIR_ENV) is not None else None
 
 
 def output_dir(namespace: dict[str, Any] | None = None) -> Path:
@@ -111,12 +128,37 @@ def unique_metrics_name(chapter_id: str) -> str:
 def metrics_name(chapter_id: str, known: Path | None, from_runner: bool, namespace: dict[str, Any]) -> str:
     """The file name of a run's metrics: `ID.metrics.json` for `lib run` (its staging folder) and for a papermill
     output notebook named `ID.ipynb`; named after any other papermill output notebook (`out/e.ipynb` ->
-    `out/e.metrics.json`), so that two runs into one folder keep their own; unique where the folder is not known
-    (`unique_metrics_name`)."""
+    `out/e.metrics.json`, `lib.book.run.papermill_route.metrics_file`), so that two runs into one folder keep their
+    own; `ID.metrics.json` in a LIB_OUTPUT_DIR set where the notebook is not known; unique where the folder is not
+    known (`unique_metrics_name`)."""
     if known is None:
         return unique_metrics_name(chapter_id)
     notebook = None if from_runner else papermill_output_path(namespace.get("PAPERMILL_OUTPUT_PATH"))
-    return f"{notebook.stem if notebook is not None else chapter_id}.metrics.json"
+    return metrics_file(notebook).name if notebook is not None else f"{chapter_id}.metrics.json"
+
+
+def withdraw_previous_metrics(namespace: dict[str, Any] | None = None) -> Path | None:
+    """Remove the metrics file an earlier papermill run left beside this run's output notebook; return it (None
+    when there was none to remove).
+
+    papermill writes its output notebook whether or not the run finishes; the earlier run's metrics beside it would
+    pair a refused or failed notebook with another run's numbers (`lib claims OUT.metrics.json` would judge them).
+    Called by a chapter's first cell, before any check can stop the run: removed at once (one unlink, atomic), so
+    that the folder holds this run's metrics or none. Not for `lib run` (its kernel writes into a staging folder and
+    the published files stay as they were until the run is complete), nor in the source tree, where no run writes."""
+    if runner_staging() is not None:
+        return None
+    notebook = papermill_output_path((namespace or {}).get("PAPERMILL_OUTPUT_PATH"))
+    if notebook is None or in_source_tree(notebook.parent):
+        return None
+    previous = metrics_file(notebook)
+    try:
+        if not stat.S_ISREG(previous.lstat().st_mode) and not stat.S_ISLNK(previous.lstat().st_mode):
+            return None  # a folder or other non-file: the output folder's check names it
+        previous.unlink()
+    except OSError:
+        return None
+    return previous
 
 
 def to_jsonable(value: Any) -> Any:
@@ -502,7 +544,16 @@ class ChapterRun:
         for claim in self.chapter.claims:
             self.verdict(claim.id)
         self.summary_box()
-        return Markdown(claims_markdown([self.chapter], {self.chapter.id: self._with_record()}))
+        table = Markdown(claims_markdown([self.chapter], {self.chapter.id: self._with_record()}))
+        self.finish()
+        return table
+
+    def finish(self) -> None:
+        """Mark the run complete in its metrics' record (`FINISHED_KEY`: when), written at once (atomically): the
+        chapter's last cell (`claims_table`) calls it, so that a metrics file without the mark is a run that did
+        not finish (killed, failed, still running), which `lib claims` refuses."""
+        self.record[FINISHED_KEY] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        self._write(now=True)
 
     def summary_box(self) -> str:
         """The chapter's summary admonition (MyST), glued as `chapter_summary` for the chapter's first page:
@@ -559,9 +610,15 @@ def guard_parameters(chapter_id: str) -> None:
 
     A chapter's first cell calls it: papermill pastes parameter names verbatim as code, so a cell
     that is not `NAME = literal` lines of declared parameters is refused, naming the offending text
-    (see `lib.book.run.papermill_route`). Outside IPython it does nothing.
+    (see `lib.book.run.papermill_route`). First of all, before anything can stop the run, it removes the
+    metrics an earlier papermill run left beside this run's output notebook (`withdraw_previous_metrics`), and
+    says so; outside IPython it does only that.
     """
     from IPython import get_ipython
+
+    withdrawn = withdraw_previous_metrics()
+    if withdrawn is not None:
+        print(f"removed {withdrawn}, the metrics of an earlier run into this notebook")
 
     shell = get_ipython()
     if shell is None:
@@ -569,6 +626,37 @@ def guard_parameters(chapter_id: str) -> None:
     for guard in _installed_guards(shell):
         shell.input_transformers_cleanup.remove(guard)
     shell.input_transformers_cleanup.append(InjectedParametersGuard(load(chapter_id)))
+
+
+def metrics_destination(chapter_id: str, namespace: dict[str, Any]) -> tuple[Path, str, bool]:
+    """Where a run's metrics go, the folder checked (`usable_output_dir`) and created: (folder, file name, whether
+    the run's folder is known).
+
+    Under `lib run`, its staging folder (checked by `lib run`, which may publish into `book/chapters` or the nbval
+    references), as `ID.metrics.json`. On the papermill route, beside papermill's output notebook, named after it
+    (LIB_OUTPUT_DIR is not read there: the notebook says where); where that notebook is not known, LIB_OUTPUT_DIR as
+    `ID.metrics.json`, refused in the source tree by a message naming LIB_OUTPUT_DIR; else `runs/`, under a name
+    of its own (`unique_metrics_name`). ParameterError, one line, when the folder or the file cannot be used."""
+    staging = runner_staging()
+    if staging is not None:
+        folder = usable_output_dir(staging, chapter_id, option=OUTPUT_DIR_ENV, source_ok=True)
+        return folder, f"{chapter_id}.metrics.json", True
+    notebook = papermill_output_path(namespace.get("PAPERMILL_OUTPUT_PATH"))
+    if notebook is not None:
+        folder, name, option = notebook.parent, metrics_file(notebook).name, "the output folder"
+    elif setting(OUTPUT_DIR_ENV) is not None:
+        folder, name, option = (
+            folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR),
+            f"{chapter_id}.metrics.json",
+            OUTPUT_DIR_ENV,
+        )
+    else:
+        folder, name, option = DEFAULT_RUNS_DIR, unique_metrics_name(chapter_id), "the output folder"
+    folder = usable_output_dir(folder, chapter_id, option=option)
+    target = folder / name
+    if os.path.lexists(target) and not target.is_file():
+        raise ParameterError(f"{option} {folder}: {name} there is not a regular file; the run could not write it")
+    return folder, name, notebook is not None or option == OUTPUT_DIR_ENV
 
 
 def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
@@ -585,30 +673,24 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     from lib.util import runtime
     from lib.util.plotting import use_book_style
 
+    withdraw_previous_metrics(namespace)  # (under the Python API's inject_paths, only the namespace names it)
     shell = get_ipython()
     for guard in _installed_guards(shell) if shell is not None else []:
         shell.input_transformers_cleanup.remove(guard)
     chapter = load(chapter_id)
     command = papermill_command()
     if command is not None:
-        for problem in (look_alike_numbers(command), repeated_names(command, papermill_cwd())):
-            if problem is not None:
-                raise ParameterError(problem)
+        problem = command_line_problem(command, chapter, papermill_cwd(), papermill_shell_pwd())
+        if problem is not None:
+            raise ParameterError(problem)
     params = chapter.validate({k: namespace[k] for k in chapter.defaults() if k in namespace})
     check_cost(chapter, params, allow_expensive=runtime.allow_expensive())
     check_stored_results_mode(chapter, params, stored_results_mode())
-    from_runner = setting(OUTPUT_DIR_ENV) is not None  # lib run's staging folder, checked by `lib run`
-    known = known_output_dir(namespace)
-    directory = usable_output_dir(
-        known or DEFAULT_RUNS_DIR,
-        chapter_id,
-        option=OUTPUT_DIR_ENV if from_runner else "the output folder",
-        source_ok=from_runner,
-    )
+    directory, name, known = metrics_destination(chapter_id, namespace)
     runtime.apply()
     use_book_style()
-    run = ChapterRun(chapter, params, directory, metrics_name(chapter_id, known, from_runner, namespace))
-    if known is None:
+    run = ChapterRun(chapter, params, directory, name)
+    if not known:
         print(
             f"metrics: {run.path} (where this run writes its notebook is not known: set {OUTPUT_DIR_ENV}, or pass "
             "papermill inject_paths=True, to write ID.metrics.json beside it)"

@@ -19,7 +19,7 @@ from lib.util.io import check_writable
 from lib.util.paths import ROOT
 
 # Folders of the repository a run must not write into, and the one inside them it may.
-SOURCE_FOLDERS = (".git", "lib", "tests", "notebooks", "data", "book", "workflow", "benchmarks", "config")
+SOURCE_FOLDERS = (".git", ".ci", "lib", "tests", "notebooks", "data", "book", "workflow", "benchmarks", "config")
 RUNS_IN_SOURCE = (Path("book") / "chapters",)
 STAGING_PREFIX = ".staging-{id}-"
 STAGING_SUFFIX_LENGTH = 8  # tempfile.mkdtemp's random part
@@ -46,6 +46,26 @@ def _source_folder(path: Path) -> str | None:
     if any(relative == runs or runs in relative.parents for runs in RUNS_IN_SOURCE):
         return None
     return relative.parts[0] if relative.parts[0] in SOURCE_FOLDERS else None
+
+
+def in_source_tree(path: str | os.PathLike) -> bool:
+    """Whether a run must not write into folder `path`: the repository's root or one of its SOURCE_FOLDERS
+    (`book/chapters` excepted)."""
+    return _source_folder(Path(os.path.abspath(os.path.expanduser(os.fspath(path))))) is not None
+
+
+def staging_pid_file(path: Path) -> Path:
+    """The file in which `lib run` names the process that owns its staging folder `path`."""
+    return path / "pid"
+
+
+def is_staging_folder(path: str | os.PathLike) -> bool:
+    """Whether `path` is a staging folder of `lib run` (`lib.book.run.runner`): named `.staging-ID-XXXXXXXX`, with
+    the file naming its owner. A chapter's kernel writes its metrics there as `ID.metrics.json` (the runner checked
+    the folder it publishes into, `book/chapters` and the nbval references included); any other LIB_OUTPUT_DIR is
+    a reader's own folder, checked as such."""
+    folder = Path(os.fspath(path))
+    return folder.name.startswith(STAGING_PREFIX.split("{", 1)[0]) and staging_pid_file(folder).is_file()
 
 
 def _name_max(path: Path) -> int:

@@ -13,15 +13,22 @@ are written as Python literals; names are pasted verbatim, so `-p "x; import os"
   rules and the cost are then checked by `lib.book.run.notebook.start_chapter`, as `python -m lib run` checks them.
 - papermill tells its kernel nothing about where it writes, so `papermill_output_path` reads the
   command line of the `papermill` process that started the kernel, with papermill's own parser.
+- `command_line_problem` reads that command line as papermill read it (its click parser; `-y`, `-f` and `-b`
+  with its YAML loader, merge keys `<<` merged) and refuses what papermill would run silently and `lib run`
+  refuses: a name that is not exactly a declared parameter ('d ', full-width 'ｄ', which Python reads as d), a
+  name given twice (across -p, -r, -y, -f, -b, a merge included), YAML aliases, a YAML document that is not a
+  mapping (papermill reads a falsy one such as [] or 0 as no parameters), numbers in look-alike digits.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
+import unicodedata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lib.book.chapters.declaration import Chapter, ParameterError, look_alike_hint, short
 
@@ -88,21 +95,71 @@ def _is_literal(node: ast.expr) -> bool:
         )
 
 
+def _spelling(name: str) -> str:
+    """How `name` differs from the plain name it looks like: spaces around it, or its first non-ASCII character."""
+    if name.strip() != name:
+        return "spaces around it"
+    odd = next((c for c in name if not c.isascii()), None)
+    if odd is None:
+        return "other characters"
+    return f"{odd!r} ({unicodedata.name(odd, f'U+{ord(odd):04X}')})"
+
+
+def name_problem(name: Any, chapter: Chapter) -> str | None:
+    """Why `name`, as papermill received it, is not a parameter of `chapter`, or None when it is one exactly.
+
+    papermill pastes a name into the notebook verbatim, and Python reads an identifier after NFKC normalisation
+    ('ｄ' is d) and without the spaces around it ('d ' is d): such a name would set the declared parameter it
+    looks like, behind `lib run`'s back (which refuses it as unknown). The message names that parameter."""
+    declared = chapter.defaults()
+    if isinstance(name, str) and name in declared:
+        return None
+    if isinstance(name, str):
+        plain = unicodedata.normalize("NFKC", name).strip()
+        if plain in declared:
+            return (
+                f"unknown parameter {short(name)} for chapter {chapter.id!r}: it looks like the parameter {plain} "
+                f"but is written with {_spelling(name)}; give the name exactly: {plain}"
+            )
+    try:
+        chapter.check_names([name])
+    except ParameterError as err:
+        return str(err)
+    return f"unknown parameter {short(name)} for chapter {chapter.id!r}"
+
+
 def injected_cell_problem(source: str, chapter: Chapter) -> str | None:
-    """Why papermill's injected cell must not run (one line naming the offending text), or None when it may."""
+    """Why papermill's injected cell must not run (one line naming the offending text), or None when it may.
+
+    It may hold only `NAME = literal` lines, one statement a line, each NAME written exactly as a declared
+    parameter (`name_problem`: not 'd ' nor 'ｄ', which Python would read as d) and given once."""
     verbatim = "papermill pastes parameter names into the notebook verbatim, and a name must be a Python identifier"
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
         line = source.splitlines()[err.lineno - 1] if getattr(err, "lineno", None) else source
         return f"the injected parameters do not parse ({short(line.strip())}): {verbatim}"
-    names = []
+    lines = source.splitlines()
+    names: list[str] = []
+    used_lines: set[int] = set()
     for node in tree.body:
+        line = lines[node.lineno - 1]
         assign = isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-        if not (assign and _is_literal(node.value)):
-            line = source.splitlines()[node.lineno - 1]
+        if not (assign and _is_literal(node.value)) or node.col_offset != 0 or node.lineno in used_lines:
             return f"the injected parameters hold {short(line.strip())}, not NAME = value: {verbatim}"
-        names.append(node.targets[0].id)
+        used_lines.add(node.lineno)
+        name = node.targets[0].id
+        pasted = line.split(" = ", 1)[0]  # papermill writes f"{name} = {value}"
+        if pasted != name:
+            return name_problem(pasted, chapter) or (
+                f"the injected parameters hold {short(line.strip())}, not NAME = value: {verbatim}"
+            )
+        if name in names:
+            return (
+                f"parameter {short(name)} is given twice in the injected parameters; papermill would run with the "
+                "last value: give it once"
+            )
+        names.append(name)
     try:
         chapter.check_names(name for name in names if name not in PATH_PARAMETERS)
     except ParameterError as err:
@@ -205,56 +262,140 @@ def look_alike_numbers(argv: list[str]) -> str | None:
     return None
 
 
-def _yaml_names(text: str | bytes) -> list[str]:
-    """The top-level names of a YAML mapping, every occurrence in order ([] when it is not one), as papermill's
-    `-y` and `-b` read it (`NoDatesSafeLoader`), which keeps the last of a repeated name silently."""
+# lib run's message (lib.book.commands.main), word for word: the two routes refuse aliases alike
+ALIASES_REFUSED = "YAML aliases (*name) are not accepted in parameters"
+
+
+@functools.cache
+def _route_loader() -> type:
+    """papermill's YAML loader (`NoDatesSafeLoader`, which its `-y`, `-f` and `-b` read with), refusing aliases."""
     import yaml
     from papermill.iorw import NoDatesSafeLoader
 
+    class RouteLoader(NoDatesSafeLoader):
+        def compose_node(self, parent: yaml.Node | None, index: yaml.Node | int | None) -> yaml.Node | None:
+            if self.check_event(yaml.AliasEvent):
+                raise ParameterError(ALIASES_REFUSED)
+            return super().compose_node(parent, index)
+
+    return RouteLoader
+
+
+def _yaml_names(text: str | bytes, option: str = "-y") -> list[Any]:
+    """The top-level names of a YAML document as papermill's `option` reads it (`NoDatesSafeLoader`, merge keys
+    `<<` merged as PyYAML merges them), every occurrence in order (papermill keeps the last of a repeated name
+    silently); [] for an empty document (nothing, a comment, null: no parameters on both routes) and for one
+    papermill cannot read (it stops before the kernel starts). ParameterError for YAML aliases and for a document
+    that is not a mapping ('[]', '0', 'false', which papermill reads as no parameters, as `lib run` refuses them)."""
+    import yaml
+
+    loader = _route_loader()(text)
     try:
-        node = yaml.compose(text, Loader=NoDatesSafeLoader)
-    except (yaml.YAMLError, RecursionError, ValueError):
+        node = loader.get_single_node()
+        if node is None:
+            return []
+        if isinstance(node, yaml.MappingNode) and node.tag == "tag:yaml.org,2002:map":
+            loader.flatten_mapping(node)
+            return [loader.construct_object(key, deep=True) for key, _ in node.value]
+        value = loader.construct_document(node)
+    except ParameterError:
+        raise
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return []
-    if not isinstance(node, yaml.MappingNode):
+    finally:
+        loader.dispose()
+    if value is None:
         return []
-    return [key.value for key, _ in node.value if isinstance(key, yaml.ScalarNode)]
+    raise ParameterError(f"{option} expects a YAML mapping of name: value, got {short(value)}")
 
 
-def repeated_names(argv: list[str], cwd: Path | None = None) -> str | None:
-    """Why a papermill command line must not run because it gives a parameter twice (`-p` twice, `-p` and
-    `-y`, twice in one `-y` or one `-f` file, `-f`, `-r`, `-b`), or None: papermill runs with the last value
-    silently, and `lib run` refuses it. A relative `-f` file is read from `cwd`, papermill's working folder (one
-    that cannot be read is papermill's to refuse)."""
+def _given(context: click.Context, cwd: Path | None) -> list[tuple[Any, str]]:
+    """Every parameter name papermill received, with the option that gave it, in the order papermill applies them
+    (-b, -f, -y, -p, -r); ParameterError for a YAML document it must not read (`_yaml_names`). A relative `-f`
+    file is read from `cwd` (a file that cannot be read again is skipped: papermill read it before the kernel)."""
     import base64
     import binascii
 
+    given: list[tuple[Any, str]] = []
+    for text in context.params.get("parameters_base64") or ():
+        try:
+            decoded = base64.b64decode(text)
+        except (binascii.Error, ValueError):
+            continue
+        given += [(name, "-b") for name in _yaml_names(decoded, "-b")]
+    for name in context.params.get("parameters_file") or ():
+        path = Path(name).expanduser()
+        if not path.is_absolute():
+            if cwd is None:
+                continue
+            path = cwd / path
+        try:
+            text = path.read_text(encoding="utf-8")  # as papermill's local handler reads it
+        except (OSError, UnicodeDecodeError):
+            continue
+        given += [(key, "-f") for key in _yaml_names(text, "-f")]
+    for text in context.params.get("parameters_yaml") or ():
+        given += [(name, "-y") for name in _yaml_names(text, "-y")]
+    given += [(name, "-p") for name, _ in context.params.get("parameters") or ()]
+    given += [(name, "-r") for name, _ in context.params.get("parameters_raw") or ()]
+    return given
+
+
+def _repeat(given: list[tuple[Any, str]]) -> str | None:
+    seen: dict[str, str] = {}
+    for name, option in given:
+        key = short(name) if not isinstance(name, str) else name
+        if key in seen:
+            return (
+                f"parameter {short(name)} is given twice on papermill's command line ({seen[key]} and {option}); "
+                "papermill would run with the last value: give it once"
+            )
+        seen[key] = option
+    return None
+
+
+def _start_folder(context: click.Context, cwd: Path | None, shell_pwd: Path | None) -> Path | None:
+    """The folder papermill read its relative paths from: `cwd`, or the shell's under papermill's `--cwd`."""
+    return shell_pwd if context.params.get("cwd") else cwd
+
+
+def repeated_names(argv: list[str], cwd: Path | None = None, shell_pwd: Path | None = None) -> str | None:
+    """Why a papermill command line must not run because it gives a parameter twice (`-p` twice, `-p` and
+    `-y`, twice in one `-y` or one `-f` file, through a YAML merge key, `-f`, `-r`, `-b`), or because a YAML
+    document it reads is not a mapping or holds aliases (`_yaml_names`); None otherwise. papermill runs with the
+    last value silently, and `lib run` refuses it. A relative `-f` file is read from `cwd`, papermill's working
+    folder (`shell_pwd` under its `--cwd`)."""
     context = _papermill_context(argv)
     if context is None:
         return None
-    given: list[tuple[str, str]] = []
-    for name in context.params.get("parameters_file") or ():
-        path = Path(name) if cwd is None else cwd / name
-        try:
-            given += [(key, "-f") for key in _yaml_names(path.read_bytes())]
-        except OSError:
-            continue
-    for text in context.params.get("parameters_base64") or ():
-        try:
-            given += [(name, "-b") for name in _yaml_names(base64.b64decode(text))]
-        except (binascii.Error, ValueError):
-            continue
-    for text in context.params.get("parameters_yaml") or ():
-        given += [(name, "-y") for name in _yaml_names(text)]
-    given += [(name, "-p") for name, _ in context.params.get("parameters") or ()]
-    given += [(name, "-r") for name, _ in context.params.get("parameters_raw") or ()]
-    seen: dict[str, str] = {}
-    for name, option in given:
-        if name in seen:
-            return (
-                f"parameter {short(name)} is given twice on papermill's command line ({seen[name]} and {option}); "
-                "papermill would run with the last value: give it once"
-            )
-        seen[name] = option
+    try:
+        return _repeat(_given(context, _start_folder(context, cwd, shell_pwd)))
+    except ParameterError as err:
+        return str(err)
+
+
+def command_line_problem(
+    argv: list[str], chapter: Chapter, cwd: Path | None = None, shell_pwd: Path | None = None
+) -> str | None:
+    """Why the papermill command line `argv` must not run `chapter`, or None (also for a command line that is not
+    papermill's: `lib run` checks its own). As `lib run` refuses them: a YAML document that is not a mapping or
+    holds aliases, a name that is not exactly a declared parameter (`name_problem`), a name given twice
+    (`repeated_names`), a `-p` number in look-alike digits (`look_alike_number`)."""
+    context = _papermill_context(argv)
+    if context is None:
+        return None
+    try:
+        given = _given(context, _start_folder(context, cwd, shell_pwd))
+    except ParameterError as err:
+        return str(err)
+    for name, _ in given:
+        if (problem := name_problem(name, chapter)) is not None:
+            return problem
+    if (problem := _repeat(given)) is not None:
+        return problem
+    for name, raw in context.params.get("parameters") or ():
+        if (problem := look_alike_number(name, raw)) is not None:
+            return problem
     return None
 
 
@@ -271,6 +412,14 @@ def papermill_cwd() -> Path | None:
     """The working folder of this kernel's parent process (the `papermill` that started it), or None."""
     try:
         return Path(os.readlink(f"/proc/{os.getppid()}/cwd"))
+    except OSError:
+        return None
+
+
+def papermill_shell_pwd() -> Path | None:
+    """The folder the shell started this kernel's parent process in (its PWD), or None."""
+    try:
+        return _started_in(os.getppid())
     except OSError:
         return None
 
@@ -292,9 +441,10 @@ def _started_in(pid: int) -> Path | None:
 def papermill_output_path(injected: object = None) -> Path | None:
     """The output notebook of the papermill run executing this kernel, or None when it cannot be known.
 
-    `injected` is PAPERMILL_OUTPUT_PATH when the reader passed `--inject-output-path`; otherwise the
-    kernel's parent process is read (Linux /proc): the `papermill` command line. Papermill's Python
-    API, an output on stdout or a URL give None (set LIB_OUTPUT_DIR for those).
+    The kernel's parent process is read (Linux /proc): the `papermill` command line names it. Where the parent is
+    not papermill's command (its Python API), `injected` is PAPERMILL_OUTPUT_PATH (`inject_paths=True`); on the
+    command line it only stands in where the line names no local notebook, since a `-p PAPERMILL_OUTPUT_PATH`
+    would set it too. An output on stdout or a URL gives None (set LIB_OUTPUT_DIR for those).
     """
     cwd, argv = papermill_cwd(), papermill_command()
     try:
@@ -303,8 +453,16 @@ def papermill_output_path(injected: object = None) -> Path | None:
         cwd = None
     if cwd is None or argv is None:
         return local_path(injected, Path.cwd()) if injected is not None else None
-    if injected is not None:
-        if _papermill_arguments(argv) is not None and "--cwd" in argv:
+    if _papermill_arguments(argv) is not None:
+        found = output_path_from_command(argv, cwd, shell_pwd)
+        if found is not None or injected is None:
+            return found
+        if "--cwd" in argv:
             cwd = shell_pwd or cwd
-        return local_path(injected, cwd)
-    return output_path_from_command(argv, cwd, shell_pwd)
+    return local_path(injected, cwd) if injected is not None else None
+
+
+def metrics_file(notebook: Path) -> Path:
+    """The metrics file of a papermill run that writes `notebook`: beside it, named after it (`out/e.ipynb` ->
+    `out/e.metrics.json`), so that two runs into one folder keep their own."""
+    return notebook.with_name(f"{notebook.stem}.metrics.json")

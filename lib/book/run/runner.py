@@ -27,7 +27,7 @@ from typing import Any, Iterator
 
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost
-from lib.book.run.outputs import publish, usable_output_dir
+from lib.book.run.outputs import STAGING_PREFIX, publish, staging_pid_file, usable_output_dir
 from lib.util.io import process_alive
 from lib.util.paths import ROOT
 from lib.util.runtime import DRAFT_FIGURES_ENV, OUTPUT_DIR_ENV, STORED_RESULTS_ENV, Runtime
@@ -61,12 +61,14 @@ def validate_run(
     *,
     html: bool = False,
     source_ok: bool = False,
+    option: str = "--output-dir",
 ) -> tuple[Chapter, Parameters, Path]:
-    """Everything checked before a kernel starts: names, values, cost, output folder (`usable_output_dir`)."""
+    """Everything checked before a kernel starts: names, values, cost, output folder (`usable_output_dir`, its
+    messages naming `option`: `--output-dir`, or LIB_OUTPUT_DIR when the folder came from the variable)."""
     chapter = load(chapter_id)
     params = chapter.validate(overrides)
     check_cost(chapter, params, allow_expensive)
-    return chapter, params, usable_output_dir(output_dir, chapter_id, html=html, source_ok=source_ok)
+    return chapter, params, usable_output_dir(output_dir, chapter_id, html=html, source_ok=source_ok, option=option)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -76,8 +78,8 @@ def validate_run(
 
 def clean_stale_staging(output_dir: Path, chapter_id: str) -> None:
     """Remove staging folders of killed runs (their process is gone, or they are a day old)."""
-    for staging in output_dir.glob(f".staging-{chapter_id}-*"):
-        pid_file = staging / "pid"
+    for staging in output_dir.glob(f"{STAGING_PREFIX.format(id=chapter_id)}*"):
+        pid_file = staging_pid_file(staging)
         try:
             pid = int(pid_file.read_text())
             stale = not process_alive(pid)
@@ -175,6 +177,7 @@ def run_chapter(
     allow_expensive: bool = False,
     html: bool = False,
     source_ok: bool = False,
+    option: str = "--output-dir",
 ) -> Path:
     """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json`; return the notebook.
 
@@ -182,11 +185,11 @@ def run_chapter(
     folder and publishes nothing, not even `ID.failed.ipynb`; papermill shuts the kernel down on the way out.
     """
     chapter, _, output_dir = validate_run(
-        chapter_id, overrides, output_dir, allow_expensive, html=html, source_ok=source_ok
+        chapter_id, overrides, output_dir, allow_expensive, html=html, source_ok=source_ok, option=option
     )
     clean_stale_staging(output_dir, chapter_id)
     with _quiet_interrupt():
-        staging = Path(tempfile.mkdtemp(dir=output_dir, prefix=f".staging-{chapter_id}-"))
+        staging = Path(tempfile.mkdtemp(dir=output_dir, prefix=STAGING_PREFIX.format(id=chapter_id)))
         try:
             try:
                 executed = _execute(chapter, overrides, staging, runtime, allow_expensive)
@@ -235,7 +238,7 @@ def _execute(
 
     from lib.book.run.warm_kernels import AsyncWarmKernelManager
 
-    (staging / "pid").write_text(str(os.getpid()))
+    staging_pid_file(staging).write_text(str(os.getpid()))  # also what tells the kernel it runs under `lib run`
     source, executed = staging / f"{chapter.id}.source.ipynb", staging / f"{chapter.id}.ipynb"
     source_notebook(chapter, source)
     environment = {OUTPUT_DIR_ENV: str(staging), **(runtime or Runtime()).environment()}

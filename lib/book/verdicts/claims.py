@@ -2,7 +2,8 @@
 
 A metrics file `ID.metrics.json` maps metric names to numbers, booleans, strings, lists or
 estimates `{"value", "low", "high", "n", "method"}`; the key `_run` records the parameters and
-the code fingerprint that produced it. Each declared claim gets a verdict (holds / does not
+the code fingerprint that produced it, and `finished` once the chapter's last cell ran (a file without it is
+a run that was killed, failed or still runs: `lib claims` refuses it). Each declared claim gets a verdict (holds / does not
 hold / inconclusive / not computed) and is "as declared" when that verdict is its `expected`.
 """
 
@@ -43,6 +44,8 @@ from lib.util.wording import (
 )
 
 RUN_KEY = "_run"
+# The completion mark of a run's record: when its chapter's last cell (`ChapterRun.claims_table`) ran, written last
+FINISHED_KEY = "finished"
 
 
 class MetricsError(ValueError):
@@ -282,6 +285,18 @@ def foreign_metrics(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
             f"{str(record.get('code_fingerprint'))[:16]}, now {chapter_fingerprint(chapter.id)}): rerun the chapter"
         )
     return None
+
+
+def unfinished_run(metrics: dict[str, Any]) -> str | None:
+    """Why a metrics file is not that of a complete run (its record has no completion mark, `FINISHED_KEY`: the
+    run was killed, failed or still runs, and its claims would read as "not computed"), or None."""
+    record = metrics.get(RUN_KEY)
+    if isinstance(record, dict) and isinstance(record.get(FINISHED_KEY), str) and record[FINISHED_KEY]:
+        return None
+    return (
+        "the run that wrote it did not finish (killed, failed or still running: its record has no completion "
+        "mark); rerun the chapter"
+    )
 
 
 def changed_parameters(chapter: Chapter, metrics: dict[str, Any]) -> dict[str, Any]:
@@ -552,7 +567,8 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
     derivation, finding, check), verdict, value [interval] n, the declared verdict, and "changed" when
     they differ; a claim decided by stored evidence is marked "evidence: ignores -p" when the run's
     parameters differ from the defaults. Exit code 1 when a verdict differs from its declaration;
-    MetricsError (exit 2) when a metrics file of a requested chapter is missing or unusable.
+    MetricsError (exit 2) when a metrics file of a requested chapter is missing or unusable, or its run did not
+    finish (`unfinished_run`).
     """
     metrics = {}
     for chapter in chapters:
@@ -565,6 +581,9 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
         problem = foreign_metrics(chapter, metrics[chapter.id])
         if problem:
             raise MetricsError(f"{directory}: {problem}")
+        problem = unfinished_run(metrics[chapter.id])
+        if problem:
+            raise MetricsError(f"{metrics_path(directory, chapter.id)}: {problem}")
     rerun = {chapter.id for chapter in chapters if changed_parameters(chapter, metrics[chapter.id])}
     rows, changed = [("claim", "kind", "verdict", "value [interval], n", "declared", "")], 0
     found = verdicts(chapters, metrics)
