@@ -76,14 +76,16 @@ def _write(tmp_path, metrics, run=TOY_RUN):
     ("run", "message"),
     [
         (None, "has no _run record"),
-        ({**TOY_RUN, "chapter": "other"}, "records chapter 'other'"),
-        ({**TOY_RUN, "parameters": {"nosuch": 1}}, "does not declare: \\['nosuch'\\]"),
+        ({**TOY_RUN, "chapter": "other"}, "records chapter 'other', not 'toy'"),
+        ({**TOY_RUN, "parameters": {"nosuch": 1}}, "does not declare: 'nosuch'"),
+        ({**TOY_RUN, "parameters": [1, 2]}, "no mapping of parameters \\(got \\[1, 2\\]\\)"),
+        ({k: v for k, v in TOY_RUN.items() if k != "parameters"}, "no mapping of parameters \\(got None\\)"),
         ({**TOY_RUN, "code_fingerprint": "old-code"}, "computed by other code"),
     ],
 )
-def test_foreign_metrics_are_refused(tmp_path, run, message):
+def test_foreign_metrics_are_refused_naming_the_file(tmp_path, run, message):
     _write(tmp_path, {"err": 0.01, "frac": _est(0.02, 0.015, 0.03)}, run=run)
-    with pytest.raises(MetricsError, match=message):
+    with pytest.raises(MetricsError, match=f"^{tmp_path}/toy.metrics.json: .*{message}"):
         claims_report([_chapter()], tmp_path)
 
 

@@ -291,7 +291,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     page = sub.add_parser("page", help="an executed chapter notebook as a standalone offline HTML page")
     page.add_argument("notebook", type=Path, help="an executed chapter (lib run or papermill output)")
-    page.add_argument("-o", "--output", type=Path, default=None, help="the page (default: beside the notebook, .html)")
+    page.add_argument("-o", "--output", default=None, help="the page (default: beside the notebook, .html)")
     params = sub.add_parser(
         "params", help="write each notebook's papermill `parameters` cell from its declaration in lib/book/chapters"
     )
@@ -501,8 +501,9 @@ def main(argv: list[str] | None = None) -> int:
             if not os.path.lexists(args.notebook):
                 raise ParameterError(f"{args.notebook}: no such notebook")
             _, chapter = read_chapter_notebook(args.notebook)
-            output = args.output or args.notebook.with_suffix(".html")
-            output = usable_output_file(output, chapter.id, option="-o" if args.output else "the page")
+            given = args.output is not None
+            output = args.output if given else args.notebook.with_suffix(".html")
+            output = usable_output_file(output, chapter.id, option="-o" if given else "the page")
             print(f"wrote {render_page(args.notebook, output)}")
         elif args.command == "list":
             from lib.book.run.runner import list_chapters

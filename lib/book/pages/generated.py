@@ -77,7 +77,7 @@ def book_metrics(runs_dir: Path, chapters: list[Chapter]) -> dict[str, dict | No
         if problem or changed:
             reason = problem or f"it was run with parameters other than the defaults ({short(changed)})"
             raise MetricsError(
-                f"{runs_dir}/{chapter.id}: {reason}; the book is built from default runs: "
+                f"{runs_dir}/{chapter.id}.metrics.json: {reason}; the book is built from default runs: "
                 f"`rm {runs_dir}/{chapter.id}.ipynb && make book` re-executes it"
             )
     return metrics

@@ -107,21 +107,21 @@ def usable_output_dir(
     staging = STAGING_PREFIX.format(id=chapter_id) + "x" * STAGING_SUFFIX_LENGTH
     for part in [*path.parts[1:], *chapter_files(chapter_id, html), staging]:
         if len(os.fsencode(part)) > limit:
-            raise _refuse(option, path, f"the name {short(part)} is longer than this file system's {limit} bytes")
+            raise _refuse(option, text, f"the name {short(part)} is longer than this file system's {limit} bytes")
     where = _source_folder(path)
     if where is not None and not source_ok:
         inside = "the repository's root" if where == "." else f"the source folder {where}/"
-        raise _refuse(option, path, f"lies in {inside}; write runs outside the source tree (runs/ or book/chapters/)")
+        raise _refuse(option, text, f"lies in {inside}; write runs outside the source tree (runs/ or book/chapters/)")
     try:
         if path.exists() and not path.is_dir():
-            raise _refuse(option, path, "exists and is not a folder")
+            raise _refuse(option, text, "exists and is not a folder")
         path.mkdir(parents=True, exist_ok=True)
         if not os.access(path, os.W_OK | os.X_OK):
-            raise _refuse(option, path, "is not writable")
+            raise _refuse(option, text, "is not writable")
         try:
             check_writable(path)
         except OSError as err:
-            raise _refuse(option, path, f"is not writable ({err.strerror or err})") from None
+            raise _refuse(option, text, f"is not writable ({err.strerror or err})") from None
         for name in chapter_files(chapter_id, html):
             try:
                 mode = (path / name).lstat().st_mode
@@ -129,9 +129,9 @@ def usable_output_dir(
                 continue
             if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) and (path / name).is_file()):
                 kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-                raise _refuse(option, path, f"{name} there is {kind}; the run could not publish it")
+                raise _refuse(option, text, f"{name} there is {kind}; the run could not publish it")
     except OSError as err:
-        raise _refuse(option, path, f"cannot be used ({err.strerror or err})") from None
+        raise _refuse(option, text, f"cannot be used ({err.strerror or err})") from None
     return path
 
 
@@ -145,9 +145,9 @@ def usable_output_file(raw: str | os.PathLike, chapter_id: str, *, option: str) 
     path = Path(os.path.abspath(os.path.expanduser(text)))
     folder = usable_output_dir(path.parent, chapter_id, option=option)
     if len(os.fsencode(path.name)) > _name_max(folder):
-        raise _refuse(option, path, "the name is longer than this file system holds")
+        raise _refuse(option, text, "the name is longer than this file system holds")
     if os.path.lexists(path) and not path.is_file():
-        raise _refuse(option, path, "exists and is not a regular file")
+        raise _refuse(option, text, "exists and is not a regular file")
     return folder / path.name
 
 

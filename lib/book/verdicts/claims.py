@@ -266,22 +266,23 @@ def foreign_metrics(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
     """
     record = metrics.get(RUN_KEY)
     if not isinstance(record, dict):
-        return f"{chapter.id}.metrics.json has no {RUN_KEY} record (not written by `lib run` or a chapter run)"
+        return f"it has no {RUN_KEY} record (not written by `lib run` or a chapter run)"
     if record.get("chapter") != chapter.id:
-        return f"{chapter.id}.metrics.json records chapter {str(record.get('chapter'))[:40]!r}"
+        return f"it records chapter {str(record.get('chapter'))[:40]!r}, not {chapter.id!r}"
     parameters = record.get("parameters")
-    unknown = sorted(set(parameters or {}) - set(chapter.defaults())) if isinstance(parameters, dict) else None
-    if unknown is None or unknown:
-        return f"{chapter.id}.metrics.json records parameters the chapter does not declare: {unknown}"
+    if not isinstance(parameters, dict):
+        return f"its {RUN_KEY} record holds no mapping of parameters (got {short(parameters)})"
+    if unknown := sorted(set(parameters) - set(chapter.defaults())):
+        return f"it records parameters chapter {chapter.id} does not declare: {', '.join(map(short, unknown[:5]))}"
     if missing := [name for name in chapter.defaults() if name not in parameters]:
-        return f"{chapter.id}.metrics.json does not record the parameter(s) {', '.join(missing[:5])}"
+        return f"it does not record the parameter(s) {', '.join(missing[:5])}"
     try:
         chapter.validate(parameters)
     except ParameterError as err:
-        return f"{chapter.id}.metrics.json records parameters the chapter refuses: {err}"
+        return f"it records parameters the chapter refuses: {err}"
     if record.get("code_fingerprint") != chapter_fingerprint(chapter.id):
         return (
-            f"{chapter.id}.metrics.json was computed by other code than the current one (fingerprint "
+            f"it was computed by other code than the current one (fingerprint "
             f"{str(record.get('code_fingerprint'))[:16]}, now {chapter_fingerprint(chapter.id)}): rerun the chapter"
         )
     return None
@@ -580,7 +581,7 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
             )
         problem = foreign_metrics(chapter, metrics[chapter.id])
         if problem:
-            raise MetricsError(f"{directory}: {problem}")
+            raise MetricsError(f"{metrics_path(directory, chapter.id)}: {problem}")
         problem = unfinished_run(metrics[chapter.id])
         if problem:
             raise MetricsError(f"{metrics_path(directory, chapter.id)}: {problem}")
