@@ -101,10 +101,16 @@ _build/deps/%.d: notebooks/%.py $(LIB) | $(ENV_STAMP)
 	@mkdir -p $(@D)
 	$(PY) -m lib deps $* $(RUNS)/$*.ipynb > $@
 
-# The rules of the generated dependency files: make rebuilds included files even under -n, which
-# would create the environment, so a dry run (or clean, help) reads only the files already there.
+# The rules of the generated dependency files: make remakes an included file that is missing or out of date,
+# even under -n, which would create the environment. clean, clean-cache and help need none of them (a fresh clone
+# removes its caches without installing anything); a dry run reads only the files already there.
 DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
-ifneq ($(DRY_RUN)$(filter clean help,$(MAKECMDGOALS)),)
+NO_DEPS_GOALS := clean clean-cache help
+ifneq ($(MAKECMDGOALS),)
+SKIP_DEPS := $(if $(filter-out $(NO_DEPS_GOALS),$(MAKECMDGOALS)),,1)
+endif
+ifneq ($(SKIP_DEPS),)
+else ifneq ($(DRY_RUN),)
 -include $(wildcard $(CHAPTERS:%=_build/deps/%.d))
 else
 -include $(CHAPTERS:%=_build/deps/%.d)
@@ -228,7 +234,10 @@ SNAKEMAKE_ARGS ?=
 .PHONY: evidence test-cluster clean-cache
 
 evidence: $(ENV_STAMP)  ## compute missing or stale evidence shards (SETS=, VARIANT=smoke, PROFILE=slurm|gpu)
-	stale="$$($(PY) -m lib evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke) $(if $(findstring gpu,$(PROFILE)),--gpu))"; \
+	@case "$(VARIANT)" in full|smoke) ;; *) echo "error: VARIANT=$(VARIANT): full (the default) or smoke" >&2; exit 2;; esac
+	@[ -z "$(PROFILE)" ] || [ -d "workflow/profiles/$(PROFILE)" ] || \
+	  { echo "error: PROFILE=$(PROFILE): one of $$(ls workflow/profiles | tr '\n' ' ')" >&2; exit 2; }
+	stale="$$($(PY) -m lib evidence stale $(SETS) $(if $(filter smoke,$(VARIANT)),--smoke) $(if $(findstring gpu,$(PROFILE)),--gpu))" || exit 2; \
 	$(VENV)/bin/snakemake $(if $(PROFILE),--profile workflow/profiles/$(PROFILE)) \
 	  $${stale:+--forcerun $$stale} --config sets=$(SETS) variant=$(VARIANT) $(if $(findstring gpu,$(PROFILE)),gpu=true) \
 	  $(SNAKEMAKE_ARGS)
@@ -237,6 +246,12 @@ evidence: $(ENV_STAMP)  ## compute missing or stale evidence shards (SETS=, VARI
 test-cluster: $(ENV_STAMP)  ## check the SLURM path on a single-node cluster (root; not in make test)
 	tests/cluster/run.sh
 
-# recomputable caches (trained models, checkpoints of long evidence shards); evidence in data/ stays
+# recomputable caches (trained models, checkpoints of long evidence shards); evidence in data/ stays. A folder
+# named by LIB_CACHE_DIR is removed only when the book made it a cache: it holds the CACHEDIR.TAG that
+# lib.util.paths.cache_dir writes (the Cache Directory Tagging convention), so no typo deletes anything else.
 clean-cache:  ## remove recomputable caches (.cache or LIB_CACHE_DIR)
-	rm -rf "$${LIB_CACHE_DIR:-.cache}"
+	@dir="$${LIB_CACHE_DIR:-.cache}"; \
+	if [ -n "$$LIB_CACHE_DIR" ] && [ -e "$$dir" ] && [ ! -f "$$dir/CACHEDIR.TAG" ]; then \
+	  echo "error: LIB_CACHE_DIR=$$dir holds no CACHEDIR.TAG: not a cache of this book; nothing removed" >&2; exit 2; \
+	fi; \
+	echo "rm -rf $$dir"; rm -rf "$$dir"

@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 
 from lib.util.io import check_writable
-from lib.util.paths import CACHE_DIR_ENV
+from lib.util.paths import CACHE_DIR_ENV, ROOT, cache_dir, source_folder_of
 
 THREADS_ENV = "LIB_THREADS"
 BLAS_ENVS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -125,18 +125,25 @@ def allow_expensive() -> bool:
     return switch(ALLOW_EXPENSIVE_ENV, "run beyond the cost refused by default", "refuse it")
 
 
-def writable_folder_setting(name: str) -> None:
-    """Refuse a folder variable `name` that cannot be created or written (`SettingError`), before any compute: the
-    cache is written only once a chapter computes."""
-    value = setting(name)
+def cache_folder_setting() -> None:
+    """Refuse a LIB_CACHE_DIR that cannot be created or written, or that `make clean-cache` must never remove (the
+    repository's root or sources, a folder holding the repository), with `SettingError`, before any compute (the
+    cache is written only once a chapter computes); else create it, tagged as a cache (`lib.util.paths.cache_dir`)."""
+    value = setting(CACHE_DIR_ENV)
     if value is None:
         return
-    path = folder_setting(name, Path("."))
+    path = folder_setting(CACHE_DIR_ENV, Path("."))
+    resolved, root = Path(os.path.realpath(path)), Path(os.path.realpath(ROOT))
+    if resolved in root.parents or source_folder_of(resolved) is not None:
+        where = "holds the repository" if resolved in root.parents else "lies in the repository's sources"
+        raise SettingError(
+            f"{CACHE_DIR_ENV}={value[:80]!r}: {where}; a cache, which make clean-cache removes, goes elsewhere"
+        )
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        cache_dir()
         check_writable(path)
     except OSError as err:
-        raise SettingError(f"{name}={value[:80]!r}: cannot be written ({err.strerror or err})") from None
+        raise SettingError(f"{CACHE_DIR_ENV}={value[:80]!r}: cannot be written ({err.strerror or err})") from None
 
 
 def warm_kernels() -> bool:
@@ -168,7 +175,7 @@ def check_environment() -> None:
     for name in FOLDER_ENVS:  # relative to the folder the command was started in, not to a kernel's (the repository)
         if setting(name) is not None:
             os.environ[name] = str(folder_setting(name, Path(".")).absolute())
-    writable_folder_setting(CACHE_DIR_ENV)
+    cache_folder_setting()
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import Chapter, Cost, ParameterError, Parameters, check_cost, param, same_key
 from lib.book.chapters.geneft_dynamics import monte_carlo_point_seconds
 from lib.book.commands.main import ForeignValue, parse_overrides, parse_value
-from lib.book.run.outputs import SOURCE_FOLDERS, publish, usable_output_dir
+from lib.book.run.outputs import publish, usable_output_dir
 from lib.book.run.papermill_route import look_alike_numbers
 from lib.book.verdicts.claims import MetricsError, read_metrics
-from lib.util.paths import ROOT
+from lib.util.paths import ROOT, SOURCE_FOLDERS
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -220,11 +220,11 @@ def test_a_folder_or_fifo_where_a_file_goes_is_refused(tmp_path, name):
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / name).mkdir()
     with pytest.raises(ParameterError, match=f"{name} there is a folder"):
-        usable_output_dir(tmp_path / "d", "one_layer", html=True)
+        usable_output_dir(tmp_path / "d", "one_layer")  # the page too: a run without --html removes it
     (tmp_path / "f").mkdir()
     os.mkfifo(tmp_path / "f" / name)
     with pytest.raises(ParameterError, match="not a regular file"):
-        usable_output_dir(tmp_path / "f", "one_layer", html=True)
+        usable_output_dir(tmp_path / "f", "one_layer")
 
 
 @FAST

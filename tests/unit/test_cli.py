@@ -70,7 +70,7 @@ def test_the_readmes_run_examples_pass_every_check_before_any_compute(tmp_path):
     for argv in commands:
         rest, pairs = split_parameters(argv)
         args = _parser().parse_args(rest)
-        validate_run(args.chapter, parse_overrides(pairs, args.yaml), tmp_path, args.allow_expensive, html=args.html)
+        validate_run(args.chapter, parse_overrides(pairs, args.yaml), tmp_path, args.allow_expensive)
 
 
 @pytest.mark.parametrize("command", [["list"], ["evidence", "list"]])

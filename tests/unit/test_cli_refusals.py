@@ -52,6 +52,10 @@ def test_options_are_read_only_as_written_and_refused_in_one_line(argv, says, ca
         (["run", "one_layer", "-y", "{? [d, n] : 8}"], "got ['d', 'n']"),
         (["run", "one_layer", "-y", "{<<: {d: 8}, d: 9}"], "'d' is given twice"),
         (["run", "two_layer", "-p", "sweep_mu1", "[1.0, 3.0]"], "-y '{sweep_mu1: [1.0, 3.0]}'"),
+        (["claims", ""], "the folder or metrics file is empty"),
+        (["deps", "one_layer", "a b"], "is not a make target"),
+        (["deps", "one_layer", "x\ny:z"], "is not a make target"),
+        (["evidence", "status", "one_layer"], "chapter one_layer declares no evidence set"),
     ],
 )
 def test_values_are_refused_in_one_line_whatever_their_size_or_spelling(argv, says, capsys):
@@ -99,8 +103,9 @@ def test_unknown_chapters_are_refused_before_any_work(argv, capsys, monkeypatch)
 
 
 def test_the_bench_output_and_the_deps_target_are_checked_first(capsys):
-    assert "name a file" in refused(["bench", "--output", "lib", "--no-phases", "--no-memory", "one_layer"], capsys)
-    assert "target is empty" in refused(["deps", "one_layer", ""], capsys)
+    for output, says in (("lib/bench.json", "source folder lib/"), ("/dev/null/x.json", "not a folder")):
+        assert says in refused(["bench", "--output", output, "--no-phases", "--no-memory", "one_layer"], capsys)
+    assert "is not a make target" in refused(["deps", "one_layer", ""], capsys)
 
 
 @pytest.mark.parametrize("command", ["readme", "release", "pages"])
@@ -120,3 +125,82 @@ def test_an_incomplete_build_never_overwrites_the_books_results(command, tmp_pat
 def test_pages_are_not_written_into_the_sources(tmp_path, capsys):
     assert "lies in the source folder lib/" in refused(["pages", str(tmp_path), str(ROOT / "lib")], capsys)
     assert "exists and is not a folder" in refused(["pages", str(tmp_path), str(ROOT / "README.md")], capsys)
+
+
+def _executed_notebook(tmp_path, name: str = "run.ipynb", unfinished: bool = False) -> str:
+    """A copy of an executed chapter notebook (the nbval reference of one_layer); `unfinished`: its last code cell
+    never ran, as after papermill's --prepare-only or a run stopped on the way."""
+    import nbformat
+
+    notebook = nbformat.read(ROOT / "tests" / "notebooks" / "one_layer.ipynb", as_version=4)
+    if unfinished:
+        code = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.source.strip()]
+        code[-1].execution_count, code[-1].outputs = None, []
+    nbformat.write(notebook, tmp_path / name)
+    return str(tmp_path / name)
+
+
+def test_a_page_never_overwrites_a_runs_files_nor_shows_an_unfinished_run(tmp_path, capsys):
+    notebook = _executed_notebook(tmp_path)
+    for target in (notebook, str(tmp_path / "run.metrics.json")):
+        assert "not a page; name an .html file" in refused(["page", notebook, "-o", target], capsys)
+    unfinished = _executed_notebook(tmp_path, "prepared.ipynb", unfinished=True)
+    assert "a cell never ran" in refused(["page", unfinished, "-o", str(tmp_path / "p.html")], capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["prepared.ipynb", "run.ipynb"]
+
+
+@pytest.mark.parametrize("where", ["data/evidence", ".", "lib/x", ".."])
+def test_a_cache_in_the_sources_or_holding_them_is_refused(where, monkeypatch, capsys):
+    """make clean-cache removes the cache folder: it must never be the repository or any part of its sources."""
+    monkeypatch.setenv("LIB_CACHE_DIR", str((ROOT / where).resolve()))
+    assert "LIB_CACHE_DIR=" in refused(["chapters"], capsys)
+
+
+def test_only_a_folder_the_book_made_is_tagged_and_removed_as_a_cache(tmp_path, monkeypatch):
+    """A fresh LIB_CACHE_DIR gets its CACHEDIR.TAG and `make clean-cache` removes it; a folder of other files is
+    never tagged, and make clean-cache refuses it (exit 2), its files kept."""
+    import subprocess
+
+    from lib.util.paths import CACHE_TAG, cache_dir
+
+    for name, files in (("fresh", False), ("other", True)):
+        folder = tmp_path / name
+        if files:
+            folder.mkdir()
+            (folder / "keep.txt").write_text("not a cache")
+        monkeypatch.setenv("LIB_CACHE_DIR", str(folder))
+        cache_dir("kind")
+        assert (folder / CACHE_TAG).exists() == (not files)
+        done = subprocess.run(["make", "-s", "clean-cache"], cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == (2 if files else 0), done.stderr
+        assert folder.exists() == files and (not files or (folder / "keep.txt").exists())
+
+
+def test_pages_are_written_all_or_none(tmp_path, monkeypatch):
+    """A page that cannot be made (a release snapshot edited into nonsense, say) leaves the folder as it was."""
+    from lib.book.chapters.declaration import ParameterError
+    from lib.book.pages import generated
+
+    def broken(*args):
+        raise ParameterError("book/releases/0.6.0.json: not a release snapshot")
+
+    monkeypatch.setattr(generated, "changelog_page", broken)
+    with pytest.raises(ParameterError, match="not a release snapshot"):
+        generated.write_pages(tmp_path / "runs", tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_broken_release_snapshot_or_readme_is_one_line(tmp_path, monkeypatch):
+    from lib.book.chapters.declaration import ParameterError
+    from lib.book.pages import generated
+    from lib.book.pages.changelog import previous_release
+
+    (tmp_path / "0.6.0.json").write_text("{bad")
+    with pytest.raises(ParameterError, match="0.6.0.json: not a release snapshot"):
+        previous_release(tmp_path, "0.7.0")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n{generated.README_START}\nold\n")  # the end marker edited away
+    monkeypatch.setattr(generated, "readme_results", lambda runs_dir: "| new |\n")
+    with pytest.raises(ParameterError, match="README.md: README.md needs one pair of markers"):
+        generated.write_readme(tmp_path, readme)
+    assert readme.read_text() == f"# x\n{generated.README_START}\nold\n"

@@ -207,6 +207,30 @@ def test_a_rerun_without_html_removes_the_earlier_runs_page(tmp_path, toy_chapte
     assert sorted(p.name for p in out.iterdir()) == ["toy.ipynb", "toy.metrics.json"]
 
 
+def test_the_page_is_published_with_its_run_or_not_at_all(tmp_path, toy_chapter):
+    """`lib run --html`: the page is rendered in the staging folder and published with the notebook and metrics,
+    under the folder's lock, so that it never shows another run's parameters; a render that fails publishes
+    nothing."""
+    out = tmp_path / "out"
+
+    def render(notebook: Path) -> Path:
+        page = notebook.with_suffix(".html")
+        page.write_text(f"<p>{json.loads(notebook.with_name('toy.metrics.json').read_text())}</p>")
+        return page
+
+    lib.book.run.runner.run_chapter("toy", {"k": 3}, out, render=render)
+    assert sorted(p.name for p in out.iterdir()) == ["toy.html", "toy.ipynb", "toy.metrics.json"]
+    assert "9" in (out / "toy.html").read_text()
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def broken(notebook: Path) -> Path:
+        raise RuntimeError("render failed")
+
+    with pytest.raises(RuntimeError, match="render failed"):
+        lib.book.run.runner.run_chapter("toy", {"k": 4}, out, render=broken)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before and not list(out.glob(".staging-*"))
+
+
 def test_lib_run_writes_into_lib_output_dir_without_output_dir(tmp_path, monkeypatch):
     """`lib run` without --output-dir writes where LIB_OUTPUT_DIR says; --output-dir comes first."""
     from lib.book.commands.main import main

@@ -66,6 +66,10 @@ def _check_sets(keys: str | None) -> None:
         raise ParameterError(f"SETS {short(keys)} names no chapter or set (leave it out for all of them)")
     for key in wanted:
         if not any(key in (s.key, s.chapter) for s in sets):
+            from lib.book.chapters import chapter_ids
+
+            if key in chapter_ids():
+                raise ParameterError(f"chapter {key} declares no evidence set (it computes everything as it runs)")
             chapters = list(dict.fromkeys(s.chapter for s in sets))
             raise ParameterError(
                 f"no evidence set or chapter {short(key)}; chapters: {_names(chapters)} "

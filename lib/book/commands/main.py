@@ -30,7 +30,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
@@ -276,8 +276,7 @@ def _parser() -> argparse.ArgumentParser:
     claims.add_argument(
         "dir",
         nargs="?",
-        type=Path,
-        default=BOOK_RUNS,
+        default=str(BOOK_RUNS),
         help="folder of ID.metrics.json files, or one metrics file (a papermill run's: OUT.metrics.json)",
     )
     claims.add_argument(
@@ -320,6 +319,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _page_renderer() -> Callable[[Path], Path]:
+    """`lib run --html`'s page writer (`render_page`: beside the executed notebook, in the run's staging folder)."""
+    from lib.book.pages.rerun import render_page
+
+    return render_page
+
+
 def known_chapters(given: list[str]) -> list[str]:
     """The chapter ids `given`, each once in the order given, after checking every one (`load`'s ParameterError
     for an unknown id), so that a command refuses before it computes or writes anything."""
@@ -351,16 +357,15 @@ def complete_build(runs_dir: Path, command: str) -> Path:
 def pages_folder(out_dir: Path) -> Path:
     """`out_dir` for the generated pages: a folder outside the repository's sources, or book/generated, the book's;
     ParameterError otherwise, before any write."""
-    from lib.book.run.outputs import SOURCE_FOLDERS
+    from lib.util.paths import source_folder_of
 
     resolved, generated = out_dir.resolve(), (ROOT / "book" / "generated").resolve()
-    inside = next((f for f in SOURCE_FOLDERS if resolved.is_relative_to((ROOT / f).resolve())), None)
+    inside = source_folder_of(resolved)
     if os.path.lexists(out_dir) and not out_dir.is_dir():
         raise ParameterError(f"pages: {out_dir}: exists and is not a folder")
     if inside is not None and resolved != generated:
-        raise ParameterError(
-            f"pages: {out_dir}: lies in the source folder {inside}/ (the book's pages go to book/generated)"
-        )
+        where = "the repository's root" if inside == "." else f"the source folder {inside}/"
+        raise ParameterError(f"pages: {out_dir}: lies in {where} (the book's pages go to book/generated)")
     return out_dir
 
 
@@ -445,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     option = OUTPUT_DIR_ENV if args.output_dir is None else "--output-dir"  # named as it was given
                     chapter, params, _ = validate_run(
-                        args.chapter, overrides, output_dir, args.allow_expensive, html=args.html, option=option
+                        args.chapter, overrides, output_dir, args.allow_expensive, option=option
                     )
                     check_stored_results_mode(chapter, params, args.stored_results or stored_results_mode())
                     runtime = Runtime(threads or current().threads, args.stored_results)
@@ -455,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
                         output_dir,
                         runtime=runtime,
                         allow_expensive=args.allow_expensive,
-                        html=args.html,
+                        render=_page_renderer() if args.html else None,
                         option=option,
                     )
                 except BaseException:  # refused, interrupted or failed: a folder the run made and left empty goes
@@ -485,9 +490,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             written = [path, path.with_name(f"{args.chapter}.metrics.json")]
             if args.html:
-                from lib.book.pages.rerun import render_page
-
-                written.append(render_page(path))
+                written.append(path.with_suffix(".html"))
             print("wrote " + ", ".join(str(p) for p in written))
             from lib.book.run.notebook import evidence_notices, stored_notices
 
@@ -504,13 +507,19 @@ def main(argv: list[str] | None = None) -> int:
             given = args.output is not None
             output = args.output if given else args.notebook.with_suffix(".html")
             output = usable_output_file(output, chapter.id, option="-o" if given else "the page")
+            if output.name.endswith((".ipynb", ".metrics.json")) or output.resolve() == args.notebook.resolve():
+                raise ParameterError(
+                    f"-o {short(str(args.output))}: a run's notebook or metrics, not a page; name an .html file"
+                )
             print(f"wrote {render_page(args.notebook, output)}")
         elif args.command == "list":
             from lib.book.run.runner import list_chapters
 
             print(list_chapters(None if args.chapter is None else known_chapters([args.chapter])[0]))
         elif args.command == "claims":
-            return _claims(args.dir, args.chapter, args.check)
+            if not args.dir.strip():
+                raise ParameterError("claims: the folder or metrics file is empty (default: book/chapters)")
+            return _claims(Path(args.dir), args.chapter, args.check)
         elif args.command == "params":
             from lib.book.chapters import chapter_ids, load
             from lib.book.run.papermill_route import write_parameters_cells
@@ -525,8 +534,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "deps":
             from lib.book.chapters.dependencies import make_rule
 
-            if not args.target.strip():
-                raise ParameterError("deps: the make target is empty")
+            if not args.target.strip() or any(c.isspace() or c in ":;#=%" for c in args.target):
+                raise ParameterError(f"deps: {short(args.target)} is not a make target (empty, or a space, : ; # = %)")
             sys.stdout.write(make_rule(known_chapters([args.chapter])[0], args.target))
         elif args.command == "pages":
             from lib.book.pages.generated import write_pages
@@ -550,10 +559,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"wrote {refresh_reference(chapter_id)}")
         elif args.command == "bench":
             from lib.book.commands.bench import format_table, run_benchmarks
+            from lib.book.run.outputs import usable_output_file
 
-            chapters, output = known_chapters(args.chapters) or None, args.output
-            if not str(output).strip() or output.is_dir() or (os.path.lexists(output) and not output.is_file()):
-                raise ParameterError(f"bench: --output {short(str(output))}: name a file (such as _build/bench.json)")
+            chapters = known_chapters(args.chapters) or None
+            output = usable_output_file(args.output, "bench", option="--output")  # before any benchmark runs
             results = run_benchmarks(output, chapters, memory=not args.no_memory, phases=not args.no_phases)
             print(format_table(results))
             print(f"wrote {output}")

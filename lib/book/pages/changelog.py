@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from lib.book.chapters.declaration import CATEGORIES
+from lib.book.chapters.declaration import CATEGORIES, ParameterError, short
 from lib.book.verdicts.claims import Verdict, claim_anchor, format_value
 from lib.util.io import atomic_write_json
 from lib.util.paths import ROOT
@@ -57,13 +57,23 @@ def _version_key(text: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in text.replace("-", ".").split("."))
 
 
+def _read_snapshot(path: Path) -> dict:
+    """A stored release snapshot; ParameterError (one line naming the file) for one that is not a snapshot (an
+    edit, a merge conflict's markers)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ParameterError(f"{path}: not a release snapshot ({short(str(err))})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("version"), str):
+        raise ParameterError(f"{path}: not a release snapshot (no version)")
+    return data
+
+
 def previous_release(folder: Path = RELEASES, current: str | None = None) -> dict | None:
     """The newest stored snapshot of a version before `current` (default: this version); failing that,
     the snapshot of `current` itself; None when no release is stored."""
     current = current or version()
-    stored = sorted(
-        (json.loads(p.read_text()) for p in folder.glob("*.json")), key=lambda s: _version_key(s["version"])
-    )
+    stored = sorted((_read_snapshot(p) for p in folder.glob("*.json")), key=lambda s: _version_key(s["version"]))
     earlier = [s for s in stored if _version_key(s["version"]) < _version_key(current)]
     same = [s for s in stored if s["version"] == current]
     return (earlier or same or [None])[-1]

@@ -279,9 +279,26 @@ def read_chapter_notebook(path: Path) -> tuple[NotebookNode, Chapter]:
         reason = short(str(err).splitlines()[0]) if str(err).strip() else type(err).__name__
         raise ParameterError(f"{path}: not a Jupyter notebook ({reason})") from None
     try:
-        return notebook, chapter_of(notebook)
+        chapter = chapter_of(notebook)
     except (ValueError, AttributeError, TypeError) as err:
         raise ParameterError(f"{path}: {err}") from None
+    if (why := unfinished_run(notebook)) is not None:
+        raise ParameterError(f"{path}: {why}; a page shows a run that finished")
+    return notebook, chapter
+
+
+def unfinished_run(notebook: NotebookNode) -> str | None:
+    """Why an executed chapter notebook is not a run that finished, or None: a code cell that stopped with an
+    error (a refused parameter, a failure), or one that never ran (papermill's --prepare-only, a run stopped on the
+    way, an nbval reference stripped of its counts)."""
+    for cell in notebook.cells:
+        if cell.get("cell_type") != "code" or not str(cell.get("source", "")).strip():
+            continue
+        if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
+            return "a cell stopped with an error: the run did not finish"
+        if cell.get("execution_count") is None:
+            return "a cell never ran: the notebook was prepared but not executed, or its run stopped on the way"
+    return None
 
 
 def render_page(notebook_path: Path, output: Path | None = None) -> Path:

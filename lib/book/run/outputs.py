@@ -16,19 +16,18 @@ from pathlib import Path
 
 from lib.book.chapters.declaration import ParameterError, short
 from lib.util.io import check_writable
-from lib.util.paths import ROOT
+from lib.util.paths import ROOT, source_folder_of
 
 # Folders of the repository a run must not write into, and the one inside them it may.
-SOURCE_FOLDERS = (".git", ".ci", "lib", "tests", "notebooks", "data", "book", "workflow", "benchmarks", "config")
 RUNS_IN_SOURCE = (Path("book") / "chapters",)
 STAGING_PREFIX = ".staging-{id}-"
 STAGING_SUFFIX_LENGTH = 8  # tempfile.mkdtemp's random part
 
 
-def chapter_files(chapter_id: str, html: bool = False) -> list[str]:
-    """The names a run of `chapter_id` writes in its output folder (the staging folder's prefix too)."""
-    names = [f"{chapter_id}.ipynb", f"{chapter_id}.metrics.json", f"{chapter_id}.failed.ipynb"]
-    return names + ([f"{chapter_id}.html"] if html else [])
+def chapter_files(chapter_id: str) -> list[str]:
+    """The names a run of `chapter_id` writes or replaces in its output folder: the page too, which a run without
+    `--html` removes (an earlier run's page would show other parameters beside it)."""
+    return [f"{chapter_id}.ipynb", f"{chapter_id}.metrics.json", f"{chapter_id}.failed.ipynb", f"{chapter_id}.html"]
 
 
 def _refuse(option: str, path: object, why: str) -> ParameterError:
@@ -37,15 +36,11 @@ def _refuse(option: str, path: object, why: str) -> ParameterError:
 
 def _source_folder(path: Path) -> str | None:
     """The repository folder `path` lies in, when a run must not write there ('.' for the root), else None."""
-    try:
-        relative = Path(os.path.realpath(path)).relative_to(os.path.realpath(ROOT))
-    except ValueError:
+    runs = [Path(os.path.realpath(ROOT / folder)) for folder in RUNS_IN_SOURCE]
+    resolved = Path(os.path.realpath(path))
+    if any(resolved == folder or folder in resolved.parents for folder in runs):
         return None
-    if relative == Path("."):
-        return "."
-    if any(relative == runs or runs in relative.parents for runs in RUNS_IN_SOURCE):
-        return None
-    return relative.parts[0] if relative.parts[0] in SOURCE_FOLDERS else None
+    return source_folder_of(resolved)
 
 
 def in_source_tree(path: str | os.PathLike) -> bool:
@@ -84,7 +79,6 @@ def usable_output_dir(
     raw: str | os.PathLike,
     chapter_id: str,
     *,
-    html: bool = False,
     option: str = "--output-dir",
     source_ok: bool = False,
 ) -> Path:
@@ -105,7 +99,7 @@ def usable_output_dir(
     path = Path(os.path.abspath(os.path.expanduser(text)))
     limit = _name_max(path)
     staging = STAGING_PREFIX.format(id=chapter_id) + "x" * STAGING_SUFFIX_LENGTH
-    for part in [*path.parts[1:], *chapter_files(chapter_id, html), staging]:
+    for part in [*path.parts[1:], *chapter_files(chapter_id), staging]:
         if len(os.fsencode(part)) > limit:
             raise _refuse(option, text, f"the name {short(part)} is longer than this file system's {limit} bytes")
     where = _source_folder(path)
@@ -122,7 +116,7 @@ def usable_output_dir(
             check_writable(path)
         except OSError as err:
             raise _refuse(option, text, f"is not writable ({err.strerror or err})") from None
-        for name in chapter_files(chapter_id, html):
+        for name in chapter_files(chapter_id):
             try:
                 mode = (path / name).lstat().st_mode
             except FileNotFoundError:

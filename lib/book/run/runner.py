@@ -23,7 +23,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from lib.book.chapters import chapter_ids, load
 from lib.book.chapters.declaration import ALLOW_EXPENSIVE_ENV, Chapter, Parameters, check_cost
@@ -59,7 +59,6 @@ def validate_run(
     output_dir: str | os.PathLike,
     allow_expensive: bool = False,
     *,
-    html: bool = False,
     source_ok: bool = False,
     option: str = "--output-dir",
 ) -> tuple[Chapter, Parameters, Path]:
@@ -68,7 +67,7 @@ def validate_run(
     chapter = load(chapter_id)
     params = chapter.validate(overrides)
     check_cost(chapter, params, allow_expensive)
-    return chapter, params, usable_output_dir(output_dir, chapter_id, html=html, source_ok=source_ok, option=option)
+    return chapter, params, usable_output_dir(output_dir, chapter_id, source_ok=source_ok, option=option)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -175,17 +174,19 @@ def run_chapter(
     *,
     runtime: Runtime | None = None,
     allow_expensive: bool = False,
-    html: bool = False,
+    render: Callable[[Path], Path] | None = None,
     source_ok: bool = False,
     option: str = "--output-dir",
 ) -> Path:
-    """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json`; return the notebook.
+    """Validate, execute the chapter, publish `DIR/ID.ipynb` and `DIR/ID.metrics.json` (and `DIR/ID.html`, the page
+    `render` writes beside the executed notebook in the staging folder: `lib.book.pages.rerun.render_page`), all
+    together under the folder's lock; return the notebook. Without `render`, an earlier run's page is removed.
 
     Interrupted (Ctrl-C, or SIGTERM: `Terminated`) or out of disk space (`disk_full`), it removes its staging
     folder and publishes nothing, not even `ID.failed.ipynb`; papermill shuts the kernel down on the way out.
     """
     chapter, _, output_dir = validate_run(
-        chapter_id, overrides, output_dir, allow_expensive, html=html, source_ok=source_ok, option=option
+        chapter_id, overrides, output_dir, allow_expensive, source_ok=source_ok, option=option
     )
     clean_stale_staging(output_dir, chapter_id)
     with _quiet_interrupt():
@@ -201,12 +202,14 @@ def run_chapter(
             metrics = staging / f"{chapter_id}.metrics.json"
             if not metrics.exists():
                 raise RuntimeError(f"chapter {chapter_id} recorded no metrics")
+            page = None if render is None else render(executed)  # in the staging folder, before anything is published
             with publish_lock(output_dir):
                 (output_dir / f"{chapter_id}.failed.ipynb").unlink(missing_ok=True)
-                if not html:  # an earlier run's page would show other parameters and verdicts beside this run
+                if page is None:  # an earlier run's page would show other parameters and verdicts beside this run
                     (output_dir / f"{chapter_id}.html").unlink(missing_ok=True)
+                pages = [] if page is None else [(page, output_dir / page.name)]
                 # the notebook last: make keys on it
-                publish([(metrics, output_dir / metrics.name), (executed, output_dir / executed.name)])
+                publish([(metrics, output_dir / metrics.name), *pages, (executed, output_dir / executed.name)])
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return output_dir / executed.name
