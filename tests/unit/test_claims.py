@@ -341,3 +341,230 @@ def test_the_metrics_of_a_run_that_did_not_finish_are_refused(tmp_path, finished
     assert unfinished_run({RUN_KEY: run}) is not None and unfinished_run({RUN_KEY: TOY_RUN}) is None
     _write(tmp_path, {"err": 0.01}, run=TOY_RUN)
     assert claims_report([_chapter()], tmp_path)[1] in (0, 1)
+
+
+# ----------------------------------------------------------------------------------------------
+# Metrics of another run than the notebook beside them; values of the wrong type
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TolAndSteps(Parameters):
+    tol: float = param(0.05, "tolerance", gt=0)
+    steps: int = param(10, "steps", min=1)
+    fast: bool = param(False, "fast")
+
+
+def _typed_chapter():
+    return Chapter(
+        id="toy",
+        title="t",
+        params=TolAndSteps,
+        claims=(
+            Claim(
+                "S-C", "identity", "exact", "err", "< tol", free_choices=(FreeChoice("a floor", "0", {"1": "err_1"}),)
+            ),
+            Claim("S-S", "symbolic", "exact", "sym", "== true", basis="exact"),
+            Claim("S-K", "kind", "p", "kind", "== 'concat'"),
+            Claim("S-8", "triple descent", "seen", "frac", "> 0.01", basis="seeds"),
+        ),
+    )
+
+
+TYPED_RUN = {**TOY_RUN, "parameters": {"tol": 0.05, "steps": 10, "fast": False}}
+TYPED_METRICS = {"err": 0.01, "err_1": 0.02, "sym": True, "kind": "concat", "frac": _est(0.02, 0.015, 0.03)}
+
+
+def _one_line_refusal(tmp_path, *pieces):
+    with pytest.raises(MetricsError) as err:
+        claims_report([_typed_chapter()], tmp_path)
+    message = str(err.value)
+    assert "\n" not in message and message.startswith(f"{tmp_path}/toy.metrics.json: "), message
+    assert all(piece in message for piece in pieces), message
+    return message
+
+
+def _source_notebook(path):
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["language_info"] = {"name": "python"}
+    parameters = nbformat.v4.new_code_cell("tol = 0.05\nsteps = 10\nfast = False")
+    parameters.metadata["tags"] = ["parameters"]
+    notebook.cells = [parameters, nbformat.v4.new_code_cell("print(tol)")]
+    nbformat.write(notebook, path)
+
+
+def _executed(notebook_path, parameters, **papermill_record):
+    """A notebook as papermill writes a complete run: every code cell counted, an end time, no exception."""
+    import nbformat
+
+    _source_notebook(notebook_path)
+    notebook = nbformat.read(notebook_path, as_version=4)
+    for count, cell in enumerate(notebook.cells, 1):
+        cell.execution_count = count
+    notebook.metadata["papermill"] = {
+        "parameters": parameters,
+        "start_time": "2026-01-01T00:00:00",
+        "end_time": "2026-01-01T00:00:09",
+        "exception": None,
+        **papermill_record,
+    }
+    nbformat.write(notebook, notebook_path)
+
+
+def test_metrics_beside_a_notebook_papermill_never_executed_are_refused(tmp_path):
+    """papermill --prepare-only and a kernel that does not start both rewrite the output notebook and leave the
+    metrics of the earlier run beside it: `lib claims` refuses them, naming both files (papermill's own records)."""
+    import papermill
+    from jupyter_client.kernelspec import NoSuchKernel
+
+    _write(tmp_path, TYPED_METRICS, run=TYPED_RUN)
+    assert claims_report([_typed_chapter()], tmp_path)[1] == 0  # no notebook beside: nothing to judge by
+    _source_notebook(tmp_path / "source.ipynb")
+    papermill.execute_notebook(
+        str(tmp_path / "source.ipynb"), str(tmp_path / "toy.ipynb"), parameters={"tol": 0.05}, prepare_only=True
+    )
+    _one_line_refusal(tmp_path, f"{tmp_path}/toy.ipynb", "did not complete (no end time")
+    with pytest.raises(NoSuchKernel):
+        papermill.execute_notebook(
+            str(tmp_path / "source.ipynb"), str(tmp_path / "toy.ipynb"), kernel_name="nosuchkernel", progress_bar=False
+        )
+    record = json.loads((tmp_path / "toy.ipynb").read_text())["metadata"]["papermill"]
+    assert record["end_time"] and not record["exception"]  # papermill records no failure: the cells never ran
+    _one_line_refusal(tmp_path, f"{tmp_path}/toy.ipynb", "a code cell there never ran")
+
+
+@pytest.mark.parametrize(
+    ("injected", "recorded", "refused"),
+    [
+        ({}, {}, False),
+        ({"tol": 0.05}, {}, False),
+        ({"tol": 1}, {"tol": 1.0}, False),  # an int is the float the chapter declares
+        ({"tol": 1.0}, {"tol": 1}, False),
+        ({"steps": 3, "fast": True}, {"steps": 3, "fast": True}, False),
+        ({"tol": 0.5}, {}, True),  # the tester's d = 8 beside d = 64
+        ({"steps": 3}, {"steps": 3.0}, True),  # never equal where an int is declared (and refused as a record)
+        ({"fast": 1}, {"fast": True}, True),  # 1 is not true
+        ({"nosuch": 1}, {}, True),
+    ],
+)
+def test_metrics_beside_a_notebook_run_with_other_parameters_are_refused(tmp_path, injected, recorded, refused):
+    run = {**TYPED_RUN, "parameters": {**TYPED_RUN["parameters"], **recorded}}
+    _write(tmp_path, TYPED_METRICS, run=run)
+    _executed(tmp_path / "toy.ipynb", injected)
+    if not refused:
+        assert claims_report([_typed_chapter()], tmp_path)[1] == 0
+        return
+    with pytest.raises(MetricsError) as err:
+        claims_report([_typed_chapter()], tmp_path)
+    assert "\n" not in str(err.value) and str(err.value).startswith(f"{tmp_path}/toy.metrics.json: ")
+
+
+def test_metrics_beside_a_failed_or_unpapermilled_notebook(tmp_path):
+    import nbformat
+
+    _write(tmp_path, TYPED_METRICS, run=TYPED_RUN)
+    _executed(tmp_path / "toy.ipynb", {}, exception=True)
+    _one_line_refusal(tmp_path, "stopped with an exception")
+    _executed(tmp_path / "toy.ipynb", {}, end_time=None)
+    _one_line_refusal(tmp_path, "did not complete")
+    _source_notebook(tmp_path / "toy.ipynb")  # not run by papermill (nbclient, by hand): not judged by this rule
+    assert "papermill" not in nbformat.read(tmp_path / "toy.ipynb", as_version=4).metadata
+    assert claims_report([_typed_chapter()], tmp_path)[1] == 0
+    # the papermill route's OUT.metrics.json beside OUT.ipynb
+    (tmp_path / "toy.metrics.json").rename(tmp_path / "e.metrics.json")
+    _executed(tmp_path / "e.ipynb", {"tol": 0.5})
+    with pytest.raises(MetricsError, match=f"^{tmp_path}/e.metrics.json: .*{tmp_path}/e.ipynb: papermill ran it with"):
+        claims_report([_typed_chapter()], tmp_path / "e.metrics.json")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{", "not a notebook (not valid JSON"),
+        (b"\xff", "not a notebook (not UTF-8"),
+        (b"[]", "not a notebook (no metadata and cells)"),
+        (b'{"metadata": {"papermill": []}, "cells": []}', "malformed papermill record"),
+        (b'{"metadata": {"papermill": {"parameters": 3}}, "cells": []}', "malformed papermill record"),
+        (None, "not a regular file"),
+    ],
+)
+def test_a_notebook_beside_the_metrics_that_is_none_is_refused_in_one_line(tmp_path, content, message):
+    _write(tmp_path, TYPED_METRICS, run=TYPED_RUN)
+    if content is None:
+        (tmp_path / "toy.ipynb").mkdir()
+    else:
+        (tmp_path / "toy.ipynb").write_bytes(content)
+    _one_line_refusal(tmp_path, f"the notebook beside it, {tmp_path}/toy.ipynb,", message)
+
+
+def test_published_notebooks_and_nbval_references_are_read_as_their_runs():
+    """`lib run`'s published ID.ipynb (book/chapters, where built) pass beside their metrics; the nbval references
+    in tests/notebooks carry papermill's parameters but no run (no end time): no metrics lie beside them."""
+    from lib.book.chapters import chapter_ids, load
+    from lib.book.verdicts.claims import foreign_notebook, read_metrics_file
+    from lib.util.paths import ROOT
+
+    for chapter_id in chapter_ids():
+        metrics_file = ROOT / "book" / "chapters" / f"{chapter_id}.metrics.json"
+        if metrics_file.exists() and metrics_file.with_name(f"{chapter_id}.ipynb").exists():
+            chapter = load(chapter_id)
+            assert foreign_notebook(chapter, read_metrics_file(metrics_file), metrics_file) is None
+        assert not (ROOT / "tests" / "notebooks" / f"{chapter_id}.metrics.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("metrics", "pieces"),
+    [
+        ({"err": False}, ("metric 'err' holds the boolean false", "claim S-C (< tol) needs a number")),
+        ({"err": "0.01"}, ("the string '0.01'", "needs a number")),
+        ({"err": [0.01]}, ("a list", "needs a number")),
+        ({"err_1": True}, ("metric 'err_1' holds the boolean true", "claim S-C")),  # a free choice's metric
+        ({"sym": 1}, ("metric 'sym' holds the number 1", "claim S-S (== true) needs a boolean")),
+        ({"sym": "true"}, ("the string 'true'", "needs a boolean")),
+        ({"sym": _est(1.0, 1.0, 1.0)}, ("an object", "needs a boolean")),
+        ({"kind": 1}, ("the number 1", "needs a string")),
+        ({"frac": True}, ("metric 'frac' holds the boolean true", "claim S-8")),
+    ],
+)
+def test_a_metric_of_the_wrong_type_is_refused_in_one_line(tmp_path, metrics, pieces):
+    _write(tmp_path, {**TYPED_METRICS, **metrics}, run=TYPED_RUN)
+    _one_line_refusal(tmp_path, *pieces)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        {"not_computed": "these parameters skip it"},
+        0,  # an int where a number is meant
+        _est(0.01, 0.01, 0.01),  # exact: a zero-width interval
+        _est(0.01, None, None),  # ends the run could not compute (written as null)
+        {**_est(0.5, 0.0, 1.0), "method": "undecided: smoke evidence; wilson"},
+        _est(0.01, 0.01 + 1e-15, 0.02),  # a low end above the value by rounding alone
+    ],
+)
+def test_values_a_run_records_are_read(tmp_path, value):
+    _write(tmp_path, {**TYPED_METRICS, "err": value}, run=TYPED_RUN)
+    assert claims_report([_typed_chapter()], tmp_path)[1] in (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"err": 1e999}', "1e999 overflows to infinity"),
+        ('{"err": -1e999}', "-1e999 overflows to infinity"),
+        ('{"err": {"value": 1e400, "low": 0, "high": 1e999, "n": 9, "method": "m"}}', "overflows to infinity"),
+        ('{"err": Infinity}', "Infinity is not a number"),
+        ('{"err": 1' + "0" * 400 + "}", "beyond any number a run records"),
+        ('{"err": 1' + "0" * 5000 + "}", "beyond any number a run records"),  # Python's int limit: no traceback
+    ],
+)
+def test_an_overflowing_number_is_malformed(tmp_path, text, message):
+    (tmp_path / "toy.metrics.json").write_text(text)
+    with pytest.raises(MetricsError) as err:
+        read_metrics(tmp_path, "toy")
+    assert "\n" not in str(err.value) and str(err.value).startswith(f"{tmp_path}/toy.metrics.json: malformed")
+    assert message in str(err.value), str(err.value)

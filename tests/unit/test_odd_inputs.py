@@ -266,7 +266,7 @@ def _chapter_notebook(path):
     import nbformat
 
     notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell('run = start_chapter("one_layer", globals())')]
+    notebook.cells = [nbformat.v4.new_code_cell('run = start_chapter("one_layer", globals())', execution_count=1)]
     nbformat.write(notebook, path)
 
 

@@ -61,6 +61,8 @@ def _executed(parameters: dict) -> nbformat.NotebookNode:
             nbformat.v4.new_code_cell("1 + 1  # HIDDEN-SOURCE", metadata={"tags": ["hide-input"]}),
         ]
     )
+    for count, cell in enumerate((c for c in notebook.cells if c.cell_type == "code"), start=1):
+        cell.execution_count = count  # every cell ran: a page shows a run that finished
     notebook.metadata["papermill"] = {"parameters": parameters}
     return notebook
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import os
 import re
 import stat
@@ -195,6 +196,8 @@ def read_metrics_file(path: Path) -> dict[str, Any] | None:
             read_regular_file(path, MAX_METRICS_BYTES).decode("utf-8"),
             object_pairs_hook=_unique_keys,
             parse_constant=_no_constant,
+            parse_float=_finite_float,
+            parse_int=_float_sized_int,
         )
     except MalformedMetrics as err:
         raise MetricsError(f"{path}: malformed: {err}") from None
@@ -206,9 +209,12 @@ def read_metrics_file(path: Path) -> dict[str, Any] | None:
         raise MetricsError(f"{path}: JSON nested too deeply, not a metrics file") from None
     if not isinstance(loaded, dict):
         raise MetricsError(f"{path}: expected a JSON object of metric name -> value, got {type(loaded).__name__}")
-    for name, value in loaded.items():
-        if name != RUN_KEY and (problem := malformed_estimate(value)) is not None:
-            raise MetricsError(f"{path}: malformed: metric {short(name)}: {problem}")
+    try:
+        for name, value in loaded.items():
+            if name != RUN_KEY and (problem := malformed_value(value)) is not None:
+                raise MetricsError(f"{path}: malformed: metric {short(name)}: {problem}")
+    except RecursionError:
+        raise MetricsError(f"{path}: JSON nested too deeply, not a metrics file") from None
     return loaded
 
 
@@ -228,16 +234,48 @@ def _no_constant(text: str) -> Any:
     raise MalformedMetrics(f"{text} is not a number a run records (it writes a non-finite value as null)")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent; one beyond the float range (1e999, which Python reads as
+    inf) is refused as `Infinity` is."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise MalformedMetrics(f"{text[:40]} overflows to infinity, not a number a run records")
+    return number
+
+
+def _float_sized_int(text: str) -> int:
+    """A JSON integer; one beyond the float range (a run's numbers are floats or counts) is refused, as is one
+    too long for Python to read (which it would report as an uncaught ValueError)."""
+    try:
+        number = int(text)
+        float(number)
+    except (ValueError, OverflowError):
+        raise MalformedMetrics(
+            f"the integer {text[:20]}... ({len(text)} digits) is beyond any number a run records"
+        ) from None
+    return number
+
+
+def malformed_value(value: Any) -> str | None:
+    """Why a recorded metric cannot be one (`malformed_estimate` of it or of an entry of a list), or None."""
+    if isinstance(value, list):
+        return next((p for v in value if (p := malformed_value(v)) is not None), None)
+    return malformed_estimate(value)
+
+
 def malformed_estimate(value: Any) -> str | None:
     """Why a recorded estimate cannot be one (an interval whose low end is above its high end, a negative or
-    fractional n, a value that is not a number), or None (also for anything that is not an estimate)."""
+    fractional n, a value that is not a number), or None (also for anything that is not an estimate). An end a run
+    could not compute is null (`to_jsonable`). A value outside its interval is not refused: a percentile bootstrap
+    of a statistic such as the best of several means can leave its own point estimate out."""
     if not is_estimate(value):
         return None
     numbers = {k: value[k] for k in ("value", "low", "high")}
     if any(v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))) for v in numbers.values()):
         return f"an estimate's value, low and high must be numbers, got {short(numbers)}"
-    if numbers["low"] is not None and numbers["high"] is not None and numbers["low"] > numbers["high"]:
-        return f"an estimate whose low end {numbers['low']!r} is above its high end {numbers['high']!r}"
+    low, high = numbers["low"], numbers["high"]
+    if low is not None and high is not None and low > high:
+        return f"an estimate whose low end {low!r} is above its high end {high!r}"
     n = value["n"]
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
         return f"an estimate's n must be a whole number >= 0, got {short(n)}"
@@ -262,7 +300,8 @@ def foreign_metrics(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
     """Why a metrics file cannot be taken as this chapter's run of the current code; None when it can.
 
     Refused: no `_run` record, another chapter's record, parameters the chapter does not declare, does not
-    find all of, or refuses (its own validation: type, range, joint rules), and a code fingerprint other than the current code's (the metrics are stale: rerun).
+    find all of, or refuses (its own validation: type, range, joint rules), a code fingerprint other than the
+    current code's (the metrics are stale: rerun), and a metric of a claim of the wrong type (`mistyped_metric`).
     """
     record = metrics.get(RUN_KEY)
     if not isinstance(record, dict):
@@ -285,7 +324,47 @@ def foreign_metrics(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
             f"it was computed by other code than the current one (fingerprint "
             f"{str(record.get('code_fingerprint'))[:16]}, now {chapter_fingerprint(chapter.id)}): rerun the chapter"
         )
+    return mistyped_metric(chapter, metrics)
+
+
+def mistyped_metric(chapter: Chapter, metrics: dict[str, Any]) -> str | None:
+    """Why a metric that a claim of `chapter` reads (its own or a free choice's) cannot be what the chapter
+    recorded, or None: a condition on a number ("< 0.1", "> tol") reads a number or an estimate, never a boolean;
+    "== true" reads a boolean, never 1 or "true"; a condition on a name reads a string. A metric not recorded, or
+    recorded as not computed (`ChapterRun.skip`), is the claim's "not computed", not a wrong type."""
+    parameters = (metrics.get(RUN_KEY) or {}).get("parameters")
+    for claim in chapter.claims:
+        target = claim.threshold(parameters if isinstance(parameters, dict) else None)
+        for metric in (claim.metric, *claim.alternative_metrics):
+            value = metrics.get(metric)
+            if value is None or is_not_computed(value):
+                continue
+            if isinstance(target, bool):
+                needs, fits = "a boolean (true or false)", isinstance(value, bool)
+            elif isinstance(target, (int, float)):
+                needs = "a number or an estimate"
+                fits = is_estimate(value) or (isinstance(value, (int, float)) and not isinstance(value, bool))
+            elif isinstance(target, str):
+                needs, fits = "a string", isinstance(value, str)
+            else:
+                continue
+            if not fits:
+                return (
+                    f"metric {short(metric)} holds {_json_kind(value)}, but claim {claim.id} ({claim.condition}) "
+                    f"needs {needs}: not what the chapter records (edited by hand?)"
+                )
     return None
+
+
+def _json_kind(value: Any) -> str:
+    """A recorded value as its JSON reads: "the boolean false", "the string 'true'", "the number 1"."""
+    if isinstance(value, bool):
+        return f"the boolean {json.dumps(value)}"
+    if isinstance(value, (int, float)):
+        return f"the number {short(value)}"
+    if isinstance(value, str):
+        return f"the string {short(value)}"
+    return f"{'a list' if isinstance(value, list) else 'an object'} {short(value)}"
 
 
 def unfinished_run(metrics: dict[str, Any]) -> str | None:
@@ -298,6 +377,90 @@ def unfinished_run(metrics: dict[str, Any]) -> str | None:
         "the run that wrote it did not finish (killed, failed or still running: its record has no completion "
         "mark); rerun the chapter"
     )
+
+
+MAX_NOTEBOOK_BYTES = 512 * 2**20  # an executed chapter with its figures is megabytes (lib.book.pages.rerun)
+
+
+def notebook_beside(metrics_file: Path) -> Path:
+    """The notebook a metrics file belongs to: `OUT.ipynb` for `OUT.metrics.json` (papermill's output notebook;
+    `ID.ipynb` in a folder of `lib run`)."""
+    metrics_file = Path(metrics_file)
+    return metrics_file.with_name(metrics_file.name.removesuffix(".metrics.json") + ".ipynb")
+
+
+def foreign_notebook(chapter: Chapter, metrics: dict[str, Any], metrics_file: Path) -> str | None:
+    """Why the metrics in `metrics_file` do not belong to the notebook beside it (`notebook_beside`), or None
+    (also when there is none, or it holds no papermill record: not run by papermill, not judged here).
+
+    papermill rewrites its output notebook on every run, also one that never executes (`--prepare-only`, a kernel
+    that does not start) and one that fails before the chapter's first cell removes the metrics an earlier run
+    left: those metrics then sit beside a notebook of another run. Refused: papermill's record of a run that did
+    not complete (no end time, an exception, a code cell that never ran) and parameters papermill injected that
+    differ from those the metrics record (compared as the chapter validates them: 1 is 1.0 for a float, never
+    true). MetricsError when the notebook cannot be read as one.
+    """
+    path = notebook_beside(metrics_file)
+    if not os.path.lexists(path):
+        return None
+    unreadable = f"{metrics_file}: the notebook beside it, {path},"
+    try:
+        notebook = json.loads(read_regular_file(path, MAX_NOTEBOOK_BYTES).decode("utf-8"))
+    except MetricsError as err:
+        raise MetricsError(f"{unreadable} {str(err).removeprefix(f'{path}: ')}") from None
+    except UnicodeDecodeError as err:
+        raise MetricsError(f"{unreadable} is not a notebook (not UTF-8 at byte {err.start})") from None
+    except (ValueError, RecursionError) as err:
+        reason = err.msg if isinstance(err, json.JSONDecodeError) else type(err).__name__
+        raise MetricsError(f"{unreadable} is not a notebook (not valid JSON: {reason})") from None
+    metadata = notebook.get("metadata") if isinstance(notebook, dict) else None
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(metadata, dict) or not isinstance(cells, list):
+        raise MetricsError(f"{unreadable} is not a notebook (no metadata and cells)")
+    record = metadata.get("papermill")
+    if record is None:
+        return None
+    injected = record.get("parameters", {}) if isinstance(record, dict) else None
+    if not isinstance(injected, dict):
+        raise MetricsError(f"{unreadable} holds a malformed papermill record ({short(record)})")
+    if not isinstance(record.get("end_time"), str) or not record["end_time"]:
+        return "papermill's run there did not complete (no end time: prepared only, or still running)"
+    if record.get("exception"):
+        return "papermill's run there stopped with an exception"
+    if any(_never_ran(cell) for cell in cells):
+        return "a code cell there never ran (papermill's kernel did not start, or its run stopped)"
+    recorded = (metrics.get(RUN_KEY) or {}).get("parameters") or {}
+    infos = {info.name: info for info in chapter.describe()}
+    for name, value in injected.items():
+        if name not in infos or name not in recorded or not _same_parameter(infos[name], value, recorded[name]):
+            given = short(recorded[name]) if name in recorded else "nothing"
+            return f"papermill ran it with {short(name)} = {short(value)}, the metrics record {given}"
+    return None
+
+
+def _never_ran(cell: Any) -> bool:
+    """A code cell with source and no execution count: prepared, or left when a run stopped before it."""
+    if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+        return False
+    source = cell.get("source", "")
+    text = "".join(source) if isinstance(source, list) else str(source)
+    return bool(text.strip()) and cell.get("execution_count") is None
+
+
+def _same_parameter(info: Any, injected: Any, recorded: Any) -> bool:
+    """Whether papermill's value of a parameter and the metrics' record are one value as the chapter reads it
+    (`ParamInfo.validate`: an int widened where a float is declared, a bool never a number); a value the
+    chapter refuses is no run's."""
+    try:
+        return _strictly_equal(info.validate(injected), info.validate(recorded))
+    except ParameterError:
+        return False
+
+
+def _strictly_equal(a: Any, b: Any) -> bool:
+    if isinstance(a, list) or isinstance(b, list):
+        return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(map(_strictly_equal, a, b))
+    return isinstance(a, bool) == isinstance(b, bool) and a == b
 
 
 def changed_parameters(chapter: Chapter, metrics: dict[str, Any]) -> dict[str, Any]:
@@ -568,8 +731,8 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
     derivation, finding, check), verdict, value [interval] n, the declared verdict, and "changed" when
     they differ; a claim decided by stored evidence is marked "evidence: ignores -p" when the run's
     parameters differ from the defaults. Exit code 1 when a verdict differs from its declaration;
-    MetricsError (exit 2) when a metrics file of a requested chapter is missing or unusable, or its run did not
-    finish (`unfinished_run`).
+    MetricsError (exit 2) when a metrics file of a requested chapter is missing or unusable, its run did not
+    finish (`unfinished_run`), or the notebook beside it is another run's (`foreign_notebook`).
     """
     metrics = {}
     for chapter in chapters:
@@ -585,6 +748,13 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
         problem = unfinished_run(metrics[chapter.id])
         if problem:
             raise MetricsError(f"{metrics_path(directory, chapter.id)}: {problem}")
+        problem = foreign_notebook(chapter, metrics[chapter.id], metrics_path(directory, chapter.id))
+        if problem:
+            found = metrics_path(directory, chapter.id)
+            raise MetricsError(
+                f"{found}: another run's metrics than the notebook beside it, {notebook_beside(found)}: {problem}; "
+                "rerun the chapter"
+            )
     rerun = {chapter.id for chapter in chapters if changed_parameters(chapter, metrics[chapter.id])}
     rows, changed = [("claim", "kind", "verdict", "value [interval], n", "declared", "")], 0
     found = verdicts(chapters, metrics)
