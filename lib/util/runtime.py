@@ -47,12 +47,13 @@ def setting(name: str) -> str | None:
 
 
 def whole_number_in(text: str, low: int, high: int) -> int | None:
-    """The int from `low` to `high` that `text` writes (ASCII digits, spaces around allowed), or None; never Python's
-    error for an integer of more digits than it converts (no more digits than `high` has are read)."""
+    """The int from `low` to `high` that `text` writes (ASCII digits, spaces around and zeros in front allowed, at most
+    32 characters), or None; never Python's error for an integer of more digits than it converts."""
     digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(high)):
+    significant = digits.lstrip("0") or "0"  # zeros in front are allowed ("0002"), not counted as digits
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 32 or len(significant) > len(str(high)):
         return None
-    return int(digits) if low <= int(digits) <= high else None
+    return int(significant) if low <= int(significant) <= high else None
 
 
 def thread_count(text: str) -> int | None:

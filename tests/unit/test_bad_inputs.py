@@ -182,6 +182,9 @@ def test_every_folder_the_repository_tracks_is_a_source_folder():
     """A folder added to the repository is one no run writes into (`.ci` was missing)."""
     import subprocess
 
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout (a release archive): no tracked folders to read")
+
     tracked = subprocess.run(
         ["git", "-C", str(ROOT), "ls-tree", "-d", "--name-only", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.split()

@@ -12,7 +12,7 @@ def chapter_run(tmp_path, monkeypatch):
     monkeypatch.setenv("LIB_OUTPUT_DIR", str(tmp_path))
     monkeypatch.setattr(ChapterRun, "_glue", staticmethod(lambda name, value: None))
     chapter = load("one_layer")
-    return ChapterRun(chapter, chapter.validate({}))
+    return ChapterRun(chapter, chapter.validate({}), tmp_path)
 
 
 def test_checks_print_the_condition_not_the_float(chapter_run, capsys):
@@ -66,7 +66,7 @@ def test_a_smoke_variant_loaded_to_compare_with_is_recorded_without_a_notice(tmp
     monkeypatch.setenv("LIB_OUTPUT_DIR", str(tmp_path))
     monkeypatch.setattr(ChapterRun, "_glue", staticmethod(lambda name, value: None))
     chapter = load("geneft_dynamics")
-    run = ChapterRun(chapter, chapter.validate({}))
+    run = ChapterRun(chapter, chapter.validate({}), tmp_path)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         compared = run.evidence("phase_grid", "smoke", reference=True)

@@ -18,7 +18,7 @@ from lib.book.verdicts.claims import (
     read_metrics,
     sentence,
     slug,
-    unfinished_run,
+    unfinished_metrics,
     verdicts,
 )
 
@@ -338,7 +338,7 @@ def test_the_metrics_of_a_run_that_did_not_finish_are_refused(tmp_path, finished
     with pytest.raises(MetricsError, match="toy.metrics.json: the run that wrote it did not finish") as err:
         claims_report([_chapter()], tmp_path)
     assert "\n" not in str(err.value)
-    assert unfinished_run({RUN_KEY: run}) is not None and unfinished_run({RUN_KEY: TOY_RUN}) is None
+    assert unfinished_metrics({RUN_KEY: run}) is not None and unfinished_metrics({RUN_KEY: TOY_RUN}) is None
     _write(tmp_path, {"err": 0.01}, run=TOY_RUN)
     assert claims_report([_chapter()], tmp_path)[1] in (0, 1)
 
@@ -433,7 +433,7 @@ def test_metrics_beside_a_notebook_papermill_never_executed_are_refused(tmp_path
         )
     record = json.loads((tmp_path / "toy.ipynb").read_text())["metadata"]["papermill"]
     assert record["end_time"] and not record["exception"]  # papermill records no failure: the cells never ran
-    _one_line_refusal(tmp_path, f"{tmp_path}/toy.ipynb", "a code cell there never ran")
+    _one_line_refusal(tmp_path, f"{tmp_path}/toy.ipynb", "a cell never ran")
 
 
 @pytest.mark.parametrize(
@@ -444,6 +444,7 @@ def test_metrics_beside_a_notebook_papermill_never_executed_are_refused(tmp_path
         ({"tol": 1}, {"tol": 1.0}, False),  # an int is the float the chapter declares
         ({"tol": 1.0}, {"tol": 1}, False),
         ({"steps": 3, "fast": True}, {"steps": 3, "fast": True}, False),
+        ({"PAPERMILL_INPUT_PATH": "in.ipynb", "PAPERMILL_OUTPUT_PATH": "toy.ipynb"}, {}, False),  # --inject-paths
         ({"tol": 0.5}, {}, True),  # the tester's d = 8 beside d = 64
         ({"steps": 3}, {"steps": 3.0}, True),  # never equal where an int is declared (and refused as a record)
         ({"fast": 1}, {"fast": True}, True),  # 1 is not true

@@ -152,7 +152,7 @@ def test_the_parser_takes_no_abbreviation_and_refuses_in_one_line():
     with pytest.raises(ParameterError) as refused:
         parser.parse_args(["x\ny" * 1000])
     assert "\n" not in str(refused.value) and len(str(refused.value)) < 400
-    assert whole_number("--n", " 07 ", 0, 10) == 7
-    for text in ("11", "-1", "007", HUGE, "0" * 5000 + "7", "٣", "+7", "7.0"):
+    assert whole_number("--n", " 07 ", 0, 10) == 7 and whole_number("--n", "007", 0, 10) == 7
+    for text in ("11", "-1", "0011", HUGE, "0" * 5000 + "7", "٣", "+7", "7.0"):
         with pytest.raises(ParameterError, match="--n must be a whole number from 0 to 10"):
             whole_number("--n", text, 0, 10)

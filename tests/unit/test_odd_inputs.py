@@ -517,7 +517,6 @@ def test_without_a_known_output_the_metrics_go_to_a_file_of_their_own(monkeypatc
 
     monkeypatch.delenv("LIB_OUTPUT_DIR", raising=False)
     monkeypatch.setattr(lib.book.run.notebook, "papermill_output_path", lambda injected=None: None)
-    assert lib.book.run.notebook.known_output_dir({}) is None
     names = {lib.book.run.notebook.unique_metrics_name("one_layer") for _ in range(3)}
     assert all(n.startswith("one_layer.") and n.endswith(".metrics.json") and str(os.getpid()) in n for n in names)
 

@@ -295,9 +295,9 @@ steps = 10
 
 # %%
 import json, os
-from lib.book.run.notebook import known_output_dir, metrics_name, output_dir
-name = metrics_name("toy", known_output_dir(globals()), False, globals())
-json.dump({"dir": str(output_dir(globals())), "steps": steps, "metrics": name}, open(os.environ["PROBE"], "w"))
+from lib.book.run.notebook import metrics_destination
+folder, name, _ = metrics_destination("toy", globals())
+json.dump({"dir": str(folder), "steps": steps, "metrics": name}, open(os.environ["PROBE"], "w"))
 """
 
 

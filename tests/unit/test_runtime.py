@@ -6,7 +6,6 @@ import sys
 
 import pytest
 
-from lib.book.run.notebook import DEFAULT_RUNS_DIR, output_dir
 from lib.util import runtime
 from lib.util.paths import ROOT, cache_dir
 from lib.util.runtime import SettingError, check_environment, current, folder_setting, threads_setting
@@ -40,9 +39,9 @@ def test_threads_setting_reads_a_count(monkeypatch):
 
 def test_empty_folders_are_unset(monkeypatch, tmp_path):
     monkeypatch.setenv("LIB_OUTPUT_DIR", "")
-    assert output_dir() == DEFAULT_RUNS_DIR
     monkeypatch.setenv("LIB_CACHE_DIR", "")
     check_environment()
+    assert "LIB_OUTPUT_DIR" not in os.environ and "LIB_CACHE_DIR" not in os.environ
     assert cache_dir("x").parent.name == ".cache"
 
 
@@ -66,7 +65,7 @@ def test_relative_folders_are_read_from_the_folder_the_command_was_started_in(mo
     monkeypatch.setenv("LIB_CACHE_DIR", "cache")
     monkeypatch.setenv("LIB_OUTPUT_DIR", "out")
     check_environment()
-    assert cache_dir("x") == tmp_path / "cache" / "x" and output_dir() == tmp_path / "out"
+    assert cache_dir("x") == tmp_path / "cache" / "x" and os.environ["LIB_OUTPUT_DIR"] == str(tmp_path / "out")
 
 
 def test_runtime_environment_carries_threads():

@@ -246,7 +246,7 @@ def test_a_chapter_run_keeps_warnings_as_notices_not_stderr(tmp_path, monkeypatc
     monkeypatch.setenv(OUTPUT_DIR_ENV, str(tmp_path))
     monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # restored after the test
     chapter = load("one_layer")
-    run = ChapterRun(chapter, chapter.validate({}))
+    run = ChapterRun(chapter, chapter.validate({}), tmp_path)
     capsys.readouterr()
     with warnings.catch_warnings():
         warnings.simplefilter("always")

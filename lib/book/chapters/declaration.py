@@ -64,6 +64,8 @@ def short(value: Any) -> str:
 
 
 _SCALARS = {int: "int", float: "float", bool: "bool", str: "str"}
+# the parameters papermill's --inject-paths adds to every notebook: papermill's own, never a chapter's
+PAPERMILL_PATH_PARAMETERS = frozenset({"PAPERMILL_INPUT_PATH", "PAPERMILL_OUTPUT_PATH"})
 MAX_INT = 2**53  # the largest integer every float computation of a check or a cost estimate keeps exact
 MAX_MESSAGE = 400
 
@@ -155,7 +157,7 @@ class ParamInfo:
         if self.is_list:
             if not isinstance(value, (list, tuple)):
                 hint = (
-                    f" (papermill's -p reads a list as text: give it with -y '{{{self.name}: {value.strip()}}}')"
+                    f" (a list is given as YAML, with -y: -y '{{{self.name}: {value.strip()}}}')"
                     if isinstance(value, str) and value.strip().startswith("[")
                     else ""
                 )
@@ -725,7 +727,9 @@ class Chapter:
         """The chapter's parameters: defaults with `overrides`, validated; ParameterError otherwise."""
         self.check_names(overrides)
         try:
-            with np.errstate(over="raise", divide="raise", invalid="raise"):  # an error, never a warning on stderr
+            with np.errstate(
+                over="raise"
+            ):  # an overflow is an error, never a warning on stderr (the cost must be finite)
                 params = self.params(**overrides)
                 cost = params.cost()
         except ParameterError as err:

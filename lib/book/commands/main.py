@@ -36,7 +36,7 @@ import yaml
 
 from lib.book.chapters.declaration import ParameterError, short
 from lib.book.commands.arguments import OneLineParser, whole_number
-from lib.book.run.papermill_route import look_alike_number
+from lib.book.run.papermill_route import ALIASES_REFUSED, look_alike_number
 from lib.util.paths import ROOT
 from lib.util.runtime import STORED_RESULTS_MODES
 
@@ -65,7 +65,7 @@ class _StrictLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: yaml.Node | None, index: yaml.Node | int | None) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
-            raise ParameterError("YAML aliases (*name) are not accepted in parameters")
+            raise ParameterError(ALIASES_REFUSED)
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -359,11 +359,10 @@ def pages_folder(out_dir: Path) -> Path:
     ParameterError otherwise, before any write."""
     from lib.util.paths import source_folder_of
 
-    resolved, generated = out_dir.resolve(), (ROOT / "book" / "generated").resolve()
-    inside = source_folder_of(resolved)
+    inside = source_folder_of(out_dir)  # real paths: a symbolic link's loop is no traceback
     if os.path.lexists(out_dir) and not out_dir.is_dir():
         raise ParameterError(f"pages: {out_dir}: exists and is not a folder")
-    if inside is not None and resolved != generated:
+    if inside is not None and os.path.realpath(out_dir) != os.path.realpath(ROOT / "book" / "generated"):
         where = "the repository's root" if inside == "." else f"the source folder {inside}/"
         raise ParameterError(f"pages: {out_dir}: lies in {where} (the book's pages go to book/generated)")
     return out_dir
@@ -448,7 +447,13 @@ def main(argv: list[str] | None = None) -> int:
             new_folders = missing_folders(output_dir)
             try:
                 try:
-                    option = OUTPUT_DIR_ENV if args.output_dir is None else "--output-dir"  # named as it was given
+                    option = (  # the folder named as it was given
+                        "--output-dir"
+                        if args.output_dir is not None
+                        else OUTPUT_DIR_ENV
+                        if os.environ.get(OUTPUT_DIR_ENV)
+                        else "the output folder"
+                    )
                     chapter, params, _ = validate_run(
                         args.chapter, overrides, output_dir, args.allow_expensive, option=option
                     )
@@ -507,9 +512,11 @@ def main(argv: list[str] | None = None) -> int:
             given = args.output is not None
             output = args.output if given else args.notebook.with_suffix(".html")
             output = usable_output_file(output, chapter.id, option="-o" if given else "the page")
-            if output.name.endswith((".ipynb", ".metrics.json")) or output.resolve() == args.notebook.resolve():
+            same = os.path.realpath(output) == os.path.realpath(args.notebook)
+            if output.name.endswith((".ipynb", ".metrics.json")) or same:
                 raise ParameterError(
-                    f"-o {short(str(args.output))}: a run's notebook or metrics, not a page; name an .html file"
+                    f"{'-o' if given else 'the page'} {short(str(output))}: a run's notebook or metrics, not a page; "
+                    "name an .html file"
                 )
             print(f"wrote {render_page(args.notebook, output)}")
         elif args.command == "list":

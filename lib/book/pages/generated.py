@@ -23,7 +23,8 @@ from lib.book.verdicts.claims import (
     claim_id_html,
     claims_table_row,
     details_text,
-    foreign_metrics,
+    metrics_path,
+    metrics_problem,
     read_metrics,
     row_key_html,
     verdicts,
@@ -72,7 +73,7 @@ def book_metrics(runs_dir: Path, chapters: list[Chapter]) -> dict[str, dict | No
             )
         if found is None:
             continue
-        problem = foreign_metrics(chapter, found)
+        problem = metrics_problem(chapter, found, metrics_path(runs_dir, chapter.id))
         changed = changed_parameters(chapter, found)
         if problem or changed:
             reason = problem or f"it was run with parameters other than the defaults ({short(changed)})"

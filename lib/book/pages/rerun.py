@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 BIBLIOGRAPHY = ROOT / "book" / "references.bib"
 MATHJAX = ROOT / "book" / "_static" / "mathjax" / "tex-svg-full.js"
-MAX_NOTEBOOK_BYTES = 512 * 2**20  # an executed chapter with its figures is megabytes
 MYST_EXTENSIONS = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]  # as _config.yml
 _CHAPTER_CALL = re.compile(r"""start_chapter\(\s*["'](\w+)["']""")
 _CITE = re.compile(r"\{cite:[pt]\}`([^`]+)`")
@@ -266,13 +265,13 @@ def read_chapter_notebook(path: Path) -> tuple[NotebookNode, Chapter]:
     for anything else: not a regular file, not UTF-8 JSON, not a Jupyter notebook, not a chapter of this book."""
     import nbformat
 
-    from lib.book.verdicts.claims import MetricsError, read_regular_file
+    from lib.book.verdicts.claims import MAX_NOTEBOOK_BYTES, MetricsError, read_regular_file, unfinished_notebook
 
     try:
-        text = read_regular_file(path, MAX_NOTEBOOK_BYTES).decode("utf-8")
+        text = read_regular_file(path, MAX_NOTEBOOK_BYTES, "notebook").decode("utf-8")
         notebook = nbformat.reads(text, as_version=4)
     except MetricsError as err:
-        raise ParameterError(str(err).replace("metrics file", "notebook")) from None
+        raise ParameterError(str(err)) from None
     except UnicodeDecodeError as err:
         raise ParameterError(f"{path}: not a notebook (not UTF-8 at byte {err.start})") from None
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError, nbformat.ValidationError) as err:
@@ -282,23 +281,9 @@ def read_chapter_notebook(path: Path) -> tuple[NotebookNode, Chapter]:
         chapter = chapter_of(notebook)
     except (ValueError, AttributeError, TypeError) as err:
         raise ParameterError(f"{path}: {err}") from None
-    if (why := unfinished_run(notebook)) is not None:
+    if (why := unfinished_notebook(notebook.cells)) is not None:
         raise ParameterError(f"{path}: {why}; a page shows a run that finished")
     return notebook, chapter
-
-
-def unfinished_run(notebook: NotebookNode) -> str | None:
-    """Why an executed chapter notebook is not a run that finished, or None: a code cell that stopped with an
-    error (a refused parameter, a failure), or one that never ran (papermill's --prepare-only, a run stopped on the
-    way, an nbval reference stripped of its counts)."""
-    for cell in notebook.cells:
-        if cell.get("cell_type") != "code" or not str(cell.get("source", "")).strip():
-            continue
-        if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
-            return "a cell stopped with an error: the run did not finish"
-        if cell.get("execution_count") is None:
-            return "a cell never ran: the notebook was prepared but not executed, or its run stopped on the way"
-    return None
 
 
 def render_page(notebook_path: Path, output: Path | None = None) -> Path:

@@ -94,47 +94,14 @@ METRICS_WRITE_SECONDS = 5.0
 def runner_staging() -> Path | None:
     """`lib run`'s staging folder when this kernel runs under `lib run` (LIB_OUTPUT_DIR names it:
     `lib.book.run.outputs.is_staging_folder`), else None."""
-    if setting(OUTPUT_DIR_ENV) is None:
-        return None
-    folder = folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR)
-    return folder if is_staging_folder(folder) else None
-
-
-def known_output_dir(namespace: dict[str, Any] | None = None) -> Path | None:
-    """The folder a run writes into, when it can be known: `lib run`'s staging folder (`runner_staging`), else the
-    folder of papermill's output notebook (its command line, or PAPERMILL_OUTPUT_PATH under its Python API's
-    `inject_paths`), else LIB_OUTPUT_DIR, which a reader sets where papermill's notebook cannot be known; else None
-    (papermill's Python API, nbclient, a notebook opened by hand)."""
-    staging = runner_staging()
-    if staging is not None:
-        return staging
-    output = papermill_output_path((namespace or {}).get("PAPERMILL_OUTPUT_PATH"))
-    if output is not None:
-        return output.parent
-    return folder_setting(OUTPUT_DIR_ENV, DEFAULT_RUNS_DIR) if setting(OUTPUT_DIR_ENV) is not None else None
-
-
-def output_dir(namespace: dict[str, Any] | None = None) -> Path:
-    """Where metrics go: the run's own folder (`known_output_dir`), else `runs/`, which git ignores."""
-    return known_output_dir(namespace) or DEFAULT_RUNS_DIR
+    value = setting(OUTPUT_DIR_ENV)  # read as text: on the papermill route a reader's value is checked only where used
+    return Path(value) if value is not None and is_staging_folder(value) else None
 
 
 def unique_metrics_name(chapter_id: str) -> str:
     """A metrics file name no other run takes (time to the second and process id), for a run whose folder is
     not known: two such runs into `runs/` must not overwrite each other's metrics."""
     return f"{chapter_id}.{datetime.now(UTC):%Y%m%dT%H%M%S}-{os.getpid()}.metrics.json"
-
-
-def metrics_name(chapter_id: str, known: Path | None, from_runner: bool, namespace: dict[str, Any]) -> str:
-    """The file name of a run's metrics: `ID.metrics.json` for `lib run` (its staging folder) and for a papermill
-    output notebook named `ID.ipynb`; named after any other papermill output notebook (`out/e.ipynb` ->
-    `out/e.metrics.json`, `lib.book.run.papermill_route.metrics_file`), so that two runs into one folder keep their
-    own; `ID.metrics.json` in a LIB_OUTPUT_DIR set where the notebook is not known; unique where the folder is not
-    known (`unique_metrics_name`)."""
-    if known is None:
-        return unique_metrics_name(chapter_id)
-    notebook = None if from_runner else papermill_output_path(namespace.get("PAPERMILL_OUTPUT_PATH"))
-    return metrics_file(notebook).name if notebook is not None else f"{chapter_id}.metrics.json"
 
 
 def withdraw_previous_metrics(namespace: dict[str, Any] | None = None) -> Path | None:
@@ -269,9 +236,7 @@ def run_provenance() -> dict[str, Any]:
 class ChapterRun:
     """The notebook-side handle of one execution of a chapter."""
 
-    def __init__(
-        self, chapter: Chapter, params: Parameters, directory: Path | None = None, metrics_name: str | None = None
-    ):
+    def __init__(self, chapter: Chapter, params: Parameters, directory: Path, metrics_name: str | None = None):
         self.chapter = chapter
         self.params = params
         self.metrics: dict[str, Any] = {}
@@ -288,7 +253,7 @@ class ChapterRun:
         self.at_defaults = not changed_parameters(chapter, params)
         self.stored_root: Path | None = None  # data/evidence (a test's own folder otherwise)
         self._stored_names: list[str] = []
-        self.path = (directory or output_dir()) / (metrics_name or f"{chapter.id}.metrics.json")
+        self.path = Path(directory) / (metrics_name or f"{chapter.id}.metrics.json")
         self._write(now=True)
         atexit.register(self.flush)  # what a chapter recorded after its last write, when the kernel ends
         warnings.showwarning = self._notice
@@ -673,7 +638,7 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     from lib.util import runtime
     from lib.util.plotting import use_book_style
 
-    withdraw_previous_metrics(namespace)  # (under the Python API's inject_paths, only the namespace names it)
+    withdraw_previous_metrics(namespace)  # (papermill's Python API: only a PAPERMILL_OUTPUT_PATH parameter names it)
     shell = get_ipython()
     for guard in _installed_guards(shell) if shell is not None else []:
         shell.input_transformers_cleanup.remove(guard)
@@ -692,7 +657,7 @@ def start_chapter(chapter_id: str, namespace: dict[str, Any]) -> ChapterRun:
     run = ChapterRun(chapter, params, directory, name)
     if not known:
         print(
-            f"metrics: {run.path} (where this run writes its notebook is not known: set {OUTPUT_DIR_ENV}, or pass "
-            "papermill inject_paths=True, to write ID.metrics.json beside it)"
+            f"metrics: {run.path} (where this run writes its notebook is not known: set {OUTPUT_DIR_ENV}, or give "
+            "papermill's Python API parameters={'PAPERMILL_OUTPUT_PATH': OUT}, to write the metrics beside it)"
         )
     return run

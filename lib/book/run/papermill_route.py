@@ -30,7 +30,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lib.book.chapters.declaration import Chapter, ParameterError, look_alike_hint, short
+from lib.book.chapters.declaration import PAPERMILL_PATH_PARAMETERS, Chapter, ParameterError, look_alike_hint, short
 
 if TYPE_CHECKING:
     import click
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 PARAMETERS_MARKER = '# %% tags=["parameters", "hide-input"]'
 _PARAMETERS_CELL = re.compile(r'^# %%.*\btags=\[[^\]]*"parameters"')
 INJECTED_HEADER = "# Parameters"  # the comment papermill's Python translator puts first in the cell it injects
-PATH_PARAMETERS = frozenset({"PAPERMILL_INPUT_PATH", "PAPERMILL_OUTPUT_PATH"})  # --inject-paths
 
 
 # ----------------------------------------------------------------------------------------------
@@ -96,12 +95,11 @@ def _is_literal(node: ast.expr) -> bool:
 
 
 def _spelling(name: str) -> str:
-    """How `name` differs from the plain name it looks like: spaces around it, or its first non-ASCII character."""
+    """How `name` differs from the plain name it looks like: spaces around it, or its first non-ASCII character
+    (`name_problem` asks only for a name that stripping or NFKC changes: an ASCII name without spaces it does not)."""
     if name.strip() != name:
         return "spaces around it"
-    odd = next((c for c in name if not c.isascii()), None)
-    if odd is None:
-        return "other characters"
+    odd = next(c for c in name if not c.isascii())
     return f"{odd!r} ({unicodedata.name(odd, f'U+{ord(odd):04X}')})"
 
 
@@ -161,7 +159,7 @@ def injected_cell_problem(source: str, chapter: Chapter) -> str | None:
             )
         names.append(name)
     try:
-        chapter.check_names(name for name in names if name not in PATH_PARAMETERS)
+        chapter.check_names(name for name in names if name not in PAPERMILL_PATH_PARAMETERS)
     except ParameterError as err:
         return str(err)
     return None
@@ -262,7 +260,7 @@ def look_alike_numbers(argv: list[str]) -> str | None:
     return None
 
 
-# lib run's message (lib.book.commands.main), word for word: the two routes refuse aliases alike
+# the one message of both routes (lib run's reader of -y, lib.book.commands.main, and this one) for YAML aliases
 ALIASES_REFUSED = "YAML aliases (*name) are not accepted in parameters"
 
 
@@ -380,7 +378,7 @@ def command_line_problem(
     """Why the papermill command line `argv` must not run `chapter`, or None (also for a command line that is not
     papermill's: `lib run` checks its own). As `lib run` refuses them: a YAML document that is not a mapping or
     holds aliases, a name that is not exactly a declared parameter (`name_problem`), a name given twice
-    (`repeated_names`), a `-p` number in look-alike digits (`look_alike_number`)."""
+    (`repeated_names`), a `-p` number in look-alike digits (`look_alike_numbers`)."""
     context = _papermill_context(argv)
     if context is None:
         return None
@@ -388,15 +386,8 @@ def command_line_problem(
         given = _given(context, _start_folder(context, cwd, shell_pwd))
     except ParameterError as err:
         return str(err)
-    for name, _ in given:
-        if (problem := name_problem(name, chapter)) is not None:
-            return problem
-    if (problem := _repeat(given)) is not None:
-        return problem
-    for name, raw in context.params.get("parameters") or ():
-        if (problem := look_alike_number(name, raw)) is not None:
-            return problem
-    return None
+    unknown = next((problem for name, _ in given if (problem := name_problem(name, chapter)) is not None), None)
+    return unknown or repeated_names(argv, cwd, shell_pwd) or look_alike_numbers(argv)
 
 
 def papermill_command() -> list[str] | None:
@@ -442,7 +433,7 @@ def papermill_output_path(injected: object = None) -> Path | None:
     """The output notebook of the papermill run executing this kernel, or None when it cannot be known.
 
     The kernel's parent process is read (Linux /proc): the `papermill` command line names it. Where the parent is
-    not papermill's command (its Python API), `injected` is PAPERMILL_OUTPUT_PATH (`inject_paths=True`); on the
+    not papermill's command (its Python API), `injected` is PAPERMILL_OUTPUT_PATH (a parameter the reader gives); on the
     command line it only stands in where the line names no local notebook, since a `-p PAPERMILL_OUTPUT_PATH`
     would set it too. An output on stdout or a URL gives None (set LIB_OUTPUT_DIR for those).
     """

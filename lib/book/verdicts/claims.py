@@ -26,6 +26,7 @@ from lib.book.chapters.declaration import (
     INCONCLUSIVE,
     NOT_COMPUTED,
     NOT_COMPUTED_KEY,
+    PAPERMILL_PATH_PARAMETERS,
     Chapter,
     Claim,
     ParameterError,
@@ -152,8 +153,9 @@ class Verdict:
 MAX_METRICS_BYTES = 64 * 2**20  # a chapter's metrics are kilobytes; anything this large is not one
 
 
-def read_regular_file(path: Path, limit: int) -> bytes:
-    """The bytes of `path`, which must be a regular file of at most `limit` bytes; MetricsError otherwise.
+def read_regular_file(path: Path, limit: int, kind: str = "metrics file") -> bytes:
+    """The bytes of `path`, which must be a regular file (a `kind`, for the message) of at most `limit` bytes;
+    MetricsError otherwise.
 
     Opened without blocking (a FIFO or a device would wait for a writer, or never end) and checked
     on the open descriptor, so nothing swapped in between a check and the open is read; the read
@@ -169,7 +171,7 @@ def read_regular_file(path: Path, limit: int) -> bytes:
     with os.fdopen(descriptor, "rb") as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:
-        raise MetricsError(f"{path}: larger than {limit // 2**20} MiB, not a metrics file")
+        raise MetricsError(f"{path}: larger than {limit // 2**20} MiB, not a {kind}")
     return data
 
 
@@ -367,7 +369,7 @@ def _json_kind(value: Any) -> str:
     return f"{'a list' if isinstance(value, list) else 'an object'} {short(value)}"
 
 
-def unfinished_run(metrics: dict[str, Any]) -> str | None:
+def unfinished_metrics(metrics: dict[str, Any]) -> str | None:
     """Why a metrics file is not that of a complete run (its record has no completion mark, `FINISHED_KEY`: the
     run was killed, failed or still runs, and its claims would read as "not computed"), or None."""
     record = metrics.get(RUN_KEY)
@@ -379,7 +381,7 @@ def unfinished_run(metrics: dict[str, Any]) -> str | None:
     )
 
 
-MAX_NOTEBOOK_BYTES = 512 * 2**20  # an executed chapter with its figures is megabytes (lib.book.pages.rerun)
+MAX_NOTEBOOK_BYTES = 512 * 2**20  # an executed chapter with its figures is megabytes
 
 
 def notebook_beside(metrics_file: Path) -> Path:
@@ -405,7 +407,7 @@ def foreign_notebook(chapter: Chapter, metrics: dict[str, Any], metrics_file: Pa
         return None
     unreadable = f"{metrics_file}: the notebook beside it, {path},"
     try:
-        notebook = json.loads(read_regular_file(path, MAX_NOTEBOOK_BYTES).decode("utf-8"))
+        notebook = json.loads(read_regular_file(path, MAX_NOTEBOOK_BYTES, "notebook").decode("utf-8"))
     except MetricsError as err:
         raise MetricsError(f"{unreadable} {str(err).removeprefix(f'{path}: ')}") from None
     except UnicodeDecodeError as err:
@@ -427,24 +429,35 @@ def foreign_notebook(chapter: Chapter, metrics: dict[str, Any], metrics_file: Pa
         return "papermill's run there did not complete (no end time: prepared only, or still running)"
     if record.get("exception"):
         return "papermill's run there stopped with an exception"
-    if any(_never_ran(cell) for cell in cells):
-        return "a code cell there never ran (papermill's kernel did not start, or its run stopped)"
+    if (why := unfinished_notebook(cells)) is not None:
+        return why
     recorded = (metrics.get(RUN_KEY) or {}).get("parameters") or {}
     infos = {info.name: info for info in chapter.describe()}
     for name, value in injected.items():
+        if name in PAPERMILL_PATH_PARAMETERS:  # papermill's --inject-paths: its own, never a chapter's parameter
+            continue
         if name not in infos or name not in recorded or not _same_parameter(infos[name], value, recorded[name]):
             given = short(recorded[name]) if name in recorded else "nothing"
             return f"papermill ran it with {short(name)} = {short(value)}, the metrics record {given}"
     return None
 
 
-def _never_ran(cell: Any) -> bool:
-    """A code cell with source and no execution count: prepared, or left when a run stopped before it."""
-    if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-        return False
-    source = cell.get("source", "")
-    text = "".join(source) if isinstance(source, list) else str(source)
-    return bool(text.strip()) and cell.get("execution_count") is None
+def unfinished_notebook(cells: list[Any]) -> str | None:
+    """Why the code cells `cells` of an executed notebook are not those of a run that finished, or None: a cell
+    that stopped with an error (a refused parameter, a failure), or one with source that never ran (papermill's
+    --prepare-only, a kernel that did not start, a run stopped on the way)."""
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        if not ("".join(source) if isinstance(source, list) else str(source)).strip():
+            continue
+        outputs = cell.get("outputs") if isinstance(cell.get("outputs"), list) else []
+        if any(isinstance(output, dict) and output.get("output_type") == "error" for output in outputs):
+            return "a cell stopped with an error: the run did not finish"
+        if cell.get("execution_count") is None:
+            return "a cell never ran: the notebook was prepared but not executed, or its run stopped on the way"
+    return None
 
 
 def _same_parameter(info: Any, injected: Any, recorded: Any) -> bool:
@@ -461,6 +474,20 @@ def _strictly_equal(a: Any, b: Any) -> bool:
     if isinstance(a, list) or isinstance(b, list):
         return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(map(_strictly_equal, a, b))
     return isinstance(a, bool) == isinstance(b, bool) and a == b
+
+
+def metrics_problem(chapter: Chapter, metrics: dict[str, Any], path: Path) -> str | None:
+    """Why the metrics read from `path` cannot be judged as a run of `chapter` by the current code, or None: not
+    its run or of other code (`foreign_metrics`), a run that did not finish (`unfinished_metrics`), or the metrics of
+    another run than the notebook beside them (`foreign_notebook`). `lib claims` and the book read alike."""
+    problem = foreign_metrics(chapter, metrics) or unfinished_metrics(metrics)
+    if problem:
+        return problem
+    if (beside := foreign_notebook(chapter, metrics, path)) is not None:
+        return (
+            f"another run's metrics than the notebook beside it, {notebook_beside(path)}: {beside}; rerun the chapter"
+        )
+    return None
 
 
 def changed_parameters(chapter: Chapter, metrics: dict[str, Any]) -> dict[str, Any]:
@@ -732,7 +759,7 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
     they differ; a claim decided by stored evidence is marked "evidence: ignores -p" when the run's
     parameters differ from the defaults. Exit code 1 when a verdict differs from its declaration;
     MetricsError (exit 2) when a metrics file of a requested chapter is missing or unusable, its run did not
-    finish (`unfinished_run`), or the notebook beside it is another run's (`foreign_notebook`).
+    finish (`unfinished_metrics`), or the notebook beside it is another run's (`foreign_notebook`).
     """
     metrics = {}
     for chapter in chapters:
@@ -742,19 +769,9 @@ def claims_report(chapters: list[Chapter], directory: Path, only_changed: bool =
                 f"{metrics_path(directory, chapter.id)}: no such file "
                 f"(run `python -m lib run {chapter.id} --output-dir {directory}`)"
             )
-        problem = foreign_metrics(chapter, metrics[chapter.id])
+        problem = metrics_problem(chapter, metrics[chapter.id], metrics_path(directory, chapter.id))
         if problem:
             raise MetricsError(f"{metrics_path(directory, chapter.id)}: {problem}")
-        problem = unfinished_run(metrics[chapter.id])
-        if problem:
-            raise MetricsError(f"{metrics_path(directory, chapter.id)}: {problem}")
-        problem = foreign_notebook(chapter, metrics[chapter.id], metrics_path(directory, chapter.id))
-        if problem:
-            found = metrics_path(directory, chapter.id)
-            raise MetricsError(
-                f"{found}: another run's metrics than the notebook beside it, {notebook_beside(found)}: {problem}; "
-                "rerun the chapter"
-            )
     rerun = {chapter.id for chapter in chapters if changed_parameters(chapter, metrics[chapter.id])}
     rows, changed = [("claim", "kind", "verdict", "value [interval], n", "declared", "")], 0
     found = verdicts(chapters, metrics)
