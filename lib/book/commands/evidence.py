@@ -26,9 +26,13 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lib.book.chapters.declaration import ParameterError, short
 from lib.book.commands.arguments import OneLineParser, whole_number
+
+if TYPE_CHECKING:
+    from lib.book.evidence.declare import EvidenceSet
 
 PROG = "python -m lib evidence"
 SHOWN = 8  # names listed in a refusal before "..."
@@ -39,7 +43,7 @@ def _names(names: list[str]) -> str:
     return ", ".join(names[:SHOWN]) + (f", ... ({len(names)} in all)" if len(names) > SHOWN else "")
 
 
-def _evidence_set(chapter: str, name: str):
+def _evidence_set(chapter: str, name: str) -> EvidenceSet:
     """The declared set `chapter/name`; ParameterError naming the unknown chapter or set and the valid ones."""
     from lib.book.evidence import registry
 

@@ -271,6 +271,8 @@ def _route_loader() -> type:
     from papermill.iorw import NoDatesSafeLoader
 
     class RouteLoader(NoDatesSafeLoader):
+        """papermill's loader, refusing an alias where `lib run`'s reader of -y refuses it."""
+
         def compose_node(self, parent: yaml.Node | None, index: yaml.Node | int | None) -> yaml.Node | None:
             if self.check_event(yaml.AliasEvent):
                 raise ParameterError(ALIASES_REFUSED)
@@ -340,6 +342,7 @@ def _given(context: click.Context, cwd: Path | None) -> list[tuple[Any, str]]:
 
 
 def _repeat(given: list[tuple[Any, str]]) -> str | None:
+    """Why (name, option) pairs as `_given` lists them give a name twice (naming both options), or None."""
     seen: dict[str, str] = {}
     for name, option in given:
         key = short(name) if not isinstance(name, str) else name

@@ -471,6 +471,7 @@ def _same_parameter(info: Any, injected: Any, recorded: Any) -> bool:
 
 
 def _strictly_equal(a: Any, b: Any) -> bool:
+    """Equal, and a boolean only to a boolean (True == 1 in Python), lists entry by entry."""
     if isinstance(a, list) or isinstance(b, list):
         return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(map(_strictly_equal, a, b))
     return isinstance(a, bool) == isinstance(b, bool) and a == b
