@@ -251,7 +251,7 @@ test-cluster: $(ENV_STAMP)  ## check the SLURM path on a single-node cluster (ro
 # lib.util.paths.cache_dir writes (the Cache Directory Tagging convention), so no typo deletes anything else.
 clean-cache:  ## remove recomputable caches (.cache or LIB_CACHE_DIR)
 	@dir="$${LIB_CACHE_DIR:-.cache}"; \
-	if [ -n "$$LIB_CACHE_DIR" ] && [ -e "$$dir" ] && [ ! -f "$$dir/CACHEDIR.TAG" ]; then \
+	if [ -n "$${LIB_CACHE_DIR:-}" ] && [ -e "$$dir" ] && [ ! -f "$$dir/CACHEDIR.TAG" ]; then \
 	  echo "error: LIB_CACHE_DIR=$$dir holds no CACHEDIR.TAG: not a cache of this book; nothing removed" >&2; exit 2; \
 	fi; \
 	echo "rm -rf $$dir"; rm -rf "$$dir"

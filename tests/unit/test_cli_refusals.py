@@ -174,6 +174,20 @@ def test_only_a_folder_the_book_made_is_tagged_and_removed_as_a_cache(tmp_path, 
         assert folder.exists() == files and (not files or (folder / "keep.txt").exists())
 
 
+def test_clean_cache_removes_the_default_cache_with_no_variable_set(tmp_path):
+    """Without LIB_CACHE_DIR, `make clean-cache` removes `.cache` (the recipes run under `set -u`: an unset variable
+    must not stop them). Run on a copy of the Makefile in a folder of its own, so the repository's cache stays."""
+    import shutil
+    import subprocess
+
+    shutil.copy(ROOT / "Makefile", tmp_path)
+    shutil.copy(ROOT / "_toc.yml", tmp_path)
+    (tmp_path / ".cache" / "models").mkdir(parents=True)
+    environment = {k: v for k, v in os.environ.items() if k != "LIB_CACHE_DIR"}
+    done = subprocess.run(["make", "-s", "clean-cache"], cwd=tmp_path, env=environment, capture_output=True, text=True)
+    assert done.returncode == 0 and not (tmp_path / ".cache").exists(), done.stderr
+
+
 def test_pages_are_written_all_or_none(tmp_path, monkeypatch):
     """A page that cannot be made (a release snapshot edited into nonsense, say) leaves the folder as it was."""
     from lib.book.chapters.declaration import ParameterError
