@@ -197,8 +197,8 @@ def test_the_repository_root_is_refused():
 
 
 def test_book_chapters_is_where_the_book_runs():
-    assert lib.book.run.outputs._source_folder(ROOT / "book" / "chapters") is None
-    assert lib.book.run.outputs._source_folder(ROOT / "runs" / "x") is None
+    assert lib.book.run.outputs.source_folder(ROOT / "book" / "chapters") is None
+    assert lib.book.run.outputs.source_folder(ROOT / "runs" / "x") is None
 
 
 @FAST

@@ -30,13 +30,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
 from lib.book.chapters.declaration import ParameterError, short
 from lib.book.commands.arguments import OneLineParser, whole_number
-from lib.book.run.papermill_route import ALIASES_REFUSED, look_alike_number
+from lib.book.run.papermill_route import RefusesAliases, look_alike_number
 from lib.util.paths import ROOT
 from lib.util.runtime import STORED_RESULTS_MODES
 
@@ -50,7 +50,7 @@ MAX_YAML_BYTES = 100_000
 # ----------------------------------------------------------------------------------------------
 
 
-class _StrictLoader(yaml.SafeLoader):
+class _StrictLoader(RefusesAliases, yaml.SafeLoader):
     """papermill's reading of `-y` (`papermill.iorw.NoDatesSafeLoader`: PyYAML's safe YAML 1.1 without
     dates, so that 2024-01-01 stays text, merge keys `<<` merged), refusing duplicate keys (a key merged in and
     given again included), non-string keys and aliases (no alias bombs). As there, 1e-3 without a dot and 1.0e3
@@ -62,11 +62,6 @@ class _StrictLoader(yaml.SafeLoader):
         first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
-
-    def compose_node(self, parent: yaml.Node | None, index: yaml.Node | int | None) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            raise ParameterError(ALIASES_REFUSED)
-        return super().compose_node(parent, index)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         if node.tag != "tag:yaml.org,2002:map":  # a !!set is a mapping too: named by refuse_foreign
@@ -319,13 +314,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _page_renderer() -> Callable[[Path], Path]:
-    """`lib run --html`'s page writer (`render_page`: beside the executed notebook, in the run's staging folder)."""
-    from lib.book.pages.rerun import render_page
-
-    return render_page
-
-
 def known_chapters(given: list[str]) -> list[str]:
     """The chapter ids `given`, each once in the order given, after checking every one (`load`'s ParameterError
     for an unknown id), so that a command refuses before it computes or writes anything."""
@@ -357,14 +345,12 @@ def complete_build(runs_dir: Path, command: str) -> Path:
 def pages_folder(out_dir: Path) -> Path:
     """`out_dir` for the generated pages: a folder outside the repository's sources, or book/generated, the book's;
     ParameterError otherwise, before any write."""
-    from lib.util.paths import source_folder_of
+    from lib.book.run.outputs import lies_in, source_folder
 
-    inside = source_folder_of(out_dir)  # real paths: a symbolic link's loop is no traceback
     if os.path.lexists(out_dir) and not out_dir.is_dir():
         raise ParameterError(f"pages: {out_dir}: exists and is not a folder")
-    if inside is not None and os.path.realpath(out_dir) != os.path.realpath(ROOT / "book" / "generated"):
-        where = "the repository's root" if inside == "." else f"the source folder {inside}/"
-        raise ParameterError(f"pages: {out_dir}: lies in {where} (the book's pages go to book/generated)")
+    if (inside := source_folder(out_dir, allowed=(Path("book") / "generated",))) is not None:
+        raise ParameterError(f"pages: {out_dir}: lies in {lies_in(inside)} (the book's pages go to book/generated)")
     return out_dir
 
 
@@ -404,13 +390,7 @@ def _claims(location: Path, only: list[str], check: bool) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run `python -m lib` with `argv` (default: the command line) and return its exit status."""
     from lib.book.verdicts.claims import MetricsError
-    from lib.util.runtime import (
-        MAX_THREADS,
-        OUTPUT_DIR_ENV,
-        SettingError,
-        check_environment,
-        folder_setting,
-    )
+    from lib.util.runtime import MAX_THREADS, OUTPUT_DIR_ENV, SettingError, check_environment, folder_setting
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["evidence"]:
@@ -458,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
                         args.chapter, overrides, output_dir, args.allow_expensive, option=option
                     )
                     check_stored_results_mode(chapter, params, args.stored_results or stored_results_mode())
+                    render = None  # --html: the page, written in the staging folder and published with the run
+                    if args.html:
+                        from lib.book.pages.rerun import render_page as render
                     runtime = Runtime(threads or current().threads, args.stored_results)
                     path = run_chapter(
                         args.chapter,
@@ -465,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
                         output_dir,
                         runtime=runtime,
                         allow_expensive=args.allow_expensive,
-                        render=_page_renderer() if args.html else None,
+                        render=render,
                         option=option,
                     )
                 except BaseException:  # refused, interrupted or failed: a folder the run made and left empty goes

@@ -34,19 +34,25 @@ def _refuse(option: str, path: object, why: str) -> ParameterError:
     return ParameterError(f"{option} {short(str(path))}: {why}")
 
 
-def _source_folder(path: Path) -> str | None:
-    """The repository folder `path` lies in, when a run must not write there ('.' for the root), else None."""
-    runs = [Path(os.path.realpath(ROOT / folder)) for folder in RUNS_IN_SOURCE]
-    resolved = Path(os.path.realpath(path))
-    if any(resolved == folder or folder in resolved.parents for folder in runs):
-        return None
+def source_folder(path: str | os.PathLike, allowed: tuple[Path, ...] = RUNS_IN_SOURCE) -> str | None:
+    """The repository folder `path` lies in, when nothing may be written there ('.' for the root), else None; the
+    folders `allowed` (relative to the repository; by default where the book's runs go) and below are writable."""
+    resolved = Path(os.path.realpath(path))  # real paths: a symbolic link's loop is no traceback
+    for folder in (Path(os.path.realpath(ROOT / f)) for f in allowed):
+        if resolved == folder or folder in resolved.parents:
+            return None
     return source_folder_of(resolved)
+
+
+def lies_in(folder: str) -> str:
+    """`source_folder`'s answer in words: "the repository's root" or "the source folder lib/"."""
+    return "the repository's root" if folder == "." else f"the source folder {folder}/"
 
 
 def in_source_tree(path: str | os.PathLike) -> bool:
     """Whether a run must not write into folder `path`: the repository's root or one of its SOURCE_FOLDERS
     (`book/chapters` excepted)."""
-    return _source_folder(Path(os.path.abspath(os.path.expanduser(os.fspath(path))))) is not None
+    return source_folder(Path(os.path.abspath(os.path.expanduser(os.fspath(path))))) is not None
 
 
 def staging_pid_file(path: Path) -> Path:
@@ -102,10 +108,11 @@ def usable_output_dir(
     for part in [*path.parts[1:], *chapter_files(chapter_id), staging]:
         if len(os.fsencode(part)) > limit:
             raise _refuse(option, text, f"the name {short(part)} is longer than this file system's {limit} bytes")
-    where = _source_folder(path)
+    where = source_folder(path)
     if where is not None and not source_ok:
-        inside = "the repository's root" if where == "." else f"the source folder {where}/"
-        raise _refuse(option, text, f"lies in {inside}; write runs outside the source tree (runs/ or book/chapters/)")
+        raise _refuse(
+            option, text, f"lies in {lies_in(where)}; write runs outside the source tree (runs/ or book/chapters/)"
+        )
     try:
         if path.exists() and not path.is_dir():
             raise _refuse(option, text, "exists and is not a folder")

@@ -260,25 +260,28 @@ def look_alike_numbers(argv: list[str]) -> str | None:
     return None
 
 
-# the one message of both routes (lib run's reader of -y, lib.book.commands.main, and this one) for YAML aliases
+# the one message of both routes for YAML aliases
 ALIASES_REFUSED = "YAML aliases (*name) are not accepted in parameters"
+
+
+class RefusesAliases:
+    """A YAML loader mixin that refuses aliases (*name: no alias bombs), for both routes alike: `lib run`'s reader
+    of -y (lib.book.commands.main) and this module's reading of papermill's -y, -f and -b."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        import yaml
+
+        if self.check_event(yaml.AliasEvent):
+            raise ParameterError(ALIASES_REFUSED)
+        return super().compose_node(parent, index)
 
 
 @functools.cache
 def _route_loader() -> type:
     """papermill's YAML loader (`NoDatesSafeLoader`, which its `-y`, `-f` and `-b` read with), refusing aliases."""
-    import yaml
     from papermill.iorw import NoDatesSafeLoader
 
-    class RouteLoader(NoDatesSafeLoader):
-        """papermill's loader, refusing an alias where `lib run`'s reader of -y refuses it."""
-
-        def compose_node(self, parent: yaml.Node | None, index: yaml.Node | int | None) -> yaml.Node | None:
-            if self.check_event(yaml.AliasEvent):
-                raise ParameterError(ALIASES_REFUSED)
-            return super().compose_node(parent, index)
-
-    return RouteLoader
+    return type("RouteLoader", (RefusesAliases, NoDatesSafeLoader), {})
 
 
 def _yaml_names(text: str | bytes, option: str = "-y") -> list[Any]:
