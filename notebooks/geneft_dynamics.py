@@ -349,7 +349,7 @@ for name in ("phase_grid", "phase_grid_1e5", "weight_decay", "weight_decay_1e5",
     EV[name], COMPLETE[name], MISSING[name] = available.data, available.complete, available.pending
 run.metric("evidence_complete", [name for name, ok in COMPLETE.items() if ok])
 # the sets declared before their evidence: nothing is read from one until every shard is stored
-NEW_SETS = ("phase_grid_1e5_fast", "phase_grid_rerun", "ratio_seeds_1e5_normal", "ratio_seeds_gd_1e5_normal",
+NEW_SETS = ("phase_grid_1e5_fast", "phase_grid_rerun", "phase_grid_rerun_intel", "ratio_seeds_1e5_normal", "ratio_seeds_gd_1e5_normal",
             "weight_decay_1e5_coupled", "ratio_seeds_1e5_normal_fresh", "ratio_seeds_gd_1e5_normal_fresh")
 STATES = {row["set"].split("/")[1]: row for row in evidence_status("geneft_dynamics", read=False)}
 REGISTERED = {name: f"registered before its evidence: not judged until its {STATES[name]['shards']} shards are stored"
@@ -612,6 +612,36 @@ else:
              + (" and ".join(p for p in EV["phase_grid"].summary()["processors"] if p != "not recorded")
                 or "a processor they do not record (shards name theirs since November 2026)")
              + f", the rerun on {' and '.join(rerun.summary()['processors'])}.")
+
+# %% [markdown]
+# Processors of two families round differently (AVX2 on the AMD, AVX-512 and AMX on the Intel, each with
+# torch's kernels for it). The same sample, registered before it was computed a third time, on an Intel Xeon:
+# {glue:text}`rerun_families_text`
+#
+# {glue:text}`verdict_g_5_rerun_agreement_across_families`
+
+# %% tags=["remove-input"]
+rerun_sets = {name: run.evidence(name).data for name in ("phase_grid_rerun", "phase_grid_rerun_intel")
+              if name not in REGISTERED}
+processors = {name: set(data.summary()["processors"]) for name, data in rerun_sets.items()}
+if len(rerun_sets) < 2 or processors["phase_grid_rerun"] & processors["phase_grid_rerun_intel"]:
+    reason = (REGISTERED.get("phase_grid_rerun_intel") or REGISTERED.get("phase_grid_rerun")
+              or "the two reruns name the same processor")
+    run.metric("rerun_phase_agreement_across_families", undecided(None, 0.0, 1.0, reason))
+    run.text("rerun_families_text", f"the comparison is not made in this checkout ({reason}).")
+else:
+    cfg_x = rerun_sets["phase_grid_rerun_intel"].config
+    cmp_x = phase_grid.compare_rerun(rerun_sets["phase_grid_rerun"], rerun_sets["phase_grid_rerun_intel"],
+                                     steps=cfg_x["steps"], threshold_fraction=P.grok_threshold_fraction,
+                                     n_test=phase_grid.test_pairs(cfg_x["n"], cfg_x["train_fraction"], cfg_x["split_seed"]))
+    run.metric("rerun_phase_agreement_across_families", fraction(cmp_x.agree))
+    run.metric("rerun_phase_changes_across_families", [[a, b, k] for (a, b), k in cmp_x.changes().items()])
+    run.text("rerun_families_text", f"the phases agree with those of the AMD rerun in {int(cmp_x.agree.sum())} of "
+             f"{cmp_x.agree.size} runs"
+             + (" (the others changed phase: " + "; ".join(f"from {a} to {b}, {k}" for (a, b), k in cmp_x.changes().items())
+                + ")" if cmp_x.changes() else "")
+             + f". The rerun ran on {' and '.join(sorted(processors['phase_grid_rerun']))}, this one on "
+             + f"{' and '.join(sorted(processors['phase_grid_rerun_intel']))}.")
 
 # %% [markdown]
 # ### Did the repons collapse?
