@@ -605,9 +605,7 @@ else:
                                      threshold_fraction=P.grok_threshold_fraction)
     run.metric("rerun_phase_agreement", fraction(cmp_r.agree))
     run.metric("rerun_phase_changes", [[a, b, k] for (a, b), k in cmp_r.changes().items()])
-    run.text("rerun_text", f"the phases agree in {int(cmp_r.agree.sum())} of {cmp_r.agree.size} runs"
-             + (" (the others changed phase: " + "; ".join(f"from {a} to {b}, {k}" for (a, b), k in cmp_r.changes().items())
-                + ")" if cmp_r.changes() else "")
+    run.text("rerun_text", cmp_r.agreement_text()
              + ". The stored runs were computed on "
              + (" and ".join(p for p in EV["phase_grid"].summary()["processors"] if p != "not recorded")
                 or "a processor they do not record (shards name theirs since November 2026)")
@@ -615,8 +613,9 @@ else:
 
 # %% [markdown]
 # Processors of two families round differently (AVX2 on the AMD, AVX-512 and AMX on the Intel, each with
-# torch's kernels for it). The same sample, registered before it was computed a third time, on an Intel Xeon:
-# {glue:text}`rerun_families_text`
+# torch's kernels for it). The same sample, registered before it was computed a third time, on an Intel Xeon, and
+# compared run by run with the rerun on the AMD:
+# {glue:md}`rerun_families_text:myst`
 #
 # {glue:text}`verdict_g_5_rerun_agreement_across_families`
 
@@ -628,7 +627,7 @@ if len(rerun_sets) < 2 or processors["phase_grid_rerun"] & processors["phase_gri
     reason = (REGISTERED.get("phase_grid_rerun_intel") or REGISTERED.get("phase_grid_rerun")
               or "the two reruns name the same processor")
     run.metric("rerun_phase_agreement_across_families", undecided(None, 0.0, 1.0, reason))
-    run.text("rerun_families_text", f"the comparison is not made in this checkout ({reason}).")
+    run.prose("rerun_families_text", f"the comparison is not made in this checkout ({reason}).")
 else:
     cfg_x = rerun_sets["phase_grid_rerun_intel"].config
     cmp_x = phase_grid.compare_rerun(rerun_sets["phase_grid_rerun"], rerun_sets["phase_grid_rerun_intel"],
@@ -636,12 +635,13 @@ else:
                                      n_test=phase_grid.test_pairs(cfg_x["n"], cfg_x["train_fraction"], cfg_x["split_seed"]))
     run.metric("rerun_phase_agreement_across_families", fraction(cmp_x.agree))
     run.metric("rerun_phase_changes_across_families", [[a, b, k] for (a, b), k in cmp_x.changes().items()])
-    run.text("rerun_families_text", f"the phases agree with those of the AMD rerun in {int(cmp_x.agree.sum())} of "
-             f"{cmp_x.agree.size} runs"
-             + (" (the others changed phase: " + "; ".join(f"from {a} to {b}, {k}" for (a, b), k in cmp_x.changes().items())
-                + ")" if cmp_x.changes() else "")
-             + f". The rerun ran on {' and '.join(sorted(processors['phase_grid_rerun']))}, this one on "
-             + f"{' and '.join(sorted(processors['phase_grid_rerun_intel']))}.")
+    rates = [f"{plural(k, 'run')} at $\\eta_\\mathrm{{dec}} = {tex_power_of_ten(cfg_x['log10_lr_dec'][i])}$"
+             for i, k in cmp_x.changed_settings().items()]
+    run.prose("rerun_families_text", cmp_x.agreement_text()
+              + (f"; by decoder rate, {reader_list(rates)}, of a grid up to "
+                 f"${tex_power_of_ten(max(cfg_x['log10_lr_dec']))}$" if rates else "")
+              + f". The rerun ran on {' and '.join(sorted(processors['phase_grid_rerun']))}, this one on "
+              + f"{' and '.join(sorted(processors['phase_grid_rerun_intel']))}.")
 
 # %% [markdown]
 # ### Did the repons collapse?

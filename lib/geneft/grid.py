@@ -248,10 +248,12 @@ def with_rows(grid: PhaseGrid, positions, other: PhaseGrid) -> PhaseGrid:
 @dataclass(frozen=True)
 class RerunComparison:
     """Table 4 phases of rerun shards beside those of the stored shards with the same keys (runs
-    flattened in one order)."""
+    flattened in one order), with each run's setting: its index along the shards' first axis (for
+    `phase_row` shards, the decoder rate in `config["log10_lr_dec"]`)."""
 
     stored: np.ndarray
     rerun: np.ndarray
+    setting: np.ndarray
 
     @property
     def agree(self) -> np.ndarray:
@@ -261,6 +263,18 @@ class RerunComparison:
         """Runs whose phase changed, counted by (stored phase, rerun phase) in words (Table 4's names)."""
         changed = zip(self.stored[~self.agree].tolist(), self.rerun[~self.agree].tolist())
         return dict(Counter((phases.PHASES[a], phases.PHASES[b]) for a, b in changed))
+
+    def changed_settings(self) -> dict[int, int]:
+        """Runs whose phase changed, counted by their setting (index along the shards' first axis), sorted."""
+        return dict(sorted(Counter(self.setting[~self.agree].tolist()).items()))
+
+    def agreement_text(self) -> str:
+        """The comparison as a clause: "the phases agree in 155 of 162 runs (the others changed phase: from
+        confusion to memorization, 3; ...)"."""
+        changes = "; ".join(f"from {a} to {b}, {k}" for (a, b), k in self.changes().items())
+        return f"the phases agree in {int(self.agree.sum())} of {self.agree.size} runs" + (
+            f" (the others changed phase: {changes})" if changes else ""
+        )
 
 
 def compare_rerun(stored, rerun, *, n_test: int, steps: int, threshold_fraction: float = 0.01) -> RerunComparison:
@@ -289,6 +303,9 @@ def compare_rerun(stored, rerun, *, n_test: int, steps: int, threshold_fraction:
     return RerunComparison(
         np.concatenate(left) if left else np.zeros(0, int),
         np.concatenate(right) if right else np.zeros(0, int),
+        np.concatenate([np.indices(np.shape(b["step_train_90"]))[0].ravel() for _, b in twins])
+        if twins
+        else np.zeros(0, int),
     )
 
 

@@ -149,5 +149,27 @@ def test_a_rerun_is_compared_run_by_run_with_its_stored_twin():
     compared = grid.compare_rerun(stored, rerun, n_test=10, steps=1000)
     assert compared.agree.sum() == 4 and compared.agree.size == 6
     assert compared.changes() == {("generalization", "grokking"): 1, ("grokking", "memorization"): 1}
+    assert compared.changed_settings() == {0: 2}  # both changed runs at the first setting of their shard
+    assert compared.agreement_text() == (
+        "the phases agree in 4 of 6 runs (the others changed phase: from generalization to grokking, 1; "
+        "from grokking to memorization, 1)"
+    )
     with pytest.raises(KeyError):
         grid.compare_rerun(stored[:1], rerun, n_test=10, steps=1000)
+
+
+def test_a_rerun_comparison_counts_changes_by_the_setting_of_the_shards_first_axis():
+    names = ("step_train_90", "step_test_90", "test_acc", "embed")
+    train = np.full((3, 2), 10)  # 3 settings (decoder rates) x 2 seeds
+
+    def shard(test_steps: list[list[int]]) -> Shard:
+        arrays = (train, np.array(test_steps), np.ones((3, 2)), np.zeros((3, 2, 2, 2)))
+        return Shard({"relation": "mod3", "row": 0}, dict(zip(names, arrays)))
+
+    stored = [shard([[15, 15], [15, 15], [15, -1]])]
+    rerun = [shard([[15, 15], [200, 15], [-1, 15]])]
+    compared = grid.compare_rerun(stored, rerun, n_test=10, steps=1000)
+    assert compared.changed_settings() == {1: 1, 2: 2}
+    assert (
+        grid.compare_rerun(stored, stored, n_test=10, steps=1000).agreement_text() == "the phases agree in 6 of 6 runs"
+    )
