@@ -223,6 +223,16 @@ def _slope_note(relation: str, decided: bool = False) -> str:
     )
 
 
+# the test of the reproducibility sample, the same for each processor family that recomputes it
+RERUN_TEST = dict(
+    paper_value="(reproducibility of the stored runs)",
+    condition=">= 0.9",
+    basis="evidence",
+    kind="method",
+    scope="finding",
+    role="reading",
+)
+
 CHAPTER = Chapter(
     id="geneft_dynamics",
     title="GenEFT dynamics: interacting repons and the critical learning-rate ratio",
@@ -434,13 +444,8 @@ CHAPTER = Chapter(
             "$\\eta_\\mathrm{enc} = 10^{-3.5}$ and $10^{-3}$ of every relation) recomputed with the same code, "
             "configuration and seeds "
             "gives the same phase (by the paper's Table 4) as the stored run in at least 90% of its runs",
-            paper_value="(reproducibility of the stored runs)",
             metric="rerun_phase_agreement",
-            condition=">= 0.9",
-            basis="evidence",
-            kind="method",
-            scope="finding",
-            role="reading",
+            **RERUN_TEST,
             expected="holds",
             note="registered when 1 of its 6 shards was stored (computed the day before, never compared) and judged "
             "once, when the 6 shards of its evidence set (the rerun of those rows) were all stored: agreement "
@@ -454,13 +459,8 @@ CHAPTER = Chapter(
             "the rows $\\eta_\\mathrm{enc} = 10^{-3.5}$ and $10^{-3}$ of every relation, computed on an AMD EPYC "
             "(AVX2) and again on an Intel Xeon (AVX-512, AMX) with the same code, configuration and seeds, give each "
             "run the same phase (by the paper's Table 4) in at least 90% of its runs",
-            paper_value="(reproducibility of the stored runs)",
             metric="rerun_phase_agreement_across_families",
-            condition=">= 0.9",
-            basis="evidence",
-            kind="method",
-            scope="finding",
-            role="reading",
+            **RERUN_TEST,
             expected="holds",
             note="registered before its evidence and judged once, when the 6 shards of its evidence set (the rerun "
             "sample on an Intel Xeon, computed the same day) were all stored: agreement "
@@ -942,6 +942,19 @@ LONG_RUN = {"steps": 100_000, "checkpoint_every": 5000}  # the paper's steps (Se
 LONG_ROWS = [i for i, v in enumerate(PHASE_LR_ENC) if v <= -3.5]  # eta_enc <= 10^-3.5: memorizing at 1e4 steps
 RERUN_ROWS = [PHASE_LR_ENC.index(-3.5), PHASE_LR_ENC.index(-3.0)]  # the reproducibility sample of phase_grid
 FAST_ROWS = [i for i in range(len(PHASE_LR_ENC)) if i not in LONG_ROWS]  # the rest, carried to 1e5 steps too
+# the reproducibility sample, computed once per processor family (phase_grid_rerun, phase_grid_rerun_intel)
+RERUN_SAMPLE = dict(
+    function="lib.geneft.evidence:phase_row",
+    config={**EVIDENCE_NETWORK, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
+    shards=[{"relation": r, "row": i} for r in EVIDENCE_RELATIONS for i in RERUN_ROWS],
+    smoke={
+        "config": {**EVIDENCE_SMOKE, "log10_lr_enc": [-2.5, -1.5], "log10_lr_dec": [-3.0, -2.0, -1.0]},
+        "shards": [{"relation": r, "row": 0} for r in EVIDENCE_RELATIONS],
+    },
+    threads=1,
+    minutes=round(shard_minutes(len(PHASE_LR_DEC) * 3, 10_000, **TABLE3), 1),
+    mem_mb=1000,
+)
 
 EVIDENCE = (
     EvidenceSet(
@@ -996,16 +1009,7 @@ EVIDENCE = (
         description="reproducibility of Fig. 5: a sample of phase_grid fixed before computing (the rows eta_enc = "
         "10^-3.5 and 10^-3 of every relation, where the phases are mixed) recomputed, same function, configuration "
         "and seeds, on another machine; the chapter compares the phases run by run and names both processors",
-        function="lib.geneft.evidence:phase_row",
-        config={**EVIDENCE_NETWORK, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
-        shards=[{"relation": r, "row": i} for r in EVIDENCE_RELATIONS for i in RERUN_ROWS],
-        smoke={
-            "config": {**EVIDENCE_SMOKE, "log10_lr_enc": [-2.5, -1.5], "log10_lr_dec": [-3.0, -2.0, -1.0]},
-            "shards": [{"relation": r, "row": 0} for r in EVIDENCE_RELATIONS],
-        },
-        threads=1,
-        minutes=round(shard_minutes(len(PHASE_LR_DEC) * 3, 10_000, **TABLE3), 1),
-        mem_mb=1000,
+        **RERUN_SAMPLE,
     ),
     EvidenceSet(
         chapter="geneft_dynamics",
@@ -1013,16 +1017,7 @@ EVIDENCE = (
         description="reproducibility of Fig. 5 across processor families: the rerun sample (phase_grid_rerun, computed "
         "on an AMD EPYC with AVX2) computed again, same function, configuration and seeds, on an Intel Xeon (AVX-512, "
         "AMX); the chapter compares the phases run by run with the AMD rerun and names both processors",
-        function="lib.geneft.evidence:phase_row",
-        config={**EVIDENCE_NETWORK, "log10_lr_enc": PHASE_LR_ENC, "log10_lr_dec": PHASE_LR_DEC},
-        shards=[{"relation": r, "row": i} for r in EVIDENCE_RELATIONS for i in RERUN_ROWS],
-        smoke={
-            "config": {**EVIDENCE_SMOKE, "log10_lr_enc": [-2.5, -1.5], "log10_lr_dec": [-3.0, -2.0, -1.0]},
-            "shards": [{"relation": r, "row": 0} for r in EVIDENCE_RELATIONS],
-        },
-        threads=1,
-        minutes=round(shard_minutes(len(PHASE_LR_DEC) * 3, 10_000, **TABLE3), 1),
-        mem_mb=1000,
+        **RERUN_SAMPLE,
     ),
     EvidenceSet(
         chapter="geneft_dynamics",
