@@ -349,8 +349,9 @@ for name in ("phase_grid", "phase_grid_1e5", "weight_decay", "weight_decay_1e5",
     EV[name], COMPLETE[name], MISSING[name] = available.data, available.complete, available.pending
 run.metric("evidence_complete", [name for name, ok in COMPLETE.items() if ok])
 # the sets declared before their evidence: nothing is read from one until every shard is stored
-NEW_SETS = ("phase_grid_1e5_fast", "phase_grid_rerun", "phase_grid_rerun_intel", "ratio_seeds_1e5_normal", "ratio_seeds_gd_1e5_normal",
-            "weight_decay_1e5_coupled", "ratio_seeds_1e5_normal_fresh", "ratio_seeds_gd_1e5_normal_fresh")
+NEW_SETS = ("phase_grid_1e5_fast", "phase_grid_rerun", "phase_grid_rerun_intel", "ratio_seeds_1e5_normal",
+            "ratio_seeds_gd_1e5_normal", "weight_decay_1e5_coupled", "ratio_seeds_1e5_normal_fresh",
+            "ratio_seeds_gd_1e5_normal_fresh")
 STATES = {row["set"].split("/")[1]: row for row in evidence_status("geneft_dynamics", read=False)}
 REGISTERED = {name: f"registered before its evidence: not judged until its {STATES[name]['shards']} shards are stored"
               for name in NEW_SETS if STATES[name]["counts"].get("missing", 0) + STATES[name]["counts"].get("incomplete", 0)}
@@ -593,12 +594,15 @@ else:
 # {glue:text}`verdict_g_5_rerun_agreement`
 
 # %% tags=["remove-input"]
-if "phase_grid_rerun" in REGISTERED or not COMPLETE["phase_grid"]:
+# the reproducibility sample on each processor family, once its shards are all stored
+rerun_sets = {name: run.evidence(name).data for name in ("phase_grid_rerun", "phase_grid_rerun_intel")
+              if name not in REGISTERED}
+if "phase_grid_rerun" not in rerun_sets or not COMPLETE["phase_grid"]:
     reason = REGISTERED.get("phase_grid_rerun", MISSING["phase_grid"])
     run.metric("rerun_phase_agreement", undecided(None, 0.0, 1.0, reason))
     run.text("rerun_text", f"the comparison is not made in this checkout ({reason}).")
 else:
-    rerun = run.evidence("phase_grid_rerun").data
+    rerun = rerun_sets["phase_grid_rerun"]
     cfg_r = rerun.config
     cmp_r = phase_grid.compare_rerun(EV["phase_grid"], rerun, steps=cfg_r["steps"],
                                      n_test=phase_grid.test_pairs(cfg_r["n"], cfg_r["train_fraction"], cfg_r["split_seed"]),
@@ -620,8 +624,6 @@ else:
 # {glue:text}`verdict_g_5_rerun_agreement_across_families`
 
 # %% tags=["remove-input"]
-rerun_sets = {name: run.evidence(name).data for name in ("phase_grid_rerun", "phase_grid_rerun_intel")
-              if name not in REGISTERED}
 processors = {name: set(data.summary()["processors"]) for name, data in rerun_sets.items()}
 if len(rerun_sets) < 2 or processors["phase_grid_rerun"] & processors["phase_grid_rerun_intel"]:
     reason = (REGISTERED.get("phase_grid_rerun_intel") or REGISTERED.get("phase_grid_rerun")
